@@ -1,0 +1,166 @@
+//===- CommandLine.cpp - The klx subcommands and their arguments ----------===//
+
+#include "CommandLine.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace klx;
+using namespace klx::cli;
+
+namespace {
+constexpr llvm::StringLiteral kUsage =
+    "usage:\n"
+    "  klx [FILE] [--pass=NAME] [--screenshot=OUT.png --frames=N]\n"
+    "  klx compile FILE [--target=sm_90a|gfx942|gfx950]\n"
+    "                   [--emit=mlir|llvm|ptx|cubin|sass|amdgcn]\n"
+    "                   [--stop-after=PASS] [--dump-dir=DIR] [--json]\n"
+    "                   [-D NAME=VALUE ...] [-o FILE]\n"
+    "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
+    "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
+    "        /usr/local/cuda/bin)\n";
+} // namespace
+
+bool Arguments::has(llvm::StringRef name) const {
+  return get(name).has_value();
+}
+
+std::optional<std::string> Arguments::get(llvm::StringRef name) const {
+  for (auto it = flags.rbegin(); it != flags.rend(); ++it)
+    if (it->first == name)
+      return it->second;
+  return std::nullopt;
+}
+
+bool cli::isSubcommand(llvm::StringRef word) {
+  return word == "compile" || word == "pipeline" || word == "help" ||
+         word == "--help" || word == "-h";
+}
+
+static bool splitDefine(llvm::StringRef text, Arguments &args,
+                        llvm::raw_ostream &errs) {
+  auto [name, value] = text.split('=');
+  if (name.empty() || !text.contains('=')) {
+    errs << "klx: -D expects NAME=VALUE, got '" << text << "'\n";
+    return false;
+  }
+  args.defines.emplace_back(name.str(), value.str());
+  return true;
+}
+
+std::optional<Arguments> cli::parseArguments(int argc, char **argv,
+                                             llvm::raw_ostream &errs) {
+  Arguments args;
+  args.command = argc > 1 ? argv[1] : "";
+  for (int i = 2; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "-D" || arg == "-o") {
+      if (i + 1 >= argc) {
+        errs << "klx: " << arg << " needs a value\n";
+        return std::nullopt;
+      }
+      llvm::StringRef value = argv[++i];
+      if (arg == "-o")
+        args.output = value.str();
+      else if (!splitDefine(value, args, errs))
+        return std::nullopt;
+      continue;
+    }
+    if (arg.starts_with("-D")) {
+      if (!splitDefine(arg.drop_front(2), args, errs))
+        return std::nullopt;
+      continue;
+    }
+    if (arg.starts_with("--")) {
+      auto [name, value] = arg.drop_front(2).split('=');
+      args.flags.emplace_back(name.str(), value.str());
+      continue;
+    }
+    if (arg.starts_with("-") && arg != "-") {
+      errs << "klx: unknown option '" << arg << "'\n" << kUsage;
+      return std::nullopt;
+    }
+    args.positional.push_back(arg.str());
+  }
+  return args;
+}
+
+std::optional<LoadedInput>
+cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
+               llvm::raw_ostream &errs) {
+  static const llvm::StringLiteral common[] = {"target", "ptxas", "nvdisasm"};
+  for (const auto &[name, value] : args.flags) {
+    if (!llvm::is_contained(common, name) &&
+        !llvm::is_contained(ownFlags, name)) {
+      errs << "klx " << args.command << ": unknown option '--" << name
+           << "'\n"
+           << kUsage;
+      return std::nullopt;
+    }
+  }
+  if (args.positional.size() != 1) {
+    errs << "klx " << args.command << ": expected one FILE, got "
+         << args.positional.size() << "\n"
+         << kUsage;
+    return std::nullopt;
+  }
+  LoadedInput input;
+  input.fileName = args.positional.front();
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(input.fileName);
+  if (!buffer) {
+    errs << input.fileName << ": error: cannot read the file: "
+         << buffer.getError().message() << "\n";
+    return std::nullopt;
+  }
+  input.source = (*buffer)->getBuffer().str();
+  if (std::optional<std::string> target = args.get("target")) {
+    input.options.target = parseTarget(*target);
+    if (!input.options.target) {
+      errs << "klx: unknown target '" << *target
+           << "' (known: sm_90a, gfx942, gfx950)\n";
+      return std::nullopt;
+    }
+  }
+  input.options.defines = args.defines;
+  input.options.ptxasPath = args.get("ptxas").value_or("");
+  input.options.nvdisasmPath = args.get("nvdisasm").value_or("");
+  return input;
+}
+
+void cli::printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os) {
+  for (const Diag &diag : run.allDiagnostics()) {
+    Diag shown = diag;
+    // Errors that know no file still say which file was being compiled.
+    if (shown.loc.file.empty())
+      shown.loc.file = run.fileName;
+    printDiag(os, shown);
+  }
+}
+
+int cli::exitCodeFor(const PipelineRun &run) {
+  switch (run.status) {
+  case RunStatus::Success:
+    return kExitSuccess;
+  case RunStatus::InputError:
+    return kExitInputError;
+  case RunStatus::EnvironmentError:
+    return kExitUsageError;
+  }
+  return kExitInputError;
+}
+
+int cli::runSubcommand(int argc, char **argv) {
+  std::optional<Arguments> args = parseArguments(argc, argv, llvm::errs());
+  if (!args)
+    return kExitUsageError;
+  if (args->command == "compile")
+    return runCompile(*args);
+  if (args->command == "pipeline")
+    return runPipelineCommand(*args);
+  llvm::outs() << kUsage;
+  return args->command == "help" || args->command == "--help" ||
+                 args->command == "-h"
+             ? kExitSuccess
+             : kExitUsageError;
+}

@@ -1,0 +1,75 @@
+//===- CommandLine.h - The klx subcommands and their arguments --*- C++ -*-===//
+//
+// The spellings are fixed by the command-line contract (docs/cli.md); tests
+// and docs rely on them. Exit codes: 0 success, 1 the input is wrong, 2
+// usage or environment, 3 a deadlock or hang was found.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_CLI_COMMANDLINE_H
+#define KLX_APP_CLI_COMMANDLINE_H
+
+#include "klx/Pipeline/Compiler.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klx::cli {
+
+enum ExitCode {
+  kExitSuccess = 0,
+  kExitInputError = 1,
+  kExitUsageError = 2,
+  kExitDeadlock = 3,
+};
+
+/// Arguments shared by the subcommands; each one reads what it needs and
+/// rejects flags that are not its own.
+struct Arguments {
+  std::string command;
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> flags; // --name=value
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::string output; // -o
+
+  bool has(llvm::StringRef name) const;
+  std::optional<std::string> get(llvm::StringRef name) const;
+};
+
+/// Splits argv after the subcommand. Fails with a message on stray input.
+std::optional<Arguments> parseArguments(int argc, char **argv,
+                                        llvm::raw_ostream &errs);
+
+/// True if argv[1] names a subcommand (compile, pipeline, ...).
+bool isSubcommand(llvm::StringRef word);
+
+/// Runs a subcommand and returns its exit code.
+int runSubcommand(int argc, char **argv);
+
+/// Reads FILE and the options every compiling subcommand takes (--target,
+/// -D, --ptxas, --nvdisasm). Prints the problem and returns nullopt on a
+/// usage error.
+struct LoadedInput {
+  std::string fileName;
+  std::string source;
+  CompileOptions options;
+};
+std::optional<LoadedInput> loadInput(const Arguments &args,
+                                     llvm::ArrayRef<llvm::StringRef> ownFlags,
+                                     llvm::raw_ostream &errs);
+
+/// Prints every diagnostic of the run as file:line:col: severity: message.
+void printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os);
+
+/// Exit code for a finished run.
+int exitCodeFor(const PipelineRun &run);
+
+int runCompile(const Arguments &args);
+int runPipelineCommand(const Arguments &args);
+
+} // namespace klx::cli
+
+#endif // KLX_APP_CLI_COMMANDLINE_H

@@ -1,0 +1,63 @@
+//===- Compiler.h - Run the klx pipeline on a kernel source -----*- C++ -*-===//
+
+#ifndef KLX_PIPELINE_COMPILER_H
+#define KLX_PIPELINE_COMPILER_H
+
+#include "klx/Pipeline/LoweringPipelines.h"
+#include "klx/Pipeline/PipelineRun.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace klx {
+
+struct CompileOptions {
+  /// Empty: the module's `klx.target` attribute, else sm_90a.
+  std::optional<Target> target;
+  /// Stop after this step: a pass or backend step name, optionally with
+  /// "#N" for its N-th occurrence. Empty runs everything.
+  std::string stopAfter;
+  /// Also stop once this kind is produced (the last MLIR pass for MLIR,
+  /// llvm-opt for LLVM): what `klx compile --emit=KIND` needs and no more.
+  std::optional<EmitKind> emitGoal;
+  /// -D NAME=VALUE overrides of the module's `klx.params` entries.
+  std::vector<std::pair<std::string, std::string>> defines;
+  /// False records timing only (no IR text, origins or op counts): the
+  /// baseline that measures what snapshots cost.
+  bool recordSnapshots = true;
+  std::string ptxasPath;    // empty: search
+  std::string nvdisasmPath; // empty: search
+  std::string libdevicePath; // empty: search
+  std::string ptxFeatures = "+ptx88";
+  unsigned optLevel = 3;
+  bool lineInfo = true;
+};
+
+/// Parses `source`, runs the target's lowering pass by pass and then the
+/// backend steps, and records everything in a PipelineRun. Never throws or
+/// exits: every problem becomes a diagnostic and a status.
+PipelineRun runPipeline(llvm::StringRef source, llvm::StringRef fileName,
+                        const CompileOptions &options);
+
+/// The lowering options a compile with `options` uses for `target`.
+LoweringOptions loweringOptionsFor(const CompileOptions &options,
+                                   Target target);
+
+/// The steps a run would take for `target`: pass names (with #N for repeats)
+/// then backend steps. This is what --stop-after accepts.
+std::vector<std::string> plannedStepNames(const CompileOptions &options,
+                                          Target target);
+
+/// Creates a context with every klx dialect and translation registered and
+/// multithreading off (snapshots print the whole module from nested passes).
+std::unique_ptr<mlir::MLIRContext> createContext();
+
+} // namespace klx
+
+#endif // KLX_PIPELINE_COMPILER_H

@@ -1,0 +1,101 @@
+//===- PipelineRun.h - One recorded run of the klx pipeline -----*- C++ -*-===//
+//
+// A PipelineRun is recorded once, by pass instrumentation and by the backend
+// steps, and then only read: views never re-run passes to display.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_PIPELINE_PIPELINERUN_H
+#define KLX_PIPELINE_PIPELINERUN_H
+
+#include "klx/Pipeline/Target.h"
+#include "klx/Support/Diagnostics.h"
+#include "klx/Target/AmdgcnMetadata.h"
+#include "klx/Target/InstructionClasses.h"
+#include "klx/Target/PtxasReport.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klx {
+
+/// Ties a line of a snapshot's text to the source position its op came from.
+struct LineOrigin {
+  unsigned line = 0; // 1-based line in Snapshot::text
+  SourceLoc source;
+};
+
+/// The state after one step: an MLIR pass on one anchor, or a backend step.
+struct Snapshot {
+  std::string name;      // pass argument or backend step name
+  std::string arguments; // pass options, "{index-bitwidth=64 ...}"
+  std::string anchor;    // "builtin.module", "gpu.module @kernels", ...
+  EmitKind kind = EmitKind::MLIR;
+  /// Which occurrence of `name` this is (1-based), so a pipeline that runs
+  /// canonicalize four times can still name each one: "canonicalize#3".
+  unsigned occurrence = 1;
+  std::string text; // IR or assembly after the step; empty if not recorded
+  std::vector<LineOrigin> origins;
+  double wallMs = 0;
+  bool changed = false;
+  unsigned opCount = 0; // MLIR: operations; backend: instructions or lines
+  std::map<std::string, unsigned> opCounts; // by op name (MLIR steps)
+  std::vector<Diag> diagnostics;
+  bool failed = false;
+  /// Set when the step could not run here for a reason that is not an
+  /// error of the input, e.g. "nvdisasm is not on PATH"; text is empty.
+  std::string skippedReason;
+
+  /// "canonicalize" for the first occurrence, "canonicalize#3" later.
+  std::string displayName() const;
+};
+
+/// What the backend made of one gpu.module.
+struct DeviceArtifacts {
+  std::string moduleName;
+  std::string llvmIR;          // straight from translation
+  std::string optimizedLLVMIR; // after the LLVM optimization pipeline
+  std::string ptx;
+  std::string cubin; // bytes
+  std::string ptxasLog;
+  std::optional<PtxasReport> ptxas;
+  std::string sass;
+  std::string sassMissingReason; // why there is no SASS, when there is none
+  std::string amdgcn;
+  std::optional<AmdgcnMetadata> amdgcnMetadata;
+  std::map<EmitKind, InstructionCounts> counts;
+};
+
+enum class RunStatus {
+  Success,
+  InputError,       // the kernel is wrong: parse, verify or pass failure
+  EnvironmentError, // a tool is missing or failed to start
+};
+
+struct PipelineRun {
+  std::string fileName;
+  std::string source;
+  Target target = Target::SM90a;
+  std::vector<Snapshot> snapshots;
+  std::vector<DeviceArtifacts> artifacts;
+  /// Diagnostics not tied to one step (file, options); each snapshot keeps
+  /// its own too.
+  std::vector<Diag> diagnostics;
+  RunStatus status = RunStatus::Success;
+  double totalMs = 0;
+
+  bool succeeded() const { return status == RunStatus::Success; }
+  /// Every diagnostic, run-level first, then in step order.
+  std::vector<Diag> allDiagnostics() const;
+  /// Finds a step by display name ("canonicalize#2") or by plain name
+  /// (first occurrence).
+  const Snapshot *findSnapshot(llvm::StringRef name) const;
+  /// The last snapshot of a given kind, if any step produced it.
+  const Snapshot *lastOfKind(EmitKind kind) const;
+};
+
+} // namespace klx
+
+#endif // KLX_PIPELINE_PIPELINERUN_H

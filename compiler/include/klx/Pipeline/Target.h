@@ -1,0 +1,57 @@
+//===- Target.h - Compilation targets and pipeline stages -------*- C++ -*-===//
+//
+// The one list of targets and of emit kinds, shared by the CLI, the GUI and
+// the tests (the way Toy's -emit= is one enum).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_PIPELINE_TARGET_H
+#define KLX_PIPELINE_TARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace klx {
+
+enum class Target { SM90a, GFX942, GFX950 };
+
+llvm::StringRef targetName(Target target);
+std::optional<Target> parseTarget(llvm::StringRef name);
+llvm::ArrayRef<Target> allTargets();
+bool isNvidia(Target target);
+bool isAmd(Target target);
+
+/// What a step of the pipeline produces.
+enum class EmitKind { MLIR, LLVM, PTX, Cubin, SASS, AMDGCN };
+
+llvm::StringRef emitKindName(EmitKind kind);
+std::optional<EmitKind> parseEmitKind(llvm::StringRef name);
+/// The file extension used by --dump-dir and export for this kind.
+llvm::StringRef emitKindExtension(EmitKind kind);
+/// Whether a target's pipeline produces this kind at all.
+bool targetProduces(Target target, EmitKind kind);
+
+/// Names of the steps that follow the MLIR passes. They are named like
+/// passes so --pass, --stop-after and the pass list treat them alike.
+namespace step {
+inline constexpr llvm::StringLiteral kParse = "parse";
+inline constexpr llvm::StringLiteral kLLVMIR = "llvm-ir";
+inline constexpr llvm::StringLiteral kLLVMOpt = "llvm-opt";
+inline constexpr llvm::StringLiteral kPTX = "ptx";
+inline constexpr llvm::StringLiteral kCubin = "cubin";
+inline constexpr llvm::StringLiteral kSASS = "sass";
+inline constexpr llvm::StringLiteral kAMDGCN = "amdgcn";
+} // namespace step
+
+/// The backend step whose output is `kind` (llvm-opt for LLVM); empty for
+/// MLIR, which the last MLIR pass produces.
+llvm::StringRef producingStep(EmitKind kind);
+
+/// The backend steps of a target, in order.
+llvm::ArrayRef<llvm::StringLiteral> backendSteps(Target target);
+
+} // namespace klx
+
+#endif // KLX_PIPELINE_TARGET_H

@@ -1,0 +1,306 @@
+//===- Compiler.cpp - Run the klx pipeline on a kernel source -------------===//
+//
+// Index:
+//   [SECTION] Context and parsing
+//   [SECTION] Schedule parameters (-D)
+//   [SECTION] Step planning and --stop-after
+//   [SECTION] runPipeline
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Pipeline/Compiler.h"
+
+#include "BackendSteps.h"
+#include "klx/InitAll.h"
+#include "klx/Pipeline/SnapshotRecorder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/xxhash.h"
+
+#include <chrono>
+
+using namespace klx;
+
+namespace {
+constexpr llvm::StringLiteral kTargetAttr = "klx.target";
+constexpr llvm::StringLiteral kParamsAttr = "klx.params";
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+} // namespace
+
+// [SECTION] Context and parsing ---------------------------------------------
+
+std::unique_ptr<mlir::MLIRContext> klx::createContext() {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  auto context = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  // The IR of every step is one click away; dumping the failing op into
+  // each message only buries the message.
+  context->printOpOnDiagnostic(false);
+  context->printStackTraceOnDiagnostic(false);
+  return context;
+}
+
+// [SECTION] Schedule parameters (-D) ----------------------------------------
+
+static std::string declaredNames(mlir::DictionaryAttr params) {
+  if (!params || params.empty())
+    return "this kernel declares no parameters (a `klx.params` dictionary "
+           "on the module)";
+  std::string names = "this kernel declares: ";
+  llvm::ListSeparator sep(", ");
+  for (mlir::NamedAttribute entry : params) {
+    names += sep;
+    names += entry.getName().str();
+  }
+  return names;
+}
+
+/// Parses `value` as the same kind of attribute as `declared`.
+static mlir::FailureOr<mlir::Attribute>
+parseParamValue(mlir::Attribute declared, llvm::StringRef value) {
+  mlir::MLIRContext *context = declared.getContext();
+  if (auto boolAttr = llvm::dyn_cast<mlir::BoolAttr>(declared)) {
+    if (value == "1" || value == "true")
+      return mlir::Attribute(mlir::BoolAttr::get(context, true));
+    if (value == "0" || value == "false")
+      return mlir::Attribute(mlir::BoolAttr::get(context, false));
+    return mlir::failure();
+  }
+  if (auto intAttr = llvm::dyn_cast<mlir::IntegerAttr>(declared)) {
+    int64_t number;
+    if (value.getAsInteger(0, number))
+      return mlir::failure();
+    return mlir::Attribute(mlir::IntegerAttr::get(intAttr.getType(), number));
+  }
+  if (auto floatAttr = llvm::dyn_cast<mlir::FloatAttr>(declared)) {
+    double number;
+    if (value.getAsDouble(number))
+      return mlir::failure();
+    return mlir::Attribute(mlir::FloatAttr::get(floatAttr.getType(), number));
+  }
+  if (llvm::isa<mlir::StringAttr>(declared))
+    return mlir::Attribute(mlir::StringAttr::get(context, value));
+  return mlir::failure();
+}
+
+static mlir::LogicalResult applyDefines(mlir::ModuleOp module,
+                                        const CompileOptions &options,
+                                        std::vector<Diag> &diags,
+                                        llvm::StringRef fileName) {
+  if (options.defines.empty())
+    return mlir::success();
+  auto params = module->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr);
+  mlir::NamedAttrList updated(params ? params.getValue()
+                                     : llvm::ArrayRef<mlir::NamedAttribute>());
+  bool ok = true;
+  for (const auto &[name, value] : options.defines) {
+    mlir::Attribute declared = updated.get(name);
+    Diag diag;
+    diag.loc.file = fileName.str();
+    diag.step = "-D";
+    if (!declared) {
+      diag.message = "unknown parameter '" + name + "'; " +
+                     declaredNames(params);
+      diags.push_back(diag);
+      ok = false;
+      continue;
+    }
+    mlir::FailureOr<mlir::Attribute> parsed =
+        parseParamValue(declared, value);
+    if (mlir::failed(parsed)) {
+      std::string expected;
+      llvm::raw_string_ostream os(expected);
+      declared.print(os);
+      diag.message = "parameter '" + name + "' cannot be '" + value +
+                     "': it is declared as " + expected;
+      diags.push_back(diag);
+      ok = false;
+      continue;
+    }
+    updated.set(name, *parsed);
+  }
+  if (!ok)
+    return mlir::failure();
+  module->setAttr(kParamsAttr, updated.getDictionary(module.getContext()));
+  return mlir::success();
+}
+
+// [SECTION] Step planning and --stop-after ----------------------------------
+
+LoweringOptions klx::loweringOptionsFor(const CompileOptions &options,
+                                        Target target) {
+  LoweringOptions lowering;
+  lowering.target = target;
+  lowering.ptxFeatures = options.ptxFeatures;
+  lowering.optLevel = options.optLevel;
+  lowering.lineInfo = options.lineInfo;
+  return lowering;
+}
+
+static llvm::StringRef passNameOf(const PassStep &step) {
+  return llvm::StringRef(step.pipeline).split('{').first;
+}
+
+std::vector<std::string> klx::plannedStepNames(const CompileOptions &options,
+                                               Target target) {
+  std::vector<std::string> names;
+  llvm::StringMap<unsigned> seen;
+  auto add = [&](llvm::StringRef name) {
+    unsigned n = ++seen[name];
+    names.push_back(n == 1 ? name.str() : (name + "#" + llvm::Twine(n)).str());
+  };
+  add(step::kParse);
+  for (const PassStep &step : loweringSteps(loweringOptionsFor(options, target)))
+    add(passNameOf(step));
+  for (llvm::StringRef step : backendSteps(target))
+    add(step);
+  return names;
+}
+
+/// Index into plannedStepNames of the step to stop after; nullopt if
+/// `stopAfter` names no step. "NAME" means its first occurrence.
+static std::optional<size_t> findStopIndex(llvm::ArrayRef<std::string> names,
+                                           llvm::StringRef stopAfter) {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == stopAfter)
+      return i;
+  return std::nullopt;
+}
+
+// [SECTION] runPipeline -----------------------------------------------------
+
+static Target resolveTarget(mlir::ModuleOp module,
+                            const CompileOptions &options,
+                            std::vector<Diag> &diags,
+                            llvm::StringRef fileName) {
+  if (options.target)
+    return *options.target;
+  if (auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttr)) {
+    if (std::optional<Target> target = parseTarget(name.getValue()))
+      return *target;
+    Diag diag;
+    diag.severity = Severity::Warning;
+    diag.loc = toSourceLoc(module.getLoc());
+    diag.loc.file = fileName.str();
+    diag.message = "unknown klx.target '" + name.getValue().str() +
+                   "' (known: sm_90a, gfx942, gfx950); using sm_90a";
+    diags.push_back(diag);
+  }
+  return Target::SM90a;
+}
+
+PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
+                             const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  registerAllPasses();
+  PipelineRun run;
+  run.fileName = fileName.str();
+  run.source = source.str();
+
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  std::vector<Diag> pending;
+  DiagnosticCollector collector(*context, pending);
+  auto finish = [&](RunStatus status) {
+    run.status = status;
+    // Whatever no step claimed (parse, -D, target) belongs to the run.
+    for (Diag &diag : pending)
+      run.diagnostics.push_back(std::move(diag));
+    pending.clear();
+    run.totalMs = msSince(start);
+    return std::move(run);
+  };
+
+  // Parse (and verify) as the first step.
+  collector.setStep(step::kParse);
+  Snapshot parse;
+  parse.name = step::kParse.str();
+  parse.anchor = "builtin.module";
+  auto parseStart = std::chrono::steady_clock::now();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
+  mlir::ParserConfig config(context.get());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  parse.wallMs = msSince(parseStart);
+  if (!module) {
+    parse.failed = true;
+    parse.diagnostics = std::move(pending);
+    pending.clear();
+    run.snapshots.push_back(std::move(parse));
+    return finish(RunStatus::InputError);
+  }
+  if (mlir::failed(applyDefines(*module, options, pending, fileName)))
+    return finish(RunStatus::EnvironmentError);
+  run.target = resolveTarget(*module, options, pending, fileName);
+
+  std::vector<std::string> names = plannedStepNames(options, run.target);
+  size_t stopIndex = names.size() - 1;
+  if (!options.stopAfter.empty()) {
+    std::optional<size_t> found = findStopIndex(names, options.stopAfter);
+    if (!found) {
+      Diag diag;
+      diag.message = "no step named '" + options.stopAfter + "' for " +
+                     targetName(run.target).str() + "; steps are: " +
+                     llvm::join(names, ", ");
+      pending.push_back(diag);
+      return finish(RunStatus::EnvironmentError);
+    }
+    stopIndex = *found;
+  }
+  if (options.emitGoal) {
+    size_t passCount = names.size() - backendSteps(run.target).size() - 1;
+    size_t goal = passCount; // the last MLIR pass
+    if (*options.emitGoal != EmitKind::MLIR)
+      goal = findStopIndex(names, producingStep(*options.emitGoal))
+                 .value_or(stopIndex);
+    stopIndex = std::min(stopIndex, goal);
+  }
+
+  uint64_t inputFingerprint = 0;
+  if (options.recordSnapshots)
+    inputFingerprint = captureIR(module->getOperation(), parse, true);
+  parse.changed = true;
+  parse.diagnostics = std::move(pending);
+  pending.clear();
+  run.snapshots.push_back(std::move(parse));
+  if (stopIndex == 0)
+    return finish(RunStatus::Success);
+
+  // MLIR passes: steps 1..passCount of the plan.
+  std::vector<PassStep> steps =
+      loweringSteps(loweringOptionsFor(options, run.target));
+  size_t passCount = std::min(steps.size(), stopIndex);
+  mlir::PassManager pm(context.get());
+  std::string pipelineError;
+  if (mlir::failed(addPassSteps(
+          pm, llvm::ArrayRef(steps).take_front(passCount), pipelineError))) {
+    Diag diag;
+    diag.message = "internal pipeline error: " + pipelineError;
+    pending.push_back(diag);
+    return finish(RunStatus::EnvironmentError);
+  }
+  pm.addInstrumentation(std::make_unique<SnapshotRecorder>(
+      run, pending, collector, options.recordSnapshots, inputFingerprint));
+  if (mlir::failed(pm.run(*module)))
+    return finish(RunStatus::InputError);
+  if (stopIndex <= steps.size())
+    return finish(RunStatus::Success);
+
+  // Backend steps: the rest of the plan.
+  size_t backendCount = stopIndex - steps.size();
+  RunStatus status = runBackendSteps(*module, options, backendCount, run,
+                                     collector, pending);
+  return finish(status);
+}

@@ -1,0 +1,35 @@
+//===- PipelineRun.cpp - One recorded run of the klx pipeline -------------===//
+
+#include "klx/Pipeline/PipelineRun.h"
+
+#include "llvm/ADT/Twine.h"
+
+using namespace klx;
+
+std::string Snapshot::displayName() const {
+  if (occurrence <= 1)
+    return name;
+  return (name + "#" + llvm::Twine(occurrence)).str();
+}
+
+std::vector<Diag> PipelineRun::allDiagnostics() const {
+  std::vector<Diag> all = diagnostics;
+  for (const Snapshot &snapshot : snapshots)
+    all.insert(all.end(), snapshot.diagnostics.begin(),
+               snapshot.diagnostics.end());
+  return all;
+}
+
+const Snapshot *PipelineRun::findSnapshot(llvm::StringRef name) const {
+  for (const Snapshot &snapshot : snapshots)
+    if (snapshot.displayName() == name)
+      return &snapshot;
+  return nullptr;
+}
+
+const Snapshot *PipelineRun::lastOfKind(EmitKind kind) const {
+  for (auto it = snapshots.rbegin(); it != snapshots.rend(); ++it)
+    if (it->kind == kind && it->skippedReason.empty() && !it->failed)
+      return &*it;
+  return nullptr;
+}

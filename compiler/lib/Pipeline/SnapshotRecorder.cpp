@@ -1,0 +1,130 @@
+//===- SnapshotRecorder.cpp - Pass instrumentation that records -----------===//
+
+#include "klx/Pipeline/SnapshotRecorder.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+
+using namespace klx;
+
+static mlir::Operation *topLevelOp(mlir::Operation *op) {
+  while (mlir::Operation *parent = op->getParentOp())
+    op = parent;
+  return op;
+}
+
+uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
+                        bool verified) {
+  mlir::AsmState::LocationMap locations;
+  mlir::OpPrintingFlags flags;
+  if (verified)
+    flags.assumeVerified();
+  mlir::AsmState state(op, flags, &locations);
+  snapshot.text.clear();
+  llvm::raw_string_ostream os(snapshot.text);
+  op->print(os, state);
+  os.flush();
+
+  snapshot.origins.clear();
+  snapshot.origins.reserve(locations.size());
+  for (auto &[printedOp, lineCol] : locations) {
+    SourceLoc source = toSourceLoc(printedOp->getLoc());
+    if (source.isKnown())
+      snapshot.origins.push_back({lineCol.first, std::move(source)});
+  }
+  llvm::sort(snapshot.origins, [](const LineOrigin &a, const LineOrigin &b) {
+    return a.line < b.line;
+  });
+  countOps(op, snapshot);
+  return llvm::xxh3_64bits(snapshot.text);
+}
+
+void klx::countOps(mlir::Operation *op, Snapshot &snapshot) {
+  snapshot.opCounts.clear();
+  unsigned total = 0;
+  op->walk([&](mlir::Operation *nested) {
+    ++snapshot.opCounts[nested->getName().getStringRef().str()];
+    ++total;
+  });
+  snapshot.opCount = total;
+}
+
+std::string klx::describeAnchor(mlir::Operation *op) {
+  std::string text = op->getName().getStringRef().str();
+  if (auto symName = op->getAttrOfType<mlir::StringAttr>(
+          mlir::SymbolTable::getSymbolAttrName()))
+    text += " @" + symName.getValue().str();
+  return text;
+}
+
+SnapshotRecorder::SnapshotRecorder(PipelineRun &run,
+                                   std::vector<Diag> &pendingDiags,
+                                   DiagnosticCollector &collector,
+                                   bool recordIR, uint64_t inputFingerprint)
+    : run(run), pendingDiags(pendingDiags), collector(collector),
+      recordIR(recordIR), lastFingerprint(inputFingerprint) {}
+
+// Adaptors that run nested pass managers have no argument; only real passes
+// are steps.
+static bool isStep(mlir::Pass *pass) { return !pass->getArgument().empty(); }
+
+void SnapshotRecorder::runBeforePass(mlir::Pass *pass, mlir::Operation *op) {
+  if (!isStep(pass))
+    return;
+  collector.setStep(pass->getArgument());
+  passStart = std::chrono::steady_clock::now();
+}
+
+void SnapshotRecorder::runAfterPass(mlir::Pass *pass, mlir::Operation *op) {
+  if (isStep(pass))
+    record(pass, op, /*failed=*/false);
+}
+
+void SnapshotRecorder::runAfterPassFailed(mlir::Pass *pass,
+                                          mlir::Operation *op) {
+  if (isStep(pass))
+    record(pass, op, /*failed=*/true);
+}
+
+void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
+                              bool failed) {
+  auto end = std::chrono::steady_clock::now();
+  Snapshot snapshot;
+  snapshot.wallMs =
+      std::chrono::duration<double, std::milli>(end - passStart).count();
+  snapshot.name = pass->getArgument().str();
+  {
+    std::string options;
+    llvm::raw_string_ostream os(options);
+    pass->printAsTextualPipeline(os);
+    os.flush();
+    // printAsTextualPipeline writes "name{opts}"; keep the braces part.
+    size_t brace = options.find('{');
+    if (brace != std::string::npos)
+      snapshot.arguments = options.substr(brace);
+  }
+  snapshot.anchor = describeAnchor(op);
+  snapshot.kind = EmitKind::MLIR;
+  snapshot.failed = failed;
+  auto [it, inserted] = occurrences.try_emplace(pass, 0);
+  if (inserted)
+    it->second = ++occurrencesOfName[snapshot.name];
+  snapshot.occurrence = it->second;
+
+  if (recordIR) {
+    // A failed pass may leave the IR invalid; printing it generically is
+    // still safe and shows the user where conversion stopped.
+    uint64_t fingerprint = captureIR(topLevelOp(op), snapshot, !failed);
+    snapshot.changed = fingerprint != lastFingerprint;
+    lastFingerprint = fingerprint;
+  }
+  snapshot.diagnostics = std::move(pendingDiags);
+  pendingDiags.clear();
+  run.snapshots.push_back(std::move(snapshot));
+}

@@ -1,0 +1,130 @@
+//===- ExternalTool.cpp - Finding and running ptxas, nvdisasm -------------===//
+
+#include "klx/Support/ExternalTool.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace klx;
+
+static bool isExecutable(llvm::StringRef path) {
+  return llvm::sys::fs::exists(path) && llvm::sys::fs::can_execute(path);
+}
+
+llvm::Expected<std::string> klx::findCudaTool(llvm::StringRef name,
+                                              llvm::StringRef explicitPath) {
+  if (!explicitPath.empty()) {
+    if (isExecutable(explicitPath))
+      return explicitPath.str();
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s not found at '%s'", name.str().c_str(),
+                                   explicitPath.str().c_str());
+  }
+  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName(name))
+    return *onPath;
+  std::vector<std::string> folders;
+  if (const char *cudaHome = std::getenv("CUDA_HOME"))
+    folders.push_back(std::string(cudaHome) + "/bin");
+  folders.push_back("/usr/local/cuda/bin");
+  for (const std::string &folder : folders) {
+    llvm::SmallString<256> candidate(folder);
+    llvm::sys::path::append(candidate, name);
+    if (isExecutable(candidate))
+      return std::string(candidate);
+  }
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "%s not found on PATH, in $CUDA_HOME/bin or in /usr/local/cuda/bin "
+      "(it ships with the CUDA toolkit)",
+      name.str().c_str());
+}
+
+llvm::Expected<TempFile> TempFile::create(llvm::StringRef prefix,
+                                          llvm::StringRef suffix) {
+  llvm::SmallString<256> path;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile(prefix, suffix, path))
+    return llvm::createStringError(ec, "cannot create a temporary file: %s",
+                                   ec.message().c_str());
+  return TempFile(std::string(path));
+}
+
+TempFile::TempFile(TempFile &&other) noexcept
+    : filePath(std::move(other.filePath)) {
+  other.filePath.clear();
+}
+
+TempFile::~TempFile() {
+  if (!filePath.empty())
+    llvm::sys::fs::remove(filePath);
+}
+
+llvm::Error TempFile::write(llvm::StringRef contents) const {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(filePath, ec);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '%s': %s",
+                                   filePath.c_str(), ec.message().c_str());
+  os << contents;
+  os.close();
+  if (os.has_error())
+    return llvm::createStringError(os.error(), "cannot write '%s'",
+                                   filePath.c_str());
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> TempFile::read() const {
+  auto buffer = llvm::MemoryBuffer::getFile(filePath, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(), "cannot read '%s'",
+                                   filePath.c_str());
+  return (*buffer)->getBuffer().str();
+}
+
+llvm::Expected<ToolResult> klx::runTool(llvm::StringRef program,
+                                        llvm::ArrayRef<std::string> args,
+                                        unsigned timeoutSeconds) {
+  auto outFile = TempFile::create("klx-tool", "out");
+  if (!outFile)
+    return outFile.takeError();
+  auto errFile = TempFile::create("klx-tool", "err");
+  if (!errFile)
+    return errFile.takeError();
+
+  std::vector<llvm::StringRef> argv = {program};
+  for (const std::string &arg : args)
+    argv.push_back(arg);
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(outFile->path()),
+      llvm::StringRef(errFile->path())};
+  std::string message;
+  bool failedToStart = false;
+  int rc = llvm::sys::ExecuteAndWait(program, argv, /*Env=*/std::nullopt,
+                                     redirects, timeoutSeconds,
+                                     /*MemoryLimit=*/0, &message,
+                                     &failedToStart);
+  if (failedToStart)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot run %s: %s", program.str().c_str(),
+                                   message.c_str());
+  if (rc < 0)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "%s %s", program.str().c_str(),
+        message.empty() ? "crashed" : message.c_str());
+  ToolResult result;
+  result.exitCode = rc;
+  auto out = outFile->read();
+  auto err = errFile->read();
+  if (!out)
+    return out.takeError();
+  if (!err)
+    return err.takeError();
+  result.output = *out + *err;
+  return result;
+}

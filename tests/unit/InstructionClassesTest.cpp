@@ -1,0 +1,52 @@
+//===- InstructionClassesTest.cpp - Counting instructions by class --------===//
+
+#include "TestSupport.h"
+
+#include "klx/Target/InstructionClasses.h"
+
+using namespace klx;
+
+TEST_CASE("PTX: predicated instructions count, directives and labels do not",
+          "[counts]") {
+  std::string ptx =
+      test::readSource("tests/fixtures/ptxas/setmaxnreg-c7508.ptx");
+  InstructionCounts counts = countInstructions(EmitKind::PTX, ptx);
+  // mov, setp, @bra, setmaxnreg.inc, bra, setmaxnreg.dec, ld.param, cvta,
+  // st.global, ret.
+  CHECK(counts.total == 10);
+  CHECK(counts.get("setmaxnreg") == 2);
+  CHECK(counts.get("ld/st.global") == 1);
+  CHECK(counts.get("wgmma.mma_async") == 0);
+}
+
+TEST_CASE("PTX: comments and inline-asm braces", "[counts]") {
+  const char *ptx = "  // a comment\n"
+                    "\t// begin inline asm\n"
+                    "\t{\n"
+                    "\tmbarrier.try_wait.parity.shared.b64 P1, [%r11], %r12;\n"
+                    "\t@P1 bra.uni DONE;\n"
+                    "\t}\n"
+                    "$L__BB0_2:\n"
+                    "\tcp.async.bulk.tensor.2d.shared::cluster.global.tile"
+                    ".mbarrier::complete_tx::bytes [%rd7], [%rd9, {%r9, %r2}], "
+                    "[__mbarrier]; // trailing\n"
+                    "\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+                    "{%r1}, %rd1, %rd2, p, 1, 1, 0, 1;\n";
+  InstructionCounts counts = countInstructions(EmitKind::PTX, ptx);
+  CHECK(counts.total == 4);
+  CHECK(counts.get("mbarrier") == 1);
+  CHECK(counts.get("mbarrier.try_wait") == 1);
+  CHECK(counts.get("cp.async.bulk.tensor") == 1);
+  CHECK(counts.get("wgmma.mma_async") == 1);
+}
+
+TEST_CASE("Every kind reports all of its classes, zeros included",
+          "[counts]") {
+  for (EmitKind kind : {EmitKind::PTX, EmitKind::SASS, EmitKind::AMDGCN}) {
+    InstructionCounts counts = countInstructions(kind, "");
+    CHECK(counts.total == 0);
+    CHECK(counts.classes.size() == instructionClassNames(kind).size());
+    CHECK_FALSE(counts.classes.empty());
+  }
+  CHECK(countInstructions(EmitKind::MLIR, "anything").classes.empty());
+}
