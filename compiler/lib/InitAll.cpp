@@ -2,6 +2,8 @@
 
 #include "klx/InitAll.h"
 
+#include "klx/Dialect/Klx/IR/KlxDialect.h"
+
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -26,6 +28,7 @@ void klx::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
+  registry.insert<KlxDialect>();
 }
 
 void klx::registerAllPasses() {

@@ -101,3 +101,21 @@ TEST_CASE("A pass failure is recorded on its step, with the IR it saw",
   CHECK(last.diagnostics[0].loc.line == 4);
   CHECK(last.diagnostics[0].step == "convert-gpu-to-nvvm");
 }
+
+TEST_CASE("klx module attributes are verified while parsing",
+          "[diagnostics]") {
+  PipelineRun unknownTarget =
+      compile("module attributes {klx.target = \"sm_80\"} {}\n");
+  CHECK(unknownTarget.status == RunStatus::InputError);
+  Diag error = firstError(unknownTarget);
+  CHECK(error.loc.line == 1);
+  CHECK(error.message ==
+        "unknown target 'sm_80' in 'klx.target' (known: sm_90a, gfx942, "
+        "gfx950)");
+
+  PipelineRun badParams =
+      compile("module attributes {klx.params = {stages = [1, 2]}} {}\n");
+  CHECK(badParams.status == RunStatus::InputError);
+  CHECK(firstError(badParams).message.find("parameter 'stages'") !=
+        std::string::npos);
+}

@@ -11,6 +11,7 @@
 #include "klx/Pipeline/Compiler.h"
 
 #include "BackendSteps.h"
+#include "klx/Dialect/Klx/IR/KlxDialect.h"
 #include "klx/InitAll.h"
 #include "klx/Pipeline/SnapshotRecorder.h"
 
@@ -27,8 +28,8 @@
 using namespace klx;
 
 namespace {
-constexpr llvm::StringLiteral kTargetAttr = "klx.target";
-constexpr llvm::StringLiteral kParamsAttr = "klx.params";
+constexpr llvm::StringLiteral kTargetAttr = kTargetAttrName;
+constexpr llvm::StringLiteral kParamsAttr = kParamsAttrName;
 
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
@@ -48,6 +49,8 @@ std::unique_ptr<mlir::MLIRContext> klx::createContext() {
   // each message only buries the message.
   context->printOpOnDiagnostic(false);
   context->printStackTraceOnDiagnostic(false);
+  // Loaded up front: its printing aliases apply to IR that never names it.
+  context->loadDialect<KlxDialect>();
   return context;
 }
 
@@ -180,23 +183,15 @@ static std::optional<size_t> findStopIndex(llvm::ArrayRef<std::string> names,
 
 // [SECTION] runPipeline -----------------------------------------------------
 
+/// --target wins over the module's klx.target (which the klx dialect has
+/// verified while parsing); sm_90a when neither is given.
 static Target resolveTarget(mlir::ModuleOp module,
-                            const CompileOptions &options,
-                            std::vector<Diag> &diags,
-                            llvm::StringRef fileName) {
+                            const CompileOptions &options) {
   if (options.target)
     return *options.target;
-  if (auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttr)) {
+  if (auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttr))
     if (std::optional<Target> target = parseTarget(name.getValue()))
       return *target;
-    Diag diag;
-    diag.severity = Severity::Warning;
-    diag.loc = toSourceLoc(module.getLoc());
-    diag.loc.file = fileName.str();
-    diag.message = "unknown klx.target '" + name.getValue().str() +
-                   "' (known: sm_90a, gfx942, gfx950); using sm_90a";
-    diags.push_back(diag);
-  }
   return Target::SM90a;
 }
 
@@ -243,7 +238,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   }
   if (mlir::failed(applyDefines(*module, options, pending, fileName)))
     return finish(RunStatus::EnvironmentError);
-  run.target = resolveTarget(*module, options, pending, fileName);
+  run.target = resolveTarget(*module, options);
 
   std::vector<std::string> names = plannedStepNames(options, run.target);
   size_t stopIndex = names.size() - 1;
@@ -268,9 +263,9 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     stopIndex = std::min(stopIndex, goal);
   }
 
-  uint64_t inputFingerprint = 0;
+  uint64_t inputTextHash = 0;
   if (options.recordSnapshots)
-    inputFingerprint = captureIR(module->getOperation(), parse, true);
+    inputTextHash = captureIR(module->getOperation(), parse, true);
   parse.changed = true;
   parse.diagnostics = std::move(pending);
   pending.clear();
@@ -292,7 +287,8 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     return finish(RunStatus::EnvironmentError);
   }
   pm.addInstrumentation(std::make_unique<SnapshotRecorder>(
-      run, pending, collector, options.recordSnapshots, inputFingerprint));
+      run, pending, collector, options.recordSnapshots, module->getOperation(),
+      inputTextHash));
   if (mlir::failed(pm.run(*module)))
     return finish(RunStatus::InputError);
   if (stopIndex <= steps.size())

@@ -66,9 +66,11 @@ std::string klx::describeAnchor(mlir::Operation *op) {
 SnapshotRecorder::SnapshotRecorder(PipelineRun &run,
                                    std::vector<Diag> &pendingDiags,
                                    DiagnosticCollector &collector,
-                                   bool recordIR, uint64_t inputFingerprint)
+                                   bool recordIR, mlir::Operation *input,
+                                   uint64_t inputTextHash)
     : run(run), pendingDiags(pendingDiags), collector(collector),
-      recordIR(recordIR), lastFingerprint(inputFingerprint) {}
+      recordIR(recordIR), lastStructure(input), lastTextHash(inputTextHash),
+      lastTextSnapshot(run.snapshots.size() - 1) {}
 
 // Adaptors that run nested pass managers have no argument; only real passes
 // are steps.
@@ -118,11 +120,26 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
   snapshot.occurrence = it->second;
 
   if (recordIR) {
-    // A failed pass may leave the IR invalid; printing it generically is
-    // still safe and shows the user where conversion stopped.
-    uint64_t fingerprint = captureIR(topLevelOp(op), snapshot, !failed);
-    snapshot.changed = fingerprint != lastFingerprint;
-    lastFingerprint = fingerprint;
+    mlir::Operation *top = topLevelOp(op);
+    mlir::OperationFingerPrint structure(top);
+    if (!failed && structure == lastStructure) {
+      const Snapshot &previous = run.snapshots[lastTextSnapshot];
+      snapshot.text = previous.text;
+      snapshot.origins = previous.origins;
+      snapshot.opCounts = previous.opCounts;
+      snapshot.opCount = previous.opCount;
+      snapshot.changed = false;
+    } else {
+      // A failed pass may leave the IR invalid; the printer then falls back
+      // to the generic form, which still shows where conversion stopped.
+      uint64_t textHash = captureIR(top, snapshot, !failed);
+      // The structure can change while the text does not (an op replaced
+      // by an identical one); "changed" is what the user would see.
+      snapshot.changed = textHash != lastTextHash;
+      lastTextHash = textHash;
+    }
+    lastStructure = structure;
+    lastTextSnapshot = run.snapshots.size();
   }
   snapshot.diagnostics = std::move(pendingDiags);
   pendingDiags.clear();

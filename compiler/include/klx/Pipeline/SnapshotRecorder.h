@@ -14,6 +14,7 @@
 
 #include "klx/Pipeline/PipelineRun.h"
 
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -38,9 +39,11 @@ class SnapshotRecorder : public mlir::PassInstrumentation {
 public:
   /// `pendingDiags` is where the diagnostic collector puts messages; the
   /// recorder moves them into the snapshot of the pass that reported them.
+  /// `input` is the module as parsed, whose text is the last snapshot of
+  /// `run` and hashes to `inputTextHash`.
   SnapshotRecorder(PipelineRun &run, std::vector<Diag> &pendingDiags,
                    DiagnosticCollector &collector, bool recordIR,
-                   uint64_t inputFingerprint);
+                   mlir::Operation *input, uint64_t inputTextHash);
 
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
@@ -53,7 +56,11 @@ private:
   std::vector<Diag> &pendingDiags;
   DiagnosticCollector &collector;
   bool recordIR;
-  uint64_t lastFingerprint;
+  // Printing dominates what snapshots cost, so a pass that left the IR
+  // untouched (same structural fingerprint) reuses the last text.
+  mlir::OperationFingerPrint lastStructure;
+  uint64_t lastTextHash;
+  size_t lastTextSnapshot;
   /// Occurrence numbers by pass instance: a nested pass run on several
   /// anchors is one occurrence recorded once per anchor.
   llvm::DenseMap<mlir::Pass *, unsigned> occurrences;

@@ -1,0 +1,88 @@
+//===- KlxDialect.cpp - The klx dialect -----------------------------------===//
+
+#include "klx/Dialect/Klx/IR/KlxDialect.h"
+
+#include "klx/Pipeline/Target.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include "klx/Dialect/Klx/IR/KlxOpsDialect.cpp.inc"
+
+using namespace klx;
+
+namespace {
+
+/// Short aliases for long literal LLVM struct types. Lowered wgmma
+/// accumulators are structs of 64 floats (and structs of those); printed
+/// inline on every use they make lowered IR lines thousands of characters
+/// long and dominate printing time. Any dialect may offer an alias for any
+/// type, so this works while the LLVM dialect owns the types.
+class LLVMStructAliases : public mlir::OpAsmDialectInterface {
+public:
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  static constexpr unsigned kMinElements = 8;
+
+  AliasResult getAlias(mlir::Type type,
+                       llvm::raw_ostream &os) const override {
+    auto structType = llvm::dyn_cast<mlir::LLVM::LLVMStructType>(type);
+    if (!structType || structType.isIdentified())
+      return AliasResult::NoAlias;
+    llvm::ArrayRef<mlir::Type> body = structType.getBody();
+    bool nested = llvm::any_of(body, [](mlir::Type t) {
+      return llvm::isa<mlir::LLVM::LLVMStructType>(t);
+    });
+    if (body.size() < kMinElements && !nested)
+      return AliasResult::NoAlias;
+    bool uniform = llvm::all_equal(body);
+    os << "struct_";
+    if (uniform && !body.empty() && body.front().isIntOrFloat())
+      os << body.size() << 'x' << body.front();
+    else
+      os << body.size();
+    // Let a dialect with a better name for the type win.
+    return AliasResult::OverridableAlias;
+  }
+};
+
+} // namespace
+
+void KlxDialect::initialize() { addInterfaces<LLVMStructAliases>(); }
+
+mlir::LogicalResult
+KlxDialect::verifyOperationAttribute(mlir::Operation *op,
+                                     mlir::NamedAttribute attribute) {
+  llvm::StringRef name = attribute.getName().getValue();
+  if (name == kTargetAttrName) {
+    auto target = llvm::dyn_cast<mlir::StringAttr>(attribute.getValue());
+    if (!target)
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' must be a string such as \"sm_90a\"";
+    if (!parseTarget(target.getValue()))
+      return op->emitError()
+             << "unknown target '" << target.getValue()
+             << "' in '" << kTargetAttrName
+             << "' (known: sm_90a, gfx942, gfx950)";
+    return mlir::success();
+  }
+  if (name == kParamsAttrName) {
+    auto params = llvm::dyn_cast<mlir::DictionaryAttr>(attribute.getValue());
+    if (!params)
+      return op->emitError() << "'" << kParamsAttrName
+                             << "' must be a dictionary of parameters";
+    for (mlir::NamedAttribute entry : params) {
+      mlir::Attribute value = entry.getValue();
+      if (!llvm::isa<mlir::IntegerAttr, mlir::FloatAttr, mlir::StringAttr>(
+              value))
+        return op->emitError()
+               << "parameter '" << entry.getName().getValue()
+               << "' in '" << kParamsAttrName
+               << "' must be an integer, boolean, float or string";
+    }
+    return mlir::success();
+  }
+  return op->emitError() << "unknown klx attribute '" << name << "'";
+}

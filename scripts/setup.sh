@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what klx needs from Debian, if it is missing. Safe to run again:
+# it installs nothing when everything is there.
+set -euo pipefail
+
+packages=(
+  # compiler: LLVM/MLIR 22 (libMLIR.so, libLLVM.so, mlir-tblgen), clang to
+  # build with, lit and FileCheck for the IR tests
+  llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 llvm-22-tools
+  # build
+  cmake ninja-build python3
+  # window: GLFW + OpenGL 3 + Dear ImGui 1.86
+  libglfw3-dev libimgui-dev libgl-dev
+  # tests: Catch2, and a real window under Xvfb rendered by Mesa
+  catch2 xvfb xauth libgl1-mesa-dri
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null; then
+      sudo=(sudo)
+    else
+      echo "setup: error: need root (or sudo) to install: ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
+    # A fresh machine often has stale package lists: refresh once, retry.
+    "${sudo[@]}" apt-get update
+    if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
+      echo "setup: error: apt-get could not install: ${missing[*]}" >&2
+      echo "setup: LLVM/MLIR 22 comes from Debian bookworm-security; check" \
+           "that it is in /etc/apt/sources.list(.d)." >&2
+      exit 1
+    fi
+  fi
+fi
+
+# ptxas is not a Debian package: klx uses the CUDA 13 toolkit's, from PATH
+# or /usr/local/cuda/bin. Without it the cubin step reports why and the
+# tests that need a cubin fail with that message.
+if ! command -v ptxas >/dev/null && [[ ! -x /usr/local/cuda/bin/ptxas ]]; then
+  echo "setup: warning: ptxas not found on PATH or in /usr/local/cuda/bin;" \
+       "the cubin step needs the CUDA 13 toolkit" >&2
+fi
+echo "setup: all packages present"
