@@ -9,8 +9,8 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 llvm-22-tools
   # build
   cmake ninja-build python3
-  # window: GLFW + OpenGL 3 + Dear ImGui 1.86
-  libglfw3-dev libimgui-dev libgl-dev
+  # window: GLFW + OpenGL 3 + Dear ImGui 1.86 (+ stb for PNG), a mono font
+  libglfw3-dev libimgui-dev libstb-dev libgl-dev fonts-dejavu-core
   # tests: Catch2, and a real window under Xvfb rendered by Mesa
   catch2 xvfb xauth libgl1-mesa-dri
 )

@@ -1,0 +1,276 @@
+//===- AppController.cpp - Applies commands, runs compiles ----------------===//
+
+#include "AppController.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace klx;
+using namespace klx::app;
+
+std::vector<int> klx::app::visibleSteps(const PipelineRun &run,
+                                        bool hideUnchanged) {
+  std::vector<int> steps;
+  for (size_t i = 0; i < run.snapshots.size(); ++i) {
+    const Snapshot &s = run.snapshots[i];
+    if (!hideUnchanged || i == 0 || s.changed || s.failed ||
+        s.kind != EmitKind::MLIR)
+      steps.push_back(i);
+  }
+  return steps;
+}
+
+int klx::app::comparisonStep(const ViewState &view) {
+  if (view.compareWith >= 0)
+    return view.compareWith;
+  return view.selected > 0 ? view.selected - 1 : 0;
+}
+
+AppController::AppController(ControllerOptions options,
+                             std::function<void()> wake)
+    : options(std::move(options)), autosave(this->options.autosaveDir),
+      worker(std::move(wake)) {
+  if (!this->options.samplesDir.empty())
+    appState.samples = scanSamples(this->options.samplesDir);
+  pendingStep = this->options.initialStep;
+}
+
+void AppController::setMessage(std::string message, bool isError) {
+  appState.message = std::move(message);
+  appState.messageIsError = isError;
+}
+
+void AppController::openFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    // Keep what is open: nothing the user typed is lost to a bad path.
+    setMessage("cannot open " + path + ": " + buffer.getError().message(),
+               true);
+    return;
+  }
+  SourceBuffer source;
+  source.path = path;
+  source.diskText = (*buffer)->getBuffer().str();
+  source.text = source.diskText;
+  if (options.autosave) {
+    if (std::optional<std::string> saved = autosave.load(path)) {
+      if (*saved != source.diskText) {
+        source.text = std::move(*saved);
+        source.restoredFromAutosave = true;
+      } else {
+        autosave.discard(path);
+      }
+    }
+  }
+  appState.source = std::move(source);
+  appState.view.focusedSourceLine = 0;
+  setMessage(appState.source.restoredFromAutosave
+                 ? "restored unsaved edits of " + path +
+                       " (Revert goes back to the file)"
+                 : "opened " + path,
+             false);
+  recompileAt = -1;
+  startCompile();
+}
+
+void AppController::editSource(std::string text, double now) {
+  if (text == appState.source.text)
+    return;
+  appState.source.text = std::move(text);
+  recompileAt = now + options.typingPause;
+  if (!options.autosave || appState.source.path.empty())
+    return;
+  if (appState.source.modified())
+    autosave.store(appState.source.path, appState.source.text);
+  else
+    autosave.discard(appState.source.path);
+}
+
+void AppController::startCompile() {
+  CompileRequest request;
+  request.id = latestRequestId = nextRequestId++;
+  request.source = appState.source.text;
+  request.fileName =
+      appState.source.path.empty() ? "untitled.mlir" : appState.source.path;
+  request.options.target = appState.target;
+  request.options.stopAfter = appState.stopAfter;
+  worker.submit(std::move(request));
+  appState.compiling = true;
+  appState.compilingFile = appState.source.path;
+  if (pendingStep.empty() && appState.run &&
+      appState.view.selected < int(appState.run->snapshots.size())) {
+    // Keep the user on the same step across recompiles.
+    pendingStep =
+        appState.run->snapshots[appState.view.selected].displayName();
+  }
+}
+
+void AppController::takeResult(CompileResult result) {
+  if (result.id != latestRequestId)
+    return; // superseded by a newer edit
+  appState.run = std::move(result.run);
+  ++appState.runSerial;
+  appState.compiling = false;
+  appState.lastCompileMs = appState.run->totalMs;
+  const std::vector<Snapshot> &snapshots = appState.run->snapshots;
+  // By default the last step that produced something (SASS may be
+  // skipped where nvdisasm is missing).
+  int selected = int(snapshots.size()) - 1;
+  while (selected > 0 && !snapshots[selected].skippedReason.empty())
+    --selected;
+  if (!pendingStep.empty())
+    for (size_t i = 0; i < snapshots.size(); ++i)
+      if (snapshots[i].displayName() == pendingStep) {
+        selected = i;
+        break;
+      }
+  // A failed run is read at its failure, the last step.
+  if (!appState.run->succeeded())
+    selected = int(snapshots.size()) - 1;
+  pendingStep.clear();
+  appState.view.compareWith = -1;
+  selectStep(selected);
+}
+
+void AppController::selectStep(int index) {
+  if (!appState.run || appState.run->snapshots.empty()) {
+    appState.view.selected = 0;
+    return;
+  }
+  appState.view.selected =
+      std::clamp(index, 0, int(appState.run->snapshots.size()) - 1);
+}
+
+void AppController::apply(const Command &command, double now) {
+  auto stepBy = [&](int direction) {
+    if (!appState.run)
+      return;
+    std::vector<int> steps =
+        visibleSteps(*appState.run, appState.view.hideUnchanged);
+    int current = appState.view.selected;
+    if (direction > 0) {
+      for (int step : steps)
+        if (step > current)
+          return selectStep(step);
+    } else {
+      for (auto it = steps.rbegin(); it != steps.rend(); ++it)
+        if (*it < current)
+          return selectStep(*it);
+    }
+  };
+  switch (command.kind) {
+  case Command::OpenFile:
+    openFile(command.text);
+    break;
+  case Command::EditSource:
+    editSource(command.text, now);
+    break;
+  case Command::Recompile:
+    recompileAt = -1;
+    startCompile();
+    break;
+  case Command::SaveSource: {
+    SourceBuffer &source = appState.source;
+    if (source.path.empty()) {
+      setMessage("nothing to save to: this buffer has no file", true);
+      break;
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream os(source.path, ec);
+    if (!ec) {
+      os << source.text;
+      os.close();
+    }
+    if (ec || os.has_error()) {
+      os.clear_error();
+      setMessage("cannot save " + source.path + ": " +
+                     (ec ? ec.message() : "write failed"),
+                 true);
+      break;
+    }
+    source.diskText = source.text;
+    source.restoredFromAutosave = false;
+    autosave.discard(source.path);
+    setMessage("saved " + source.path, false);
+    break;
+  }
+  case Command::RevertSource:
+    if (!appState.source.path.empty()) {
+      autosave.discard(appState.source.path);
+      openFile(appState.source.path);
+    }
+    break;
+  case Command::SelectStep:
+    selectStep(command.index);
+    break;
+  case Command::StepForward:
+    stepBy(+1);
+    break;
+  case Command::StepBack:
+    stepBy(-1);
+    break;
+  case Command::CompareWith:
+    appState.view.compareWith = command.index;
+    break;
+  case Command::SetHideUnchanged:
+    appState.view.hideUnchanged = command.flag;
+    break;
+  case Command::SetShowDiff:
+    appState.view.showDiff = command.flag;
+    break;
+  case Command::SetSideBySide:
+    appState.view.sideBySide = command.flag;
+    break;
+  case Command::SetTarget:
+    appState.target = command.text.empty() ? std::nullopt
+                                           : parseTarget(command.text);
+    // Steps differ between targets; stop-after may name one that is gone.
+    appState.stopAfter.clear();
+    startCompile();
+    break;
+  case Command::SetStopAfter:
+    appState.stopAfter = command.text;
+    startCompile();
+    break;
+  case Command::FocusSourceLine:
+    appState.view.focusedSourceLine = command.index;
+    break;
+  case Command::ResetLayout:
+    ++appState.view.layoutGeneration;
+    break;
+  }
+}
+
+void AppController::applyAll(CommandQueue &queue, double now) {
+  for (const Command &command : queue.take())
+    apply(command, now);
+}
+
+bool AppController::tick(double now) {
+  bool changed = false;
+  if (recompileAt >= 0 && now >= recompileAt) {
+    recompileAt = -1;
+    startCompile();
+    changed = true;
+  }
+  if (std::optional<CompileResult> result = worker.poll()) {
+    takeResult(std::move(*result));
+    changed = true;
+  }
+  bool compiling = worker.busy() || recompileAt >= 0;
+  if (compiling != appState.compiling) {
+    appState.compiling = compiling;
+    changed = true;
+  }
+  return changed;
+}
+
+double AppController::secondsUntilDeadline(double now) const {
+  if (recompileAt < 0)
+    return -1;
+  return std::max(0.0, recompileAt - now);
+}
+
+bool AppController::busy() const {
+  return worker.busy() || recompileAt >= 0;
+}

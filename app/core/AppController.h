@@ -1,0 +1,60 @@
+//===- AppController.h - Applies commands, runs compiles --------*- C++ -*-===//
+
+#ifndef KLX_APP_CORE_APPCONTROLLER_H
+#define KLX_APP_CORE_APPCONTROLLER_H
+
+#include "AppState.h"
+#include "Autosave.h"
+#include "CompileWorker.h"
+
+#include <functional>
+
+namespace klx::app {
+
+struct ControllerOptions {
+  std::string samplesDir;
+  std::string autosaveDir; // empty: the per-user default
+  /// Seconds after the last keystroke before recompiling.
+  double typingPause = 0.4;
+  /// Step to select once a run arrives (--pass).
+  std::string initialStep;
+  bool autosave = true;
+};
+
+class AppController {
+public:
+  AppController(ControllerOptions options, std::function<void()> wake = {});
+
+  const AppState &state() const { return appState; }
+
+  void apply(const Command &command, double now);
+  void applyAll(CommandQueue &queue, double now);
+  /// Starts the compile a pause in typing asked for and takes finished
+  /// results. Returns true if the state changed.
+  bool tick(double now);
+  /// Seconds until tick has timed work to do; negative when none.
+  double secondsUntilDeadline(double now) const;
+  /// True while a compile waits or runs.
+  bool busy() const;
+
+private:
+  void openFile(const std::string &path);
+  void editSource(std::string text, double now);
+  void startCompile();
+  void takeResult(CompileResult result);
+  void selectStep(int index);
+  void setMessage(std::string message, bool isError);
+
+  ControllerOptions options;
+  AppState appState;
+  Autosave autosave;
+  CompileWorker worker;
+  uint64_t nextRequestId = 1;
+  uint64_t latestRequestId = 0;
+  double recompileAt = -1; // when the typing pause ends, or -1
+  std::string pendingStep; // step to select in the next run
+};
+
+} // namespace klx::app
+
+#endif // KLX_APP_CORE_APPCONTROLLER_H

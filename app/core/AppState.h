@@ -1,0 +1,108 @@
+//===- AppState.h - What the window shows, and the commands -----*- C++ -*-===//
+//
+// Panels draw from AppState and push Commands; the controller applies the
+// commands between frames. Nothing here includes ImGui.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_CORE_APPSTATE_H
+#define KLX_APP_CORE_APPSTATE_H
+
+#include "SampleCatalog.h"
+
+#include "klx/Pipeline/PipelineRun.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klx::app {
+
+/// The kernel being edited.
+struct SourceBuffer {
+  std::string path;     // the file on disk; empty for an untitled buffer
+  std::string text;     // what the user sees and edits
+  std::string diskText; // the file as last loaded or saved
+  /// Set when the text came from the autosave folder, not from disk.
+  bool restoredFromAutosave = false;
+
+  bool modified() const { return text != diskText; }
+};
+
+struct ViewState {
+  int selected = 0;    // snapshot index
+  int compareWith = -1; // -1: the step before `selected`
+  bool hideUnchanged = false;
+  bool showDiff = false;
+  bool sideBySide = true;
+  /// Bumped to put every pane back where it starts.
+  unsigned layoutGeneration = 0;
+  /// Source line the user clicked (1-based, 0 none), for correlation.
+  unsigned focusedSourceLine = 0;
+};
+
+struct AppState {
+  std::vector<SampleEntry> samples;
+  SourceBuffer source;
+  std::optional<Target> target; // empty: the file's klx.target or sm_90a
+  std::string stopAfter;        // empty: every step
+  std::shared_ptr<const PipelineRun> run; // the last finished compile
+  /// Counts runs, so views can tell a new run from an old one.
+  uint64_t runSerial = 0;
+  ViewState view;
+
+  bool compiling = false;
+  std::string compilingFile;
+  double lastCompileMs = 0;
+  /// One line for the status bar: what went wrong opening or saving.
+  std::string message;
+  bool messageIsError = false;
+};
+
+struct Command {
+  enum Kind {
+    OpenFile,       // text: path
+    EditSource,     // text: the whole new text
+    Recompile,      // now, skipping the typing pause
+    SaveSource,     // write the buffer to its file
+    RevertSource,   // back to the file on disk
+    SelectStep,     // index
+    StepForward,    // next visible step
+    StepBack,       // previous visible step
+    CompareWith,    // index, -1 for the step before
+    SetHideUnchanged, // flag
+    SetShowDiff,    // flag
+    SetSideBySide,  // flag
+    SetTarget,      // text: target name, empty for the file's
+    SetStopAfter,   // text: step name, empty for all
+    FocusSourceLine, // index: 1-based line, 0 to clear
+    ResetLayout,
+  };
+  Kind kind;
+  std::string text = {};
+  int index = 0;
+  bool flag = false;
+};
+
+/// Commands collected while drawing a frame.
+class CommandQueue {
+public:
+  void push(Command command) { commands.push_back(std::move(command)); }
+  std::vector<Command> take() { return std::move(commands); }
+  bool empty() const { return commands.empty(); }
+
+private:
+  std::vector<Command> commands;
+};
+
+/// Steps shown in the pass list: all, or those that changed the IR (the
+/// parse step, failures and backend steps always show).
+std::vector<int> visibleSteps(const PipelineRun &run, bool hideUnchanged);
+
+/// The snapshot a diff compares `selected` against.
+int comparisonStep(const ViewState &view);
+
+} // namespace klx::app
+
+#endif // KLX_APP_CORE_APPSTATE_H

@@ -1,0 +1,49 @@
+//===- LineDiff.h - Line-by-line diff of two texts --------------*- C++ -*-===//
+//
+// Myers' O((N+M)D) diff over line hashes, after stripping the common
+// prefix and suffix, so two 50,000-line IR snapshots that differ in a few
+// places diff in milliseconds. Past a bound on D the rest is reported as
+// replaced, which is what a reader would make of it anyway.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_CORE_LINEDIFF_H
+#define KLX_APP_CORE_LINEDIFF_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace klx::app {
+
+/// Byte offsets of each line start; lines end before '\n'.
+struct LineIndex {
+  std::vector<uint32_t> starts;
+  llvm::StringRef text;
+
+  explicit LineIndex(llvm::StringRef text = "");
+  size_t size() const { return starts.size(); }
+  llvm::StringRef line(size_t index) const;
+};
+
+struct DiffLine {
+  enum Kind : uint8_t { Same, Removed, Added };
+  Kind kind;
+  int32_t left;  // 0-based line in the old text, -1 for Added
+  int32_t right; // 0-based line in the new text, -1 for Removed
+};
+
+struct LineDiff {
+  std::vector<DiffLine> lines;
+  unsigned added = 0;
+  unsigned removed = 0;
+  bool truncated = false; // the edit distance passed the bound
+};
+
+LineDiff diffLines(const LineIndex &before, const LineIndex &after,
+                   unsigned maxEdits = 2000);
+
+} // namespace klx::app
+
+#endif // KLX_APP_CORE_LINEDIFF_H

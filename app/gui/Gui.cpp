@@ -1,0 +1,271 @@
+//===- Gui.cpp - The klx window: panels, menu, status bar, frame loop -----===//
+//
+// Index:
+//   [SECTION] Arguments
+//   [SECTION] Menu, status bar and shortcuts
+//   [SECTION] Frame loop (idle frames are not drawn)
+//
+//===----------------------------------------------------------------------===//
+
+#include "Gui.h"
+
+#include "core/AppController.h"
+#include "panels/Panel.h"
+#include "render/Window.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <imgui.h>
+
+#include <cstdlib>
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+
+// [SECTION] Arguments -------------------------------------------------------
+
+struct GuiArguments {
+  std::string file;
+  std::string pass;
+  std::string screenshot;
+  int frames = 3;
+  std::string target;
+};
+
+std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
+  GuiArguments args;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg.consume_front("--pass="))
+      args.pass = arg.str();
+    else if (arg.consume_front("--screenshot="))
+      args.screenshot = arg.str();
+    else if (arg.consume_front("--frames=")) {
+      if (arg.getAsInteger(10, args.frames) || args.frames < 1) {
+        llvm::errs() << "klx: --frames expects a positive number\n";
+        return std::nullopt;
+      }
+    } else if (arg.consume_front("--target="))
+      args.target = arg.str();
+    else if (arg.starts_with("-")) {
+      llvm::errs() << "klx: unknown option '" << arg
+                   << "' (see `klx help`)\n";
+      return std::nullopt;
+    } else if (args.file.empty())
+      args.file = arg.str();
+    else {
+      llvm::errs() << "klx: more than one FILE\n";
+      return std::nullopt;
+    }
+  }
+  if (!args.target.empty() && !parseTarget(args.target)) {
+    llvm::errs() << "klx: unknown target '" << args.target << "'\n";
+    return std::nullopt;
+  }
+  return args;
+}
+
+std::string configFile(llvm::StringRef name) {
+  llvm::SmallString<256> dir;
+  if (const char *xdg = std::getenv("XDG_CONFIG_HOME"))
+    dir = xdg;
+  else if (const char *home = std::getenv("HOME"))
+    llvm::sys::path::append(dir, home, ".config");
+  else
+    return "";
+  llvm::sys::path::append(dir, "klx");
+  if (llvm::sys::fs::create_directories(dir))
+    return "";
+  llvm::sys::path::append(dir, name);
+  return std::string(dir);
+}
+
+// [SECTION] Menu, status bar and shortcuts ------------------------------------
+
+void drawMenu(const AppState &state, CommandQueue &commands) {
+  if (!ImGui::BeginMainMenuBar())
+    return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Save", "Ctrl+S", false, state.source.modified()))
+      commands.push({Command::SaveSource});
+    if (ImGui::MenuItem("Revert to file", nullptr, false,
+                        state.source.modified()))
+      commands.push({Command::RevertSource});
+    if (ImGui::MenuItem("Compile now", "Ctrl+Enter"))
+      commands.push({Command::Recompile});
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("Hide passes that changed nothing", nullptr,
+                        state.view.hideUnchanged))
+      commands.push(
+          {Command::SetHideUnchanged, "", 0, !state.view.hideUnchanged});
+    if (ImGui::MenuItem("Diff against the previous step", nullptr,
+                        state.view.showDiff))
+      commands.push({Command::SetShowDiff, "", 0, !state.view.showDiff});
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset layout"))
+      commands.push({Command::ResetLayout});
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
+  ImGui::SetNextWindowPos(pos);
+  ImGui::SetNextWindowSize(size);
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  if (state.compiling) {
+    ImGui::Text("compiling %s ...",
+                state.compilingFile.empty()
+                    ? "untitled"
+                    : llvm::sys::path::filename(state.compilingFile).data());
+  } else if (state.run) {
+    const PipelineRun &run = *state.run;
+    ImGui::Text("%s: %zu steps for %s in %.0f ms, %s",
+                llvm::sys::path::filename(run.fileName).data(),
+                run.snapshots.size(), targetName(run.target).data(),
+                state.lastCompileMs,
+                run.succeeded() ? "ok"
+                : run.status == RunStatus::InputError
+                    ? "the kernel has errors"
+                    : "a tool is missing or failed");
+  }
+  if (!state.message.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(state.messageIsError ? ImVec4(1, 0.45f, 0.4f, 1)
+                                            : ImVec4(0.6f, 0.6f, 0.6f, 1),
+                       "  |  %s", state.message.c_str());
+  }
+  ImGui::End();
+}
+
+void handleShortcuts(CommandQueue &commands) {
+  ImGuiIO &io = ImGui::GetIO();
+  constexpr int kF10 = 299;                  // GLFW_KEY_F10
+  constexpr int kS = 83;                     // GLFW_KEY_S
+  if (ImGui::IsKeyPressed(kF10))
+    commands.push({io.KeyShift ? Command::StepBack : Command::StepForward});
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kS))
+    commands.push({Command::SaveSource});
+}
+
+// [SECTION] Frame loop (idle frames are not drawn) ----------------------------
+
+/// Frames still to draw after the last event: ImGui settles hover and
+/// layout over a couple of frames.
+constexpr int kFramesAfterEvent = 3;
+
+} // namespace
+
+int klx::gui::run(int argc, char **argv) {
+  std::optional<GuiArguments> args = parseGuiArguments(argc, argv);
+  if (!args)
+    return 2;
+  bool screenshotMode = !args->screenshot.empty();
+  Window::Options windowOptions;
+  if (!screenshotMode)
+    windowOptions.iniPath = configFile("imgui.ini");
+  auto window = Window::create(windowOptions);
+  if (!window) {
+    llvm::errs() << "klx: " << llvm::toString(window.takeError()) << "\n";
+    return 2;
+  }
+
+  // A screenshot shows the state, not wherever the pointer happens to be.
+  if (screenshotMode)
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
+
+  ControllerOptions options;
+  options.samplesDir = defaultSamplesDir();
+  options.initialStep = args->pass;
+  // Screenshots show the file as it is on disk.
+  options.autosave = !screenshotMode;
+  AppController controller(options, [] { Window::wake(); });
+  CommandQueue commands;
+  std::string file = args->file.empty()
+                         ? options.samplesDir + "/nvidia/gemm_tma_wgmma.mlir"
+                         : args->file;
+  if (!args->target.empty())
+    controller.apply({Command::SetTarget, args->target}, (*window)->now());
+  controller.apply({Command::OpenFile, file}, (*window)->now());
+  if (controller.state().source.path.empty()) {
+    llvm::errs() << "klx: " << controller.state().message << "\n";
+    return 2;
+  }
+
+  std::vector<std::unique_ptr<Panel>> panels = createPanels();
+  unsigned layoutGeneration = controller.state().view.layoutGeneration;
+  int framesLeft = kFramesAfterEvent;
+  int framesSinceReady = 0;
+  double screenshotDeadline = (*window)->now() + 300;
+  while (!(*window)->shouldClose()) {
+    double now = (*window)->now();
+    bool event;
+    if (framesLeft > 0 || screenshotMode) {
+      event = (*window)->pollEvents();
+    } else {
+      // Idle: sleep until input, a finished compile, or the typing pause.
+      double deadline = controller.secondsUntilDeadline(now);
+      bool typing = ImGui::GetIO().WantTextInput; // the caret blinks
+      double timeout = deadline >= 0 ? deadline : typing ? 0.5 : -1;
+      event = (*window)->waitEvents(timeout);
+      if (!event && typing)
+        event = true; // redraw the caret
+    }
+    now = (*window)->now();
+    for (std::string &path : (*window)->takeDroppedFiles())
+      commands.push({Command::OpenFile, std::move(path)});
+    bool changed = controller.tick(now);
+    if (event || changed || !commands.empty())
+      framesLeft = kFramesAfterEvent;
+    if (framesLeft <= 0 && !screenshotMode)
+      continue;
+    --framesLeft;
+
+    (*window)->beginFrame();
+    const AppState &state = controller.state();
+    handleShortcuts(commands);
+    drawMenu(state, commands);
+    ImGuiViewport *viewport = ImGui::GetMainViewport();
+    float statusHeight = ImGui::GetFrameHeightWithSpacing() + 4;
+    ImVec2 workPos = viewport->WorkPos;
+    ImVec2 workSize(viewport->WorkSize.x, viewport->WorkSize.y - statusHeight);
+    bool reset = state.view.layoutGeneration != layoutGeneration;
+    layoutGeneration = state.view.layoutGeneration;
+    for (std::unique_ptr<Panel> &panel : panels)
+      if (panel->hasContent(state))
+        drawPanelWindow(*panel, state, commands, workPos, workSize, reset);
+    drawStatusBar(state, ImVec2(workPos.x, workPos.y + workSize.y),
+                  ImVec2(workSize.x, statusHeight));
+
+    bool ready = screenshotMode && !controller.busy() && state.run;
+    if (ready && ++framesSinceReady == args->frames)
+      (*window)->requestScreenshot(args->screenshot);
+    (*window)->endFrame();
+    controller.applyAll(commands, (*window)->now());
+
+    if (ready && framesSinceReady == args->frames) {
+      if (llvm::Error error = (*window)->takeScreenshotError()) {
+        llvm::errs() << "klx: " << llvm::toString(std::move(error)) << "\n";
+        return 2;
+      }
+      llvm::outs() << "klx: wrote " << args->screenshot << "\n";
+      return 0;
+    }
+    if (screenshotMode && now > screenshotDeadline) {
+      llvm::errs() << "klx: the compile did not finish within 300 s; no "
+                      "screenshot\n";
+      return 2;
+    }
+  }
+  return 0;
+}

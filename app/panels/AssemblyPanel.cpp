@@ -1,0 +1,190 @@
+//===- AssemblyPanel.cpp - PTX, SASS, AMDGCN and what ptxas says ----------===//
+
+#include "Panel.h"
+
+#include "core/SourceCorrelation.h"
+#include "widgets/Palette.h"
+#include "widgets/TextView.h"
+
+namespace klx::app {
+namespace {
+
+struct AssemblyTab {
+  EmitKind kind;
+  const char *name;
+};
+
+constexpr AssemblyTab kTabs[] = {{EmitKind::PTX, "PTX"},
+                                 {EmitKind::SASS, "SASS"},
+                                 {EmitKind::AMDGCN, "AMDGCN"}};
+
+const std::string &textOf(const DeviceArtifacts &a, EmitKind kind) {
+  switch (kind) {
+  case EmitKind::PTX:
+    return a.ptx;
+  case EmitKind::SASS:
+    return a.sass;
+  default:
+    return a.amdgcn;
+  }
+}
+
+class AssemblyPanel final : public Panel {
+public:
+  const char *title() const override { return "Assembly"; }
+  Placement placement() const override { return {0.73f, 0.0f, 0.27f, 0.97f}; }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    if (!state.run) {
+      ImGui::TextDisabled(state.compiling ? "compiling..." : "no run yet");
+      return;
+    }
+    const PipelineRun &run = *state.run;
+    if (run.artifacts.empty()) {
+      ImGui::TextWrapped(
+          "No assembly yet: the run %s before the backend steps.",
+          run.succeeded() ? "stopped" : "failed");
+      return;
+    }
+    // One module at a time; a kernel file rarely has more than one.
+    if (run.artifacts.size() > 1) {
+      ImGui::SetNextItemWidth(-1);
+      if (ImGui::BeginCombo("##module",
+                            ("gpu.module @" + run.artifacts[moduleIndex(run)]
+                                                  .moduleName)
+                                .c_str())) {
+        for (size_t i = 0; i < run.artifacts.size(); ++i)
+          if (ImGui::Selectable(run.artifacts[i].moduleName.c_str(),
+                                i == module))
+            module = i;
+        ImGui::EndCombo();
+      }
+    }
+    const DeviceArtifacts &artifacts = run.artifacts[moduleIndex(run)];
+    drawReport(artifacts);
+
+    EmitKind selectedKind = run.snapshots[state.view.selected].kind;
+    if (ImGui::BeginTabBar("kinds")) {
+      for (const AssemblyTab &tab : kTabs) {
+        if (!targetProduces(run.target, tab.kind))
+          continue;
+        // Selecting a PTX/SASS/AMDGCN step brings its tab forward.
+        ImGuiTabItemFlags flags = 0;
+        if (selectedKind == tab.kind && lastSelected != state.view.selected)
+          flags = ImGuiTabItemFlags_SetSelected;
+        if (ImGui::BeginTabItem(tab.name, nullptr, flags)) {
+          drawAssembly(state, commands, artifacts, tab.kind);
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+    lastSelected = state.view.selected;
+  }
+
+private:
+  size_t moduleIndex(const PipelineRun &run) {
+    return std::min(module, run.artifacts.size() - 1);
+  }
+
+  void drawReport(const DeviceArtifacts &a) {
+    if (a.ptxas) {
+      for (const PtxasFunctionReport &f : a.ptxas->functions) {
+        ImGui::TextWrapped("%s: %u registers, %u B smem, %u B stack, spills "
+                           "%u/%u B",
+                    f.name.c_str(), f.registers, f.sharedBytes,
+                    f.stackFrameBytes, f.spillStoreBytes, f.spillLoadBytes);
+        if (f.stackFrameBytes || f.spillStoreBytes)
+          ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
+                             "  local memory in use (stack frame or spills)");
+      }
+      for (const PtxasMessage &m : a.ptxas->messages)
+        ImGui::TextColored(m.isError ? ImVec4(1, 0.45f, 0.4f, 1)
+                                     : ImVec4(1, 0.8f, 0.3f, 1),
+                           "ptxas %s:", m.isError ? "error" : "warning"),
+            ImGui::SameLine(), ImGui::TextWrapped("%s", m.text.c_str());
+    }
+    if (a.amdgcnMetadata)
+      for (const AmdgcnKernelInfo &k : a.amdgcnMetadata->kernels)
+        ImGui::TextWrapped("%s: %u VGPR, %u AGPR, %u SGPR, %u B scratch, %u B "
+                           "LDS, occupancy %u",
+                    k.name.c_str(), k.vgprs, k.agprs, k.sgprs, k.scratchBytes,
+                    k.ldsBytes, k.occupancy);
+  }
+
+  void drawCounts(const DeviceArtifacts &a, EmitKind kind) {
+    auto it = a.counts.find(kind);
+    if (it == a.counts.end())
+      return;
+    const InstructionCounts &counts = it->second;
+    if (ImGui::BeginTable("counts", 2,
+                          ImGuiTableFlags_SizingStretchProp |
+                              ImGuiTableFlags_BordersInnerV)) {
+      int column = 0;
+      auto cell = [&](const char *name, unsigned count, bool dim) {
+        if (column++ % 2 == 0)
+          ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        if (dim)
+          ImGui::TextDisabled("%s %u", name, count);
+        else
+          ImGui::Text("%s %u", name, count);
+      };
+      cell("total", counts.total, false);
+      for (const InstructionClassCount &entry : counts.classes)
+        cell(entry.name.c_str(), entry.count, entry.count == 0);
+      ImGui::EndTable();
+    }
+  }
+
+  void drawAssembly(const AppState &state, CommandQueue &commands,
+                    const DeviceArtifacts &a, EmitKind kind) {
+    if (kind == EmitKind::SASS && a.sass.empty()) {
+      ImGui::TextWrapped("No SASS: %s",
+                         a.sassMissingReason.empty()
+                             ? "the run stopped before the sass step."
+                             : a.sassMissingReason.c_str());
+      return;
+    }
+    const std::string &text = textOf(a, kind);
+    if (text.empty()) {
+      ImGui::TextDisabled("the run stopped before this step");
+      return;
+    }
+    drawCounts(a, kind);
+    uint64_t identity = (state.runSerial << 8) + uint64_t(kind) * 16 +
+                        moduleIndex(*state.run);
+    TextView &view = views[int(kind) % 3];
+    std::vector<uint32_t> &lines = sourceLines[int(kind) % 3];
+    if (identities[int(kind) % 3] != identity) {
+      identities[int(kind) % 3] = identity;
+      lines = sourceLinesOfText(text, languageFor(kind));
+    }
+    view.setText(text, languageFor(kind), identity);
+    unsigned focused = state.view.focusedSourceLine;
+    TextViewResult result =
+        view.draw("asm", ImVec2(-1, -1), [&](size_t line) -> ImU32 {
+          return focused && line < lines.size() && lines[line] == focused
+                     ? palette::kCorrelated
+                     : 0;
+        });
+    if (result.clickedLine >= 0 && size_t(result.clickedLine) < lines.size() &&
+        lines[result.clickedLine])
+      commands.push(
+          {Command::FocusSourceLine, "", int(lines[result.clickedLine])});
+  }
+
+  size_t module = 0;
+  int lastSelected = -1;
+  TextView views[3];
+  std::vector<uint32_t> sourceLines[3];
+  uint64_t identities[3] = {~uint64_t(0), ~uint64_t(0), ~uint64_t(0)};
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createAssemblyPanel() {
+  return std::make_unique<AssemblyPanel>();
+}
+
+} // namespace klx::app

@@ -1,0 +1,146 @@
+//===- IRPanel.cpp - The IR after the selected step, or a diff ------------===//
+
+#include "Panel.h"
+
+#include "core/SourceCorrelation.h"
+#include "widgets/DiffView.h"
+#include "widgets/Palette.h"
+#include "widgets/TextView.h"
+
+#include <cstdio>
+
+namespace klx::app {
+namespace {
+
+bool isIR(const Snapshot &s) {
+  return s.kind == EmitKind::MLIR || s.kind == EmitKind::LLVM;
+}
+
+class IRPanel final : public Panel {
+public:
+  const char *title() const override { return "IR"; }
+  Placement placement() const override { return {0.44f, 0.0f, 0.29f, 0.97f}; }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    if (!state.run || state.run->snapshots.empty()) {
+      ImGui::TextDisabled(state.compiling ? "compiling..." : "no run yet");
+      return;
+    }
+    const PipelineRun &run = *state.run;
+    // Backend steps past LLVM show here as the IR they started from.
+    int index = std::min<int>(state.view.selected, run.snapshots.size() - 1);
+    while (index > 0 && !isIR(run.snapshots[index]))
+      --index;
+    const Snapshot &snapshot = run.snapshots[index];
+    uint64_t identity = (state.runSerial << 20) + uint64_t(index);
+
+    ImGui::Text("after %s", snapshot.displayName().c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("on %s, %u %s, %.2f ms%s", snapshot.anchor.c_str(),
+                        snapshot.opCount,
+                        snapshot.kind == EmitKind::MLIR ? "ops"
+                                                        : "instructions",
+                        snapshot.wallMs,
+                        snapshot.changed ? "" : ", unchanged");
+    if (index != state.view.selected)
+      ImGui::TextDisabled("(%s is not IR; this is the IR it started from)",
+                          run.snapshots[state.view.selected]
+                              .displayName()
+                              .c_str());
+    for (const Diag &diag : snapshot.diagnostics) {
+      ImGui::PushStyleColor(ImGuiCol_Text, diag.severity == Severity::Error
+                                               ? ImVec4(1, 0.45f, 0.4f, 1)
+                                               : ImVec4(1, 0.8f, 0.3f, 1));
+      ImGui::TextWrapped("%s: %s", severityName(diag.severity).data(),
+                         diag.message.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (snapshot.text.empty()) {
+      ImGui::TextDisabled(snapshot.failed ? "the input did not parse: see the "
+                                            "Source pane"
+                                          : "no IR recorded for this step");
+      return;
+    }
+
+    drawDiffControls(state, commands, run);
+    ImVec2 size(-1, -1);
+    Language language = languageFor(snapshot.kind);
+    if (state.view.showDiff) {
+      int other = std::min<int>(comparisonStep(state.view),
+                                run.snapshots.size() - 1);
+      const Snapshot &before = run.snapshots[other];
+      diff.setTexts(before.text, snapshot.text, language,
+                    (identity << 20) ^ uint64_t(other));
+      diff.draw("diff", size, state.view.sideBySide);
+      return;
+    }
+
+    if (identity != linesIdentity) {
+      linesIdentity = identity;
+      sourceLines = sourceLinesOf(snapshot);
+    }
+    view.setText(snapshot.text, language, identity);
+    unsigned focused = state.view.focusedSourceLine;
+    TextViewResult result = view.draw("text", size, [&](size_t line) -> ImU32 {
+      return focused && line < sourceLines.size() &&
+                     sourceLines[line] == focused
+                 ? palette::kCorrelated
+                 : 0;
+    });
+    if (result.clickedLine >= 0 &&
+        size_t(result.clickedLine) < sourceLines.size() &&
+        sourceLines[result.clickedLine])
+      commands.push(
+          {Command::FocusSourceLine, "", int(sourceLines[result.clickedLine])});
+    if (result.hoveredLine >= 0 &&
+        size_t(result.hoveredLine) < sourceLines.size() &&
+        sourceLines[result.hoveredLine])
+      ImGui::SetTooltip("from source line %u (click to show it)",
+                        sourceLines[result.hoveredLine]);
+  }
+
+private:
+  void drawDiffControls(const AppState &state, CommandQueue &commands,
+                        const PipelineRun &run) {
+    bool showDiff = state.view.showDiff;
+    if (ImGui::Checkbox("diff", &showDiff))
+      commands.push({Command::SetShowDiff, "", 0, showDiff});
+    if (!state.view.showDiff)
+      return;
+    ImGui::SameLine();
+    bool sideBySide = state.view.sideBySide;
+    if (ImGui::Checkbox("side by side", &sideBySide))
+      commands.push({Command::SetSideBySide, "", 0, sideBySide});
+    ImGui::SameLine();
+    int other = std::min<int>(comparisonStep(state.view),
+                              run.snapshots.size() - 1);
+    std::string label = "against " + run.snapshots[other].displayName() +
+                        (state.view.compareWith < 0 ? " (previous)" : "");
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##against", label.c_str())) {
+      if (ImGui::Selectable("the previous step", state.view.compareWith < 0))
+        commands.push({Command::CompareWith, "", -1});
+      for (size_t i = 0; i < run.snapshots.size(); ++i) {
+        if (!isIR(run.snapshots[i]))
+          continue;
+        ImGui::PushID(int(i));
+        if (ImGui::Selectable(run.snapshots[i].displayName().c_str(),
+                              int(i) == state.view.compareWith))
+          commands.push({Command::CompareWith, "", int(i)});
+        ImGui::PopID();
+      }
+      ImGui::EndCombo();
+    }
+  }
+
+  TextView view;
+  DiffView diff;
+  uint64_t linesIdentity = ~uint64_t(0);
+  std::vector<uint32_t> sourceLines;
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createIRPanel() { return std::make_unique<IRPanel>(); }
+
+} // namespace klx::app

@@ -1,0 +1,148 @@
+//===- PassesPanel.cpp - Every step of the run, and stepping --------------===//
+
+#include "Panel.h"
+
+#include "widgets/Palette.h"
+
+#include "klx/Pipeline/Compiler.h"
+
+
+namespace klx::app {
+namespace {
+
+class PassesPanel final : public Panel {
+public:
+  const char *title() const override { return "Passes"; }
+  Placement placement() const override { return {0.0f, 0.42f, 0.17f, 0.55f}; }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    drawTargetAndStop(state, commands);
+    bool hide = state.view.hideUnchanged;
+    if (ImGui::Checkbox("hide passes that changed nothing", &hide))
+      commands.push({Command::SetHideUnchanged, "", 0, hide});
+    ImGui::TextDisabled("F10 / Shift+F10 step, click to jump");
+    ImGui::Separator();
+    if (!state.run) {
+      ImGui::TextDisabled(state.compiling ? "compiling..." : "no run yet");
+      return;
+    }
+    handleKeys(commands);
+
+    const PipelineRun &run = *state.run;
+    if (!ImGui::BeginTable("steps", 2,
+                           ImGuiTableFlags_ScrollY |
+                               ImGuiTableFlags_SizingStretchProp |
+                               ImGuiTableFlags_RowBg))
+      return;
+    ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthFixed,
+                            ImGui::CalcTextSize("0000.00").x);
+    for (int index : visibleSteps(run, state.view.hideUnchanged)) {
+      const Snapshot &s = run.snapshots[index];
+      ImGui::PushID(index);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      bool selected = index == state.view.selected;
+      ImU32 marker = s.failed                   ? palette::kFailedMarker
+                     : !s.skippedReason.empty() ? palette::kDimText
+                     : s.changed                ? palette::kChangedMarker
+                                                : palette::kDimText;
+      ImGui::PushStyleColor(ImGuiCol_Text, marker);
+      ImGui::TextUnformatted(s.failed ? "x" : s.changed ? "*" : " ");
+      ImGui::PopStyleColor();
+      ImGui::SameLine();
+      if (ImGui::Selectable(s.displayName().c_str(), selected,
+                            ImGuiSelectableFlags_SpanAllColumns))
+        commands.push({Command::SelectStep, "", index});
+      if (selected && scrollToSelection) {
+        ImGui::SetScrollHereY(0.5f);
+        scrollToSelection = false;
+      }
+      if (ImGui::IsItemHovered())
+        drawStepTooltip(s);
+      if (ImGui::BeginPopupContextItem()) {
+        if (ImGui::MenuItem("Diff the selected step against this"))
+          commands.push({Command::CompareWith, "", index});
+        if (ImGui::MenuItem("Stop after this step"))
+          commands.push({Command::SetStopAfter, s.displayName()});
+        ImGui::EndPopup();
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("%.2f", s.wallMs);
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+    if (lastSelected != state.view.selected) {
+      lastSelected = state.view.selected;
+      scrollToSelection = true;
+    }
+  }
+
+private:
+  static void drawStepTooltip(const Snapshot &s) {
+    ImGui::BeginTooltip();
+    ImGui::Text("%s%s", s.name.c_str(), s.arguments.c_str());
+    ImGui::Text("on %s", s.anchor.c_str());
+    ImGui::Text("%.3f ms, %u %s%s", s.wallMs, s.opCount,
+                s.kind == EmitKind::MLIR ? "ops" : "instructions",
+                s.changed ? "" : ", IR unchanged");
+    if (!s.skippedReason.empty())
+      ImGui::TextWrapped("skipped: %s", s.skippedReason.c_str());
+    ImGui::EndTooltip();
+  }
+
+  void drawTargetAndStop(const AppState &state, CommandQueue &commands) {
+    std::string current =
+        state.target ? targetName(*state.target).str()
+                     : "from file (" +
+                           (state.run ? targetName(state.run->target).str()
+                                      : std::string("sm_90a")) +
+                           ")";
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##target", current.c_str())) {
+      if (ImGui::Selectable("from file", !state.target))
+        commands.push({Command::SetTarget, ""});
+      for (Target target : allTargets())
+        if (ImGui::Selectable(targetName(target).data(),
+                              state.target == target))
+          commands.push({Command::SetTarget, targetName(target).str()});
+      ImGui::EndCombo();
+    }
+    std::string stop = state.stopAfter.empty() ? "run every step"
+                                               : "stop after " + state.stopAfter;
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##stop", stop.c_str())) {
+      if (ImGui::Selectable("run every step", state.stopAfter.empty()))
+        commands.push({Command::SetStopAfter, ""});
+      Target target = state.run ? state.run->target : Target::SM90a;
+      for (const std::string &name :
+           plannedStepNames(CompileOptions(), target))
+        if (ImGui::Selectable(name.c_str(), name == state.stopAfter))
+          commands.push({Command::SetStopAfter, name});
+      ImGui::EndCombo();
+    }
+  }
+
+  // F10 / Shift+F10 work anywhere (the window handles them); the arrows
+  // step while this pane has focus.
+  void handleKeys(CommandQueue &commands) {
+    if (ImGui::GetIO().WantTextInput ||
+        !ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows))
+      return;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
+      commands.push({Command::StepForward});
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)))
+      commands.push({Command::StepBack});
+  }
+
+  int lastSelected = -1;
+  bool scrollToSelection = false;
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createPassesPanel() {
+  return std::make_unique<PassesPanel>();
+}
+
+} // namespace klx::app

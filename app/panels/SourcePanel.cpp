@@ -1,0 +1,245 @@
+//===- SourcePanel.cpp - Edit the kernel, see its diagnostics -------------===//
+//
+// An ImGui multiline input does the editing; its own text is drawn
+// transparent and the panel draws the same text coloured on top, plus the
+// caret, diagnostic and correlation marks. Diagnostics are listed below.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Panel.h"
+
+#include "widgets/Palette.h"
+#include "widgets/TextView.h"
+
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace klx::app {
+namespace {
+
+/// Byte offset of the `codepoints`-th character of `text`.
+size_t byteOffsetOf(llvm::StringRef text, int codepoints) {
+  size_t offset = 0;
+  for (int i = 0; i < codepoints && offset < text.size(); ++i) {
+    unsigned char c = text[offset];
+    offset += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  }
+  return std::min(offset, text.size());
+}
+
+class SourcePanel final : public Panel {
+public:
+  const char *title() const override { return "Source"; }
+  Placement placement() const override { return {0.17f, 0.0f, 0.27f, 0.97f}; }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    drawHeader(state, commands);
+    collectDiagnostics(state);
+    size_t rows = 0;
+    for (const Diag &diag : diagnostics)
+      rows += 1 + diag.notes.size();
+    float listHeight = rows == 0 ? 0
+                                 : std::min<float>(8, rows + 1) *
+                                       ImGui::GetTextLineHeightWithSpacing();
+    ImVec2 size(-1, -listHeight - ImGui::GetStyle().ItemSpacing.y);
+    drawEditor(state, commands, size);
+    if (!diagnostics.empty())
+      drawDiagnosticList(commands, listHeight);
+  }
+
+private:
+  void drawHeader(const AppState &state, CommandQueue &commands) {
+    const SourceBuffer &source = state.source;
+    ImGui::TextUnformatted(source.path.empty() ? "untitled"
+                                               : source.path.c_str());
+    if (source.modified()) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "modified%s",
+                         source.restoredFromAutosave ? " (restored)" : "");
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Save"))
+        commands.push({Command::SaveSource});
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Revert"))
+        commands.push({Command::RevertSource});
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Compile (Ctrl+Enter)"))
+      commands.push({Command::Recompile});
+  }
+
+  void collectDiagnostics(const AppState &state) {
+    if (state.run.get() == diagnosticsOf)
+      return;
+    diagnosticsOf = state.run.get();
+    diagnostics.clear();
+    lineSeverity.clear();
+    if (!state.run)
+      return;
+    for (const Diag &diag : state.run->allDiagnostics()) {
+      diagnostics.push_back(diag);
+      // Only positions in this file mark the editor.
+      if (diag.loc.isKnown() && diag.loc.file == state.run->fileName) {
+        Severity &worst = lineSeverity[diag.loc.line];
+        worst = std::max(worst, diag.severity);
+      }
+    }
+  }
+
+  void drawEditor(const AppState &state, CommandQueue &commands, ImVec2 size) {
+    const char *label = "##source";
+    ImGuiID id = ImGui::GetID(label);
+    // While the user types, the buffer leads; otherwise the state does
+    // (a file was opened or reverted).
+    if (ImGui::GetActiveID() != id && state.source.text != editBuffer)
+      editBuffer = state.source.text;
+    ImGuiWindow *parent = ImGui::GetCurrentWindow();
+
+    ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    text.w = 0.0f; // the overlay draws the characters
+    ImGui::PushStyleColor(ImGuiCol_Text, text);
+    bool changed = ImGui::InputTextMultiline(
+        label, &editBuffer, size, ImGuiInputTextFlags_AllowTabInput);
+    ImGui::PopStyleColor();
+    bool active = ImGui::IsItemActive();
+    if (changed)
+      commands.push({Command::EditSource, editBuffer});
+    ImGuiIO &io = ImGui::GetIO();
+    if (active && io.KeyCtrl &&
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
+      commands.push({Command::Recompile});
+
+    // The multiline input draws inside a child window named after it.
+    char childName[256];
+    std::snprintf(childName, sizeof(childName), "%s/%s_%08X", parent->Name,
+                  label, id);
+    ImGuiWindow *child = ImGui::FindWindowByName(childName);
+    if (!child)
+      return;
+    drawOverlay(state, commands, child, id, active);
+  }
+
+  void drawOverlay(const AppState &state, CommandQueue &commands,
+                   ImGuiWindow *child, ImGuiID id, bool active) {
+    LineIndex lines(editBuffer);
+    ImVec2 padding = ImGui::GetStyle().FramePadding;
+    ImVec2 origin(child->Pos.x + child->WindowPadding.x - child->Scroll.x +
+                      padding.x,
+                  child->Pos.y + child->WindowPadding.y - child->Scroll.y +
+                      padding.y);
+    float lineHeight = ImGui::GetFontSize();
+    ImDrawList *drawList = child->DrawList;
+    drawList->PushClipRect(child->InnerClipRect.Min, child->InnerClipRect.Max,
+                           true);
+    int first = std::max(0, int((child->Scroll.y) / lineHeight) - 1);
+    int last = std::min<int>(lines.size(),
+                             first + int(child->Size.y / lineHeight) + 3);
+    float right = child->Pos.x + child->Size.x;
+    for (int i = first; i < last; ++i) {
+      ImVec2 pos(origin.x, origin.y + i * lineHeight);
+      ImU32 background = 0;
+      auto severity = lineSeverity.find(i + 1);
+      if (severity != lineSeverity.end())
+        background = severity->second == Severity::Error
+                         ? palette::kErrorLine
+                         : palette::kWarningLine;
+      else if (state.view.focusedSourceLine == unsigned(i + 1))
+        background = palette::kCorrelated;
+      if (background)
+        drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
+                                (background & 0x00FFFFFF) | 0x90000000);
+      drawColouredLine(drawList, pos, lines.line(i), Language::MLIR);
+    }
+
+    // The caret, which the transparent text colour hid.
+    if (ImGuiInputTextState *input = ImGui::GetInputTextState(id);
+        input && active) {
+      int cursor = input->Stb.cursor;
+      int line = 0, column = 0;
+      for (int i = 0; i < cursor && i < input->CurLenW; ++i) {
+        if (input->TextW[i] == '\n') {
+          ++line;
+          column = 0;
+        } else {
+          ++column;
+        }
+      }
+      if (line < int(lines.size()) || lines.size() == 0) {
+        llvm::StringRef text = lines.size() ? lines.line(line) : "";
+        size_t bytes = byteOffsetOf(text, column);
+        float x = ImGui::GetFont()
+                      ->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0,
+                                      text.data(), text.data() + bytes)
+                      .x;
+        bool visible = input->CursorAnim <= 0.0f ||
+                       std::fmod(input->CursorAnim, 1.20f) <= 0.80f;
+        ImVec2 top(origin.x + x, origin.y + line * lineHeight);
+        if (visible)
+          drawList->AddLine(top, ImVec2(top.x, top.y + lineHeight - 1),
+                            IM_COL32(230, 230, 230, 255));
+        if (unsigned(line + 1) != caretLine) {
+          caretLine = line + 1;
+          commands.push({Command::FocusSourceLine, "", int(caretLine)});
+        }
+      }
+    }
+    drawList->PopClipRect();
+
+    // Hovering a marked line shows its messages.
+    if (ImGui::IsMouseHoveringRect(child->InnerClipRect.Min,
+                                   child->InnerClipRect.Max)) {
+      int line = int((ImGui::GetIO().MousePos.y - origin.y) / lineHeight) + 1;
+      if (lineSeverity.count(line)) {
+        ImGui::BeginTooltip();
+        for (const Diag &diag : diagnostics)
+          if (diag.loc.line == unsigned(line))
+            ImGui::Text("%s: %s", severityName(diag.severity).data(),
+                        diag.message.c_str());
+        ImGui::EndTooltip();
+      }
+    }
+  }
+
+  void drawDiagnosticList(CommandQueue &commands, float height) {
+    ImGui::BeginChild("diagnostics", ImVec2(-1, height), true);
+    for (const Diag &diag : diagnostics) {
+      ImVec4 colour = diag.severity == Severity::Error
+                          ? ImVec4(1, 0.45f, 0.4f, 1)
+                          : ImVec4(1, 0.8f, 0.3f, 1);
+      char where[64] = "";
+      if (diag.loc.isKnown())
+        std::snprintf(where, sizeof(where), "%u:%u ", diag.loc.line,
+                      diag.loc.col);
+      ImGui::PushStyleColor(ImGuiCol_Text, colour);
+      std::string row = std::string(where) +
+                        severityName(diag.severity).str() + ": " +
+                        diag.message +
+                        (diag.step.empty() ? "" : " [" + diag.step + "]");
+      if (ImGui::Selectable(row.c_str()) && diag.loc.isKnown())
+        commands.push({Command::FocusSourceLine, "", int(diag.loc.line)});
+      ImGui::PopStyleColor();
+      for (const Diag &note : diag.notes)
+        ImGui::TextDisabled("    note %u:%u: %s", note.loc.line, note.loc.col,
+                            note.message.c_str());
+    }
+    ImGui::EndChild();
+  }
+
+  std::string editBuffer;
+  const PipelineRun *diagnosticsOf = nullptr;
+  std::vector<Diag> diagnostics;
+  std::map<unsigned, Severity> lineSeverity;
+  unsigned caretLine = 0;
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createSourcePanel() {
+  return std::make_unique<SourcePanel>();
+}
+
+} // namespace klx::app

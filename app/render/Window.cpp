@@ -1,0 +1,182 @@
+//===- Window.cpp - A GLFW window with ImGui on OpenGL 3 ------------------===//
+
+#include "Window.h"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+#include <stb/stb_image_write.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+using namespace klx::app;
+
+namespace {
+std::atomic<unsigned> eventCount{0};
+std::mutex droppedMutex;
+std::vector<std::string> dropped;
+std::string glfwErrorText;
+
+void noteEvent(GLFWwindow *) { ++eventCount; }
+void onCursor(GLFWwindow *, double, double) { ++eventCount; }
+void onSize(GLFWwindow *, int, int) { ++eventCount; }
+void onFocus(GLFWwindow *, int) { ++eventCount; }
+void onDrop(GLFWwindow *, int count, const char **paths) {
+  std::lock_guard<std::mutex> lock(droppedMutex);
+  for (int i = 0; i < count; ++i)
+    dropped.push_back(paths[i]);
+  ++eventCount;
+}
+// ImGui's backend chains to callbacks installed before it.
+void onKey(GLFWwindow *, int, int, int, int) { ++eventCount; }
+void onChar(GLFWwindow *, unsigned) { ++eventCount; }
+void onMouseButton(GLFWwindow *, int, int, int) { ++eventCount; }
+void onScroll(GLFWwindow *, double, double) { ++eventCount; }
+
+const char *kMonospaceFont =
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+} // namespace
+
+llvm::Expected<std::unique_ptr<Window>>
+Window::create(const Options &options) {
+  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY"))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "no display (DISPLAY is not set): the window cannot open. Use a "
+        "subcommand such as `klx pipeline FILE`, or run under xvfb-run.");
+  glfwSetErrorCallback(
+      [](int, const char *text) { glfwErrorText = text ? text : ""; });
+  if (!glfwInit())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot open the display: %s",
+                                   glfwErrorText.c_str());
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 2);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+  std::unique_ptr<Window> result(new Window());
+  result->window = glfwCreateWindow(options.width, options.height,
+                                    "klx - Kernel Lowering eXplorer", nullptr,
+                                    nullptr);
+  if (!result->window) {
+    glfwTerminate();
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot create an OpenGL 3.2 window: %s",
+                                   glfwErrorText.c_str());
+  }
+  GLFWwindow *w = result->window;
+  glfwMakeContextCurrent(w);
+  glfwSwapInterval(1);
+  glfwSetCursorPosCallback(w, onCursor);
+  glfwSetWindowSizeCallback(w, onSize);
+  glfwSetWindowFocusCallback(w, onFocus);
+  glfwSetDropCallback(w, onDrop);
+  glfwSetKeyCallback(w, onKey);
+  glfwSetCharCallback(w, onChar);
+  glfwSetMouseButtonCallback(w, onMouseButton);
+  glfwSetScrollCallback(w, onScroll);
+  glfwSetWindowRefreshCallback(w, noteEvent);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO &io = ImGui::GetIO();
+  result->iniPath = options.iniPath;
+  io.IniFilename = result->iniPath.empty() ? nullptr : result->iniPath.c_str();
+  ImGui::StyleColorsDark();
+  if (FILE *probe = std::fopen(kMonospaceFont, "rb")) {
+    std::fclose(probe);
+    io.Fonts->AddFontFromFileTTF(kMonospaceFont, 15.0f);
+  }
+  ImGui_ImplGlfw_InitForOpenGL(w, /*install_callbacks=*/true);
+  ImGui_ImplOpenGL3_Init("#version 150");
+  return result;
+}
+
+Window::~Window() {
+  llvm::consumeError(std::move(screenshotError));
+  if (!window)
+    return;
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+}
+
+bool Window::shouldClose() const { return glfwWindowShouldClose(window); }
+
+bool Window::waitEvents(double timeoutSeconds) {
+  unsigned before = eventCount;
+  if (timeoutSeconds < 0)
+    glfwWaitEvents();
+  else
+    glfwWaitEventsTimeout(timeoutSeconds);
+  return eventCount != before;
+}
+
+bool Window::pollEvents() {
+  unsigned before = eventCount;
+  glfwPollEvents();
+  return eventCount != before;
+}
+
+void Window::wake() {
+  ++eventCount;
+  glfwPostEmptyEvent();
+}
+
+double Window::now() const { return glfwGetTime(); }
+
+std::vector<std::string> Window::takeDroppedFiles() {
+  std::lock_guard<std::mutex> lock(droppedMutex);
+  return std::move(dropped);
+}
+
+void Window::beginFrame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Window::endFrame() {
+  ImGui::Render();
+  int width, height;
+  glfwGetFramebufferSize(window, &width, &height);
+  glViewport(0, 0, width, height);
+  glClearColor(0.09f, 0.09f, 0.10f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (!screenshotPath.empty()) {
+    screenshotError = saveScreenshot(screenshotPath);
+    screenshotPath.clear();
+  }
+  glfwSwapBuffers(window);
+}
+
+llvm::Error Window::takeScreenshotError() {
+  return std::move(screenshotError);
+}
+
+llvm::Error Window::saveScreenshot(const std::string &path) {
+  int width, height;
+  glfwGetFramebufferSize(window, &width, &height);
+  std::vector<unsigned char> pixels(size_t(width) * height * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  // OpenGL's rows run bottom-up; PNG's top-down.
+  std::vector<unsigned char> flipped(pixels.size());
+  size_t stride = size_t(width) * 4;
+  for (int y = 0; y < height; ++y)
+    std::copy_n(&pixels[size_t(height - 1 - y) * stride], stride,
+                &flipped[size_t(y) * stride]);
+  if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(),
+                      int(stride)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot write the screenshot %s",
+                                   path.c_str());
+  return llvm::Error::success();
+}

@@ -1,0 +1,61 @@
+//===- Window.h - A GLFW window with ImGui on OpenGL 3 ----------*- C++ -*-===//
+
+#ifndef KLX_APP_RENDER_WINDOW_H
+#define KLX_APP_RENDER_WINDOW_H
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace klx::app {
+
+class Window {
+public:
+  struct Options {
+    int width = 1600;
+    int height = 900;
+    /// Where ImGui keeps the layout; empty keeps none (screenshots).
+    std::string iniPath;
+  };
+
+  /// Fails with a message when there is no display or no OpenGL 3.
+  static llvm::Expected<std::unique_ptr<Window>> create(const Options &options);
+  ~Window();
+
+  bool shouldClose() const;
+  /// Blocks until an event arrives or `timeoutSeconds` pass (negative:
+  /// forever). Returns true if an event (input, resize, wake) arrived.
+  bool waitEvents(double timeoutSeconds);
+  /// Handles pending events without blocking; true if there were any.
+  bool pollEvents();
+  /// Wakes a thread blocked in waitEvents (safe from any thread).
+  static void wake();
+
+  void beginFrame();
+  void endFrame();
+  /// Reads the frame just rendered (call between render and swap, i.e.
+  /// inside endFrame's hook) and writes it as PNG.
+  llvm::Error saveScreenshot(const std::string &path);
+  /// Files dropped on the window since the last call.
+  std::vector<std::string> takeDroppedFiles();
+  double now() const;
+
+  /// Set by endFrame when a screenshot was requested before it.
+  void requestScreenshot(std::string path) { screenshotPath = std::move(path); }
+  llvm::Error takeScreenshotError();
+
+private:
+  Window() = default;
+  GLFWwindow *window = nullptr;
+  std::string iniPath;
+  std::string screenshotPath;
+  llvm::Error screenshotError = llvm::Error::success();
+};
+
+} // namespace klx::app
+
+#endif // KLX_APP_RENDER_WINDOW_H

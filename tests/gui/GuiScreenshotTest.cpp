@@ -1,0 +1,156 @@
+//===- GuiScreenshotTest.cpp - The real window under Xvfb, looked at ------===//
+//
+// Each test starts klx in a real window on a virtual X server (xvfb-run,
+// Mesa), saves a screenshot and asserts on its pixels. The PNGs are kept in
+// build/test-output/ for a person to look at.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Support/ExternalTool.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+
+#include <catch2/catch.hpp>
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <memory>
+#include <set>
+
+using namespace klx;
+
+namespace {
+
+constexpr int kWidth = 1600, kHeight = 900;
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+
+  const unsigned char *at(int x, int y) const {
+    return &rgba[(size_t(y) * width + x) * 4];
+  }
+};
+
+/// A region as fractions of the window, matching the default layout.
+struct Region {
+  float x0, y0, x1, y1;
+};
+constexpr Region kSamples{0.01f, 0.05f, 0.16f, 0.40f};
+constexpr Region kPasses{0.01f, 0.50f, 0.16f, 0.90f};
+constexpr Region kSource{0.18f, 0.05f, 0.43f, 0.90f};
+constexpr Region kIR{0.45f, 0.08f, 0.72f, 0.90f};
+constexpr Region kAssembly{0.74f, 0.05f, 0.99f, 0.90f};
+
+struct RegionStats {
+  double stddev = 0;
+  size_t distinctColours = 0;
+  size_t reddish = 0; // pixels of the error-line background
+};
+
+RegionStats measure(const Image &image, Region r) {
+  RegionStats stats;
+  double sum = 0, sumSq = 0;
+  size_t count = 0;
+  std::set<uint32_t> colours;
+  for (int y = int(r.y0 * image.height); y < int(r.y1 * image.height); ++y)
+    for (int x = int(r.x0 * image.width); x < int(r.x1 * image.width); ++x) {
+      const unsigned char *p = image.at(x, y);
+      double luma = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+      sum += luma;
+      sumSq += luma * luma;
+      ++count;
+      colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
+      if (p[0] > p[1] + 25 && p[0] > p[2] + 25)
+        ++stats.reddish;
+    }
+  double mean = sum / count;
+  stats.stddev = std::sqrt(std::max(0.0, sumSq / count - mean * mean));
+  stats.distinctColours = colours.size();
+  return stats;
+}
+
+std::string outputPath(const std::string &name) {
+  llvm::sys::fs::create_directories(KLX_TEST_OUTPUT_DIR);
+  return std::string(KLX_TEST_OUTPUT_DIR) + "/" + name;
+}
+
+/// Runs klx under xvfb-run and loads the screenshot it wrote.
+Image screenshot(const std::string &name, std::vector<std::string> klxArgs) {
+  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
+  if (!xvfbRun)
+    FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
+  std::string png = outputPath(name);
+  llvm::sys::fs::remove(png);
+  std::vector<std::string> args = {
+      "-a", "-s", "-screen 0 " + std::to_string(kWidth) + "x" +
+                      std::to_string(kHeight) + "x24",
+      KLX_BINARY, "--screenshot=" + png, "--frames=3"};
+  args.insert(args.end(), klxArgs.begin(), klxArgs.end());
+  auto result = runTool(*xvfbRun, args, /*timeoutSeconds=*/300);
+  if (!result)
+    FAIL(llvm::toString(result.takeError()));
+  INFO(result->output);
+  REQUIRE(result->exitCode == 0);
+  Image image;
+  int channels;
+  std::unique_ptr<unsigned char, void (*)(void *)> pixels(
+      stbi_load(png.c_str(), &image.width, &image.height, &channels, 4),
+      stbi_image_free);
+  REQUIRE(pixels);
+  image.rgba.assign(pixels.get(),
+                    pixels.get() + size_t(image.width) * image.height * 4);
+  return image;
+}
+
+void requireBusy(const Image &image, Region region, const char *what) {
+  RegionStats stats = measure(image, region);
+  INFO(what << ": luma stddev " << stats.stddev << ", "
+            << stats.distinctColours << " colours");
+  CHECK(stats.stddev > 8.0);
+  CHECK(stats.distinctColours > 20);
+}
+
+} // namespace
+
+TEST_CASE("GUI: the default sample at its first pass", "[gui]") {
+  Image image = screenshot("default-first-pass.png", {"--pass=parse"});
+  REQUIRE(image.width == kWidth);
+  REQUIRE(image.height == kHeight);
+  CHECK(measure(image, {0, 0, 1, 1}).stddev > 10.0); // not blank
+  requireBusy(image, kSamples, "Samples");
+  requireBusy(image, kPasses, "Passes");
+  requireBusy(image, kSource, "Source");
+  requireBusy(image, kIR, "IR");
+  requireBusy(image, kAssembly, "Assembly");
+  // Syntax colouring: the IR pane uses many hues, not one text colour.
+  CHECK(measure(image, kIR).distinctColours > 200);
+  // No error lines: a marked line alone is ~6,000 reddish pixels; string
+  // literals in the syntax colours make a few dozen.
+  CHECK(measure(image, kSource).reddish < 1000);
+}
+
+TEST_CASE("GUI: the default sample at the PTX step", "[gui]") {
+  Image first = screenshot("default-first-pass-again.png", {"--pass=parse"});
+  Image ptx = screenshot("default-ptx.png", {"--pass=ptx"});
+  requireBusy(ptx, kIR, "IR at ptx");
+  requireBusy(ptx, kAssembly, "Assembly at ptx");
+  // The IR pane shows different IR at the two steps.
+  size_t differing = 0;
+  for (int y = int(kIR.y0 * kHeight); y < int(kIR.y1 * kHeight); ++y)
+    for (int x = int(kIR.x0 * kWidth); x < int(kIR.x1 * kWidth); ++x)
+      differing += std::memcmp(first.at(x, y), ptx.at(x, y), 3) != 0;
+  CHECK(differing > 5000);
+}
+
+TEST_CASE("GUI: a diagnostic shows at its line", "[gui]") {
+  Image image = screenshot(
+      "diagnostic.png",
+      {std::string(KLX_SOURCE_DIR) + "/tests/fixtures/bad/type-error.mlir"});
+  RegionStats source = measure(image, kSource);
+  INFO("reddish pixels in the Source pane: " << source.reddish);
+  CHECK(source.reddish > 4000); // the error line and the list entry
+  // The IR pane names the error too (red text).
+  CHECK(measure(image, kIR).reddish > 100);
+}

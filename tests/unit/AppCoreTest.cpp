@@ -1,0 +1,269 @@
+//===- AppCoreTest.cpp - The window's state, without a window -------------===//
+
+#include "TestSupport.h"
+
+#include "core/AppController.h"
+#include "core/LineDiff.h"
+#include "core/SampleCatalog.h"
+#include "core/SourceCorrelation.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <chrono>
+#include <thread>
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+
+/// A fresh folder for autosave files, removed afterwards.
+struct TempFolder {
+  llvm::SmallString<128> path;
+  TempFolder() { REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-test", path)); }
+  ~TempFolder() { llvm::sys::fs::remove_directories(path); }
+  std::string file(const std::string &name) const {
+    return std::string(path) + "/" + name;
+  }
+};
+
+void writeFile(const std::string &path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  REQUIRE_FALSE(ec);
+  os << text;
+}
+
+/// Ticks the controller until its compile is done (at most 60 s).
+void waitForRun(AppController &controller, double now) {
+  for (int i = 0; i < 6000 && (controller.busy() || !controller.state().run);
+       ++i) {
+    controller.tick(now);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  controller.tick(now);
+  REQUIRE(controller.state().run);
+}
+
+ControllerOptions testOptions(const TempFolder &folder) {
+  ControllerOptions options;
+  options.autosaveDir = folder.file("autosave");
+  return options;
+}
+
+} // namespace
+
+TEST_CASE("Stepping visits visible steps; hiding skips unchanged ones",
+          "[app]") {
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  controller.apply({Command::SetStopAfter, "reconcile-unrealized-casts#2"}, 0);
+  controller.apply({Command::OpenFile, test::sourcePath("samples/nvidia/saxpy.mlir")}, 0);
+  waitForRun(controller, 0);
+  const AppState &state = controller.state();
+  const PipelineRun &run = *state.run;
+  REQUIRE(run.snapshots.back().displayName() == "reconcile-unrealized-casts#2");
+
+  controller.apply({Command::SelectStep, "", 0}, 0);
+  controller.apply({Command::StepForward}, 0);
+  CHECK(state.view.selected == 1); // convert-nvgpu-to-nvvm, unchanged
+
+  controller.apply({Command::SetHideUnchanged, "", 0, true}, 0);
+  controller.apply({Command::SelectStep, "", 0}, 0);
+  controller.apply({Command::StepForward}, 0);
+  CHECK(run.snapshots[state.view.selected].displayName() ==
+        "gpu-kernel-outlining");
+  for (int step : visibleSteps(run, true))
+    CHECK((step == 0 || run.snapshots[step].changed));
+  controller.apply({Command::StepBack}, 0);
+  CHECK(state.view.selected == 0);
+  controller.apply({Command::StepBack}, 0);
+  CHECK(state.view.selected == 0); // stays at the first step
+
+  // Selection survives a recompile, by step name.
+  controller.apply({Command::SelectStep, "", 14}, 0);
+  std::string name = run.snapshots[14].displayName();
+  controller.apply({Command::Recompile}, 0);
+  waitForRun(controller, 0);
+  CHECK(state.run->snapshots[state.view.selected].displayName() == name);
+}
+
+TEST_CASE("Edits recompile after a pause in typing", "[app]") {
+  TempFolder folder;
+  std::string path = folder.file("k.mlir");
+  writeFile(path, "gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n");
+  ControllerOptions options = testOptions(folder);
+  options.typingPause = 0.4;
+  AppController controller(options);
+  controller.apply({Command::SetStopAfter, "parse"}, 0);
+  controller.apply({Command::OpenFile, path}, 0);
+  waitForRun(controller, 0);
+  const PipelineRun *first = controller.state().run.get();
+
+  controller.apply({Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n// edit\n"}, 10.0);
+  CHECK(controller.secondsUntilDeadline(10.1) == Approx(0.3));
+  controller.tick(10.1);
+  CHECK(controller.state().run.get() == first); // still typing
+  controller.apply({Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n// edit 2\n"}, 10.3);
+  controller.tick(10.6); // 0.3 s after the last edit: not yet
+  CHECK(controller.secondsUntilDeadline(10.6) == Approx(0.1));
+  controller.tick(10.71);
+  waitForRun(controller, 10.71);
+  CHECK(controller.state().run.get() != first);
+  CHECK(controller.state().run->source.find("// edit 2") != std::string::npos);
+}
+
+TEST_CASE("Edits are autosaved, restored on open, and never overwrite the file",
+          "[app]") {
+  TempFolder folder;
+  std::string path = folder.file("k.mlir");
+  std::string original = "gpu.module @m {}\n";
+  writeFile(path, original);
+  ControllerOptions options = testOptions(folder);
+  {
+    AppController controller(options);
+    controller.apply({Command::OpenFile, path}, 0);
+    controller.apply({Command::EditSource, "gpu.module @m {}\n// mine\n"}, 1);
+    CHECK(controller.state().source.modified());
+  }
+  auto onDisk = llvm::MemoryBuffer::getFile(path);
+  REQUIRE(onDisk);
+  CHECK((*onDisk)->getBuffer() == original);
+
+  AppController restarted(options);
+  restarted.apply({Command::OpenFile, path}, 0);
+  const SourceBuffer &source = restarted.state().source;
+  CHECK(source.restoredFromAutosave);
+  CHECK(source.text == "gpu.module @m {}\n// mine\n");
+  CHECK(source.diskText == original);
+
+  restarted.apply({Command::RevertSource}, 0);
+  CHECK(restarted.state().source.text == original);
+  CHECK_FALSE(restarted.state().source.restoredFromAutosave);
+  AppController again(options);
+  again.apply({Command::OpenFile, path}, 0);
+  CHECK_FALSE(again.state().source.restoredFromAutosave);
+
+  again.apply({Command::EditSource, "gpu.module @m {}\n// saved\n"}, 1);
+  again.apply({Command::SaveSource}, 1);
+  onDisk = llvm::MemoryBuffer::getFile(path);
+  CHECK((*onDisk)->getBuffer() == "gpu.module @m {}\n// saved\n");
+  CHECK_FALSE(again.state().source.modified());
+}
+
+TEST_CASE("Opening a missing file keeps what is open", "[app]") {
+  TempFolder folder;
+  std::string path = folder.file("k.mlir");
+  writeFile(path, "gpu.module @m {}\n");
+  AppController controller(testOptions(folder));
+  controller.apply({Command::OpenFile, path}, 0);
+  controller.apply({Command::EditSource, "gpu.module @m {}\n// typed\n"}, 0);
+  controller.apply({Command::OpenFile, folder.file("missing.mlir")}, 0);
+  CHECK(controller.state().source.path == path);
+  CHECK(controller.state().source.text == "gpu.module @m {}\n// typed\n");
+  CHECK(controller.state().messageIsError);
+  CHECK(controller.state().message.find("missing.mlir") != std::string::npos);
+}
+
+TEST_CASE("Line diff of two snapshots", "[app]") {
+  LineIndex before("a\nb\nc\nd\n"), after("a\nc\nd\ne\n");
+  LineDiff diff = diffLines(before, after);
+  CHECK(diff.added == 1);
+  CHECK(diff.removed == 1);
+  std::string script;
+  for (const DiffLine &d : diff.lines)
+    script += d.kind == DiffLine::Same ? '=' : d.kind == DiffLine::Added ? '+' : '-';
+  CHECK(script == "=-==+");
+
+  // Two real snapshots: outlining adds the gpu.module.
+  CompileOptions options;
+  options.stopAfter = "gpu-kernel-outlining";
+  PipelineRun run = runPipeline(test::readSource("samples/nvidia/saxpy.mlir"),
+                                "saxpy.mlir", options);
+  REQUIRE(run.snapshots.size() == 3);
+  LineIndex a(run.snapshots[1].text), b(run.snapshots[2].text);
+  LineDiff real = diffLines(a, b);
+  CHECK(real.added > 10);
+  CHECK_FALSE(real.truncated);
+  bool sawModule = false;
+  for (const DiffLine &d : real.lines)
+    if (d.kind == DiffLine::Added && b.line(d.right).contains("gpu.module @saxpy_kernel"))
+      sawModule = true;
+  CHECK(sawModule);
+  // Every line of both texts appears once, in order.
+  int left = 0, right = 0;
+  for (const DiffLine &d : real.lines) {
+    if (d.left >= 0)
+      CHECK(d.left == left++);
+    if (d.right >= 0)
+      CHECK(d.right == right++);
+  }
+  CHECK(left == int(a.size()));
+  CHECK(right == int(b.size()));
+}
+
+TEST_CASE("A diff past the edit bound is reported as replaced", "[app]") {
+  std::string x, y;
+  for (int i = 0; i < 300; ++i) {
+    x += "x" + std::to_string(i) + "\n";
+    y += "y" + std::to_string(i) + "\n";
+  }
+  LineIndex a(x), b(y);
+  LineDiff diff = diffLines(a, b, /*maxEdits=*/100);
+  CHECK(diff.truncated);
+  CHECK(diff.removed == 300);
+  CHECK(diff.added == 300);
+}
+
+TEST_CASE("PTX and LLVM IR lines map back to source lines", "[app]") {
+  CompileOptions options;
+  options.stopAfter = "ptx";
+  std::string source = test::readSource("samples/nvidia/saxpy.mlir");
+  PipelineRun run = runPipeline(source, "saxpy.mlir", options);
+  REQUIRE(run.succeeded());
+  unsigned fmaLine = 0;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(source).split(lines, '\n');
+  for (unsigned i = 0; i < lines.size(); ++i)
+    if (lines[i].contains("= math.fma"))
+      fmaLine = i + 1;
+  REQUIRE(fmaLine);
+
+  const std::string &ptx = run.artifacts[0].ptx;
+  std::vector<uint32_t> ptxLines = sourceLinesOfText(ptx, Language::PTX);
+  LineIndex index(ptx);
+  bool fmaMapped = false;
+  for (size_t i = 0; i < index.size(); ++i)
+    if (index.line(i).contains("fma.rn.f32")) {
+      CHECK(ptxLines[i] == fmaLine);
+      fmaMapped = true;
+    }
+  CHECK(fmaMapped);
+
+  const Snapshot *llvmIR = run.findSnapshot("llvm-opt");
+  REQUIRE(llvmIR);
+  std::vector<uint32_t> irLines = sourceLinesOf(*llvmIR);
+  LineIndex irIndex(llvmIR->text);
+  bool callMapped = false;
+  for (size_t i = 0; i < irIndex.size(); ++i)
+    if (irIndex.line(i).contains("@llvm.fma.f32(float"))
+      callMapped |= irLines[i] == fmaLine;
+  CHECK(callMapped);
+}
+
+TEST_CASE("Samples are grouped by folder with their lesson line", "[app]") {
+  std::vector<SampleEntry> samples = scanSamples(test::sourcePath("samples"));
+  REQUIRE(samples.size() >= 3);
+  bool sawSaxpy = false;
+  for (const SampleEntry &s : samples) {
+    CHECK_FALSE(s.lesson.empty());
+    if (s.name == "saxpy.mlir") {
+      sawSaxpy = true;
+      CHECK(s.group == "nvidia");
+      CHECK(s.lesson.rfind("the smallest kernel", 0) == 0);
+    }
+  }
+  CHECK(sawSaxpy);
+  CHECK(lessonLine("// Lesson: x y\n// more\n") == "x y");
+  CHECK(lessonLine("module {}\n") == "");
+}
