@@ -85,12 +85,14 @@ int main(int argc, char **argv) {
     llvm::errs() << samplePath << " does not compile\n";
     return 1;
   }
-  std::vector<std::string> names = plannedStepNames(withSnapshots, probe.target);
-  std::string lastPass = names[names.size() - backendSteps(probe.target).size() - 1];
+  std::vector<std::string> names =
+      plannedStepNames(withSnapshots, probe.target);
+  std::string lastPass =
+      names[names.size() - backendSteps(probe.target).size() - 1];
   CompileOptions mlirWith = withSnapshots, mlirWithout = without;
   mlirWith.stopAfter = mlirWithout.stopAfter = lastPass;
-  std::string pipeline =
-      textualPipeline(loweringSteps(loweringOptionsFor(withSnapshots, probe.target)));
+  std::string pipeline = textualPipeline(
+      loweringSteps(loweringOptionsFor(withSnapshots, probe.target)));
 
   llvm::SmallString<128> printed;
   int fd;
@@ -109,18 +111,23 @@ int main(int argc, char **argv) {
         std::nullopt, llvm::StringRef("/dev/null"),
         llvm::StringRef(printAfterAll ? llvm::StringRef(printed)
                                       : llvm::StringRef("/dev/null"))};
-    return llvm::sys::ExecuteAndWait(klxOpt, args, std::nullopt, redirects) == 0;
+    return llvm::sys::ExecuteAndWait(klxOpt, args, std::nullopt, redirects) ==
+           0;
   };
 
   std::vector<Variant> variants = {
       {"full pipeline, all snapshots",
-       [&] { return runPipeline(source, samplePath, withSnapshots).succeeded(); }},
+       [&] {
+         return runPipeline(source, samplePath, withSnapshots).succeeded();
+       }},
       {"full pipeline, no snapshots",
        [&] { return runPipeline(source, samplePath, without).succeeded(); }},
       {"MLIR passes only, all snapshots",
        [&] { return runPipeline(source, samplePath, mlirWith).succeeded(); }},
       {"MLIR passes only, no snapshots",
-       [&] { return runPipeline(source, samplePath, mlirWithout).succeeded(); }},
+       [&] {
+         return runPipeline(source, samplePath, mlirWithout).succeeded();
+       }},
       {"klx-opt --mlir-print-ir-after-all > file",
        [&] { return runKlxOpt(true); }},
       {"klx-opt, no printing", [&] { return runKlxOpt(false); }},
@@ -152,10 +159,12 @@ int main(int argc, char **argv) {
   };
   llvm::outs() << llvm::formatv(
       "ratios:\n"
-      "  snapshots / plain, full pipeline          {0,6:F2}x   (goal <= 1.30x)\n"
+      "  snapshots / plain, full pipeline          {0,6:F2}x   (goal <= "
+      "1.30x)\n"
       "  snapshots / plain, MLIR passes only       {1,6:F2}x\n"
       "  klx snapshots (MLIR) / klx-opt print-after-all  {2,6:F2}x\n"
-      "  klx-opt print-after-all / klx-opt plain   {3,6:F2}x   ({4} KB printed)\n",
+      "  klx-opt print-after-all / klx-opt plain   {3,6:F2}x   ({4} KB "
+      "printed)\n",
       ratio(0, 1), ratio(2, 3), ratio(2, 4), ratio(4, 5), printedBytes / 1024);
   return 0;
 }

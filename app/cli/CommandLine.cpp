@@ -93,8 +93,7 @@ cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
   for (const auto &[name, value] : args.flags) {
     if (!llvm::is_contained(common, name) &&
         !llvm::is_contained(ownFlags, name)) {
-      errs << "klx " << args.command << ": unknown option '--" << name
-           << "'\n"
+      errs << "klx " << args.command << ": unknown option '--" << name << "'\n"
            << kUsage;
       return std::nullopt;
     }
@@ -109,8 +108,9 @@ cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
   input.fileName = args.positional.front();
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(input.fileName);
   if (!buffer) {
-    errs << input.fileName << ": error: cannot read the file: "
-         << buffer.getError().message() << "\n";
+    errs << input.fileName
+         << ": error: cannot read the file: " << buffer.getError().message()
+         << "\n";
     return std::nullopt;
   }
   input.source = (*buffer)->getBuffer().str();

@@ -43,8 +43,8 @@ static bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
 
 static bool dumpSnapshots(const PipelineRun &run, llvm::StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    llvm::errs() << dir << ": error: cannot create the folder: "
-                 << ec.message() << "\n";
+    llvm::errs() << dir << ": error: cannot create the folder: " << ec.message()
+                 << "\n";
     return false;
   }
   for (size_t i = 0; i < run.snapshots.size(); ++i) {
@@ -60,7 +60,8 @@ static bool dumpSnapshots(const PipelineRun &run, llvm::StringRef dir) {
       continue;
     for (const DeviceArtifacts &artifacts : run.artifacts) {
       if (artifacts.cubin.empty() ||
-          !llvm::StringRef(snapshot.anchor).ends_with("@" + artifacts.moduleName))
+          !llvm::StringRef(snapshot.anchor)
+               .ends_with("@" + artifacts.moduleName))
         continue;
       path.resize(path.size() - strlen("log"));
       path += "cubin";
@@ -113,8 +114,8 @@ int cli::runCompile(const Arguments &args) {
   input->options.emitGoal = emit;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   if (emit && !targetProduces(run.target, *emit)) {
-    llvm::errs() << "klx compile: " << targetName(run.target)
-                 << " produces no " << emitKindName(*emit) << "\n";
+    llvm::errs() << "klx compile: " << targetName(run.target) << " produces no "
+                 << emitKindName(*emit) << "\n";
     return kExitUsageError;
   }
   printDiagnostics(run, llvm::errs());
@@ -133,7 +134,8 @@ int cli::runCompile(const Arguments &args) {
   // Which output: --emit's kind, else whatever the last step produced.
   const Snapshot &last = run.snapshots.back();
   EmitKind kind = emit.value_or(last.kind);
-  llvm::StringRef stepName = emit ? producingStep(kind) : llvm::StringRef(last.name);
+  llvm::StringRef stepName =
+      emit ? producingStep(kind) : llvm::StringRef(last.name);
   bool reached = kind == EmitKind::MLIR ||
                  llvm::any_of(run.snapshots, [&](const Snapshot &s) {
                    return s.name == stepName;

@@ -24,16 +24,16 @@ static void printStepTable(const PipelineRun &run, llvm::raw_ostream &os) {
   }
   os << llvm::formatv("{0,3}  {1}  {2}  {3,9}  {4,7}  {5,7}\n", "#",
                       llvm::left_justify("step", nameWidth),
-                      llvm::left_justify("anchor", anchorWidth),
-                      "ms", "changed", "ops");
+                      llvm::left_justify("anchor", anchorWidth), "ms",
+                      "changed", "ops");
   for (size_t i = 0; i < run.snapshots.size(); ++i) {
     const Snapshot &s = run.snapshots[i];
-    os << llvm::formatv(
-        "{0,3}  {1}  {2}  {3,9}  {4,7}  {5,7}", i,
-        llvm::left_justify(s.displayName(), nameWidth),
-        llvm::left_justify(s.anchor, anchorWidth),
-        llvm::formatv("{0:F3}", s.wallMs).str(),
-        s.failed ? "FAILED" : (s.changed ? "yes" : "-"), s.opCount);
+    os << llvm::formatv("{0,3}  {1}  {2}  {3,9}  {4,7}  {5,7}", i,
+                        llvm::left_justify(s.displayName(), nameWidth),
+                        llvm::left_justify(s.anchor, anchorWidth),
+                        llvm::formatv("{0:F3}", s.wallMs).str(),
+                        s.failed ? "FAILED" : (s.changed ? "yes" : "-"),
+                        s.opCount);
     if (!s.skippedReason.empty())
       os << "  skipped: " << s.skippedReason;
     os << "\n";
@@ -62,8 +62,7 @@ static void printArtifactSummary(const DeviceArtifacts &artifacts,
                           k.name, k.vgprs, k.agprs, k.sgprs, k.scratchBytes,
                           k.ldsBytes, k.occupancy);
   for (const auto &[kind, counts] : artifacts.counts) {
-    os << "  " << emitKindName(kind) << ": " << counts.total
-       << " instructions";
+    os << "  " << emitKindName(kind) << ": " << counts.total << " instructions";
     for (const InstructionClassCount &entry : counts.classes)
       os << ", " << entry.name << " " << entry.count;
     os << "\n";

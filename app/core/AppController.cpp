@@ -100,8 +100,7 @@ void AppController::startCompile() {
   if (pendingStep.empty() && appState.run &&
       appState.view.selected < int(appState.run->snapshots.size())) {
     // Keep the user on the same step across recompiles.
-    pendingStep =
-        appState.run->snapshots[appState.view.selected].displayName();
+    pendingStep = appState.run->snapshots[appState.view.selected].displayName();
   }
 }
 
@@ -222,8 +221,8 @@ void AppController::apply(const Command &command, double now) {
     appState.view.sideBySide = command.flag;
     break;
   case Command::SetTarget:
-    appState.target = command.text.empty() ? std::nullopt
-                                           : parseTarget(command.text);
+    appState.target =
+        command.text.empty() ? std::nullopt : parseTarget(command.text);
     // Steps differ between targets; stop-after may name one that is gone.
     appState.stopAfter.clear();
     startCompile();
@@ -271,6 +270,4 @@ double AppController::secondsUntilDeadline(double now) const {
   return std::max(0.0, recompileAt - now);
 }
 
-bool AppController::busy() const {
-  return worker.busy() || recompileAt >= 0;
-}
+bool AppController::busy() const { return worker.busy() || recompileAt >= 0; }

@@ -31,7 +31,7 @@ struct SourceBuffer {
 };
 
 struct ViewState {
-  int selected = 0;    // snapshot index
+  int selected = 0;     // snapshot index
   int compareWith = -1; // -1: the step before `selected`
   bool hideUnchanged = false;
   bool showDiff = false;
@@ -62,21 +62,21 @@ struct AppState {
 
 struct Command {
   enum Kind {
-    OpenFile,       // text: path
-    EditSource,     // text: the whole new text
-    Recompile,      // now, skipping the typing pause
-    SaveSource,     // write the buffer to its file
-    RevertSource,   // back to the file on disk
-    SelectStep,     // index
-    StepForward,    // next visible step
-    StepBack,       // previous visible step
-    CompareWith,    // index, -1 for the step before
+    OpenFile,         // text: path
+    EditSource,       // text: the whole new text
+    Recompile,        // now, skipping the typing pause
+    SaveSource,       // write the buffer to its file
+    RevertSource,     // back to the file on disk
+    SelectStep,       // index
+    StepForward,      // next visible step
+    StepBack,         // previous visible step
+    CompareWith,      // index, -1 for the step before
     SetHideUnchanged, // flag
-    SetShowDiff,    // flag
-    SetSideBySide,  // flag
-    SetTarget,      // text: target name, empty for the file's
-    SetStopAfter,   // text: step name, empty for all
-    FocusSourceLine, // index: 1-based line, 0 to clear
+    SetShowDiff,      // flag
+    SetSideBySide,    // flag
+    SetTarget,        // text: target name, empty for the file's
+    SetStopAfter,     // text: step name, empty for all
+    FocusSourceLine,  // index: 1-based line, 0 to clear
     ResetLayout,
   };
   Kind kind;

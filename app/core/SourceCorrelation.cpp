@@ -62,8 +62,9 @@ std::vector<uint32_t> llvmSourceLines(llvm::ArrayRef<llvm::StringRef> lines) {
     if (at == llvm::StringRef::npos)
       continue;
     uint32_t sourceLine;
-    if (!line.substr(at + 6).take_while(llvm::isDigit).getAsInteger(10,
-                                                                    sourceLine))
+    if (!line.substr(at + 6)
+             .take_while(llvm::isDigit)
+             .getAsInteger(10, sourceLine))
       locations[id] = sourceLine;
   }
   std::vector<uint32_t> result(lines.size(), 0);
@@ -72,8 +73,7 @@ std::vector<uint32_t> llvmSourceLines(llvm::ArrayRef<llvm::StringRef> lines) {
     if (at == llvm::StringRef::npos)
       continue;
     unsigned id;
-    if (!lines[i].substr(at + 6).take_while(llvm::isDigit).getAsInteger(10,
-                                                                        id))
+    if (!lines[i].substr(at + 6).take_while(llvm::isDigit).getAsInteger(10, id))
       result[i] = locations.lookup(id);
   }
   return result;
@@ -111,8 +111,8 @@ std::vector<uint32_t> klx::app::sourceLinesOfText(llvm::StringRef text,
 std::vector<uint32_t> klx::app::sourceLinesOf(const Snapshot &snapshot) {
   if (snapshot.kind != EmitKind::MLIR)
     return sourceLinesOfText(snapshot.text, languageFor(snapshot.kind));
-  size_t lineCount = 1 + std::count(snapshot.text.begin(),
-                                    snapshot.text.end(), '\n');
+  size_t lineCount =
+      1 + std::count(snapshot.text.begin(), snapshot.text.end(), '\n');
   std::vector<uint32_t> result(lineCount, 0);
   for (const LineOrigin &origin : snapshot.origins)
     if (origin.line >= 1 && origin.line <= lineCount)

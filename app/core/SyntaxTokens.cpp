@@ -33,9 +33,9 @@ bool isIdentChar(char c) {
 
 bool isBuiltinType(llvm::StringRef word) {
   static const llvm::StringSet<> types = {
-      "index", "memref", "vector", "tensor", "f16", "bf16", "f32", "f64",
-      "f8E4M3FN", "f8E5M2", "ptr", "void", "float", "half", "double",
-      "label", "none"};
+      "index", "memref", "vector",   "tensor", "f16", "bf16",
+      "f32",   "f64",    "f8E4M3FN", "f8E5M2", "ptr", "void",
+      "float", "half",   "double",   "label",  "none"};
   if (types.contains(word))
     return true;
   // i1, i8, i32, i64, ui32, si8
@@ -48,8 +48,8 @@ bool isBuiltinType(llvm::StringRef word) {
 
 TokenKind classifyWord(llvm::StringRef word, Language language,
                        bool firstWord) {
-  if (llvm::isDigit(word.front()) || (word.front() == '-' && word.size() > 1 &&
-                                      llvm::isDigit(word[1])))
+  if (llvm::isDigit(word.front()) ||
+      (word.front() == '-' && word.size() > 1 && llvm::isDigit(word[1])))
     return TokenKind::Number;
   switch (language) {
   case Language::MLIR:

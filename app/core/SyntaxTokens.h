@@ -32,7 +32,7 @@ enum class TokenKind : uint8_t {
   Attribute, // #a, directives
   Number,
   String,
-  Label,     // ^bb0, $L__BB0_2:
+  Label, // ^bb0, $L__BB0_2:
 };
 
 struct Token {

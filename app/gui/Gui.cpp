@@ -14,6 +14,7 @@
 #include "render/Window.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,6 +35,9 @@ struct GuiArguments {
   std::string screenshot;
   int frames = 3;
   std::string target;
+  /// Diagnostics: exit after this many seconds without input once the
+  /// first compile is done, printing how many frames were drawn.
+  double exitAfterIdle = 0;
 };
 
 std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
@@ -49,11 +53,15 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
         llvm::errs() << "klx: --frames expects a positive number\n";
         return std::nullopt;
       }
+    } else if (arg.consume_front("--exit-after-idle=")) {
+      if (arg.getAsDouble(args.exitAfterIdle) || args.exitAfterIdle <= 0) {
+        llvm::errs() << "klx: --exit-after-idle expects seconds\n";
+        return std::nullopt;
+      }
     } else if (arg.consume_front("--target="))
       args.target = arg.str();
     else if (arg.starts_with("-")) {
-      llvm::errs() << "klx: unknown option '" << arg
-                   << "' (see `klx help`)\n";
+      llvm::errs() << "klx: unknown option '" << arg << "' (see `klx help`)\n";
       return std::nullopt;
     } else if (args.file.empty())
       args.file = arg.str();
@@ -130,14 +138,13 @@ void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
                     : llvm::sys::path::filename(state.compilingFile).data());
   } else if (state.run) {
     const PipelineRun &run = *state.run;
-    ImGui::Text("%s: %zu steps for %s in %.0f ms, %s",
-                llvm::sys::path::filename(run.fileName).data(),
-                run.snapshots.size(), targetName(run.target).data(),
-                state.lastCompileMs,
-                run.succeeded() ? "ok"
-                : run.status == RunStatus::InputError
-                    ? "the kernel has errors"
-                    : "a tool is missing or failed");
+    ImGui::Text(
+        "%s: %zu steps for %s in %.0f ms, %s",
+        llvm::sys::path::filename(run.fileName).data(), run.snapshots.size(),
+        targetName(run.target).data(), state.lastCompileMs,
+        run.succeeded()                       ? "ok"
+        : run.status == RunStatus::InputError ? "the kernel has errors"
+                                              : "a tool is missing or failed");
   }
   if (!state.message.empty()) {
     ImGui::SameLine();
@@ -150,8 +157,8 @@ void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
 
 void handleShortcuts(CommandQueue &commands) {
   ImGuiIO &io = ImGui::GetIO();
-  constexpr int kF10 = 299;                  // GLFW_KEY_F10
-  constexpr int kS = 83;                     // GLFW_KEY_S
+  constexpr int kF10 = 299; // GLFW_KEY_F10
+  constexpr int kS = 83;    // GLFW_KEY_S
   if (ImGui::IsKeyPressed(kF10))
     commands.push({io.KeyShift ? Command::StepBack : Command::StepForward});
   if (io.KeyCtrl && ImGui::IsKeyPressed(kS))
@@ -206,6 +213,9 @@ int klx::gui::run(int argc, char **argv) {
   unsigned layoutGeneration = controller.state().view.layoutGeneration;
   int framesLeft = kFramesAfterEvent;
   int framesSinceReady = 0;
+  // --exit-after-idle: frames drawn since the first compile finished.
+  double idleSince = -1;
+  unsigned idleFrames = 0;
   double screenshotDeadline = (*window)->now() + 300;
   while (!(*window)->shouldClose()) {
     double now = (*window)->now();
@@ -217,6 +227,8 @@ int klx::gui::run(int argc, char **argv) {
       double deadline = controller.secondsUntilDeadline(now);
       bool typing = ImGui::GetIO().WantTextInput; // the caret blinks
       double timeout = deadline >= 0 ? deadline : typing ? 0.5 : -1;
+      if (args->exitAfterIdle > 0 && timeout < 0)
+        timeout = 0.25; // wake to check the clock
       event = (*window)->waitEvents(timeout);
       if (!event && typing)
         event = true; // redraw the caret
@@ -227,9 +239,23 @@ int klx::gui::run(int argc, char **argv) {
     bool changed = controller.tick(now);
     if (event || changed || !commands.empty())
       framesLeft = kFramesAfterEvent;
+    if (args->exitAfterIdle > 0) {
+      // Measure from one second after the compile, past the frames that
+      // settle the layout.
+      if (idleSince < 0 && !controller.busy() && controller.state().run)
+        idleSince = now + 1.0;
+      if (idleSince >= 0 && now - idleSince >= args->exitAfterIdle) {
+        llvm::outs() << "klx: " << idleFrames << " frames drawn in "
+                     << llvm::format("%.1f", now - idleSince)
+                     << " s of idle (from 1 s after the compile finished)\n";
+        return 0;
+      }
+    }
     if (framesLeft <= 0 && !screenshotMode)
       continue;
     --framesLeft;
+    if (idleSince >= 0 && now >= idleSince)
+      ++idleFrames;
 
     (*window)->beginFrame();
     const AppState &state = controller.state();

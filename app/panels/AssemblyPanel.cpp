@@ -49,10 +49,10 @@ public:
     // One module at a time; a kernel file rarely has more than one.
     if (run.artifacts.size() > 1) {
       ImGui::SetNextItemWidth(-1);
-      if (ImGui::BeginCombo("##module",
-                            ("gpu.module @" + run.artifacts[moduleIndex(run)]
-                                                  .moduleName)
-                                .c_str())) {
+      if (ImGui::BeginCombo(
+              "##module",
+              ("gpu.module @" + run.artifacts[moduleIndex(run)].moduleName)
+                  .c_str())) {
         for (size_t i = 0; i < run.artifacts.size(); ++i)
           if (ImGui::Selectable(run.artifacts[i].moduleName.c_str(),
                                 i == module))
@@ -92,8 +92,9 @@ private:
       for (const PtxasFunctionReport &f : a.ptxas->functions) {
         ImGui::TextWrapped("%s: %u registers, %u B smem, %u B stack, spills "
                            "%u/%u B",
-                    f.name.c_str(), f.registers, f.sharedBytes,
-                    f.stackFrameBytes, f.spillStoreBytes, f.spillLoadBytes);
+                           f.name.c_str(), f.registers, f.sharedBytes,
+                           f.stackFrameBytes, f.spillStoreBytes,
+                           f.spillLoadBytes);
         if (f.stackFrameBytes || f.spillStoreBytes)
           ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
                              "  local memory in use (stack frame or spills)");
@@ -108,8 +109,8 @@ private:
       for (const AmdgcnKernelInfo &k : a.amdgcnMetadata->kernels)
         ImGui::TextWrapped("%s: %u VGPR, %u AGPR, %u SGPR, %u B scratch, %u B "
                            "LDS, occupancy %u",
-                    k.name.c_str(), k.vgprs, k.agprs, k.sgprs, k.scratchBytes,
-                    k.ldsBytes, k.occupancy);
+                           k.name.c_str(), k.vgprs, k.agprs, k.sgprs,
+                           k.scratchBytes, k.ldsBytes, k.occupancy);
   }
 
   void drawCounts(const DeviceArtifacts &a, EmitKind kind) {
@@ -152,8 +153,8 @@ private:
       return;
     }
     drawCounts(a, kind);
-    uint64_t identity = (state.runSerial << 8) + uint64_t(kind) * 16 +
-                        moduleIndex(*state.run);
+    uint64_t identity =
+        (state.runSerial << 8) + uint64_t(kind) * 16 + moduleIndex(*state.run);
     TextView &view = views[int(kind) % 3];
     std::vector<uint32_t> &lines = sourceLines[int(kind) % 3];
     if (identities[int(kind) % 3] != identity) {

@@ -36,17 +36,14 @@ public:
 
     ImGui::Text("after %s", snapshot.displayName().c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("on %s, %u %s, %.2f ms%s", snapshot.anchor.c_str(),
-                        snapshot.opCount,
-                        snapshot.kind == EmitKind::MLIR ? "ops"
-                                                        : "instructions",
-                        snapshot.wallMs,
-                        snapshot.changed ? "" : ", unchanged");
+    ImGui::TextDisabled(
+        "on %s, %u %s, %.2f ms%s", snapshot.anchor.c_str(), snapshot.opCount,
+        snapshot.kind == EmitKind::MLIR ? "ops" : "instructions",
+        snapshot.wallMs, snapshot.changed ? "" : ", unchanged");
     if (index != state.view.selected)
-      ImGui::TextDisabled("(%s is not IR; this is the IR it started from)",
-                          run.snapshots[state.view.selected]
-                              .displayName()
-                              .c_str());
+      ImGui::TextDisabled(
+          "(%s is not IR; this is the IR it started from)",
+          run.snapshots[state.view.selected].displayName().c_str());
     for (const Diag &diag : snapshot.diagnostics) {
       ImGui::PushStyleColor(ImGuiCol_Text, diag.severity == Severity::Error
                                                ? ImVec4(1, 0.45f, 0.4f, 1)
@@ -66,8 +63,8 @@ public:
     ImVec2 size(-1, -1);
     Language language = languageFor(snapshot.kind);
     if (state.view.showDiff) {
-      int other = std::min<int>(comparisonStep(state.view),
-                                run.snapshots.size() - 1);
+      int other =
+          std::min<int>(comparisonStep(state.view), run.snapshots.size() - 1);
       const Snapshot &before = run.snapshots[other];
       diff.setTexts(before.text, snapshot.text, language,
                     (identity << 20) ^ uint64_t(other));
@@ -112,8 +109,8 @@ private:
     if (ImGui::Checkbox("side by side", &sideBySide))
       commands.push({Command::SetSideBySide, "", 0, sideBySide});
     ImGui::SameLine();
-    int other = std::min<int>(comparisonStep(state.view),
-                              run.snapshots.size() - 1);
+    int other =
+        std::min<int>(comparisonStep(state.view), run.snapshots.size() - 1);
     std::string label = "against " + run.snapshots[other].displayName() +
                         (state.view.compareWith < 0 ? " (previous)" : "");
     ImGui::SetNextItemWidth(-1);

@@ -25,9 +25,8 @@ void klx::app::drawPanelWindow(Panel &panel, const AppState &state,
                                ImVec2 workSize, bool resetLayout) {
   Placement p = panel.placement();
   ImGuiCond cond = resetLayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(workPos.x + p.x * workSize.x,
-                                 workPos.y + p.y * workSize.y),
-                          cond);
+  ImGui::SetNextWindowPos(
+      ImVec2(workPos.x + p.x * workSize.x, workPos.y + p.y * workSize.y), cond);
   ImGui::SetNextWindowSize(ImVec2(p.width * workSize.x, p.height * workSize.y),
                            cond);
   // Hidden or collapsed panels draw nothing: Begin returns false.

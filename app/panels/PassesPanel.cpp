@@ -6,7 +6,6 @@
 
 #include "klx/Pipeline/Compiler.h"
 
-
 namespace klx::app {
 namespace {
 
@@ -108,15 +107,15 @@ private:
           commands.push({Command::SetTarget, targetName(target).str()});
       ImGui::EndCombo();
     }
-    std::string stop = state.stopAfter.empty() ? "run every step"
-                                               : "stop after " + state.stopAfter;
+    std::string stop = state.stopAfter.empty()
+                           ? "run every step"
+                           : "stop after " + state.stopAfter;
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##stop", stop.c_str())) {
       if (ImGui::Selectable("run every step", state.stopAfter.empty()))
         commands.push({Command::SetStopAfter, ""});
       Target target = state.run ? state.run->target : Target::SM90a;
-      for (const std::string &name :
-           plannedStepNames(CompileOptions(), target))
+      for (const std::string &name : plannedStepNames(CompileOptions(), target))
         if (ImGui::Selectable(name.c_str(), name == state.stopAfter))
           commands.push({Command::SetStopAfter, name});
       ImGui::EndCombo();

@@ -16,9 +16,9 @@ public:
 
   void draw(const AppState &state, CommandQueue &commands) override {
     ImGui::SetNextItemWidth(-60);
-    bool enter = ImGui::InputTextWithHint("##path", "path to a .mlir file",
-                                          &pathField,
-                                          ImGuiInputTextFlags_EnterReturnsTrue);
+    bool enter =
+        ImGui::InputTextWithHint("##path", "path to a .mlir file", &pathField,
+                                 ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Open") || enter) && !pathField.empty())
       commands.push({Command::OpenFile, pathField});

@@ -102,8 +102,8 @@ private:
     ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
     text.w = 0.0f; // the overlay draws the characters
     ImGui::PushStyleColor(ImGuiCol_Text, text);
-    bool changed = ImGui::InputTextMultiline(
-        label, &editBuffer, size, ImGuiInputTextFlags_AllowTabInput);
+    bool changed = ImGui::InputTextMultiline(label, &editBuffer, size,
+                                             ImGuiInputTextFlags_AllowTabInput);
     ImGui::PopStyleColor();
     bool active = ImGui::IsItemActive();
     if (changed)
@@ -127,10 +127,9 @@ private:
                    ImGuiWindow *child, ImGuiID id, bool active) {
     LineIndex lines(editBuffer);
     ImVec2 padding = ImGui::GetStyle().FramePadding;
-    ImVec2 origin(child->Pos.x + child->WindowPadding.x - child->Scroll.x +
-                      padding.x,
-                  child->Pos.y + child->WindowPadding.y - child->Scroll.y +
-                      padding.y);
+    ImVec2 origin(
+        child->Pos.x + child->WindowPadding.x - child->Scroll.x + padding.x,
+        child->Pos.y + child->WindowPadding.y - child->Scroll.y + padding.y);
     float lineHeight = ImGui::GetFontSize();
     ImDrawList *drawList = child->DrawList;
     drawList->PushClipRect(child->InnerClipRect.Min, child->InnerClipRect.Max,
@@ -215,9 +214,8 @@ private:
         std::snprintf(where, sizeof(where), "%u:%u ", diag.loc.line,
                       diag.loc.col);
       ImGui::PushStyleColor(ImGuiCol_Text, colour);
-      std::string row = std::string(where) +
-                        severityName(diag.severity).str() + ": " +
-                        diag.message +
+      std::string row = std::string(where) + severityName(diag.severity).str() +
+                        ": " + diag.message +
                         (diag.step.empty() ? "" : " [" + diag.step + "]");
       if (ImGui::Selectable(row.c_str()) && diag.loc.isKnown())
         commands.push({Command::FocusSourceLine, "", int(diag.loc.line)});

@@ -40,8 +40,7 @@ const char *kMonospaceFont =
     "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 } // namespace
 
-llvm::Expected<std::unique_ptr<Window>>
-Window::create(const Options &options) {
+llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
   if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY"))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -58,9 +57,9 @@ Window::create(const Options &options) {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
   std::unique_ptr<Window> result(new Window());
-  result->window = glfwCreateWindow(options.width, options.height,
-                                    "klx - Kernel Lowering eXplorer", nullptr,
-                                    nullptr);
+  result->window =
+      glfwCreateWindow(options.width, options.height,
+                       "klx - Kernel Lowering eXplorer", nullptr, nullptr);
   if (!result->window) {
     glfwTerminate();
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -135,14 +134,22 @@ std::vector<std::string> Window::takeDroppedFiles() {
   return std::move(dropped);
 }
 
-void Window::beginFrame() {
+void Window::beginFrame(const std::function<void(ImGuiIO &)> &adjustInput) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (adjustInput)
+    adjustInput(ImGui::GetIO());
   ImGui::NewFrame();
 }
 
+void Window::disableVsync() { glfwSwapInterval(0); }
+
 void Window::endFrame() {
   ImGui::Render();
+  submitFrame();
+}
+
+void Window::submitFrame() {
   int width, height;
   glfwGetFramebufferSize(window, &width, &height);
   glViewport(0, 0, width, height);
@@ -156,9 +163,7 @@ void Window::endFrame() {
   glfwSwapBuffers(window);
 }
 
-llvm::Error Window::takeScreenshotError() {
-  return std::move(screenshotError);
-}
+llvm::Error Window::takeScreenshotError() { return std::move(screenshotError); }
 
 llvm::Error Window::saveScreenshot(const std::string &path) {
   int width, height;

@@ -5,11 +5,13 @@
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 struct GLFWwindow;
+struct ImGuiIO;
 
 namespace klx::app {
 
@@ -35,8 +37,15 @@ public:
   /// Wakes a thread blocked in waitEvents (safe from any thread).
   static void wake();
 
-  void beginFrame();
+  /// `adjustInput` runs after the backend has read input and before ImGui
+  /// consumes it: benchmarks use it to scroll without a person.
+  void beginFrame(const std::function<void(ImGuiIO &)> &adjustInput = {});
+  /// ImGui::Render(), then submitFrame().
   void endFrame();
+  /// Draws the rendered ImGui data with OpenGL and swaps.
+  void submitFrame();
+  /// Turns vsync off so that frame times measure work, not the display.
+  void disableVsync();
   /// Reads the frame just rendered (call between render and swap, i.e.
   /// inside endFrame's hook) and writes it as PNG.
   llvm::Error saveScreenshot(const std::string &path);

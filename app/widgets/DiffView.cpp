@@ -60,10 +60,10 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   float lineHeight = ImGui::GetTextLineHeight();
   float charWidth = ImGui::CalcTextSize("0").x;
   float numberWidth = charWidth * 7;
-  float columnWidth = sideBySide
-                          ? std::max(ImGui::GetWindowWidth() * 0.5f,
-                                     numberWidth + charWidth * (longestLine + 2))
-                          : numberWidth * 2 + charWidth * (longestLine + 4);
+  float columnWidth =
+      sideBySide ? std::max(ImGui::GetWindowWidth() * 0.5f,
+                            numberWidth + charWidth * (longestLine + 2))
+                 : numberWidth * 2 + charWidth * (longestLine + 4);
   ImGui::Dummy(ImVec2(sideBySide ? columnWidth * 2 : columnWidth,
                       lineHeight * lineDiff.lines.size()));
   ImVec2 origin = ImGui::GetItemRectMin();
@@ -75,8 +75,9 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   ImDrawList *drawList = ImGui::GetWindowDrawList();
   char number[16];
   int first = std::max(0, int(ImGui::GetScrollY() / lineHeight));
-  int last = std::min<int>(lineDiff.lines.size(),
-                           first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
+  int last =
+      std::min<int>(lineDiff.lines.size(),
+                    first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
   {
     for (int row = first; row < last; ++row) {
       const DiffLine &d = lineDiff.lines[row];
@@ -109,9 +110,9 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
                            : d.kind == DiffLine::Added ? palette::kAdded
                                                        : 0;
         if (background)
-          drawList->AddRectFilled(ImVec2(origin.x, y),
-                                  ImVec2(origin.x + columnWidth, y + lineHeight),
-                                  background);
+          drawList->AddRectFilled(
+              ImVec2(origin.x, y),
+              ImVec2(origin.x + columnWidth, y + lineHeight), background);
         std::snprintf(number, sizeof(number), "%6s %6s",
                       d.left >= 0 ? std::to_string(d.left + 1).c_str() : "",
                       d.right >= 0 ? std::to_string(d.right + 1).c_str() : "");

@@ -62,8 +62,9 @@ void TextView::drawFindBar() {
       ImGui::SetKeyboardFocusHere();
       focusFind = false;
     }
-    bool enter = ImGui::InputTextWithHint("##find", "find (Enter: next)", &query,
-                                          ImGuiInputTextFlags_EnterReturnsTrue);
+    bool enter =
+        ImGui::InputTextWithHint("##find", "find (Enter: next)", &query,
+                                 ImGuiInputTextFlags_EnterReturnsTrue);
     updateMatches();
     ImGui::SameLine();
     if (matches.empty())
@@ -86,8 +87,7 @@ void TextView::drawFindBar() {
       ImGui::SameLine();
     ImGui::SetNextItemWidth(90);
     ImGui::SetKeyboardFocusHere();
-    if (ImGui::InputTextWithHint("##goto", "line", gotoText,
-                                 sizeof(gotoText),
+    if (ImGui::InputTextWithHint("##goto", "line", gotoText, sizeof(gotoText),
                                  ImGuiInputTextFlags_CharsDecimal |
                                      ImGuiInputTextFlags_EnterReturnsTrue)) {
       int line = std::atoi(gotoText);
@@ -140,8 +140,8 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
   ImDrawList *drawList = ImGui::GetWindowDrawList();
   float scroll = ImGui::GetScrollY();
   int first = std::max(0, int(scroll / lineHeight));
-  int last = std::min<int>(index.size(),
-                           first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
+  int last = std::min<int>(
+      index.size(), first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
   float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   for (int i = first; i < last; ++i) {
     ImVec2 pos(origin.x, origin.y + i * lineHeight);

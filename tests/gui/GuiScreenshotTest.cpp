@@ -83,10 +83,13 @@ Image screenshot(const std::string &name, std::vector<std::string> klxArgs) {
     FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
   std::string png = outputPath(name);
   llvm::sys::fs::remove(png);
-  std::vector<std::string> args = {
-      "-a", "-s", "-screen 0 " + std::to_string(kWidth) + "x" +
-                      std::to_string(kHeight) + "x24",
-      KLX_BINARY, "--screenshot=" + png, "--frames=3"};
+  std::vector<std::string> args = {"-a",
+                                   "-s",
+                                   "-screen 0 " + std::to_string(kWidth) + "x" +
+                                       std::to_string(kHeight) + "x24",
+                                   KLX_BINARY,
+                                   "--screenshot=" + png,
+                                   "--frames=3"};
   args.insert(args.end(), klxArgs.begin(), klxArgs.end());
   auto result = runTool(*xvfbRun, args, /*timeoutSeconds=*/300);
   if (!result)
@@ -106,8 +109,8 @@ Image screenshot(const std::string &name, std::vector<std::string> klxArgs) {
 
 void requireBusy(const Image &image, Region region, const char *what) {
   RegionStats stats = measure(image, region);
-  INFO(what << ": luma stddev " << stats.stddev << ", "
-            << stats.distinctColours << " colours");
+  INFO(what << ": luma stddev " << stats.stddev << ", " << stats.distinctColours
+            << " colours");
   CHECK(stats.stddev > 8.0);
   CHECK(stats.distinctColours > 20);
 }
@@ -145,9 +148,9 @@ TEST_CASE("GUI: the default sample at the PTX step", "[gui]") {
 }
 
 TEST_CASE("GUI: a diagnostic shows at its line", "[gui]") {
-  Image image = screenshot(
-      "diagnostic.png",
-      {std::string(KLX_SOURCE_DIR) + "/tests/fixtures/bad/type-error.mlir"});
+  Image image =
+      screenshot("diagnostic.png", {std::string(KLX_SOURCE_DIR) +
+                                    "/tests/fixtures/bad/type-error.mlir"});
   RegionStats source = measure(image, kSource);
   INFO("reddish pixels in the Source pane: " << source.reddish);
   CHECK(source.reddish > 4000); // the error line and the list entry

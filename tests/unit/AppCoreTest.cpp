@@ -20,7 +20,9 @@ namespace {
 /// A fresh folder for autosave files, removed afterwards.
 struct TempFolder {
   llvm::SmallString<128> path;
-  TempFolder() { REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-test", path)); }
+  TempFolder() {
+    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-test", path));
+  }
   ~TempFolder() { llvm::sys::fs::remove_directories(path); }
   std::string file(const std::string &name) const {
     return std::string(path) + "/" + name;
@@ -58,7 +60,8 @@ TEST_CASE("Stepping visits visible steps; hiding skips unchanged ones",
   TempFolder folder;
   AppController controller(testOptions(folder));
   controller.apply({Command::SetStopAfter, "reconcile-unrealized-casts#2"}, 0);
-  controller.apply({Command::OpenFile, test::sourcePath("samples/nvidia/saxpy.mlir")}, 0);
+  controller.apply(
+      {Command::OpenFile, test::sourcePath("samples/nvidia/saxpy.mlir")}, 0);
   waitForRun(controller, 0);
   const AppState &state = controller.state();
   const PipelineRun &run = *state.run;
@@ -91,7 +94,9 @@ TEST_CASE("Stepping visits visible steps; hiding skips unchanged ones",
 TEST_CASE("Edits recompile after a pause in typing", "[app]") {
   TempFolder folder;
   std::string path = folder.file("k.mlir");
-  writeFile(path, "gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n");
+  writeFile(
+      path,
+      "gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n");
   ControllerOptions options = testOptions(folder);
   options.typingPause = 0.4;
   AppController controller(options);
@@ -100,11 +105,17 @@ TEST_CASE("Edits recompile after a pause in typing", "[app]") {
   waitForRun(controller, 0);
   const PipelineRun *first = controller.state().run.get();
 
-  controller.apply({Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n// edit\n"}, 10.0);
+  controller.apply(
+      {Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    "
+                            "gpu.return\n  }\n}\n// edit\n"},
+      10.0);
   CHECK(controller.secondsUntilDeadline(10.1) == Approx(0.3));
   controller.tick(10.1);
   CHECK(controller.state().run.get() == first); // still typing
-  controller.apply({Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n// edit 2\n"}, 10.3);
+  controller.apply(
+      {Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    "
+                            "gpu.return\n  }\n}\n// edit 2\n"},
+      10.3);
   controller.tick(10.6); // 0.3 s after the last edit: not yet
   CHECK(controller.secondsUntilDeadline(10.6) == Approx(0.1));
   controller.tick(10.71);
@@ -172,7 +183,9 @@ TEST_CASE("Line diff of two snapshots", "[app]") {
   CHECK(diff.removed == 1);
   std::string script;
   for (const DiffLine &d : diff.lines)
-    script += d.kind == DiffLine::Same ? '=' : d.kind == DiffLine::Added ? '+' : '-';
+    script += d.kind == DiffLine::Same    ? '='
+              : d.kind == DiffLine::Added ? '+'
+                                          : '-';
   CHECK(script == "=-==+");
 
   // Two real snapshots: outlining adds the gpu.module.
@@ -187,7 +200,8 @@ TEST_CASE("Line diff of two snapshots", "[app]") {
   CHECK_FALSE(real.truncated);
   bool sawModule = false;
   for (const DiffLine &d : real.lines)
-    if (d.kind == DiffLine::Added && b.line(d.right).contains("gpu.module @saxpy_kernel"))
+    if (d.kind == DiffLine::Added &&
+        b.line(d.right).contains("gpu.module @saxpy_kernel"))
       sawModule = true;
   CHECK(sawModule);
   // Every line of both texts appears once, in order.
@@ -266,4 +280,27 @@ TEST_CASE("Samples are grouped by folder with their lesson line", "[app]") {
   CHECK(sawSaxpy);
   CHECK(lessonLine("// Lesson: x y\n// more\n") == "x y");
   CHECK(lessonLine("module {}\n") == "");
+}
+
+TEST_CASE("SASS lines map back to source lines through nvdisasm's line info",
+          "[app]") {
+  std::string sass =
+      test::readSource("tests/fixtures/sass/gemm_tma_wgmma.sass");
+  std::vector<uint32_t> lines = sourceLinesOfText(sass, Language::SASS);
+  LineIndex index(sass);
+  REQUIRE(lines.size() >= index.size());
+  // The first instruction follows '//## File "...", line 47'.
+  size_t mapped = 0, instructions = 0;
+  for (size_t i = 0; i < index.size(); ++i) {
+    if (!index.line(i).trim().starts_with("/*"))
+      continue;
+    ++instructions;
+    mapped += lines[i] != 0;
+    if (index.line(i).contains("/*0000*/"))
+      CHECK(lines[i] == 47);
+    if (index.line(i).contains("HGMMA"))
+      CHECK(lines[i] != 0);
+  }
+  CHECK(instructions == 512);
+  CHECK(mapped > 400);
 }

@@ -29,8 +29,9 @@ bool contains(const std::string &text, const std::string &part) {
 
 TEST_CASE("klx pipeline prints one row per step and the ptxas summary",
           "[cli]") {
-  ToolResult r = runKlx({"pipeline", test::sourcePath("samples/nvidia/saxpy.mlir"),
-                      "--nvdisasm=/nonexistent"});
+  ToolResult r =
+      runKlx({"pipeline", test::sourcePath("samples/nvidia/saxpy.mlir"),
+              "--nvdisasm=/nonexistent"});
   CHECK(r.exitCode == 0);
   CHECK(contains(r.output, "convert-gpu-to-nvvm"));
   CHECK(contains(r.output, "canonicalize#3"));
@@ -41,8 +42,9 @@ TEST_CASE("klx pipeline prints one row per step and the ptxas summary",
 
 TEST_CASE("klx pipeline --json is valid JSON with the documented keys",
           "[cli]") {
-  ToolResult r = runKlx({"pipeline", test::sourcePath("samples/amd/lds_transpose.mlir"),
-                      "--json"});
+  ToolResult r =
+      runKlx({"pipeline", test::sourcePath("samples/amd/lds_transpose.mlir"),
+              "--json"});
   REQUIRE(r.exitCode == 0);
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(r.output);
   REQUIRE((bool)parsed);
@@ -73,7 +75,8 @@ TEST_CASE("klx compile --emit and --stop-after", "[cli]") {
     CHECK(contains(r.output, ".target sm_90a"));
   }
   SECTION("mlir after a pass") {
-    ToolResult r = runKlx({"compile", saxpy, "--stop-after=gpu-kernel-outlining"});
+    ToolResult r =
+        runKlx({"compile", saxpy, "--stop-after=gpu-kernel-outlining"});
     CHECK(r.exitCode == 0);
     CHECK(contains(r.output, "gpu.launch_func"));
     CHECK_FALSE(contains(r.output, "llvm.func"));
@@ -89,20 +92,20 @@ TEST_CASE("klx compile --emit and --stop-after", "[cli]") {
     CHECK(contains(r.output, "sm_90a produces no amdgcn"));
   }
   SECTION("no SASS without nvdisasm: exit 2 and why") {
-    ToolResult r = runKlx({"compile", saxpy, "--emit=sass",
-                        "--nvdisasm=/nonexistent/nvdisasm"});
+    ToolResult r = runKlx(
+        {"compile", saxpy, "--emit=sass", "--nvdisasm=/nonexistent/nvdisasm"});
     CHECK(r.exitCode == 2);
     CHECK(contains(r.output, "no sass: nvdisasm"));
   }
 }
 
-TEST_CASE("klx compile --dump-dir writes one numbered file per step",
-          "[cli]") {
+TEST_CASE("klx compile --dump-dir writes one numbered file per step", "[cli]") {
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-dump", dir));
-  ToolResult r = runKlx({"compile", test::sourcePath("samples/nvidia/saxpy.mlir"),
-                      "--dump-dir=" + std::string(dir), "--emit=cubin",
-                      "-o", std::string(dir) + "/out.cubin"});
+  ToolResult r =
+      runKlx({"compile", test::sourcePath("samples/nvidia/saxpy.mlir"),
+              "--dump-dir=" + std::string(dir), "--emit=cubin", "-o",
+              std::string(dir) + "/out.cubin"});
   CHECK(r.exitCode == 0);
   auto exists = [&](const std::string &name) {
     return llvm::sys::fs::exists(std::string(dir) + "/" + name);
@@ -135,10 +138,10 @@ TEST_CASE("klx exit codes: 1 for bad input, 2 for usage", "[cli]") {
   CHECK(runKlx({"compile"}).exitCode == 2);
   CHECK(runKlx({"compile", "/nonexistent.mlir"}).exitCode == 2);
   CHECK(runKlx({"compile", test::sourcePath("samples/nvidia/saxpy.mlir"),
-             "--bogus"})
+                "--bogus"})
             .exitCode == 2);
   CHECK(runKlx({"compile", test::sourcePath("samples/nvidia/saxpy.mlir"),
-             "--target=sm_00"})
+                "--target=sm_00"})
             .exitCode == 2);
   CHECK(runKlx({"frobnicate"}).exitCode == 2);
   CHECK(runKlx({"help"}).exitCode == 0);
@@ -146,8 +149,9 @@ TEST_CASE("klx exit codes: 1 for bad input, 2 for usage", "[cli]") {
 
 TEST_CASE("klx pipeline --print-pass-pipeline is one textual pipeline",
           "[cli]") {
-  ToolResult r = runKlx({"pipeline", test::sourcePath("samples/amd/lds_transpose.mlir"),
-                      "--print-pass-pipeline"});
+  ToolResult r =
+      runKlx({"pipeline", test::sourcePath("samples/amd/lds_transpose.mlir"),
+              "--print-pass-pipeline"});
   CHECK(r.exitCode == 0);
   CHECK(contains(r.output, "builtin.module("));
   CHECK(contains(r.output, "rocdl-attach-target{"));

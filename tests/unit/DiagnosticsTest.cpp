@@ -35,8 +35,7 @@ TEST_CASE("A truncated file is an input error at its end", "[diagnostics]") {
   CHECK(error.step == "parse");
 }
 
-TEST_CASE("An unknown op is reported at its line and column",
-          "[diagnostics]") {
+TEST_CASE("An unknown op is reported at its line and column", "[diagnostics]") {
   PipelineRun run = compile("func.func @f() {\n"
                             "  %0 = arith.constant 1 : i32\n"
                             "  %1 = nosuch.op %0 : i32\n"
@@ -63,14 +62,14 @@ TEST_CASE("A type mismatch is reported with a note", "[diagnostics]") {
 
 TEST_CASE("A verifier error inside a kernel keeps its location",
           "[diagnostics]") {
-  PipelineRun run = compile(
-      "gpu.module @m {\n"
-      "  gpu.func @k(%x: memref<4xf32>) kernel {\n"
-      "    %c0 = arith.constant 0 : index\n"
-      "    %v = memref.load %x[%c0, %c0] : memref<4xf32>\n"
-      "    gpu.return\n"
-      "  }\n"
-      "}\n");
+  PipelineRun run =
+      compile("gpu.module @m {\n"
+              "  gpu.func @k(%x: memref<4xf32>) kernel {\n"
+              "    %c0 = arith.constant 0 : index\n"
+              "    %v = memref.load %x[%c0, %c0] : memref<4xf32>\n"
+              "    gpu.return\n"
+              "  }\n"
+              "}\n");
   CHECK(run.status == RunStatus::InputError);
   Diag error = firstError(run);
   CHECK(error.loc.line == 4);
@@ -102,8 +101,7 @@ TEST_CASE("A pass failure is recorded on its step, with the IR it saw",
   CHECK(last.diagnostics[0].step == "convert-gpu-to-nvvm");
 }
 
-TEST_CASE("klx module attributes are verified while parsing",
-          "[diagnostics]") {
+TEST_CASE("klx module attributes are verified while parsing", "[diagnostics]") {
   PipelineRun unknownTarget =
       compile("module attributes {klx.target = \"sm_80\"} {}\n");
   CHECK(unknownTarget.status == RunStatus::InputError);

@@ -40,8 +40,7 @@ TEST_CASE("PTX: comments and inline-asm braces", "[counts]") {
   CHECK(counts.get("wgmma.mma_async") == 1);
 }
 
-TEST_CASE("Every kind reports all of its classes, zeros included",
-          "[counts]") {
+TEST_CASE("Every kind reports all of its classes, zeros included", "[counts]") {
   for (EmitKind kind : {EmitKind::PTX, EmitKind::SASS, EmitKind::AMDGCN}) {
     InstructionCounts counts = countInstructions(kind, "");
     CHECK(counts.total == 0);
@@ -49,4 +48,34 @@ TEST_CASE("Every kind reports all of its classes, zeros included",
     CHECK_FALSE(counts.classes.empty());
   }
   CHECK(countInstructions(EmitKind::MLIR, "anything").classes.empty());
+}
+
+TEST_CASE("SASS of the TMA + wgmma GEMM: HGMMA, UTMALDG, SYNCS", "[counts]") {
+  std::string sass =
+      test::readSource("tests/fixtures/sass/gemm_tma_wgmma.sass");
+  InstructionCounts counts = countInstructions(EmitKind::SASS, sass);
+  CHECK(counts.total == 512);
+  CHECK(counts.get("HGMMA") == 8);
+  CHECK(counts.get("UTMALDG") == 6);
+  CHECK(counts.get("SYNCS") == 7);
+  CHECK(counts.get("BAR") == 2);
+  CHECK(counts.get("STL") == 0);
+  CHECK(counts.get("LDL") == 0);
+  CHECK(counts.get("LDG/STG") == 128);
+}
+
+TEST_CASE("SASS of a spilling kernel: STL and LDL", "[counts]") {
+  std::string sass = test::readSource("tests/fixtures/sass/spills-stack.sass");
+  InstructionCounts counts = countInstructions(EmitKind::SASS, sass);
+  CHECK(counts.total == 336);
+  CHECK(counts.get("STL") == 81);
+  CHECK(counts.get("LDL") == 107);
+  CHECK(counts.get("HGMMA") == 0);
+}
+
+TEST_CASE("SASS where ptxas ignored setmaxnreg has no USETMAXREG", "[counts]") {
+  std::string sass = test::readSource("tests/fixtures/sass/setmaxnreg.sass");
+  InstructionCounts counts = countInstructions(EmitKind::SASS, sass);
+  CHECK(counts.total == 24);
+  CHECK(counts.get("USETMAXREG") == 0);
 }

@@ -183,7 +183,8 @@ TEST_CASE("The cubin step parses ptxas; SASS says why it is missing",
           "[pipeline]") {
   CompileOptions options;
   options.nvdisasmPath = "/nonexistent/nvdisasm";
-  PipelineRun run = compileSample("samples/nvidia/gemm_tma_wgmma.mlir", options);
+  PipelineRun run =
+      compileSample("samples/nvidia/gemm_tma_wgmma.mlir", options);
   REQUIRE(run.succeeded());
   REQUIRE(run.artifacts.size() == 1);
   const DeviceArtifacts &a = run.artifacts[0];
@@ -239,8 +240,7 @@ TEST_CASE("The AMD pipeline ends in AMDGCN with its metadata", "[pipeline]") {
   CHECK(other.artifacts[0].amdgcn.find("gfx950") != std::string::npos);
 }
 
-TEST_CASE("-D overrides declared parameters and rejects others",
-          "[pipeline]") {
+TEST_CASE("-D overrides declared parameters and rejects others", "[pipeline]") {
   CompileOptions options;
   options.stopAfter = "parse";
   SECTION("known names, values of the declared kind") {
@@ -272,10 +272,11 @@ TEST_CASE("-D overrides declared parameters and rejects others",
 
 TEST_CASE("Two gpu.modules get one backend snapshot each per step",
           "[pipeline]") {
-  const char *source = "module attributes {gpu.container_module} {\n"
-                       "  gpu.module @a { gpu.func @ka() kernel { gpu.return } }\n"
-                       "  gpu.module @b { gpu.func @kb() kernel { gpu.return } }\n"
-                       "}\n";
+  const char *source =
+      "module attributes {gpu.container_module} {\n"
+      "  gpu.module @a { gpu.func @ka() kernel { gpu.return } }\n"
+      "  gpu.module @b { gpu.func @kb() kernel { gpu.return } }\n"
+      "}\n";
   CompileOptions options;
   options.stopAfter = "ptx";
   PipelineRun run = runPipeline(source, "two.mlir", options);
@@ -293,9 +294,9 @@ TEST_CASE("Two gpu.modules get one backend snapshot each per step",
   for (const Snapshot &s : run.snapshots)
     if (s.name == "convert-gpu-to-nvvm")
       nested.push_back(s.displayName() + " " + s.anchor);
-  CHECK(nested == std::vector<std::string>{
-                      "convert-gpu-to-nvvm gpu.module @a",
-                      "convert-gpu-to-nvvm gpu.module @b"});
+  CHECK(nested ==
+        std::vector<std::string>{"convert-gpu-to-nvvm gpu.module @a",
+                                 "convert-gpu-to-nvvm gpu.module @b"});
 }
 
 TEST_CASE("A module with no kernels says so at the backend", "[pipeline]") {

@@ -8,8 +8,8 @@ using namespace klx;
 
 TEST_CASE("ptxas report: registers, smem and barriers of a TMA+wgmma kernel",
           "[ptxas]") {
-  PtxasReport report =
-      parsePtxasReport(test::readSource("tests/fixtures/ptxas/gemm-tma-wgmma.txt"));
+  PtxasReport report = parsePtxasReport(
+      test::readSource("tests/fixtures/ptxas/gemm-tma-wgmma.txt"));
   REQUIRE(report.functions.size() == 1);
   const PtxasFunctionReport *gemm = report.find("gemm_tma_wgmma");
   REQUIRE(gemm);
@@ -23,8 +23,8 @@ TEST_CASE("ptxas report: registers, smem and barriers of a TMA+wgmma kernel",
 }
 
 TEST_CASE("ptxas report: spills and a stack frame", "[ptxas]") {
-  PtxasReport report =
-      parsePtxasReport(test::readSource("tests/fixtures/ptxas/spills-stack.txt"));
+  PtxasReport report = parsePtxasReport(
+      test::readSource("tests/fixtures/ptxas/spills-stack.txt"));
   const PtxasFunctionReport *f = report.find("pressure");
   REQUIRE(f);
   CHECK(f->registers == 24);

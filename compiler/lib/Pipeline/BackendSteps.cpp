@@ -116,8 +116,8 @@ RunStatus BackendRunner::fail(Snapshot &snapshot, std::string message,
 
 RunStatus BackendRunner::translate(Snapshot &snapshot, DeviceModule &device) {
   device.context = std::make_unique<llvm::LLVMContext>();
-  auto machine = createTargetMachine(run.target, options.ptxFeatures,
-                                     options.optLevel);
+  auto machine =
+      createTargetMachine(run.target, options.ptxFeatures, options.optLevel);
   if (!machine)
     return fail(snapshot, llvm::toString(machine.takeError()),
                 RunStatus::EnvironmentError);
@@ -163,9 +163,8 @@ RunStatus BackendRunner::emit(Snapshot &snapshot, DeviceModule &device,
                               EmitKind kind) {
   FatalErrorCatcher catcher;
   llvm::Expected<std::string> assembly = std::string();
-  if (!catcher.run([&] {
-        assembly = emitAssembly(*device.module, *device.machine);
-      })) {
+  if (!catcher.run(
+          [&] { assembly = emitAssembly(*device.module, *device.machine); })) {
     llvm::consumeError(assembly.takeError());
     return fail(snapshot,
                 "the " + emitKindName(kind).str() +
@@ -196,10 +195,9 @@ RunStatus BackendRunner::assemble(Snapshot &snapshot, DeviceModule &device) {
                   RunStatus::EnvironmentError);
     ptxasPath = *found;
   }
-  auto result =
-      assembleWithPtxas(ptxasPath, device.artifacts->ptx,
-                        targetName(run.target), options.optLevel,
-                        options.lineInfo);
+  auto result = assembleWithPtxas(ptxasPath, device.artifacts->ptx,
+                                  targetName(run.target), options.optLevel,
+                                  options.lineInfo);
   if (!result)
     return fail(snapshot, llvm::toString(result.takeError()),
                 RunStatus::EnvironmentError);

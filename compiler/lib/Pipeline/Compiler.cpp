@@ -113,14 +113,13 @@ static mlir::LogicalResult applyDefines(mlir::ModuleOp module,
     diag.loc.file = fileName.str();
     diag.step = "-D";
     if (!declared) {
-      diag.message = "unknown parameter '" + name + "'; " +
-                     declaredNames(params);
+      diag.message =
+          "unknown parameter '" + name + "'; " + declaredNames(params);
       diags.push_back(diag);
       ok = false;
       continue;
     }
-    mlir::FailureOr<mlir::Attribute> parsed =
-        parseParamValue(declared, value);
+    mlir::FailureOr<mlir::Attribute> parsed = parseParamValue(declared, value);
     if (mlir::failed(parsed)) {
       std::string expected;
       llvm::raw_string_ostream os(expected);
@@ -164,7 +163,8 @@ std::vector<std::string> klx::plannedStepNames(const CompileOptions &options,
     names.push_back(n == 1 ? name.str() : (name + "#" + llvm::Twine(n)).str());
   };
   add(step::kParse);
-  for (const PassStep &step : loweringSteps(loweringOptionsFor(options, target)))
+  for (const PassStep &step :
+       loweringSteps(loweringOptionsFor(options, target)))
     add(passNameOf(step));
   for (llvm::StringRef step : backendSteps(target))
     add(step);
@@ -247,8 +247,8 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     if (!found) {
       Diag diag;
       diag.message = "no step named '" + options.stopAfter + "' for " +
-                     targetName(run.target).str() + "; steps are: " +
-                     llvm::join(names, ", ");
+                     targetName(run.target).str() +
+                     "; steps are: " + llvm::join(names, ", ");
       pending.push_back(diag);
       return finish(RunStatus::EnvironmentError);
     }
@@ -279,8 +279,8 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   size_t passCount = std::min(steps.size(), stopIndex);
   mlir::PassManager pm(context.get());
   std::string pipelineError;
-  if (mlir::failed(addPassSteps(
-          pm, llvm::ArrayRef(steps).take_front(passCount), pipelineError))) {
+  if (mlir::failed(addPassSteps(pm, llvm::ArrayRef(steps).take_front(passCount),
+                                pipelineError))) {
     Diag diag;
     diag.message = "internal pipeline error: " + pipelineError;
     pending.push_back(diag);
@@ -296,7 +296,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
 
   // Backend steps: the rest of the plan.
   size_t backendCount = stopIndex - steps.size();
-  RunStatus status = runBackendSteps(*module, options, backendCount, run,
-                                     collector, pending);
+  RunStatus status =
+      runBackendSteps(*module, options, backendCount, run, collector, pending);
   return finish(status);
 }

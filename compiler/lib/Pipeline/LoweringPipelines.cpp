@@ -30,10 +30,10 @@ std::vector<PassStep> klx::nvidiaLoweringSteps(const LoweringOptions &opts) {
       {"", "convert-nvvm-to-llvm"},
       {"", "convert-func-to-llvm"},
       {"", "expand-strided-metadata"},
-      {"", llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}}",
-                         targetName(opts.target), opts.ptxFeatures,
-                         opts.optLevel)
-               .str()},
+      {"",
+       llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}}",
+                     targetName(opts.target), opts.ptxFeatures, opts.optLevel)
+           .str()},
       {"", "lower-affine"},
       {"", "convert-arith-to-llvm"},
       {"", "convert-index-to-llvm"},
@@ -97,8 +97,8 @@ mlir::LogicalResult klx::addPassSteps(mlir::OpPassManager &pm,
   for (const PassStep &step : steps) {
     mlir::OpPassManager &target =
         step.anchor.empty() ? pm : pm.nest(step.anchor);
-    if (mlir::failed(mlir::parsePassPipeline(step.pipeline, target,
-                                             errorStream)))
+    if (mlir::failed(
+            mlir::parsePassPipeline(step.pipeline, target, errorStream)))
       return mlir::failure();
   }
   return mlir::success();

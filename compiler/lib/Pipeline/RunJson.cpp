@@ -108,7 +108,8 @@ static void writeArtifactsJson(llvm::json::OStream &json,
     if (artifacts.amdgcnMetadata)
       writeAmdgcnJson(json, *artifacts.amdgcnMetadata);
     if (!artifacts.cubin.empty())
-      json.attribute("cubin_bytes", static_cast<int64_t>(artifacts.cubin.size()));
+      json.attribute("cubin_bytes",
+                     static_cast<int64_t>(artifacts.cubin.size()));
     if (!artifacts.sassMissingReason.empty())
       json.attribute("sass_missing_reason", artifacts.sassMissingReason);
     json.attributeObject("instruction_counts", [&] {
@@ -126,9 +127,8 @@ static void writeArtifactsJson(llvm::json::OStream &json,
   });
 }
 
-void klx::writeRunJson(
-    llvm::json::OStream &json, const PipelineRun &run,
-    llvm::function_ref<void(llvm::json::OStream &)> extra) {
+void klx::writeRunJson(llvm::json::OStream &json, const PipelineRun &run,
+                       llvm::function_ref<void(llvm::json::OStream &)> extra) {
   json.object([&] {
     json.attribute("file", run.fileName);
     json.attribute("target", targetName(run.target));

@@ -54,8 +54,7 @@ static Severity toSeverity(mlir::DiagnosticSeverity severity) {
 
 void klx::printDiag(llvm::raw_ostream &os, const Diag &diag) {
   if (diag.loc.isKnown())
-    os << diag.loc.file << ':' << diag.loc.line << ':' << diag.loc.col
-       << ": ";
+    os << diag.loc.file << ':' << diag.loc.line << ':' << diag.loc.col << ": ";
   else if (!diag.loc.file.empty())
     os << diag.loc.file << ": ";
   os << severityName(diag.severity) << ": " << diag.message;

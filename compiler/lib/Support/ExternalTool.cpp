@@ -105,10 +105,9 @@ llvm::Expected<ToolResult> klx::runTool(llvm::StringRef program,
       llvm::StringRef(errFile->path())};
   std::string message;
   bool failedToStart = false;
-  int rc = llvm::sys::ExecuteAndWait(program, argv, /*Env=*/std::nullopt,
-                                     redirects, timeoutSeconds,
-                                     /*MemoryLimit=*/0, &message,
-                                     &failedToStart);
+  int rc = llvm::sys::ExecuteAndWait(
+      program, argv, /*Env=*/std::nullopt, redirects, timeoutSeconds,
+      /*MemoryLimit=*/0, &message, &failedToStart);
   if (failedToStart)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot run %s: %s", program.str().c_str(),

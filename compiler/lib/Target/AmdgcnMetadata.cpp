@@ -65,8 +65,8 @@ AmdgcnMetadata klx::parseAmdgcnMetadata(llvm::StringRef assembly) {
     size_t split = body.find_first_of(":=");
     if (split == llvm::StringRef::npos)
       continue;
-    unsigned *field = fieldFor(body.take_front(split).trim(),
-                               metadata.kernels.back());
+    unsigned *field =
+        fieldFor(body.take_front(split).trim(), metadata.kernels.back());
     llvm::StringRef value = body.drop_front(split + 1).trim();
     value = value.take_while([](char c) { return c >= '0' && c <= '9'; });
     unsigned number;

@@ -10,11 +10,9 @@
 
 using namespace klx;
 
-llvm::Expected<PtxasResult> klx::assembleWithPtxas(llvm::StringRef ptxasPath,
-                                                   llvm::StringRef ptx,
-                                                   llvm::StringRef arch,
-                                                   unsigned optLevel,
-                                                   bool lineInfo) {
+llvm::Expected<PtxasResult>
+klx::assembleWithPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
+                       llvm::StringRef arch, unsigned optLevel, bool lineInfo) {
   auto ptxFile = TempFile::create("klx", "ptx");
   if (!ptxFile)
     return ptxFile.takeError();

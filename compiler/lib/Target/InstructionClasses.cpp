@@ -35,7 +35,9 @@ bool startsWith(llvm::StringRef s, llvm::StringRef prefix) {
 
 const InstructionClass ptxClasses[] = {
     {"wgmma.mma_async",
-     [](const Instruction &i) { return startsWith(i.opcode, "wgmma.mma_async"); }},
+     [](const Instruction &i) {
+       return startsWith(i.opcode, "wgmma.mma_async");
+     }},
     {"cp.async.bulk.tensor",
      [](const Instruction &i) {
        return startsWith(i.opcode, "cp.async.bulk.tensor");
@@ -92,10 +94,12 @@ bool splitPtx(llvm::StringRef line, Instruction &out) {
 // [SECTION] SASS -----------------------------------------------------------
 
 const InstructionClass sassClasses[] = {
-    {"HGMMA", [](const Instruction &i) { return startsWith(i.opcode, "HGMMA"); }},
+    {"HGMMA",
+     [](const Instruction &i) { return startsWith(i.opcode, "HGMMA"); }},
     {"UTMALDG",
      [](const Instruction &i) { return startsWith(i.opcode, "UTMALDG"); }},
-    {"SYNCS", [](const Instruction &i) { return startsWith(i.opcode, "SYNCS"); }},
+    {"SYNCS",
+     [](const Instruction &i) { return startsWith(i.opcode, "SYNCS"); }},
     {"USETMAXREG",
      [](const Instruction &i) { return startsWith(i.opcode, "USETMAXREG"); }},
     {"STL", [](const Instruction &i) { return startsWith(i.opcode, "STL"); }},
@@ -154,10 +158,12 @@ const InstructionClass amdgcnClasses[] = {
      [](const Instruction &i) {
        return isWaitcnt(i) && i.operands.contains("lgkmcnt(");
      }},
-    {"v_mfma", [](const Instruction &i) { return startsWith(i.opcode, "v_mfma"); }},
+    {"v_mfma",
+     [](const Instruction &i) { return startsWith(i.opcode, "v_mfma"); }},
     {"ds_read",
      [](const Instruction &i) {
-       return startsWith(i.opcode, "ds_read") || startsWith(i.opcode, "ds_load");
+       return startsWith(i.opcode, "ds_read") ||
+              startsWith(i.opcode, "ds_load");
      }},
     {"ds_write",
      [](const Instruction &i) {
@@ -176,8 +182,7 @@ const InstructionClass amdgcnClasses[] = {
      }},
     {"scratch",
      [](const Instruction &i) { return startsWith(i.opcode, "scratch_"); }},
-    {"s_barrier",
-     [](const Instruction &i) { return i.opcode == "s_barrier"; }},
+    {"s_barrier", [](const Instruction &i) { return i.opcode == "s_barrier"; }},
 };
 
 // Instructions are lower-case mnemonics with an s_/v_/ds_/... prefix;

@@ -12,12 +12,12 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 using namespace klx;
 
@@ -55,10 +55,9 @@ klx::createTargetMachine(Target target, llvm::StringRef ptxFeatures,
   // The AMDGPU backend states VGPRs, occupancy and LDS per kernel only in
   // verbose-assembly comments.
   options.MCOptions.AsmVerbose = isAmd(target);
-  std::unique_ptr<llvm::TargetMachine> machine(
-      llvmTarget->createTargetMachine(triple, targetName(target), features,
-                                      options, std::nullopt, std::nullopt,
-                                      codeGenLevel(optLevel)));
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, targetName(target), features, options, std::nullopt, std::nullopt,
+      codeGenLevel(optLevel)));
   if (!machine)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot create an LLVM target machine for "
@@ -85,7 +84,8 @@ klx::translateGpuModule(mlir::Operation *gpuModule, llvm::LLVMContext &context,
   if (isNvidia(target)) {
     // What libdevice's __nvvm_reflect queries; klx links no libdevice, but
     // kernels written against it still fold these.
-    module->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+    module->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                          uint32_t(0));
   } else {
     // Code object v5, what the ROCm 6 runtime loads.
     module->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
@@ -105,10 +105,9 @@ llvm::Error klx::linkLibdevice(llvm::Module &module, llvm::StringRef path) {
   std::unique_ptr<llvm::Module> library =
       llvm::parseIRFile(path, error, module.getContext());
   if (!library)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot read libdevice '%s': %s",
-                                   path.str().c_str(),
-                                   error.getMessage().str().c_str());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "cannot read libdevice '%s': %s",
+        path.str().c_str(), error.getMessage().str().c_str());
   // libdevice declares a generic triple; match the kernel's so the linker
   // has nothing to warn about.
   library->setTargetTriple(module.getTargetTriple());

@@ -32,8 +32,8 @@ static bool readQuantity(llvm::StringRef item, llvm::StringRef what,
     return false;
   llvm::StringRef number = item.drop_back(what.size()).trim();
   // "used 1 barriers": the count follows a leading word.
-  number = number.rsplit(' ').second.empty() ? number
-                                             : number.rsplit(' ').second;
+  number =
+      number.rsplit(' ').second.empty() ? number : number.rsplit(' ').second;
   return !number.getAsInteger(10, out);
 }
 

@@ -31,8 +31,8 @@ struct CompileOptions {
   /// False records timing only (no IR text, origins or op counts): the
   /// baseline that measures what snapshots cost.
   bool recordSnapshots = true;
-  std::string ptxasPath;    // empty: search
-  std::string nvdisasmPath; // empty: search
+  std::string ptxasPath;     // empty: search
+  std::string nvdisasmPath;  // empty: search
   std::string libdevicePath; // empty: search
   std::string ptxFeatures = "+ptx88";
   unsigned optLevel = 3;

@@ -24,17 +24,16 @@ struct PtxasResult {
 llvm::Expected<PtxasResult> assembleWithPtxas(llvm::StringRef ptxasPath,
                                               llvm::StringRef ptx,
                                               llvm::StringRef arch,
-                                              unsigned optLevel,
-                                              bool lineInfo);
+                                              unsigned optLevel, bool lineInfo);
 
 /// Finds libdevice.10.bc: an explicit path wins, then
 /// $CUDA_HOME/nvvm/libdevice, then /usr/local/cuda/nvvm/libdevice.
 llvm::Expected<std::string> findLibdevice(llvm::StringRef explicitPath = "");
 
 /// Disassembles a cubin with nvdisasm into SASS text.
-llvm::Expected<std::string> disassembleWithNvdisasm(llvm::StringRef nvdisasmPath,
-                                                    llvm::StringRef cubin,
-                                                    bool lineInfo);
+llvm::Expected<std::string>
+disassembleWithNvdisasm(llvm::StringRef nvdisasmPath, llvm::StringRef cubin,
+                        bool lineInfo);
 
 } // namespace klx
 

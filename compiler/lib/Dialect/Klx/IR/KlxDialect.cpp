@@ -26,8 +26,7 @@ public:
 
   static constexpr unsigned kMinElements = 8;
 
-  AliasResult getAlias(mlir::Type type,
-                       llvm::raw_ostream &os) const override {
+  AliasResult getAlias(mlir::Type type, llvm::raw_ostream &os) const override {
     auto structType = llvm::dyn_cast<mlir::LLVM::LLVMStructType>(type);
     if (!structType || structType.isIdentified())
       return AliasResult::NoAlias;
@@ -63,9 +62,8 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
                              << "' must be a string such as \"sm_90a\"";
     if (!parseTarget(target.getValue()))
       return op->emitError()
-             << "unknown target '" << target.getValue()
-             << "' in '" << kTargetAttrName
-             << "' (known: sm_90a, gfx942, gfx950)";
+             << "unknown target '" << target.getValue() << "' in '"
+             << kTargetAttrName << "' (known: sm_90a, gfx942, gfx950)";
     return mlir::success();
   }
   if (name == kParamsAttrName) {
@@ -78,8 +76,8 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
       if (!llvm::isa<mlir::IntegerAttr, mlir::FloatAttr, mlir::StringAttr>(
               value))
         return op->emitError()
-               << "parameter '" << entry.getName().getValue()
-               << "' in '" << kParamsAttrName
+               << "parameter '" << entry.getName().getValue() << "' in '"
+               << kParamsAttrName
                << "' must be an integer, boolean, float or string";
     }
     return mlir::success();

@@ -1,0 +1,174 @@
+//===- FrameTime.cpp - CPU time per frame of the explorer window ----------===//
+//
+// Opens the real window (run it under xvfb-run where there is no display),
+// puts a 50,000-line IR in the IR pane, scrolls it with the mouse wheel
+// frame after frame, then does the same with the diff against a second
+// 50,000-line snapshot, and prints the median CPU milliseconds spent
+// building a frame (panels + ImGui::Render) and, apart, submitting it to
+// OpenGL. Then it runs `klx --exit-after-idle` to count frames drawn while
+// the window sits idle. Goals: under 8 ms per frame while scrolling, no
+// frames while idle.
+//
+// usage: xvfb-run -a klx-bench-frames [--frames=N]
+//
+//===----------------------------------------------------------------------===//
+
+#include "core/AppState.h"
+#include "panels/Panel.h"
+#include "render/Window.h"
+
+#include "klx/Pipeline/Compiler.h"
+#include "klx/Support/ExternalTool.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+
+double medianOf(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0 : values[values.size() / 2];
+}
+
+/// Lowered GEMM IR repeated until it has `lines` lines; `variant` changes
+/// every 97th line so that a diff has work to do.
+std::string bigIR(const std::string &unit, size_t lines, bool variant) {
+  std::string text;
+  size_t count = 0, start = 0;
+  while (count < lines) {
+    size_t end = unit.find('\n', start);
+    if (end == std::string::npos) {
+      start = 0;
+      continue;
+    }
+    text.append(unit, start, end - start);
+    if (variant && count % 97 == 0)
+      text += " // changed";
+    text += '\n';
+    ++count;
+    start = end + 1;
+  }
+  return text;
+}
+
+struct FrameTimes {
+  std::vector<double> build, submit;
+};
+
+FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
+                  const AppState &state, int frames) {
+  FrameTimes times;
+  CommandQueue commands;
+  for (int frame = 0; frame < frames; ++frame) {
+    auto start = std::chrono::steady_clock::now();
+    window.beginFrame([&](ImGuiIO &io) {
+      // Over the IR pane (the middle of the window), three notches a frame,
+      // down for the first half and back up for the second.
+      io.MousePos = ImVec2(io.DisplaySize.x * 0.58f, io.DisplaySize.y * 0.5f);
+      io.MouseWheel = frame < frames / 2 ? -3.0f : 3.0f;
+    });
+    ImGuiViewport *viewport = ImGui::GetMainViewport();
+    for (auto &panel : panels)
+      drawPanelWindow(*panel, state, commands, viewport->WorkPos,
+                      viewport->WorkSize, frame == 0);
+    ImGui::Render();
+    auto built = std::chrono::steady_clock::now();
+    if (frame == frames / 2 && std::getenv("KLX_BENCH_SCREENSHOT"))
+      window.requestScreenshot(std::getenv("KLX_BENCH_SCREENSHOT"));
+    window.submitFrame();
+    auto submitted = std::chrono::steady_clock::now();
+    commands.take();
+    if (frame >= 10) { // the first frames lay out and build caches
+      times.build.push_back(
+          std::chrono::duration<double, std::milli>(built - start).count());
+      times.submit.push_back(
+          std::chrono::duration<double, std::milli>(submitted - built).count());
+    }
+  }
+  return times;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int frames = 300;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg.consume_front("--frames=") && !arg.getAsInteger(10, frames))
+      continue;
+    llvm::errs() << "usage: klx-bench-frames [--frames=N]\n";
+    return 2;
+  }
+  auto window = Window::create({});
+  if (!window) {
+    llvm::errs() << "klx-bench-frames: " << toString(window.takeError())
+                 << "\n";
+    return 2;
+  }
+  (*window)->disableVsync();
+
+  CompileOptions options;
+  options.stopAfter = "cse#2";
+  std::string sample = KLX_SOURCE_DIR "/samples/nvidia/gemm_tma_wgmma.mlir";
+  auto source = llvm::MemoryBuffer::getFile(sample);
+  if (!source)
+    return 2;
+  PipelineRun lowered = runPipeline((*source)->getBuffer(), sample, options);
+  if (!lowered.succeeded())
+    return 1;
+  auto run = std::make_shared<PipelineRun>();
+  run->fileName = sample;
+  for (bool variant : {false, true}) {
+    Snapshot snapshot;
+    snapshot.name = variant ? "after" : "before";
+    snapshot.anchor = "builtin.module";
+    snapshot.text = bigIR(lowered.snapshots.back().text, 50000, variant);
+    snapshot.changed = true;
+    run->snapshots.push_back(std::move(snapshot));
+  }
+  AppState state;
+  state.run = run;
+  state.runSerial = 1;
+  state.source.text = (*source)->getBuffer().str();
+  state.view.selected = 1;
+  std::vector<std::unique_ptr<Panel>> panels = createPanels();
+
+  FrameTimes text = scroll(**window, panels, state, frames);
+  state.view.showDiff = true;
+  FrameTimes diff = scroll(**window, panels, state, frames);
+  state.view.sideBySide = false;
+  FrameTimes inlineDiff = scroll(**window, panels, state, frames);
+
+  llvm::outs() << llvm::formatv(
+      "klx frame time, IR pane with 50,000 lines, {0} frames each, median ms\n"
+      "  (build: panels + ImGui::Render on the CPU; submit: OpenGL draw and\n"
+      "   swap, here Mesa's software renderer under Xvfb)\n",
+      frames);
+  auto row = [](const char *what, const FrameTimes &t) {
+    llvm::outs() << llvm::formatv(
+        "  {0,-28} build {1,6:F2}   submit {2,6:F2}\n", what, medianOf(t.build),
+        medianOf(t.submit));
+  };
+  row("scrolling the IR", text);
+  row("scrolling the diff, 2 columns", diff);
+  row("scrolling the diff, inline", inlineDiff);
+  window->reset(); // one window at a time on the display
+
+  auto klx = runTool(KLX_BINARY, {"--exit-after-idle=3"}, 120);
+  if (!klx) {
+    llvm::errs() << toString(klx.takeError()) << "\n";
+    return 1;
+  }
+  llvm::outs() << "idle window: " << klx->output;
+  return 0;
+}
