@@ -6,6 +6,8 @@
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"
 
+#include <algorithm>
+
 namespace klx::app {
 namespace {
 
@@ -163,6 +165,13 @@ private:
     }
     view.setText(text, languageFor(kind), identity);
     unsigned focused = state.view.focusedSourceLine;
+    unsigned &lastFocus = lastFocused[int(kind) % 3];
+    if (focused != lastFocus) {
+      lastFocus = focused;
+      auto it = std::find(lines.begin(), lines.end(), focused);
+      if (focused && it != lines.end())
+        view.scrollToLine(it - lines.begin());
+    }
     TextViewResult result =
         view.draw("asm", ImVec2(-1, -1), [&](size_t line) -> ImU32 {
           return focused && line < lines.size() && lines[line] == focused
@@ -170,9 +179,10 @@ private:
                      : 0;
         });
     if (result.clickedLine >= 0 && size_t(result.clickedLine) < lines.size() &&
-        lines[result.clickedLine])
-      commands.push(
-          {Command::FocusSourceLine, "", int(lines[result.clickedLine])});
+        lines[result.clickedLine]) {
+      lastFocus = lines[result.clickedLine];
+      commands.push({Command::FocusSourceLine, "", int(lastFocus)});
+    }
   }
 
   size_t module = 0;
@@ -180,6 +190,7 @@ private:
   TextView views[3];
   std::vector<uint32_t> sourceLines[3];
   uint64_t identities[3] = {~uint64_t(0), ~uint64_t(0), ~uint64_t(0)};
+  unsigned lastFocused[3] = {0, 0, 0};
 };
 
 } // namespace

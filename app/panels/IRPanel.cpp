@@ -7,6 +7,7 @@
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace klx::app {
@@ -78,6 +79,7 @@ public:
     }
     view.setText(snapshot.text, language, identity);
     unsigned focused = state.view.focusedSourceLine;
+    scrollToFocus(view, sourceLines, focused);
     TextViewResult result = view.draw("text", size, [&](size_t line) -> ImU32 {
       return focused && line < sourceLines.size() &&
                      sourceLines[line] == focused
@@ -86,9 +88,11 @@ public:
     });
     if (result.clickedLine >= 0 &&
         size_t(result.clickedLine) < sourceLines.size() &&
-        sourceLines[result.clickedLine])
-      commands.push(
-          {Command::FocusSourceLine, "", int(sourceLines[result.clickedLine])});
+        sourceLines[result.clickedLine]) {
+      // The user is looking here already: do not scroll away.
+      lastFocus = sourceLines[result.clickedLine];
+      commands.push({Command::FocusSourceLine, "", int(lastFocus)});
+    }
     if (result.hoveredLine >= 0 &&
         size_t(result.hoveredLine) < sourceLines.size() &&
         sourceLines[result.hoveredLine])
@@ -130,8 +134,21 @@ private:
     }
   }
 
+  /// Brings the first line that came from `focused` into view when the
+  /// focus moved elsewhere (the caret in the Source pane).
+  void scrollToFocus(TextView &text, const std::vector<uint32_t> &lines,
+                     unsigned focused) {
+    if (focused == lastFocus)
+      return;
+    lastFocus = focused;
+    auto it = std::find(lines.begin(), lines.end(), focused);
+    if (focused && it != lines.end())
+      text.scrollToLine(it - lines.begin());
+  }
+
   TextView view;
   DiffView diff;
+  unsigned lastFocus = 0;
   uint64_t linesIdentity = ~uint64_t(0);
   std::vector<uint32_t> sourceLines;
 };

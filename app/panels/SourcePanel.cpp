@@ -188,6 +188,17 @@ private:
     }
     drawList->PopClipRect();
 
+    // A line picked elsewhere (a click in the IR or assembly) scrolls into
+    // view; the caret's own line does not move the view.
+    unsigned focused = state.view.focusedSourceLine;
+    if (focused != lastFocused) {
+      lastFocused = focused;
+      float y = (focused - 1) * lineHeight;
+      if (focused && focused != caretLine &&
+          (y < child->Scroll.y || y > child->Scroll.y + child->Size.y - 2 * lineHeight))
+        ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.4f));
+    }
+
     // Hovering a marked line shows its messages.
     if (ImGui::IsMouseHoveringRect(child->InnerClipRect.Min,
                                    child->InnerClipRect.Max)) {
@@ -232,6 +243,7 @@ private:
   std::vector<Diag> diagnostics;
   std::map<unsigned, Severity> lineSeverity;
   unsigned caretLine = 0;
+  unsigned lastFocused = 0;
 };
 
 } // namespace
