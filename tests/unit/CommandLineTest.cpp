@@ -158,3 +158,21 @@ TEST_CASE("klx pipeline --print-pass-pipeline is one textual pipeline",
   CHECK(contains(r.output, "chip=gfx942"));
   CHECK(contains(r.output, "gpu.module(convert-gpu-to-rocdl{"));
 }
+
+TEST_CASE("klx-opt runs the pipeline klx prints", "[cli]") {
+  for (const char *sample :
+       {"samples/amd/lds_transpose.mlir", "samples/nvidia/saxpy.mlir"}) {
+    std::string path = test::sourcePath(sample);
+    ToolResult printed = runKlx({"pipeline", path, "--print-pass-pipeline"});
+    REQUIRE(printed.exitCode == 0);
+    std::string pipeline = llvm::StringRef(printed.output).trim().str();
+    auto optResult =
+        runTool(KLX_OPT_BINARY, {path, "--pass-pipeline=" + pipeline});
+    if (!optResult)
+      FAIL(llvm::toString(optResult.takeError()));
+    INFO(optResult->output.substr(0, 2000));
+    CHECK(optResult->exitCode == 0);
+    CHECK(contains(optResult->output, "llvm.func @"));
+    CHECK_FALSE(contains(optResult->output, "gpu.func"));
+  }
+}

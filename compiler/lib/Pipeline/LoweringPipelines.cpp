@@ -11,83 +11,58 @@ namespace {
 constexpr const char *kGpuModule = "gpu.module";
 } // namespace
 
-// Host-side lowering shared by both targets: after it the host module is
-// plain LLVM dialect calling the GPU runtime, as upstream leaves it.
-static void appendHostSteps(std::vector<PassStep> &steps) {
-  steps.push_back({"", "gpu-to-llvm"});
-  steps.push_back({"", "convert-math-to-llvm"});
-  steps.push_back({"", "canonicalize"});
-  steps.push_back({"", "cse"});
-  steps.push_back({"", "reconcile-unrealized-casts"});
-}
-
-std::vector<PassStep> klx::nvidiaLoweringSteps(const LoweringOptions &opts) {
-  std::vector<PassStep> steps = {
-      {"", "convert-nvgpu-to-nvvm"},
-      {"", "gpu-kernel-outlining"},
-      {"", "convert-vector-to-scf"},
-      {"", "convert-scf-to-cf"},
-      {"", "convert-nvvm-to-llvm"},
-      {"", "convert-func-to-llvm"},
-      {"", "expand-strided-metadata"},
-      {"",
-       llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}}",
-                     targetName(opts.target), opts.ptxFeatures, opts.optLevel)
-           .str()},
-      {"", "lower-affine"},
-      {"", "convert-arith-to-llvm"},
-      {"", "convert-index-to-llvm"},
-      {"", "canonicalize"},
-      {"", "cse"},
-      {kGpuModule, "convert-gpu-to-nvvm"},
-      {kGpuModule, "canonicalize"},
-      {kGpuModule, "cse"},
-      {kGpuModule, "reconcile-unrealized-casts"},
-  };
-  // Directives only: .loc/.file lines in PTX without DWARF sections, which
-  // ptxas would reject at -O3 ("Optimized debugging not supported"); the
-  // same as clang's -gline-directives-only for CUDA.
-  if (opts.lineInfo)
-    steps.push_back({"", "ensure-debug-info-scope-on-llvm-func{emission-kind="
-                         "DebugDirectivesOnly}"});
-  appendHostSteps(steps);
-  return steps;
-}
-
-std::vector<PassStep> klx::amdLoweringSteps(const LoweringOptions &opts) {
+std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
+  bool nvidia = isNvidia(opts.target);
   llvm::StringRef chip = targetName(opts.target);
-  std::vector<PassStep> steps = {
-      {"", "gpu-kernel-outlining"},
-      {"", llvm::formatv("convert-amdgpu-to-rocdl{{chipset={0}}", chip).str()},
-      {"", "convert-vector-to-scf"},
-      {"", "convert-scf-to-cf"},
-      {"", "convert-func-to-llvm"},
-      {"", "expand-strided-metadata"},
-      {"", llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
-                         opts.optLevel)
-               .str()},
-      {"", "lower-affine"},
-      {"", "convert-arith-to-llvm"},
-      {"", "convert-index-to-llvm"},
-      {"", "canonicalize"},
-      {"", "cse"},
-      {kGpuModule,
-       llvm::formatv("convert-gpu-to-rocdl{{chipset={0} runtime=HIP}", chip)
-           .str()},
-      {kGpuModule, "canonicalize"},
-      {kGpuModule, "cse"},
-      {kGpuModule, "reconcile-unrealized-casts"},
+  std::vector<PassStep> steps;
+  auto add = [&](llvm::StringRef anchor, std::string pipeline) {
+    steps.push_back({anchor.str(), std::move(pipeline)});
   };
+  // Vendor ops first; outlining before or after them changes nothing.
+  if (nvidia) {
+    add("", "convert-nvgpu-to-nvvm");
+    add("", "gpu-kernel-outlining");
+  } else {
+    add("", "gpu-kernel-outlining");
+    add("", llvm::formatv("convert-amdgpu-to-rocdl{{chipset={0}}", chip));
+  }
+  add("", "convert-vector-to-scf");
+  add("", "convert-scf-to-cf");
+  if (nvidia)
+    add("", "convert-nvvm-to-llvm");
+  add("", "convert-func-to-llvm");
+  add("", "expand-strided-metadata");
+  add("", nvidia ? llvm::formatv("nvvm-attach-target{{chip={0} features={1} "
+                                 "O={2}}",
+                                 chip, opts.ptxFeatures, opts.optLevel)
+                                 .str()
+                 : llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
+                                 opts.optLevel)
+                       .str());
+  for (const char *pass : {"lower-affine", "convert-arith-to-llvm",
+                           "convert-index-to-llvm", "canonicalize", "cse"})
+    add("", pass);
+  add(kGpuModule,
+      nvidia ? std::string("convert-gpu-to-nvvm")
+             : llvm::formatv("convert-gpu-to-rocdl{{chipset={0} runtime=HIP}",
+                             chip)
+                   .str());
+  for (const char *pass : {"canonicalize", "cse", "reconcile-unrealized-casts"})
+    add(kGpuModule, pass);
+  // Line info for correlation. On NVIDIA directives only: .loc/.file lines
+  // in PTX without DWARF sections, which ptxas rejects at -O3 ("Optimized
+  // debugging not supported"), as clang's -gline-directives-only does.
   if (opts.lineInfo)
-    steps.push_back({"", "ensure-debug-info-scope-on-llvm-func{emission-kind="
-                         "LineTablesOnly}"});
-  appendHostSteps(steps);
+    add("", nvidia ? "ensure-debug-info-scope-on-llvm-func{emission-kind="
+                     "DebugDirectivesOnly}"
+                   : "ensure-debug-info-scope-on-llvm-func{emission-kind="
+                     "LineTablesOnly}");
+  // Host code ends as plain LLVM dialect calling the GPU runtime, as
+  // upstream leaves it.
+  for (const char *pass : {"gpu-to-llvm", "convert-math-to-llvm",
+                           "canonicalize", "cse", "reconcile-unrealized-casts"})
+    add("", pass);
   return steps;
-}
-
-std::vector<PassStep> klx::loweringSteps(const LoweringOptions &options) {
-  return isNvidia(options.target) ? nvidiaLoweringSteps(options)
-                                  : amdLoweringSteps(options);
 }
 
 mlir::LogicalResult klx::addPassSteps(mlir::OpPassManager &pm,

@@ -2,7 +2,6 @@
 
 #include "klx/Pipeline/Target.h"
 
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace klx;
 
@@ -34,51 +33,47 @@ llvm::ArrayRef<Target> klx::allTargets() {
 bool klx::isNvidia(Target target) { return target == Target::SM90a; }
 bool klx::isAmd(Target target) { return !isNvidia(target); }
 
-llvm::StringRef klx::emitKindName(EmitKind kind) {
-  switch (kind) {
-  case EmitKind::MLIR:
-    return "mlir";
-  case EmitKind::LLVM:
-    return "llvm";
-  case EmitKind::PTX:
-    return "ptx";
-  case EmitKind::Cubin:
-    return "cubin";
-  case EmitKind::SASS:
-    return "sass";
-  case EmitKind::AMDGCN:
-    return "amdgcn";
-  }
-  return "mlir";
+namespace {
+/// Everything klx says about an emit kind, in one row.
+struct EmitKindInfo {
+  EmitKind kind;
+  llvm::StringLiteral name;
+  llvm::StringLiteral extension;
+  llvm::StringLiteral producingStep;
+};
+
+constexpr EmitKindInfo kEmitKinds[] = {
+    {EmitKind::MLIR, "mlir", "mlir", ""},
+    {EmitKind::LLVM, "llvm", "ll", step::kLLVMOpt},
+    {EmitKind::PTX, "ptx", "ptx", step::kPTX},
+    {EmitKind::Cubin, "cubin", "cubin", step::kCubin},
+    {EmitKind::SASS, "sass", "sass", step::kSASS},
+    {EmitKind::AMDGCN, "amdgcn", "s", step::kAMDGCN},
+};
+
+const EmitKindInfo &infoOf(EmitKind kind) {
+  for (const EmitKindInfo &info : kEmitKinds)
+    if (info.kind == kind)
+      return info;
+  return kEmitKinds[0];
 }
+} // namespace
+
+llvm::StringRef klx::emitKindName(EmitKind kind) { return infoOf(kind).name; }
 
 std::optional<EmitKind> klx::parseEmitKind(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<EmitKind>>(name)
-      .Case("mlir", EmitKind::MLIR)
-      .Case("llvm", EmitKind::LLVM)
-      .Case("ptx", EmitKind::PTX)
-      .Case("cubin", EmitKind::Cubin)
-      .Case("sass", EmitKind::SASS)
-      .Case("amdgcn", EmitKind::AMDGCN)
-      .Default(std::nullopt);
+  for (const EmitKindInfo &info : kEmitKinds)
+    if (info.name == name)
+      return info.kind;
+  return std::nullopt;
 }
 
 llvm::StringRef klx::emitKindExtension(EmitKind kind) {
-  switch (kind) {
-  case EmitKind::MLIR:
-    return "mlir";
-  case EmitKind::LLVM:
-    return "ll";
-  case EmitKind::PTX:
-    return "ptx";
-  case EmitKind::Cubin:
-    return "cubin";
-  case EmitKind::SASS:
-    return "sass";
-  case EmitKind::AMDGCN:
-    return "s";
-  }
-  return "txt";
+  return infoOf(kind).extension;
+}
+
+llvm::StringRef klx::producingStep(EmitKind kind) {
+  return infoOf(kind).producingStep;
 }
 
 bool klx::targetProduces(Target target, EmitKind kind) {
@@ -106,20 +101,3 @@ llvm::ArrayRef<llvm::StringLiteral> klx::backendSteps(Target target) {
   return amd;
 }
 
-llvm::StringRef klx::producingStep(EmitKind kind) {
-  switch (kind) {
-  case EmitKind::MLIR:
-    return "";
-  case EmitKind::LLVM:
-    return step::kLLVMOpt;
-  case EmitKind::PTX:
-    return step::kPTX;
-  case EmitKind::Cubin:
-    return step::kCubin;
-  case EmitKind::SASS:
-    return step::kSASS;
-  case EmitKind::AMDGCN:
-    return step::kAMDGCN;
-  }
-  return "";
-}

@@ -36,8 +36,7 @@ struct LoweringOptions {
   bool lineInfo = true;
 };
 
-std::vector<PassStep> nvidiaLoweringSteps(const LoweringOptions &options);
-std::vector<PassStep> amdLoweringSteps(const LoweringOptions &options);
+/// The MLIR passes for `options.target`, in order.
 std::vector<PassStep> loweringSteps(const LoweringOptions &options);
 
 /// Adds the steps to `pm`, nesting each under its anchor. Fails with a
