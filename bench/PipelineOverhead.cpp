@@ -85,14 +85,12 @@ int main(int argc, char **argv) {
     llvm::errs() << samplePath << " does not compile\n";
     return 1;
   }
-  std::vector<std::string> names =
-      plannedStepNames(withSnapshots, probe.target);
+  std::vector<std::string> names = plannedStepNames(probe.lowering);
   std::string lastPass =
       names[names.size() - backendSteps(probe.target).size() - 1];
   CompileOptions mlirWith = withSnapshots, mlirWithout = without;
   mlirWith.stopAfter = mlirWithout.stopAfter = lastPass;
-  std::string pipeline = textualPipeline(
-      loweringSteps(loweringOptionsFor(withSnapshots, probe.target)));
+  std::string pipeline = textualPipeline(loweringSteps(probe.lowering));
 
   llvm::SmallString<128> printed;
   int fd;

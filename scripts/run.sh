@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 build=${KLX_BUILD_DIR:-$root/build}
-sample=${1:-$root/samples/nvidia/gemm_tma_wgmma.mlir}
+sample=${1:-$root/samples/nvidia/gemm_ws_persistent.mlir}
 if [[ -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ]]; then
   exec "$build/bin/klx" "$sample"
 fi

@@ -88,9 +88,7 @@ int cli::runPipelineCommand(const Arguments &args) {
       printDiagnostics(run, llvm::errs());
       return exitCodeFor(run);
     }
-    llvm::outs() << textualPipeline(loweringSteps(
-                        loweringOptionsFor(input->options, run.target)))
-                 << "\n";
+    llvm::outs() << textualPipeline(loweringSteps(run.lowering)) << "\n";
     return kExitSuccess;
   }
 

@@ -198,9 +198,9 @@ int klx::gui::run(int argc, char **argv) {
   options.autosave = !screenshotMode;
   AppController controller(options, [] { Window::wake(); });
   CommandQueue commands;
-  std::string file = args->file.empty()
-                         ? options.samplesDir + "/nvidia/gemm_tma_wgmma.mlir"
-                         : args->file;
+  std::string file = args->file.empty() ? options.samplesDir +
+                                              "/nvidia/gemm_ws_persistent.mlir"
+                                        : args->file;
   if (!args->target.empty())
     controller.apply({Command::SetTarget, args->target}, (*window)->now());
   controller.apply({Command::OpenFile, file}, (*window)->now());

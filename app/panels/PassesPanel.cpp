@@ -114,8 +114,11 @@ private:
     if (ImGui::BeginCombo("##stop", stop.c_str())) {
       if (ImGui::Selectable("run every step", state.stopAfter.empty()))
         commands.push({Command::SetStopAfter, ""});
-      Target target = state.run ? state.run->target : Target::SM90a;
-      for (const std::string &name : plannedStepNames(CompileOptions(), target))
+      // The steps of the last run: they depend on the file and target.
+      std::vector<std::string> names =
+          state.run ? plannedStepNames(state.run->lowering)
+                    : std::vector<std::string>();
+      for (const std::string &name : names)
         if (ImGui::Selectable(name.c_str(), name == state.stopAfter))
           commands.push({Command::SetStopAfter, name});
       ImGui::EndCombo();

@@ -195,7 +195,8 @@ private:
       lastFocused = focused;
       float y = (focused - 1) * lineHeight;
       if (focused && focused != caretLine &&
-          (y < child->Scroll.y || y > child->Scroll.y + child->Size.y - 2 * lineHeight))
+          (y < child->Scroll.y ||
+           y > child->Scroll.y + child->Size.y - 2 * lineHeight))
         ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.4f));
     }
 

@@ -2,7 +2,9 @@
 
 #include "klx/InitAll.h"
 
+#include "klx/Conversion/Passes.h"
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
+#include "klx/Dialect/Klx/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -33,7 +35,11 @@ void klx::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void klx::registerAllPasses() {
   static std::once_flag once;
-  std::call_once(once, [] { mlir::registerAllPasses(); });
+  std::call_once(once, [] {
+    mlir::registerAllPasses();
+    registerKlxPasses();
+    registerKlxConversionPasses();
+  });
 }
 
 void klx::initializeLLVMTargets() {

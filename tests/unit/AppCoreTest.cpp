@@ -105,17 +105,17 @@ TEST_CASE("Edits recompile after a pause in typing", "[app]") {
   waitForRun(controller, 0);
   const PipelineRun *first = controller.state().run.get();
 
-  controller.apply(
-      {Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    "
-                            "gpu.return\n  }\n}\n// edit\n"},
-      10.0);
+  controller.apply({Command::EditSource,
+                    "gpu.module @m {\n  gpu.func @k() kernel {\n    "
+                    "gpu.return\n  }\n}\n// edit\n"},
+                   10.0);
   CHECK(controller.secondsUntilDeadline(10.1) == Approx(0.3));
   controller.tick(10.1);
   CHECK(controller.state().run.get() == first); // still typing
-  controller.apply(
-      {Command::EditSource, "gpu.module @m {\n  gpu.func @k() kernel {\n    "
-                            "gpu.return\n  }\n}\n// edit 2\n"},
-      10.3);
+  controller.apply({Command::EditSource,
+                    "gpu.module @m {\n  gpu.func @k() kernel {\n    "
+                    "gpu.return\n  }\n}\n// edit 2\n"},
+                   10.3);
   controller.tick(10.6); // 0.3 s after the last edit: not yet
   CHECK(controller.secondsUntilDeadline(10.6) == Approx(0.1));
   controller.tick(10.71);

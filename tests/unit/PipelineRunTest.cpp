@@ -64,7 +64,8 @@ TEST_CASE("Snapshots follow the NVIDIA pipeline in order", "[pipeline]") {
                                        "llvm-opt"};
   CHECK(names == expected);
   // The plan that --stop-after checks against is the same list.
-  std::vector<std::string> planned = plannedStepNames(options, Target::SM90a);
+  std::vector<std::string> planned =
+      plannedStepNames(loweringOptionsFor(options, Target::SM90a));
   planned.resize(expected.size());
   CHECK(planned == expected);
 }

@@ -141,9 +141,10 @@ static mlir::LogicalResult applyDefines(mlir::ModuleOp module,
 // [SECTION] Step planning and --stop-after ----------------------------------
 
 LoweringOptions klx::loweringOptionsFor(const CompileOptions &options,
-                                        Target target) {
+                                        Target target, bool klxKernels) {
   LoweringOptions lowering;
   lowering.target = target;
+  lowering.klxKernels = klxKernels;
   lowering.ptxFeatures = options.ptxFeatures;
   lowering.optLevel = options.optLevel;
   lowering.lineInfo = options.lineInfo;
@@ -154,8 +155,18 @@ static llvm::StringRef passNameOf(const PassStep &step) {
   return llvm::StringRef(step.pipeline).split('{').first;
 }
 
-std::vector<std::string> klx::plannedStepNames(const CompileOptions &options,
-                                               Target target) {
+bool klx::containsKlxOps(mlir::Operation *module) {
+  return module
+      ->walk([](mlir::Operation *op) {
+        return llvm::isa<KlxDialect>(op->getDialect())
+                   ? mlir::WalkResult::interrupt()
+                   : mlir::WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+std::vector<std::string>
+klx::plannedStepNames(const LoweringOptions &lowering) {
   std::vector<std::string> names;
   llvm::StringMap<unsigned> seen;
   auto add = [&](llvm::StringRef name) {
@@ -163,10 +174,9 @@ std::vector<std::string> klx::plannedStepNames(const CompileOptions &options,
     names.push_back(n == 1 ? name.str() : (name + "#" + llvm::Twine(n)).str());
   };
   add(step::kParse);
-  for (const PassStep &step :
-       loweringSteps(loweringOptionsFor(options, target)))
+  for (const PassStep &step : loweringSteps(lowering))
     add(passNameOf(step));
-  for (llvm::StringRef step : backendSteps(target))
+  for (llvm::StringRef step : backendSteps(lowering.target))
     add(step);
   return names;
 }
@@ -240,7 +250,9 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     return finish(RunStatus::EnvironmentError);
   run.target = resolveTarget(*module, options);
 
-  std::vector<std::string> names = plannedStepNames(options, run.target);
+  run.lowering = loweringOptionsFor(options, run.target,
+                                    containsKlxOps(module->getOperation()));
+  std::vector<std::string> names = plannedStepNames(run.lowering);
   size_t stopIndex = names.size() - 1;
   if (!options.stopAfter.empty()) {
     std::optional<size_t> found = findStopIndex(names, options.stopAfter);
@@ -274,8 +286,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     return finish(RunStatus::Success);
 
   // MLIR passes: steps 1..passCount of the plan.
-  std::vector<PassStep> steps =
-      loweringSteps(loweringOptionsFor(options, run.target));
+  std::vector<PassStep> steps = loweringSteps(run.lowering);
   size_t passCount = std::min(steps.size(), stopIndex);
   mlir::PassManager pm(context.get());
   std::string pipelineError;

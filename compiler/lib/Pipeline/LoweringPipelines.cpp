@@ -18,7 +18,13 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
   auto add = [&](llvm::StringRef anchor, std::string pipeline) {
     steps.push_back({anchor.str(), std::move(pipeline)});
   };
-  // Vendor ops first; outlining before or after them changes nothing.
+  // Tile programs become nvgpu kernels first, a pass per lesson.
+  if (nvidia && opts.klxKernels)
+    for (const char *pass :
+         {"klx-materialize-schedule", "klx-warp-specialize",
+          "klx-circular-buffer", "klx-persistent", "klx-to-nvgpu"})
+      add("", pass);
+  // Vendor ops next; outlining before or after them changes nothing.
   if (nvidia) {
     add("", "convert-nvgpu-to-nvvm");
     add("", "gpu-kernel-outlining");
@@ -35,7 +41,7 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
   add("", nvidia ? llvm::formatv("nvvm-attach-target{{chip={0} features={1} "
                                  "O={2}}",
                                  chip, opts.ptxFeatures, opts.optLevel)
-                                 .str()
+                       .str()
                  : llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
                                  opts.optLevel)
                        .str());

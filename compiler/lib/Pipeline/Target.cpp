@@ -2,7 +2,6 @@
 
 #include "klx/Pipeline/Target.h"
 
-
 using namespace klx;
 
 llvm::StringRef klx::targetName(Target target) {
@@ -100,4 +99,3 @@ llvm::ArrayRef<llvm::StringLiteral> klx::backendSteps(Target target) {
     return nvidia;
   return amd;
 }
-

@@ -45,14 +45,17 @@ struct CompileOptions {
 PipelineRun runPipeline(llvm::StringRef source, llvm::StringRef fileName,
                         const CompileOptions &options);
 
-/// The lowering options a compile with `options` uses for `target`.
-LoweringOptions loweringOptionsFor(const CompileOptions &options,
-                                   Target target);
+/// The lowering options a compile with `options` uses for `target`;
+/// `klxKernels` when the input has klx kernels.
+LoweringOptions loweringOptionsFor(const CompileOptions &options, Target target,
+                                   bool klxKernels = false);
 
-/// The steps a run would take for `target`: pass names (with #N for repeats)
-/// then backend steps. This is what --stop-after accepts.
-std::vector<std::string> plannedStepNames(const CompileOptions &options,
-                                          Target target);
+/// The steps a run with `lowering` takes: parse, pass names (with #N for
+/// repeats), then backend steps. This is what --stop-after accepts.
+std::vector<std::string> plannedStepNames(const LoweringOptions &lowering);
+
+/// True if the module holds ops of the klx dialect.
+bool containsKlxOps(mlir::Operation *module);
 
 /// Creates a context with every klx dialect and translation registered and
 /// multithreading off (snapshots print the whole module from nested passes).

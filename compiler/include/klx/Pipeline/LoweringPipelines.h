@@ -34,6 +34,8 @@ struct LoweringOptions {
   unsigned optLevel = 3;
   /// Emit line tables so PTX .loc and AMDGCN line info point to the source.
   bool lineInfo = true;
+  /// The input has klx kernels: the klx passes come first (NVIDIA only).
+  bool klxKernels = false;
 };
 
 /// The MLIR passes for `options.target`, in order.

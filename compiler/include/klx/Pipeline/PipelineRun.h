@@ -8,6 +8,7 @@
 #ifndef KLX_PIPELINE_PIPELINERUN_H
 #define KLX_PIPELINE_PIPELINERUN_H
 
+#include "klx/Pipeline/LoweringPipelines.h"
 #include "klx/Pipeline/Target.h"
 #include "klx/Support/Diagnostics.h"
 #include "klx/Target/AmdgcnMetadata.h"
@@ -78,6 +79,8 @@ struct PipelineRun {
   std::string fileName;
   std::string source;
   Target target = Target::SM90a;
+  /// What the MLIR passes were built from (known once the input parsed).
+  LoweringOptions lowering;
   std::vector<Snapshot> snapshots;
   std::vector<DeviceArtifacts> artifacts;
   /// Diagnostics not tied to one step (file, options); each snapshot keeps

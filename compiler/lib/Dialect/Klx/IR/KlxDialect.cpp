@@ -2,6 +2,7 @@
 
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 
+#include "klx/Dialect/Klx/IR/KlxOps.h"
 #include "klx/Pipeline/Target.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -9,7 +10,18 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 #include "klx/Dialect/Klx/IR/KlxOpsDialect.cpp.inc"
+
+#include "klx/Dialect/Klx/IR/KlxEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "klx/Dialect/Klx/IR/KlxOpsTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "klx/Dialect/Klx/IR/KlxAttrs.cpp.inc"
 
 using namespace klx;
 
@@ -49,7 +61,27 @@ public:
 
 } // namespace
 
-void KlxDialect::initialize() { addInterfaces<LLVMStructAliases>(); }
+void KlxDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "klx/Dialect/Klx/IR/KlxOpsTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "klx/Dialect/Klx/IR/KlxAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "klx/Dialect/Klx/IR/KlxOps.cpp.inc"
+      >();
+  addInterfaces<LLVMStructAliases>();
+}
+
+int64_t ScheduleAttr::tileBytes(Operand operand) const {
+  int64_t elementBytes = getDtype().getIntOrFloatBitWidth() / 8;
+  return operand == Operand::A ? getTileM() * getTileK() * elementBytes
+                               : getTileK() * getTileN() * elementBytes;
+}
 
 mlir::LogicalResult
 KlxDialect::verifyOperationAttribute(mlir::Operation *op,
@@ -80,6 +112,12 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
                << kParamsAttrName
                << "' must be an integer, boolean, float or string";
     }
+    return mlir::success();
+  }
+  if (name == kLaunchAttrName) {
+    if (!llvm::isa<mlir::DictionaryAttr>(attribute.getValue()))
+      return op->emitError()
+             << "'" << kLaunchAttrName << "' must be a dictionary";
     return mlir::success();
   }
   return op->emitError() << "unknown klx attribute '" << name << "'";

@@ -3,15 +3,28 @@
 #ifndef KLX_DIALECT_KLX_IR_KLXDIALECT_H
 #define KLX_DIALECT_KLX_IR_KLXDIALECT_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dialect.h"
 
 #include "klx/Dialect/Klx/IR/KlxOpsDialect.h.inc"
+
+#include "klx/Dialect/Klx/IR/KlxEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "klx/Dialect/Klx/IR/KlxOpsTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "klx/Dialect/Klx/IR/KlxAttrs.h.inc"
 
 namespace klx {
 /// Module attribute names owned by the dialect.
 inline constexpr llvm::StringLiteral kTargetAttrName = "klx.target";
 inline constexpr llvm::StringLiteral kParamsAttrName = "klx.params";
+/// On a lowered kernel: block, grid kind, dynamic shared memory, tile.
+inline constexpr llvm::StringLiteral kLaunchAttrName = "klx.launch";
 } // namespace klx
 
 #endif // KLX_DIALECT_KLX_IR_KLXDIALECT_H

@@ -25,6 +25,14 @@ def Klx_Dialect : Dialect {
     }
     ```
 
+    A kernel is written as a tile program for one CTA: loops over output
+    tiles and k tiles, asynchronous tile loads, a warpgroup MMA and an
+    epilogue store. klx's passes then split it into producer and consumer
+    warp roles (`klx-warp-specialize`), give the tiles a circular buffer of
+    shared-memory stages with full/empty mbarriers
+    (`klx-circular-buffer`), make the tile loop persistent
+    (`klx-persistent`), and lower it to nvgpu and nvvm (`klx-to-nvgpu`).
+
     The dialect also gives long LLVM struct types (the accumulator
     fragments of wgmma lower to structs of 64 floats) short aliases when IR
     is printed, which keeps the IR after each pass readable and cheap to
@@ -32,7 +40,14 @@ def Klx_Dialect : Dialect {
   }];
   let cppNamespace = "::klx";
   let hasOperationAttrVerify = 1;
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+  ];
 }
 
 #endif // KLX_DIALECT_KLX_IR_KLXDIALECT_TD

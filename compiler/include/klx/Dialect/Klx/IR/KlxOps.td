@@ -1,11 +1,294 @@
 //===- KlxOps.td - Operations of the klx dialect -----------*- tablegen -*-===//
+//
+// Index:
+//   [SECTION] The tile program (what a user writes)
+//   [SECTION] Warp roles (after klx-warp-specialize)
+//   [SECTION] The circular buffer (after klx-circular-buffer)
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef KLX_DIALECT_KLX_IR_KLXOPS_TD
 #define KLX_DIALECT_KLX_IR_KLXOPS_TD
 
 include "klx/Dialect/Klx/IR/KlxDialect.td"
+include "klx/Dialect/Klx/IR/KlxAttrs.td"
+include "klx/Dialect/Klx/IR/KlxTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class Klx_Op<string mnemonic, list<Trait> traits = []> :
     Op<Klx_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// [SECTION] The tile program (what a user writes)
+//===----------------------------------------------------------------------===//
+
+def Klx_KernelOp : Klx_Op<"kernel", [IsolatedFromAbove, Symbol, SingleBlock,
+                                     NoTerminator]> {
+  let summary = "a GPU kernel written as a tile program for one CTA";
+  let description = [{
+    The body runs once per CTA. Its arguments are the kernel's: `!klx.tensor`
+    matrices and `index` sizes. `klx-materialize-schedule` attaches the
+    schedule; `klx-to-nvgpu` turns the kernel into a `gpu.func` in a
+    `gpu.module`.
+
+    ```mlir
+    klx.kernel @gemm(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,
+                     %M: index, %N: index, %K: index) {
+      klx.for_each_tile (%tm, %tn) in (%M, %N) {
+        ...
+      }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<Klx_ScheduleAttr>:$schedule);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+  }];
+}
+
+def Klx_ForEachTileOp : Klx_Op<"for_each_tile", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "iterate over the output tiles this CTA computes";
+  let description = [{
+    With two extents `(M, N)` the body runs once per output tile of this
+    CTA, with its tile coordinates. With three, `(M, N, K)`, it runs once
+    per output tile and k tile, k innermost: the merged loop a producer
+    role iterates, since it has no epilogue between tiles. Which tiles a CTA
+    owns is decided later (`klx-persistent`). Loop-carried values work as
+    in `scf.for`.
+
+    ```mlir
+    klx.for_each_tile (%tm, %tn) in (%M, %N) {
+      ...
+    }
+    %i:2 = klx.for_each_tile (%tm, %tn, %k) in (%M, %N, %K)
+        iter_args(%s = %c0, %p = %false) -> (index, i1) {
+      ...
+      klx.yield %s2, %p2 : index, i1
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$extents, Variadic<AnyType>:$inits);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::ValueRange":$extents, "::mlir::ValueRange":$inits)>
+  ];
+  let extraClassDeclaration = [{
+    unsigned getNumInductionVars() { return getExtents().size(); }
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    ::mlir::ValueRange getInductionVars() {
+      return getBodyBlock().getArguments().take_front(getNumInductionVars());
+    }
+    ::mlir::ValueRange getRegionIterArgs() {
+      return getBodyBlock().getArguments().drop_front(getNumInductionVars());
+    }
+    bool hasK() { return getNumInductionVars() == 3; }
+  }];
+}
+
+def Klx_YieldOp : Klx_Op<"yield", [Pure, Terminator, ReturnLike,
+                                   HasParent<"ForEachTileOp">]> {
+  let summary = "the loop-carried values of the next tile";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+}
+
+def Klx_KTilesOp : Klx_Op<"k_tiles", [Pure]> {
+  let summary = "how many k tiles cover a K extent";
+  let arguments = (ins Index:$extent);
+  let results = (outs Index:$count);
+  let assemblyFormat = "$extent attr-dict";
+}
+
+def Klx_LoadOp : Klx_Op<"load"> {
+  let summary = "copy an operand tile from global to shared memory (TMA)";
+  let description = [{
+    Loads the A tile at tile coordinates `[tm, k]` or the B tile at
+    `[k, tn]`, sized by the schedule. One thread issues it; the copy engine
+    does the work.
+
+    ```mlir
+    %a = klx.load a %A[%tm, %k]
+    ```
+  }];
+  let arguments = (ins Klx_OperandAttr:$operand, Klx_TensorType:$tensor,
+                       Index:$row, Index:$col);
+  let results = (outs Klx_TileType:$tile);
+  let assemblyFormat = "$operand $tensor `[` $row `,` $col `]` attr-dict";
+}
+
+def Klx_ZeroOp : Klx_Op<"zero", [Pure]> {
+  let summary = "accumulators set to zero";
+  let results = (outs Klx_AccType:$acc);
+  let assemblyFormat = "attr-dict";
+}
+
+def Klx_MmaOp : Klx_Op<"mma", [Pure]> {
+  let summary = "acc += a * b on the tensor cores (wgmma)";
+  let arguments = (ins Klx_TileType:$a, Klx_TileType:$b, Klx_AccType:$acc);
+  let results = (outs Klx_AccType:$result);
+  let assemblyFormat = "$a `,` $b `,` $acc attr-dict";
+}
+
+def Klx_StoreOp : Klx_Op<"store"> {
+  let summary = "the epilogue: write an output tile from registers";
+  let arguments = (ins Klx_AccType:$acc, Klx_TensorType:$tensor,
+                       Index:$row, Index:$col);
+  let assemblyFormat = "$acc `,` $tensor `[` $row `,` $col `]` attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// [SECTION] Warp roles (after klx-warp-specialize)
+//===----------------------------------------------------------------------===//
+
+def Klx_ChannelOp : Klx_Op<"channel"> {
+  let summary = "tiles handed from a producer role to the consumer roles";
+  let arguments = (ins I64Attr:$slots);
+  let results = (outs Klx_ChannelType:$channel);
+  let assemblyFormat = "`slots` `(` $slots `)` attr-dict";
+}
+
+def Klx_WarpSpecializeOp : Klx_Op<"warp_specialize", [SingleBlock,
+                                                       NoTerminator]> {
+  let summary = "the CTA split into warp roles";
+  let description = [{
+    Holds one `klx.role` per role. After lowering each role is one branch of
+    a single if/else on the warpgroup index, which is where ptxas honours
+    `setmaxnreg`.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Klx_RoleOp : Klx_Op<"role", [SingleBlock, NoTerminator,
+                                 HasParent<"WarpSpecializeOp">]> {
+  let summary = "what some warpgroups of the CTA run";
+  let description = [{
+    `warpgroups` lists the warpgroups that run the role, `warps` the warps
+    of each that take part (0-3), and `regs` the register count per thread
+    the role sets with `setmaxnreg` on entry.
+
+    ```mlir
+    klx.role "producer" producer warpgroups [0] warps [0] regs 40 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Klx_RoleKindAttr:$kind,
+                       DenseI64ArrayAttr:$warpgroups,
+                       DenseI64ArrayAttr:$warps, I64Attr:$regs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name $kind `warpgroups` $warpgroups `warps` $warps `regs` $regs
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Klx_PushOp : Klx_Op<"push"> {
+  let summary = "producer: hand the loaded tiles of one k step to the consumers";
+  let arguments = (ins Klx_ChannelType:$channel,
+                       Variadic<Klx_TileType>:$tiles);
+  let assemblyFormat = "$channel `,` $tiles attr-dict";
+}
+
+def Klx_PopOp : Klx_Op<"pop"> {
+  let summary = "consumer: take the tiles of the next k step";
+  let arguments = (ins Klx_ChannelType:$channel);
+  let results = (outs Variadic<Klx_TileType>:$tiles);
+  let assemblyFormat = "$channel attr-dict `:` type($tiles)";
+}
+
+def Klx_ReleaseOp : Klx_Op<"release"> {
+  let summary = "consumer: done with the tiles taken by the last pop";
+  let arguments = (ins Klx_ChannelType:$channel);
+  let assemblyFormat = "$channel attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// [SECTION] The circular buffer (after klx-circular-buffer)
+//===----------------------------------------------------------------------===//
+
+def Klx_PipelineOp : Klx_Op<"pipeline"> {
+  let summary = "stages of shared memory with a full and an empty mbarrier each";
+  let description = [{
+    `full[i]` completes when the producer's copies into stage i have landed
+    (initialised to one arrival, the producer's `arrive.expect_tx` of
+    `tx_bytes`); `empty[i]` when every consumer has released stage i
+    (initialised to `arrivals`). Both sides walk the stages with the same
+    pipeline state, an index and a phase bit (`klx.advance`).
+  }];
+  let arguments = (ins I64Attr:$stages, I64Attr:$tx_bytes,
+                       I64Attr:$arrivals);
+  let results = (outs Klx_PipelineType:$pipeline);
+  let assemblyFormat = [{
+    `stages` `(` $stages `)` `tx_bytes` `(` $tx_bytes `)`
+    `arrivals` `(` $arrivals `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+class Klx_PipelineStateOp<string mnemonic> : Klx_Op<mnemonic> {
+  let arguments = (ins Klx_PipelineType:$pipeline, Index:$index, I1:$phase);
+  let assemblyFormat = "$pipeline `[` $index `]` `phase` $phase attr-dict";
+}
+
+def Klx_ProducerAcquireOp : Klx_PipelineStateOp<"producer_acquire"> {
+  let summary = "wait until stage `index` is empty, then expect its bytes";
+  let description = [{
+    Waits on `empty[index]` for the phase before `phase` (so the first
+    round through the stages does not wait), then arrives on `full[index]`
+    expecting the stage's transaction bytes.
+  }];
+}
+
+def Klx_ConsumerWaitOp : Klx_PipelineStateOp<"consumer_wait"> {
+  let summary = "wait until stage `index` is full in phase `phase`";
+}
+
+def Klx_ConsumerReleaseOp : Klx_Op<"consumer_release"> {
+  let summary = "arrive on `empty[index]`: this consumer is done with the stage";
+  let arguments = (ins Klx_PipelineType:$pipeline, Index:$index);
+  let assemblyFormat = "$pipeline `[` $index `]` attr-dict";
+}
+
+def Klx_CopyOp : Klx_Op<"copy"> {
+  let summary = "TMA copy of an operand tile into a stage, completing on full[index]";
+  let arguments = (ins Klx_OperandAttr:$operand, Klx_TensorType:$tensor,
+                       Index:$row, Index:$col, Klx_PipelineType:$pipeline,
+                       Index:$index);
+  let assemblyFormat = [{
+    $operand $tensor `[` $row `,` $col `]` `to` $pipeline `[` $index `]`
+    attr-dict
+  }];
+}
+
+def Klx_StageTileOp : Klx_Op<"stage_tile", [Pure]> {
+  let summary = "the operand tile held in stage `index`";
+  let arguments = (ins Klx_OperandAttr:$operand, Klx_PipelineType:$pipeline,
+                       Index:$index);
+  let results = (outs Klx_TileType:$tile);
+  let assemblyFormat = "$operand $pipeline `[` $index `]` attr-dict";
+}
+
+def Klx_AdvanceOp : Klx_Op<"advance", [Pure]> {
+  let summary = "the next pipeline state: index + 1, and the phase flips on wrap";
+  let arguments = (ins Index:$index, I1:$phase, I64Attr:$stages);
+  let results = (outs Index:$next_index, I1:$next_phase);
+  let assemblyFormat = "$index `,` $phase `stages` `(` $stages `)` attr-dict";
+}
 
 #endif // KLX_DIALECT_KLX_IR_KLXOPS_TD

@@ -1,0 +1,68 @@
+//===- KlxAttrs.td - Attributes of the klx dialect ---------*- tablegen -*-===//
+
+#ifndef KLX_DIALECT_KLX_IR_KLXATTRS_TD
+#define KLX_DIALECT_KLX_IR_KLXATTRS_TD
+
+include "klx/Dialect/Klx/IR/KlxDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Klx_OperandA : I32EnumAttrCase<"A", 0, "a">;
+def Klx_OperandB : I32EnumAttrCase<"B", 1, "b">;
+def Klx_Operand : I32EnumAttr<"Operand", "which MMA operand a tile is",
+                              [Klx_OperandA, Klx_OperandB]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::klx";
+}
+def Klx_OperandAttr : EnumAttr<Klx_Dialect, Klx_Operand, "operand">;
+
+def Klx_RoleProducer : I32EnumAttrCase<"Producer", 0, "producer">;
+def Klx_RoleConsumer : I32EnumAttrCase<"Consumer", 1, "consumer">;
+def Klx_RoleKind : I32EnumAttr<"RoleKind", "what a warp role does",
+                               [Klx_RoleProducer, Klx_RoleConsumer]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::klx";
+}
+def Klx_RoleKindAttr : EnumAttr<Klx_Dialect, Klx_RoleKind, "role_kind">;
+
+def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
+  let mnemonic = "schedule";
+  let summary = "how a tile program is mapped onto a Hopper CTA";
+  let description = [{
+    Materialized from the module's `klx.params` by
+    `klx-materialize-schedule`, which also checks it: tile sizes wgmma and
+    TMA can take, at least one stage, shared memory and the register file
+    large enough.
+
+    ```mlir
+    #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4,
+                  consumers = 2, warpSpecialize = true, pingpong = false,
+                  persistent = true, producerRegs = 40, consumerRegs = 232,
+                  dtype = f16>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$tileM, "int64_t":$tileN, "int64_t":$tileK,
+    "int64_t":$stages, "int64_t":$consumers,
+    "bool":$warpSpecialize, "bool":$pingpong, "bool":$persistent,
+    "int64_t":$producerRegs, "int64_t":$consumerRegs,
+    "::mlir::Type":$dtype);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// Bytes of one operand tile in shared memory.
+    int64_t tileBytes(::klx::Operand operand) const;
+    /// Bytes of one pipeline stage (an A tile and a B tile).
+    int64_t stageBytes() const { return tileBytes(::klx::Operand::A) +
+                                        tileBytes(::klx::Operand::B); }
+    /// Rows of the output tile one consumer warpgroup computes.
+    int64_t rowsPerConsumer() const {
+      return getPingpong() ? getTileM() : getTileM() / getConsumers();
+    }
+    /// Threads per CTA: a producer warpgroup and the consumers.
+    int64_t threads() const {
+      return 128 * ((getWarpSpecialize() ? 1 : 0) + getConsumers());
+    }
+  }];
+}
+
+#endif // KLX_DIALECT_KLX_IR_KLXATTRS_TD

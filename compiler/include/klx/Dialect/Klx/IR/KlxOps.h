@@ -1,0 +1,17 @@
+//===- KlxOps.h - Operations of the klx dialect -----------------*- C++ -*-===//
+
+#ifndef KLX_DIALECT_KLX_IR_KLXOPS_H
+#define KLX_DIALECT_KLX_IR_KLXOPS_H
+
+#include "klx/Dialect/Klx/IR/KlxDialect.h"
+
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "klx/Dialect/Klx/IR/KlxOps.h.inc"
+
+#endif // KLX_DIALECT_KLX_IR_KLXOPS_H

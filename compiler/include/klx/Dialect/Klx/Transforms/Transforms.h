@@ -1,0 +1,36 @@
+//===- Transforms.h - The logic behind the klx passes -----------*- C++ -*-===//
+//
+// Each pass is a thin wrapper around one of these functions, so tests and
+// other passes can call the logic directly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_DIALECT_KLX_TRANSFORMS_TRANSFORMS_H
+#define KLX_DIALECT_KLX_TRANSFORMS_TRANSFORMS_H
+
+#include "klx/Dialect/Klx/IR/KlxOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace klx {
+
+/// Builds `kernel`'s schedule from `params` (may be null: all defaults) and
+/// checks it, reporting problems on the kernel.
+mlir::LogicalResult materializeSchedule(KernelOp kernel,
+                                        mlir::DictionaryAttr params);
+
+/// The names klx.params may use, for messages.
+llvm::ArrayRef<llvm::StringLiteral> scheduleParamNames();
+
+/// Splits the kernel's tile program into producer and consumer roles.
+mlir::LogicalResult warpSpecialize(KernelOp kernel);
+
+/// Turns the kernel's channels into pipelines of shared-memory stages.
+mlir::LogicalResult buildCircularBuffers(KernelOp kernel);
+
+/// Lowers the kernel's klx.for_each_tile loops onto CTAs.
+mlir::LogicalResult mapTilesToCTAs(KernelOp kernel);
+
+} // namespace klx
+
+#endif // KLX_DIALECT_KLX_TRANSFORMS_TRANSFORMS_H

@@ -1,0 +1,562 @@
+//===- KlxToNVGPU.cpp - klx kernels to gpu, nvgpu and nvvm ----------------===//
+//
+// Index:
+//   [SECTION] Kernel signature and launch facts
+//   [SECTION] Shared memory, barriers and roles
+//   [SECTION] Pipeline, copy and MMA ops
+//   [SECTION] lowerKernelToNVGPU
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Conversion/KlxToNVGPU.h"
+#include "klx/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace klx {
+#define GEN_PASS_DEF_KLXTONVGPUPASS
+#include "klx/Conversion/Passes.h.inc"
+} // namespace klx
+
+using namespace mlir;
+using namespace klx;
+
+namespace {
+
+constexpr int64_t kRegisterFile = 65536;
+// Slack in front of the stages: gpu.dynamic_shared_memory lowers to a
+// 1-byte variable among the static ones (the mbarriers); the stages start
+// at least 64 bytes past it, on the 1024-byte boundary the 128-byte swizzle
+// needs.
+constexpr int64_t kAlignmentSlack = 2048;
+constexpr int64_t kSwizzleAlignment = 1024;
+constexpr int64_t kBoxColumns = 64; // 128 bytes of 16-bit elements
+constexpr int64_t kTryWaitTicks = 10000000;
+
+// [SECTION] Kernel signature and launch facts ---------------------------------
+
+/// How each !klx.tensor argument is used.
+enum class TensorUse { Unused, OperandA, OperandB, Output };
+
+FailureOr<SmallVector<TensorUse>> classifyArguments(KernelOp kernel) {
+  SmallVector<TensorUse> uses;
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments()) {
+    TensorUse use = TensorUse::Unused;
+    if (!isa<klx::TensorType>(arg.getType())) {
+      uses.push_back(use);
+      continue;
+    }
+    for (Operation *user : arg.getUsers()) {
+      TensorUse found = TensorUse::Output;
+      if (auto copy = dyn_cast<CopyOp>(user))
+        found = copy.getOperand() == Operand::A ? TensorUse::OperandA
+                                                : TensorUse::OperandB;
+      else if (auto load = dyn_cast<LoadOp>(user))
+        found = load.getOperand() == Operand::A ? TensorUse::OperandA
+                                                : TensorUse::OperandB;
+      else if (!isa<StoreOp>(user))
+        return user->emitOpError("uses a kernel tensor in a way klx-to-nvgpu "
+                                 "cannot lower");
+      if (use != TensorUse::Unused && use != found)
+        return user->emitOpError("uses tensor argument #")
+               << arg.getArgNumber()
+               << " differently from an earlier op (one tensor is one "
+                  "operand: A, B or the output)";
+      use = found;
+    }
+    uses.push_back(use);
+  }
+  return uses;
+}
+
+/// The TMA descriptor type of operand tiles: the box and its swizzle.
+nvgpu::TensorMapDescriptorType descriptorType(MLIRContext *context,
+                                              int64_t rows, Type dtype) {
+  auto box =
+      MemRefType::get({rows, kBoxColumns}, dtype, AffineMap(),
+                      IntegerAttr::get(IntegerType::get(context, 64), 3));
+  return nvgpu::TensorMapDescriptorType::get(
+      context, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+      nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+}
+
+/// Register count ptxas caps a thread at on entry: what `.maxntid` and
+/// `.minnctapersm 1` leave per thread, rounded down to a multiple of 8.
+int64_t registersAtEntry(int64_t threads) {
+  return std::min<int64_t>(255, kRegisterFile / threads) / 8 * 8;
+}
+
+// [SECTION] Shared memory, barriers and roles
+// -----------------------------------
+
+/// What the ops of one lowered kernel share.
+struct Lowering {
+  ScheduleAttr schedule;
+  OpBuilder &b;
+  Value threadId, warpgroup;
+  Value descA, descB;     // full boxes: A tile_m x 64, B 64 x 64
+  Type consumerDescA;     // the A rows one consumer multiplies
+  Value smem, stagesBase; // dynamic shared memory, first stage
+  Value full, empty;      // mbarrier groups
+  nvgpu::MBarrierGroupType barrierType;
+  Type accType;
+
+  Value index(Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value mul(Location loc, Value x, int64_t v) {
+    return arith::MulIOp::create(b, loc, x, index(loc, v));
+  }
+  Value add(Location loc, Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  /// A typed view of shared memory at `bytes` past the first stage.
+  Value view(Location loc, Value bytes, ArrayRef<int64_t> shape) {
+    auto type =
+        MemRefType::get(shape, schedule.getDtype(), AffineMap(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup));
+    return memref::ViewOp::create(b, loc, type, smem,
+                                  add(loc, stagesBase, bytes), ValueRange());
+  }
+  Value stageOffset(Location loc, Value stage) {
+    return mul(loc, stage, schedule.stageBytes());
+  }
+  /// Which consumer warpgroup this thread is in, from 0.
+  Value consumerIndex(Location loc) {
+    return arith::SubIOp::create(b, loc, warpgroup, index(loc, 1));
+  }
+};
+
+void lowerPipeline(Lowering &l, PipelineOp pipeline) {
+  OpBuilder &b = l.b;
+  Location loc = pipeline.getLoc();
+  b.setInsertionPoint(pipeline);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  l.smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      workgroup));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, l.smem);
+  Value guarded = l.add(loc, base, l.index(loc, 64));
+  Value misaligned =
+      arith::RemUIOp::create(b, loc, guarded, l.index(loc, kSwizzleAlignment));
+  Value gap = arith::SubIOp::create(b, loc, l.index(loc, kSwizzleAlignment),
+                                    misaligned);
+  Value align =
+      arith::RemUIOp::create(b, loc, gap, l.index(loc, kSwizzleAlignment));
+  l.stagesBase = l.add(loc, align, l.index(loc, 64));
+
+  l.barrierType = nvgpu::MBarrierGroupType::get(b.getContext(), workgroup,
+                                                pipeline.getStages());
+  l.full = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
+  l.empty = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
+  // One thread initialises the barriers and prefetches the tensor maps;
+  // everyone waits for it.
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      l.threadId, l.index(loc, 0));
+  auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  b.setInsertionPointToStart(&init.getThenRegion().front());
+  for (int64_t i = 0; i < pipeline.getStages(); ++i) {
+    nvgpu::MBarrierInitOp::create(b, loc, l.full, l.index(loc, 1),
+                                  l.index(loc, i), Value());
+    nvgpu::MBarrierInitOp::create(b, loc, l.empty,
+                                  l.index(loc, pipeline.getArrivals()),
+                                  l.index(loc, i), Value());
+  }
+  for (Value desc : {l.descA, l.descB})
+    if (desc)
+      nvgpu::TmaPrefetchOp::create(b, loc, desc, Value());
+  NVVM::FenceMbarrierInitOp::create(b, loc);
+  b.setInsertionPointAfter(init);
+  gpu::BarrierOp::create(b, loc);
+}
+
+/// The roles become one if/else on the warpgroup index: the branch is where
+/// each role's setmaxnreg goes, and where ptxas can honour it.
+LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
+  SmallVector<RoleOp> list(roles.getBody().front().getOps<RoleOp>());
+  if (list.size() != 2 || list[0].getKind() != RoleKind::Producer ||
+      list[0].getWarpgroups().size() != 1 || list[0].getWarpgroups()[0] != 0)
+    return roles.emitOpError("klx-to-nvgpu lowers one producer role on "
+                             "warpgroup 0 followed by one consumer role");
+  RoleOp producer = list[0], consumer = list[1];
+  OpBuilder &b = l.b;
+  Location loc = roles.getLoc();
+  b.setInsertionPoint(roles);
+  int64_t entry = registersAtEntry(l.schedule.threads());
+  auto setRegisters = [&](RoleOp role) {
+    auto action = role.getRegs() < entry ? NVVM::SetMaxRegisterAction::decrease
+                                         : NVVM::SetMaxRegisterAction::increase;
+    NVVM::SetMaxRegisterOp::create(b, role.getLoc(), uint32_t(role.getRegs()),
+                                   action);
+  };
+  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           l.warpgroup, l.index(loc, 0));
+  auto branch = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
+
+  // Producer: one elected thread (warp 0, lane 0) runs the role's body.
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  setRegisters(producer);
+  Value lane0 = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128)),
+      l.index(loc, 0));
+  auto elected = scf::IfOp::create(b, loc, lane0, /*withElse=*/false);
+  Block &producerBody = producer.getBody().front();
+  Block &electedBlock = elected.getThenRegion().front();
+  electedBlock.getOperations().splice(electedBlock.begin(),
+                                      producerBody.getOperations());
+
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  setRegisters(consumer);
+  Block &elseBlock = branch.getElseRegion().front();
+  elseBlock.getOperations().splice(std::prev(elseBlock.end()),
+                                   consumer.getBody().front().getOperations());
+  roles.erase();
+  return success();
+}
+
+// [SECTION] Pipeline, copy and MMA ops
+// ------------------------------------------
+
+void tryWait(Lowering &l, Location loc, Value barriers, Value index,
+             Value parity) {
+  nvgpu::MBarrierTryWaitParityOp::create(l.b, loc, barriers, parity,
+                                         l.index(loc, kTryWaitTicks), index);
+}
+
+void lowerCopy(Lowering &l, CopyOp copy) {
+  OpBuilder &b = l.b;
+  Location loc = copy.getLoc();
+  b.setInsertionPoint(copy);
+  ScheduleAttr s = l.schedule;
+  Value stage = l.stageOffset(loc, copy.getIndex());
+  Value k = l.mul(
+      loc, copy.getOperand() == Operand::A ? copy.getCol() : copy.getRow(),
+      s.getTileK());
+  if (copy.getOperand() == Operand::A) {
+    Value rows = l.mul(loc, copy.getRow(), s.getTileM());
+    Value dst = l.view(loc, stage, {s.getTileM(), kBoxColumns});
+    nvgpu::TmaAsyncLoadOp::create(b, loc, dst, l.full, l.descA,
+                                  ValueRange{k, rows}, copy.getIndex(), Value(),
+                                  Value());
+  } else {
+    // B is tile_k x tile_n: tile_n / 64 boxes of 64 x 64, side by side.
+    Value columns = l.mul(loc, copy.getCol(), s.getTileN());
+    Value bStart = l.add(loc, stage, l.index(loc, s.tileBytes(Operand::A)));
+    int64_t boxBytes =
+        s.getTileK() * kBoxColumns * (s.getDtype().getIntOrFloatBitWidth() / 8);
+    for (int64_t j = 0; j < s.getTileN() / kBoxColumns; ++j) {
+      Value dst = l.view(loc, l.add(loc, bStart, l.index(loc, j * boxBytes)),
+                         {s.getTileK(), kBoxColumns});
+      Value column = l.add(loc, columns, l.index(loc, j * kBoxColumns));
+      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, l.full, l.descB,
+                                    ValueRange{column, k}, copy.getIndex(),
+                                    Value(), Value());
+    }
+  }
+  copy.erase();
+}
+
+void lowerMma(Lowering &l, MmaOp mma) {
+  OpBuilder &b = l.b;
+  Location loc = mma.getLoc();
+  b.setInsertionPoint(mma);
+  ScheduleAttr s = l.schedule;
+  auto aTile = mma.getA().getDefiningOp<StageTileOp>();
+  auto bTile = mma.getB().getDefiningOp<StageTileOp>();
+  int64_t rows = s.rowsPerConsumer();
+  int64_t elementBytes = s.getDtype().getIntOrFloatBitWidth() / 8;
+  // This consumer's rows of the A tile, and the whole B tile.
+  Value stage = l.stageOffset(loc, aTile.getIndex());
+  Value aOffset = l.add(
+      loc, stage,
+      l.mul(loc, l.consumerIndex(loc), rows * s.getTileK() * elementBytes));
+  Value aView = l.view(loc, aOffset, {rows, s.getTileK()});
+  Value bOffset = l.add(loc, l.stageOffset(loc, bTile.getIndex()),
+                        l.index(loc, s.tileBytes(Operand::A)));
+  Value bView = l.view(loc, bOffset, {s.getTileK(), s.getTileN()});
+  auto shared3 = IntegerAttr::get(b.getI64Type(), 3);
+  auto aDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
+      b.getContext(), MemRefType::get({rows, s.getTileK()}, s.getDtype(),
+                                      AffineMap(), shared3));
+  auto bDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
+      b.getContext(), MemRefType::get({s.getTileK(), s.getTileN()},
+                                      s.getDtype(), AffineMap(), shared3));
+  Value consumerMapA =
+      UnrealizedConversionCastOp::create(b, loc, l.consumerDescA, l.descA)
+          .getResult(0);
+  Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      b, loc, aDescType, aView, consumerMapA);
+  Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType,
+                                                             bView, l.descB);
+  Value result = nvgpu::WarpgroupMmaOp::create(b, loc, l.accType, descA, descB,
+                                               IntegerAttr(), UnitAttr(),
+                                               b.getUnitAttr(), mma.getAcc());
+  // Done reading the stage before it is released.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
+  mma.replaceAllUsesWith(result);
+  mma.erase();
+}
+
+void lowerStore(Lowering &l, StoreOp store, Value output) {
+  OpBuilder &b = l.b;
+  Location loc = store.getLoc();
+  b.setInsertionPoint(store);
+  ScheduleAttr s = l.schedule;
+  int64_t rows = s.rowsPerConsumer();
+  Value row = l.add(loc, l.mul(loc, store.getRow(), s.getTileM()),
+                    l.mul(loc, l.consumerIndex(loc), rows));
+  Value column = l.mul(loc, store.getCol(), s.getTileN());
+  auto tile = memref::SubViewOp::create(
+      b, loc, output, ArrayRef<OpFoldResult>{row, column},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(rows),
+                             b.getIndexAttr(s.getTileN())},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, store.getAcc(), tile);
+  store.erase();
+}
+
+void lowerAdvance(Lowering &l, AdvanceOp advance) {
+  OpBuilder &b = l.b;
+  Location loc = advance.getLoc();
+  b.setInsertionPoint(advance);
+  Value next = l.add(loc, advance.getIndex(), l.index(loc, 1));
+  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                      l.index(loc, advance.getStages()));
+  Value index = arith::SelectOp::create(b, loc, wraps, l.index(loc, 0), next);
+  Value phase = arith::XOrIOp::create(b, loc, advance.getPhase(), wraps);
+  advance.replaceAllUsesWith(ValueRange{index, phase});
+  advance.erase();
+}
+
+/// Lowers every klx op left inside `func` (after the roles are gone).
+LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
+                           DenseMap<Value, Value> &tensors) {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<KlxDialect>(op->getDialect()))
+      ops.push_back(op);
+  });
+  OpBuilder &b = l.b;
+  for (Operation *op : ops) {
+    Location loc = op->getLoc();
+    b.setInsertionPoint(op);
+    if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
+      tryWait(l, loc, l.full, wait.getIndex(), wait.getPhase());
+      wait.erase();
+    } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
+      nvgpu::MBarrierArriveOp::create(b, loc, l.empty, release.getIndex());
+      release.erase();
+    } else if (auto copy = dyn_cast<CopyOp>(op)) {
+      lowerCopy(l, copy);
+    } else if (auto mma = dyn_cast<MmaOp>(op)) {
+      lowerMma(l, mma);
+    } else if (auto zero = dyn_cast<ZeroOp>(op)) {
+      Value acc =
+          nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, l.accType);
+      zero.replaceAllUsesWith(acc);
+      zero.erase();
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      lowerStore(l, store, tensors.lookup(store.getTensor()));
+    } else if (auto advance = dyn_cast<AdvanceOp>(op)) {
+      lowerAdvance(l, advance);
+    } else if (auto kTiles = dyn_cast<KTilesOp>(op)) {
+      Value count = arith::CeilDivUIOp::create(
+          b, loc, kTiles.getExtent(), l.index(loc, l.schedule.getTileK()));
+      kTiles.replaceAllUsesWith(count);
+      kTiles.erase();
+    } else if (!isa<StageTileOp, PipelineOp>(op)) {
+      return op->emitOpError("is not lowered by klx-to-nvgpu; run "
+                             "klx-warp-specialize, klx-circular-buffer and "
+                             "klx-persistent first");
+    }
+  }
+  // The tiles were read by the MMAs they fed.
+  func.walk([](StageTileOp tile) {
+    if (tile->use_empty())
+      tile.erase();
+  });
+  return success();
+}
+
+} // namespace
+
+// [SECTION] lowerKernelToNVGPU
+// -------------------------------------------------
+
+LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  if (!schedule)
+    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
+                              "first");
+  FailureOr<SmallVector<TensorUse>> uses = classifyArguments(kernel);
+  if (failed(uses))
+    return failure();
+  MLIRContext *context = kernel.getContext();
+  Location loc = kernel.getLoc();
+  OpBuilder b(context);
+
+  // Signature: tensors read by TMA become pointers to CUtensorMaps (a
+  // descriptor in a gpu.func signature does not legalize in MLIR 22), the
+  // output a memref of f32, sizes stay index.
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto outputType = MemRefType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic}, b.getF32Type());
+  SmallVector<Type> argTypes;
+  Block &body = kernel.getBodyBlock();
+  for (auto [arg, use] : llvm::zip(body.getArguments(), *uses)) {
+    if (!isa<klx::TensorType>(arg.getType()))
+      argTypes.push_back(arg.getType());
+    else if (use == TensorUse::Output)
+      argTypes.push_back(outputType);
+    else
+      argTypes.push_back(ptrType);
+  }
+
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(context));
+  b.setInsertionPoint(kernel);
+  auto gpuModule = gpu::GPUModuleOp::create(
+      b, loc, (kernel.getSymName() + "_kernels").str());
+  b.setInsertionPointToStart(gpuModule.getBody());
+  auto func = gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+                                     b.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                UnitAttr::get(context));
+  int64_t threads = schedule.threads();
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  // A register cap at entry: without it ptxas ignores setmaxnreg (C7508).
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(1));
+  int64_t dynamicShared =
+      schedule.getStages() * schedule.stageBytes() + kAlignmentSlack;
+  func->setAttr(
+      kLaunchAttrName,
+      b.getDictionaryAttr({
+          b.getNamedAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1})),
+          b.getNamedAttr("dynamic_shared_memory",
+                         b.getI64IntegerAttr(dynamicShared)),
+          b.getNamedAttr("grid",
+                         b.getStringAttr(schedule.getPersistent() ? "persistent"
+                                                                  : "tiles")),
+          b.getNamedAttr("tile", b.getDenseI64ArrayAttr({schedule.getTileM(),
+                                                         schedule.getTileN(),
+                                                         schedule.getTileK()})),
+      }));
+
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Lowering l{schedule, b};
+  l.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  l.warpgroup = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  l.accType = nvgpu::WarpgroupAccumulatorType::get(
+      context,
+      VectorType::get({schedule.rowsPerConsumer(), schedule.getTileN()},
+                      b.getF32Type()));
+  l.consumerDescA =
+      descriptorType(context, schedule.rowsPerConsumer(), schedule.getDtype());
+
+  // Kernel arguments, as the klx ops will read them.
+  SmallVector<Value> replacements;
+  DenseMap<Value, Value> tensors;
+  SmallVector<Operation *> placeholders;
+  for (auto [arg, use, newArg] :
+       llvm::zip(body.getArguments(), *uses, entry.getArguments())) {
+    if (!isa<klx::TensorType>(arg.getType())) {
+      replacements.push_back(newArg);
+      continue;
+    }
+    Value lowered = newArg;
+    if (use == TensorUse::OperandA || use == TensorUse::OperandB) {
+      int64_t rows = use == TensorUse::OperandA ? schedule.getTileM()
+                                                : schedule.getTileK();
+      lowered = UnrealizedConversionCastOp::create(
+                    b, loc, descriptorType(context, rows, schedule.getDtype()),
+                    newArg)
+                    .getResult(0);
+      (use == TensorUse::OperandA ? l.descA : l.descB) = lowered;
+    }
+    // A typed stand-in for the !klx.tensor until its users are lowered.
+    auto standIn =
+        UnrealizedConversionCastOp::create(b, loc, arg.getType(), lowered);
+    placeholders.push_back(standIn);
+    tensors[standIn.getResult(0)] = lowered;
+    replacements.push_back(standIn.getResult(0));
+  }
+  Operation *terminator = gpu::ReturnOp::create(b, loc);
+  IRRewriter rewriter(context);
+  rewriter.inlineBlockBefore(&body, terminator, replacements);
+
+  // Accumulators change type in place: op results, loop-carried values.
+  func.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (isa<AccType>(result.getType()))
+        result.setType(l.accType);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isa<AccType>(arg.getType()))
+            arg.setType(l.accType);
+  });
+
+  SmallVector<PipelineOp> pipelines;
+  func.walk([&](PipelineOp p) { pipelines.push_back(p); });
+  if (pipelines.size() != 1)
+    return kernel.emitOpError("klx-to-nvgpu expects one klx.pipeline (run "
+                              "klx-circular-buffer), found ")
+           << pipelines.size();
+  int64_t txBytes = pipelines[0].getTxBytes();
+  SmallVector<WarpSpecializeOp> roles;
+  func.walk([&](WarpSpecializeOp r) { roles.push_back(r); });
+  if (roles.size() != 1)
+    return kernel.emitOpError("klx-to-nvgpu expects one klx.warp_specialize");
+  if (failed(lowerRoles(l, roles[0])))
+    return failure();
+  lowerPipeline(l, pipelines[0]);
+  SmallVector<ProducerAcquireOp> acquires;
+  func.walk([&](ProducerAcquireOp a) { acquires.push_back(a); });
+  for (ProducerAcquireOp acquire : acquires) {
+    b.setInsertionPoint(acquire);
+    Location aloc = acquire.getLoc();
+    Value previous = arith::XOrIOp::create(
+        b, aloc, acquire.getPhase(),
+        arith::ConstantIntOp::create(b, aloc, b.getI1Type(), 1));
+    tryWait(l, aloc, l.empty, acquire.getIndex(), previous);
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, aloc, l.full, l.index(aloc, txBytes), acquire.getIndex(), Value());
+    acquire.erase();
+  }
+  if (failed(lowerBodyOps(l, func, tensors)))
+    return failure();
+  pipelines[0].erase();
+  for (Operation *standIn : placeholders)
+    standIn->erase();
+  kernel.erase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pass definition
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct KlxToNVGPUPass final : klx::impl::KlxToNVGPUPassBase<KlxToNVGPUPass> {
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
+    for (KernelOp kernel : kernels)
+      if (failed(lowerKernelToNVGPU(kernel, getOperation())))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,215 @@
+//===- KlxOps.cpp - Operations of the klx dialect -------------------------===//
+
+#include "klx/Dialect/Klx/IR/KlxOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace klx;
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+  SmallVector<OpAsmParser::Argument> arguments;
+  if (parser.parseArgumentList(arguments, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, arguments);
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  p << '(';
+  llvm::interleaveComma(getBodyBlock().getArguments(), p,
+                        [&](BlockArgument arg) { p.printRegionArgument(arg); });
+  p << ')';
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {SymbolTable::getSymbolAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult KernelOp::verify() {
+  for (BlockArgument arg : getBodyBlock().getArguments())
+    if (!isa<klx::TensorType, IndexType>(arg.getType()))
+      return emitOpError("argument #")
+             << arg.getArgNumber() << " has type " << arg.getType()
+             << "; kernel arguments are !klx.tensor or index";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ForEachTileOp
+//===----------------------------------------------------------------------===//
+
+void ForEachTileOp::build(OpBuilder &builder, OperationState &result,
+                          ValueRange extents, ValueRange inits) {
+  result.addOperands(extents);
+  result.addOperands(inits);
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      builder.getDenseI32ArrayAttr(
+                          {int32_t(extents.size()), int32_t(inits.size())}));
+  result.addTypes(inits.getTypes());
+  Region *body = result.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (size_t i = 0; i < extents.size(); ++i)
+    block->addArgument(builder.getIndexType(), result.location);
+  for (Value init : inits)
+    block->addArgument(init.getType(), result.location);
+  if (inits.empty()) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(block);
+    YieldOp::create(builder, result.location);
+  }
+}
+
+ParseResult ForEachTileOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  SmallVector<OpAsmParser::UnresolvedOperand> extents;
+  if (parser.parseArgumentList(ivs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parser.parseOperandList(extents, OpAsmParser::Delimiter::Paren))
+    return failure();
+  Type index = parser.getBuilder().getIndexType();
+  for (OpAsmParser::Argument &iv : ivs)
+    iv.type = index;
+  if (parser.resolveOperands(extents, index, result.operands))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> iterArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> types;
+  if (succeeded(parser.parseOptionalKeyword("iter_args"))) {
+    if (parser.parseAssignmentList(iterArgs, inits) ||
+        parser.parseArrowTypeList(types))
+      return failure();
+    if (iterArgs.size() != types.size())
+      return parser.emitError(parser.getNameLoc(),
+                              "iter_args and result types differ in number");
+    for (auto [arg, type] : llvm::zip(iterArgs, types))
+      arg.type = type;
+    if (parser.resolveOperands(inits, types, parser.getNameLoc(),
+                               result.operands))
+      return failure();
+  }
+  result.addTypes(types);
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(
+                          {int32_t(extents.size()), int32_t(inits.size())}));
+  SmallVector<OpAsmParser::Argument> arguments(ivs);
+  arguments.append(iterArgs);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, arguments))
+    return failure();
+  ForEachTileOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+void ForEachTileOp::print(OpAsmPrinter &p) {
+  p << " (";
+  llvm::interleaveComma(getInductionVars(), p,
+                        [&](Value iv) { p.printOperand(iv); });
+  p << ") in (" << getExtents() << ')';
+  if (!getInits().empty()) {
+    p << " iter_args(";
+    llvm::interleaveComma(llvm::zip(getRegionIterArgs(), getInits()), p,
+                          [&](auto pair) {
+                            p.printOperand(std::get<0>(pair));
+                            p << " = ";
+                            p.printOperand(std::get<1>(pair));
+                          });
+    p << ") -> (" << getResultTypes() << ')';
+  }
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/!getInits().empty());
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getOperandSegmentSizesAttrName()});
+}
+
+LogicalResult ForEachTileOp::verify() {
+  unsigned extents = getExtents().size();
+  if (extents != 2 && extents != 3)
+    return emitOpError("takes (M, N) or (M, N, K) extents, got ") << extents;
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != extents + getInits().size())
+    return emitOpError("body takes one index per extent and one value per "
+                       "iter_arg");
+  for (auto [init, arg, result] :
+       llvm::zip(getInits(), getRegionIterArgs(), getResults()))
+    if (init.getType() != arg.getType() || arg.getType() != result.getType())
+      return emitOpError("iter_arg type ")
+             << arg.getType() << " differs from its init " << init.getType()
+             << " or result " << result.getType();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError("yields ")
+           << yield.getValues().getTypes() << " but the loop carries "
+           << getResultTypes();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warp roles and the pipeline
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpSpecializeOp::verify() {
+  bool producer = false, consumer = false;
+  llvm::SmallDenseMap<int64_t, RoleOp> owner;
+  for (Operation &op : getBody().front()) {
+    auto role = dyn_cast<RoleOp>(op);
+    if (!role)
+      return op.emitOpError("is not a klx.role; klx.warp_specialize holds "
+                            "only roles");
+    producer |= role.getKind() == RoleKind::Producer;
+    consumer |= role.getKind() == RoleKind::Consumer;
+    for (int64_t wg : role.getWarpgroups()) {
+      auto [it, inserted] = owner.try_emplace(wg, role);
+      if (!inserted)
+        return role.emitOpError("warpgroup ")
+                   .append(wg, " already runs role '", it->second.getName(),
+                           "'")
+                   .attachNote(it->second.getLoc())
+               << "that role is here";
+    }
+  }
+  if (!producer || !consumer)
+    return emitOpError("needs a producer role and a consumer role");
+  return success();
+}
+
+LogicalResult RoleOp::verify() {
+  int64_t regs = getRegs();
+  if (regs < 24 || regs > 256 || regs % 8 != 0)
+    return emitOpError("regs must be a multiple of 8 in [24, 256] "
+                       "(setmaxnreg), got ")
+           << regs;
+  if (getWarpgroups().empty())
+    return emitOpError("runs on no warpgroup");
+  for (int64_t warp : getWarps())
+    if (warp < 0 || warp > 3)
+      return emitOpError("warp ") << warp << " is not one of a warpgroup's 0-3";
+  return success();
+}
+
+LogicalResult PipelineOp::verify() {
+  if (getStages() < 1)
+    return emitOpError("needs at least one stage");
+  if (getTxBytes() <= 0 || getArrivals() <= 0)
+    return emitOpError("tx_bytes and arrivals must be positive");
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "klx/Dialect/Klx/IR/KlxOps.cpp.inc"

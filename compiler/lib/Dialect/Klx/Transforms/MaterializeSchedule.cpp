@@ -1,0 +1,180 @@
+//===- MaterializeSchedule.cpp - klx.params to a checked schedule ---------===//
+
+#include "klx/Dialect/Klx/Transforms/Passes.h"
+#include "klx/Dialect/Klx/Transforms/Transforms.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+
+namespace klx {
+#define GEN_PASS_DEF_KLXMATERIALIZESCHEDULEPASS
+#include "klx/Dialect/Klx/Transforms/Passes.h.inc"
+} // namespace klx
+
+using namespace mlir;
+using namespace klx;
+
+namespace {
+
+// Hopper limits the checks use.
+constexpr int64_t kRegisterFile = 65536;    // 32-bit registers per SM
+constexpr int64_t kMaxSharedBytes = 232448; // 227 KB per CTA (opt-in)
+constexpr int64_t kAlignmentSlack = 2048;   // see klx-to-nvgpu
+constexpr int64_t kMaxThreads = 1024;
+
+/// Reads an integer or boolean parameter, keeping the default when absent.
+template <typename T>
+LogicalResult read(KernelOp kernel, DictionaryAttr params, StringRef name,
+                   T &value) {
+  Attribute attr = params ? params.get(name) : Attribute();
+  if (!attr)
+    return success();
+  if constexpr (std::is_same_v<T, bool>) {
+    if (auto b = dyn_cast<BoolAttr>(attr)) {
+      value = b.getValue();
+      return success();
+    }
+    if (auto i = dyn_cast<IntegerAttr>(attr)) {
+      value = i.getInt() != 0;
+      return success();
+    }
+  } else {
+    if (auto i = dyn_cast<IntegerAttr>(attr)) {
+      value = i.getInt();
+      return success();
+    }
+  }
+  return kernel.emitOpError("klx.params: '")
+         << name << "' must be "
+         << (std::is_same_v<T, bool> ? "a boolean" : "an integer") << ", got "
+         << attr;
+}
+
+} // namespace
+
+llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
+  static const llvm::StringLiteral names[] = {
+      "consumer_regs", "consumers",     "dtype",          "persistent",
+      "pingpong",      "producer_regs", "stages",         "tile_k",
+      "tile_m",        "tile_n",        "warp_specialize"};
+  return names;
+}
+
+LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
+  if (params) {
+    for (NamedAttribute entry : params) {
+      if (llvm::is_contained(scheduleParamNames(), entry.getName().getValue()))
+        continue;
+      std::string known;
+      llvm::raw_string_ostream os(known);
+      llvm::interleaveComma(scheduleParamNames(), os);
+      return kernel.emitOpError("klx.params: unknown parameter '")
+             << entry.getName().getValue() << "' (known: " << known << ")";
+    }
+  }
+  int64_t tileM = 128, tileN = 128, tileK = 64, stages = 4, consumers = 2;
+  int64_t producerRegs = 40, consumerRegs = 232;
+  bool warpSpecialize = true, pingpong = false, persistent = false;
+  if (failed(read(kernel, params, "tile_m", tileM)) ||
+      failed(read(kernel, params, "tile_n", tileN)) ||
+      failed(read(kernel, params, "tile_k", tileK)) ||
+      failed(read(kernel, params, "stages", stages)) ||
+      failed(read(kernel, params, "consumers", consumers)) ||
+      failed(read(kernel, params, "producer_regs", producerRegs)) ||
+      failed(read(kernel, params, "consumer_regs", consumerRegs)) ||
+      failed(read(kernel, params, "warp_specialize", warpSpecialize)) ||
+      failed(read(kernel, params, "pingpong", pingpong)) ||
+      failed(read(kernel, params, "persistent", persistent)))
+    return failure();
+
+  Builder builder(kernel.getContext());
+  Type dtype = builder.getF16Type();
+  if (Attribute attr = params ? params.get("dtype") : Attribute()) {
+    auto name = dyn_cast<StringAttr>(attr);
+    if (name && name.getValue() == "bf16")
+      dtype = builder.getBF16Type();
+    else if (!name || name.getValue() != "f16")
+      return kernel.emitOpError("klx.params: dtype must be \"f16\" or "
+                                "\"bf16\", got ")
+             << attr;
+  }
+
+  // What the hardware can run, checked in the order a reader would.
+  if (stages < 1)
+    return kernel.emitOpError("schedule: stages must be at least 1, got ")
+           << stages;
+  if (!warpSpecialize)
+    return kernel.emitOpError(
+        "schedule: warp_specialize = false is not supported yet; klx "
+        "lowers warp-specialized schedules only");
+  if (pingpong)
+    return kernel.emitOpError(
+        "schedule: pingpong = true is not supported yet; use the "
+        "cooperative schedule (pingpong = false)");
+  if (consumers < 1)
+    return kernel.emitOpError("schedule: consumers must be at least 1, got ")
+           << consumers;
+  if (tileK != 64)
+    return kernel.emitOpError("schedule: tile_k must be 64: one k-tile row "
+                              "of 16-bit elements is the 128 bytes of a "
+                              "128-byte swizzle; got ")
+           << tileK;
+  if (tileN < 64 || tileN > 256 || tileN % 64 != 0)
+    return kernel.emitOpError("schedule: tile_n must be 64, 128, 192 or 256 "
+                              "(whole 64-column TMA boxes, at most wgmma's "
+                              "N = 256); got ")
+           << tileN;
+  if (tileM < 64 || tileM > 256 || tileM % (64 * consumers) != 0)
+    return kernel.emitOpError("schedule: tile_m = ")
+           << tileM << " does not split into " << consumers
+           << " consumer warpgroups of a multiple of 64 rows (wgmma's M), "
+              "at most 256 rows (a TMA box)";
+
+  int64_t threads = 128 * (1 + consumers);
+  if (threads > kMaxThreads)
+    return kernel.emitOpError("schedule: ")
+           << consumers << " consumers make " << threads
+           << " threads per CTA, more than " << kMaxThreads;
+  int64_t registers = 128 * producerRegs + 128 * consumers * consumerRegs;
+  if (registers > kRegisterFile)
+    return kernel.emitOpError("schedule: the roles do not fit the register "
+                              "file: 128 x ")
+           << producerRegs << " + " << consumers << " x 128 x " << consumerRegs
+           << " = " << registers << " registers > " << kRegisterFile;
+  int64_t accRegs = (tileM / consumers) * tileN / 128;
+  if (accRegs + 16 > consumerRegs)
+    return kernel.emitOpError("schedule: each consumer thread holds ")
+           << accRegs << " accumulator registers, which with 16 for "
+           << "addresses and loop state do not fit consumer_regs = "
+           << consumerRegs;
+
+  auto schedule = ScheduleAttr::get(
+      kernel.getContext(), tileM, tileN, tileK, stages, consumers,
+      warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype);
+  int64_t shared = stages * schedule.stageBytes() + kAlignmentSlack;
+  if (shared > kMaxSharedBytes)
+    return kernel.emitOpError("schedule: ")
+           << stages << " stages of " << schedule.stageBytes() << " bytes need "
+           << shared << " bytes of shared memory, more "
+           << "than the " << kMaxSharedBytes << " a CTA may use";
+  kernel.setScheduleAttr(schedule);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pass definition
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct KlxMaterializeSchedulePass final
+    : klx::impl::KlxMaterializeSchedulePassBase<KlxMaterializeSchedulePass> {
+  void runOnOperation() override {
+    auto params =
+        getOperation()->getAttrOfType<DictionaryAttr>(kParamsAttrName);
+    getOperation().walk([&](KernelOp kernel) {
+      if (failed(materializeSchedule(kernel, params)))
+        signalPassFailure();
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,160 @@
+//===- Persistent.cpp - Which output tiles each CTA computes --------------===//
+//
+// persistent = true:                      persistent = false:
+//   for t = block_id.x; t < tiles;          tm = block_id.y
+//       t += grid_dim.x                     tn = block_id.x
+//     tm = t / tiles_n, tn = t % tiles_n    (the body, once)
+//     (the body)
+//
+// A producer's merged (tile x k) loop becomes one loop over this CTA's
+// tiles times the k tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Dialect/Klx/Transforms/Passes.h"
+#include "klx/Dialect/Klx/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace klx {
+#define GEN_PASS_DEF_KLXPERSISTENTPASS
+#include "klx/Dialect/Klx/Transforms/Passes.h.inc"
+} // namespace klx
+
+using namespace mlir;
+using namespace klx;
+
+namespace {
+
+Value ceilDiv(OpBuilder &b, Location loc, Value x, int64_t divisor) {
+  return arith::CeilDivUIOp::create(
+      b, loc, x, arith::ConstantIndexOp::create(b, loc, divisor));
+}
+
+/// Replaces `loop` by `body` run once per `count` (a scf.for from 0), or
+/// once when `count` is null; `coordinates` gives (tm, tn[, k]) from the
+/// iteration number.
+void replaceLoop(IRRewriter &rewriter, ForEachTileOp loop, Value count,
+                 function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>
+                     coordinates) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Block &body = loop.getBodyBlock();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (!count) {
+    SmallVector<Value> arguments = coordinates(rewriter, loc, Value());
+    arguments.append(loop.getInits().begin(), loop.getInits().end());
+    SmallVector<Value> results(yield.getValues());
+    rewriter.inlineBlockBefore(&body, loop, arguments);
+    rewriter.eraseOp(yield);
+    rewriter.replaceOp(loop, results);
+    return;
+  }
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto forOp =
+      scf::ForOp::create(rewriter, loc, zero, count, one, loop.getInits());
+  Block *forBody = forOp.getBody();
+  if (!forBody->empty())
+    rewriter.eraseOp(forBody->getTerminator());
+  rewriter.setInsertionPointToStart(forBody);
+  SmallVector<Value> arguments =
+      coordinates(rewriter, loc, forOp.getInductionVar());
+  arguments.append(forOp.getRegionIterArgs().begin(),
+                   forOp.getRegionIterArgs().end());
+  rewriter.mergeBlocks(&body, forBody, arguments);
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
+  rewriter.replaceOp(loop, forOp.getResults());
+}
+
+void mapLoop(ForEachTileOp loop, ScheduleAttr schedule) {
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  Location loc = loop.getLoc();
+  ValueRange extents = loop.getExtents();
+  Value tilesM = ceilDiv(rewriter, loc, extents[0], schedule.getTileM());
+  Value tilesN = ceilDiv(rewriter, loc, extents[1], schedule.getTileN());
+  Value kTiles = loop.hasK()
+                     ? ceilDiv(rewriter, loc, extents[2], schedule.getTileK())
+                     : Value();
+  auto tileCoordinates = [&](OpBuilder &b, Value tile) {
+    return SmallVector<Value>{arith::DivUIOp::create(b, loc, tile, tilesN),
+                              arith::RemUIOp::create(b, loc, tile, tilesN)};
+  };
+
+  if (!schedule.getPersistent()) {
+    // One tile per CTA: grid (tiles_n, tiles_m).
+    Value tm = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y);
+    Value tn = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+    replaceLoop(rewriter, loop, kTiles,
+                [&](OpBuilder &, Location, Value k) -> SmallVector<Value> {
+                  if (!k)
+                    return {tm, tn};
+                  return {tm, tn, k};
+                });
+    return;
+  }
+
+  // Persistent: this CTA owns tiles block_id.x, + grid_dim.x, ...
+  Value first = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value stride = gpu::GridDimOp::create(rewriter, loc, gpu::Dimension::x);
+  Value tiles = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
+  // ceil((tiles - first) / stride), or 0 when first >= tiles.
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value owns = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     first, tiles);
+  Value left = arith::SubIOp::create(rewriter, loc, tiles, first);
+  Value mine = arith::SelectOp::create(
+      rewriter, loc, owns,
+      arith::CeilDivUIOp::create(rewriter, loc, left, stride), zero);
+  Value count =
+      kTiles ? arith::MulIOp::create(rewriter, loc, mine, kTiles) : mine;
+  replaceLoop(rewriter, loop, count,
+              [&](OpBuilder &b, Location, Value i) -> SmallVector<Value> {
+                Value j =
+                    kTiles ? arith::DivUIOp::create(b, loc, i, kTiles) : i;
+                Value tile = arith::AddIOp::create(
+                    b, loc, first, arith::MulIOp::create(b, loc, j, stride));
+                SmallVector<Value> coords = tileCoordinates(b, tile);
+                if (kTiles)
+                  coords.push_back(arith::RemUIOp::create(b, loc, i, kTiles));
+                return coords;
+              });
+}
+
+} // namespace
+
+LogicalResult klx::mapTilesToCTAs(KernelOp kernel) {
+  SmallVector<ForEachTileOp> loops;
+  kernel.walk([&](ForEachTileOp loop) { loops.push_back(loop); });
+  if (loops.empty())
+    return success();
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  if (!schedule)
+    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
+                              "first");
+  for (ForEachTileOp loop : loops) {
+    if (loop->getParentOfType<ForEachTileOp>())
+      return loop.emitOpError("is nested in another klx.for_each_tile");
+    mapLoop(loop, schedule);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pass definition
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct KlxPersistentPass final
+    : klx::impl::KlxPersistentPassBase<KlxPersistentPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      if (failed(mapTilesToCTAs(kernel)))
+        signalPassFailure();
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,227 @@
+//===- WarpSpecialize.cpp - A producer role and consumer warpgroups -------===//
+//
+// Input (the tile program):
+//
+//   klx.for_each_tile (%tm, %tn) in (%M, %N) {          // T
+//     %kt = klx.k_tiles %K
+//     %acc = scf.for %k = 0 to %kt ... {                // K
+//       %a = klx.load a %A[%tm, %k]
+//       %b = klx.load b %B[%k, %tn]
+//       %c = klx.mma %a, %b, ...
+//     }
+//     klx.store %acc, %D[%tm, %tn]
+//   }
+//
+// Output: a channel and two roles. The producer runs one merged loop over
+// (tile x k) with just the loads and what they depend on; the consumers
+// keep T and K and take the tiles from the channel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Dialect/Klx/Transforms/Passes.h"
+#include "klx/Dialect/Klx/Transforms/Transforms.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Iterators.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace klx {
+#define GEN_PASS_DEF_KLXWARPSPECIALIZEPASS
+#include "klx/Dialect/Klx/Transforms/Passes.h.inc"
+} // namespace klx
+
+using namespace mlir;
+using namespace klx;
+
+namespace {
+
+/// The parts of a tile program warp specialization needs.
+struct TileProgram {
+  ForEachTileOp tileLoop; // T
+  scf::ForOp kLoop;       // K
+  Value kExtent;          // K, as given to klx.k_tiles
+  SmallVector<LoadOp> loads;
+};
+
+FailureOr<TileProgram> matchTileProgram(KernelOp kernel) {
+  TileProgram program;
+  for (Operation &op : kernel.getBodyBlock()) {
+    if (auto loop = dyn_cast<ForEachTileOp>(op)) {
+      if (program.tileLoop)
+        return kernel
+                   .emitOpError("warp specialization expects one "
+                                "klx.for_each_tile, found a second")
+                   .attachNote(loop.getLoc())
+               << "this one";
+      program.tileLoop = loop;
+    }
+  }
+  if (!program.tileLoop)
+    return kernel.emitOpError("has no klx.for_each_tile to specialize");
+  if (program.tileLoop.hasK() || !program.tileLoop.getInits().empty())
+    return program.tileLoop.emitOpError(
+        "warp specialization expects the (M, N) tile loop of a tile "
+        "program, without iter_args");
+
+  program.tileLoop.getBody().walk(
+      [&](LoadOp load) { program.loads.push_back(load); });
+  if (program.loads.empty())
+    return program.tileLoop.emitOpError("loads no tiles: nothing for a "
+                                        "producer role to do");
+  for (LoadOp load : program.loads) {
+    auto k = dyn_cast<scf::ForOp>(load->getParentOp());
+    if (!k || k->getParentOp() != program.tileLoop)
+      return load.emitOpError("must sit directly in the k loop (an scf.for "
+                              "directly inside klx.for_each_tile)");
+    if (program.kLoop && program.kLoop != k)
+      return load.emitOpError("is in a second k loop; warp specialization "
+                              "expects one");
+    program.kLoop = k;
+  }
+  scf::ForOp k = program.kLoop;
+  auto count = k.getUpperBound().getDefiningOp<KTilesOp>();
+  auto isConstant = [](Value v, int64_t expected) {
+    std::optional<int64_t> c = getConstantIntValue(v);
+    return c && *c == expected;
+  };
+  if (!count || !isConstant(k.getLowerBound(), 0) ||
+      !isConstant(k.getStep(), 1))
+    return k.emitOpError("the k loop must run from 0 to klx.k_tiles(K) in "
+                         "steps of 1 for warp specialization");
+  program.kExtent = count.getExtent();
+  return program;
+}
+
+/// Clones into `builder` the ops inside `scope` that `load` needs, then
+/// the load itself.
+LoadOp cloneWithSlice(OpBuilder &builder, LoadOp load, Operation *scope,
+                      IRMapping &mapping) {
+  BackwardSliceOptions options;
+  options.inclusive = false;
+  // Block arguments (tm, tn, k) are mapped, not cloned with their loops.
+  options.omitBlockArguments = true;
+  options.filter = [&](Operation *op) {
+    return scope->isProperAncestor(op) && !op->isAncestor(load);
+  };
+  SetVector<Operation *> slice;
+  (void)getBackwardSlice(load.getOperation(), &slice, options);
+  for (Operation *op : slice)
+    if (!mapping.contains(op))
+      builder.clone(*op, mapping);
+  return cast<LoadOp>(builder.clone(*load, mapping));
+}
+
+} // namespace
+
+LogicalResult klx::warpSpecialize(KernelOp kernel) {
+  if (kernel.getBodyBlock().getOps<WarpSpecializeOp>().begin() !=
+      kernel.getBodyBlock().getOps<WarpSpecializeOp>().end())
+    return success(); // already specialized
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  if (!schedule)
+    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
+                              "first");
+  if (!schedule.getWarpSpecialize())
+    return success();
+  FailureOr<TileProgram> matched = matchTileProgram(kernel);
+  if (failed(matched))
+    return failure();
+  TileProgram &program = *matched;
+  ForEachTileOp tileLoop = program.tileLoop;
+  Location loc = tileLoop.getLoc();
+
+  OpBuilder builder(tileLoop);
+  auto channel =
+      ChannelOp::create(builder, loc, ChannelType::get(kernel.getContext()),
+                        builder.getI64IntegerAttr(program.loads.size()));
+  auto roles = WarpSpecializeOp::create(builder, loc);
+  roles.getBody().emplaceBlock();
+  builder.setInsertionPointToStart(&roles.getBody().front());
+
+  // The producer: warpgroup 0; its warp 0 issues the copies.
+  auto producer = RoleOp::create(
+      builder, loc, builder.getStringAttr("producer"),
+      RoleKindAttr::get(kernel.getContext(), RoleKind::Producer),
+      builder.getDenseI64ArrayAttr({0}), builder.getDenseI64ArrayAttr({0}),
+      builder.getI64IntegerAttr(schedule.getProducerRegs()));
+  producer.getBody().emplaceBlock();
+  // The consumers: warpgroups 1..consumers, all four warps of each.
+  SmallVector<int64_t> consumerGroups;
+  for (int64_t i = 1; i <= schedule.getConsumers(); ++i)
+    consumerGroups.push_back(i);
+  auto consumer =
+      RoleOp::create(builder, loc, builder.getStringAttr("consumer"),
+                     RoleKindAttr::get(kernel.getContext(), RoleKind::Consumer),
+                     builder.getDenseI64ArrayAttr(consumerGroups),
+                     builder.getDenseI64ArrayAttr({0, 1, 2, 3}),
+                     builder.getI64IntegerAttr(schedule.getConsumerRegs()));
+  consumer.getBody().emplaceBlock();
+
+  // Producer: one loop over (tm, tn, k) with the loads and their operands.
+  builder.setInsertionPointToStart(&producer.getBody().front());
+  SmallVector<Value> extents(tileLoop.getExtents());
+  extents.push_back(program.kExtent);
+  auto merged = ForEachTileOp::create(builder, loc, extents, ValueRange());
+  {
+    IRMapping mapping;
+    ValueRange ivs = merged.getInductionVars();
+    mapping.map(tileLoop.getInductionVars()[0], ivs[0]);
+    mapping.map(tileLoop.getInductionVars()[1], ivs[1]);
+    mapping.map(program.kLoop.getInductionVar(), ivs[2]);
+    OpBuilder body = OpBuilder::atBlockTerminator(&merged.getBodyBlock());
+    SmallVector<Value> tiles;
+    for (LoadOp load : program.loads)
+      tiles.push_back(cloneWithSlice(body, load, tileLoop, mapping).getTile());
+    PushOp::create(body, loc, channel, tiles);
+  }
+
+  // Consumer: T and K as they were, the loads replaced by one pop.
+  builder.setInsertionPointToStart(&consumer.getBody().front());
+  IRMapping mapping;
+  auto consumerLoop = cast<ForEachTileOp>(builder.clone(*tileLoop, mapping));
+  SmallVector<LoadOp> clonedLoads;
+  for (LoadOp load : program.loads)
+    clonedLoads.push_back(cast<LoadOp>(mapping.lookup(load.getOperation())));
+  OpBuilder kBody(clonedLoads.front());
+  SmallVector<Type> tileTypes(clonedLoads.size(),
+                              TileType::get(kernel.getContext()));
+  auto pop = PopOp::create(kBody, loc, tileTypes, channel);
+  Operation *lastUse = pop;
+  for (auto [load, tile] : llvm::zip(clonedLoads, pop.getTiles())) {
+    for (Operation *user : load->getUsers())
+      if (lastUse->isBeforeInBlock(user))
+        lastUse = user;
+    load.getTile().replaceAllUsesWith(tile);
+    load.erase();
+  }
+  kBody.setInsertionPointAfter(lastUse);
+  ReleaseOp::create(kBody, loc, channel);
+  // The loads' index arithmetic is dead in the consumer now. (Only ops:
+  // region DCE would also drop block arguments the loops need.)
+  consumerLoop.getBody().walk<WalkOrder::PostOrder, ReverseIterator>(
+      [&](Operation *op) {
+        if (isOpTriviallyDead(op))
+          op->erase();
+      });
+
+  tileLoop.erase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pass definition
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct KlxWarpSpecializePass final
+    : klx::impl::KlxWarpSpecializePassBase<KlxWarpSpecializePass> {
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      if (failed(warpSpecialize(kernel)))
+        signalPassFailure();
+    });
+  }
+};
+} // namespace

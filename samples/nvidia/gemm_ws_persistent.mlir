@@ -1,0 +1,59 @@
+// Lesson: a warp-specialized persistent GEMM, written as a tile program and
+// split by the compiler: one producer warp issues TMA copies into a ring of
+// shared-memory stages, two consumer warpgroups multiply with wgmma, full
+// and empty mbarriers hand each stage back and forth, and each CTA walks
+// the output tiles in steps of the grid.
+//
+// Step through it: klx-materialize-schedule reads klx.params (change them
+// with -D stages=2, -D consumers=1, ...); klx-warp-specialize makes the
+// producer role (warpgroup 0, setmaxnreg 40) and the consumer role
+// (warpgroups 1-2, setmaxnreg 232), the producer with one merged
+// (tile x k) loop; klx-circular-buffer turns the channel between them into
+// a pipeline and threads its state (index, phase) through both sides;
+// klx-persistent makes the tile loops grid-stride loops; klx-to-nvgpu
+// lowers it all to nvgpu and nvvm, and the upstream passes take over.
+//
+// D = A * B: A is MxK, B is KxN, both row-major in dtype; D is MxN f32.
+//
+// RUN: klx compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: klx pipeline %s | FileCheck %s --check-prefix=STEPS
+// PTX: .entry gemm
+// PTX: .maxntid 384, 1, 1
+// PTX: .minnctapersm 1
+// PTX-DAG: setmaxnreg.dec.sync.aligned.u32 {{.*}}40;
+// PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{.*}}232;
+// PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX-DAG: mbarrier.try_wait.parity.shared.b64
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// STEPS: klx-materialize-schedule {{.*}} yes
+// STEPS: klx-warp-specialize {{.*}} yes
+// STEPS: klx-circular-buffer {{.*}} yes
+// STEPS: klx-persistent {{.*}} yes
+// STEPS: klx-to-nvgpu {{.*}} yes
+// STEPS: gemm (sm_90a): {{[0-9]+}} registers
+// STEPS-NOT: C7508
+
+module attributes {klx.target = "sm_90a",
+                   klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,
+                                 tile_k = 64 : i64, stages = 4 : i64,
+                                 consumers = 2 : i64, persistent = true,
+                                 producer_regs = 40 : i64,
+                                 consumer_regs = 232 : i64, dtype = "f16"}} {
+  klx.kernel @gemm(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,
+                   %M: index, %N: index, %K: index) {
+    klx.for_each_tile (%tm, %tn) in (%M, %N) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %zero = klx.zero
+      %k_tiles = klx.k_tiles %K
+      %acc = scf.for %k = %c0 to %k_tiles step %c1
+          iter_args(%partial = %zero) -> (!klx.acc) {
+        %a = klx.load a %A[%tm, %k]
+        %b = klx.load b %B[%k, %tn]
+        %next = klx.mma %a, %b, %partial
+        scf.yield %next : !klx.acc
+      }
+      klx.store %acc, %D[%tm, %tn]
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// klx-to-nvgpu: a gpu.func with the roles as one if/else on the warpgroup,
+// setmaxregister on entry of each branch, TMA into the stages, wgmma on
+// each consumer's rows.
+// RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s
+
+// CHECK: module attributes {gpu.container_module
+// CHECK: gpu.module @gemm_kernels {
+// CHECK: gpu.func @gemm(%[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[D:.*]]: memref<?x?xf32>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
+// CHECK-SAME: klx.launch = {block = array<i64: 384, 1, 1>, dynamic_shared_memory = 133120 : i64, grid = "persistent", tile = array<i64: 128, 128, 64>}
+// CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+// CHECK-SAME: nvvm.minctasm = 1 : i32
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[WG:.*]] = arith.divui %[[TID]], %c128
+// CHECK: builtin.unrealized_conversion_cast %[[MAPA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b
+// CHECK: builtin.unrealized_conversion_cast %[[MAPB]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b
+// CHECK: gpu.dynamic_shared_memory
+// CHECK: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK: %[[EMPTY:.*]] = nvgpu.mbarrier.create
+// CHECK: nvgpu.mbarrier.init %[[FULL]][%{{.*}}], %c1
+// CHECK: nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c256
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK: %[[P:.*]] = arith.cmpi eq, %[[WG]], %c0
+// CHECK: scf.if %[[P]] {
+// CHECK-NEXT: nvvm.setmaxregister decrease 40
+// CHECK:   nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// CHECK:   nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c32768
+// CHECK:   nvgpu.tma.async.load {{.*}} to %{{.*}} : <tensor = memref<128x64xf16, 3>
+// CHECK:   nvgpu.tma.async.load
+// CHECK:   nvgpu.tma.async.load
+// CHECK: } else {
+// CHECK-NEXT: nvvm.setmaxregister increase 232
+// CHECK:   nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK:   nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK:   nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK:   nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x128xf16, #gpu.address_space<workgroup>>
+// CHECK:   nvgpu.warpgroup.mma {{.*}} {transposeB}
+// CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:   nvgpu.mbarrier.arrive %[[EMPTY]]
+// CHECK:   memref.subview %[[D]]{{.*}} [64, 128] [1, 1]
+// CHECK:   nvgpu.warpgroup.mma.store
+// CHECK-NOT: klx.

@@ -1,0 +1,90 @@
+// klx-materialize-schedule turns klx.params into a checked #klx.schedule,
+// and says why when the hardware cannot run it.
+// RUN: klx-opt %s -split-input-file -verify-diagnostics --klx-materialize-schedule | FileCheck %s
+
+// CHECK-LABEL: klx.kernel @defaults
+// CHECK-SAME: schedule = #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4, consumers = 2, warpSpecialize = true, pingpong = false, persistent = false, producerRegs = 40, consumerRegs = 232, dtype = f16>
+klx.kernel @defaults(%M: index) {
+}
+
+// -----
+
+// CHECK-LABEL: klx.kernel @overridden
+// CHECK-SAME: tileN = 256, tileK = 64, stages = 3, consumers = 2, warpSpecialize = true, pingpong = false, persistent = true
+// CHECK-SAME: dtype = bf16
+module attributes {klx.params = {tile_n = 256 : i64, stages = 3 : i64, persistent = true, dtype = "bf16"}} {
+  klx.kernel @overridden(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {stages = 0 : i64}} {
+  // expected-error @+1 {{schedule: stages must be at least 1, got 0}}
+  klx.kernel @no_stages(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {consumers = 3 : i64, tile_m = 192 : i64}} {
+  // expected-error @+1 {{schedule: the roles do not fit the register file: 128 x 40 + 3 x 128 x 232 = 94208 registers > 65536}}
+  klx.kernel @too_many_registers(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {tile_n = 96 : i64}} {
+  // expected-error @+1 {{schedule: tile_n must be 64, 128, 192 or 256 (whole 64-column TMA boxes, at most wgmma's N = 256); got 96}}
+  klx.kernel @bad_tile_n(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {tile_k = 32 : i64}} {
+  // expected-error @+1 {{schedule: tile_k must be 64}}
+  klx.kernel @bad_tile_k(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {tile_m = 96 : i64}} {
+  // expected-error @+1 {{schedule: tile_m = 96 does not split into 2 consumer warpgroups of a multiple of 64 rows}}
+  klx.kernel @bad_tile_m(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {tile_m = 256 : i64, tile_n = 256 : i64, consumers = 2 : i64, consumer_regs = 232 : i64}} {
+  // expected-error @+1 {{schedule: each consumer thread holds 256 accumulator registers, which with 16 for addresses and loop state do not fit consumer_regs = 232}}
+  klx.kernel @accumulator_too_big(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {stages = 7 : i64, tile_n = 256 : i64}} {
+  // expected-error @+1 {{schedule: 7 stages of 49152 bytes need 346112 bytes of shared memory, more than the 232448 a CTA may use}}
+  klx.kernel @too_much_shared_memory(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {stage = 3 : i64}} {
+  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: consumer_regs, consumers, dtype, persistent, pingpong, producer_regs, stages, tile_k, tile_m, tile_n, warp_specialize)}}
+  klx.kernel @typo(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {dtype = "f32"}} {
+  // expected-error @+1 {{klx.params: dtype must be "f16" or "bf16", got "f32"}}
+  klx.kernel @bad_dtype(%M: index) {
+  }
+}
