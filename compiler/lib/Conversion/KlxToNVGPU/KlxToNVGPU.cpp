@@ -99,6 +99,8 @@ int64_t registersAtEntry(int64_t threads) {
 
 /// What the ops of one lowered kernel share.
 struct Lowering {
+  Lowering(ScheduleAttr schedule, OpBuilder &b) : schedule(schedule), b(b) {}
+
   ScheduleAttr schedule;
   OpBuilder &b;
   Value threadId, warpgroup;
@@ -166,7 +168,7 @@ void lowerPipeline(Lowering &l, PipelineOp pipeline) {
                                       l.threadId, l.index(loc, 0));
   auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
   b.setInsertionPointToStart(&init.getThenRegion().front());
-  for (int64_t i = 0; i < pipeline.getStages(); ++i) {
+  for (int64_t i = 0, e = pipeline.getStages(); i < e; ++i) {
     nvgpu::MBarrierInitOp::create(b, loc, l.full, l.index(loc, 1),
                                   l.index(loc, i), Value());
     nvgpu::MBarrierInitOp::create(b, loc, l.empty,
@@ -195,8 +197,9 @@ LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
   b.setInsertionPoint(roles);
   int64_t entry = registersAtEntry(l.schedule.threads());
   auto setRegisters = [&](RoleOp role) {
-    auto action = role.getRegs() < entry ? NVVM::SetMaxRegisterAction::decrease
-                                         : NVVM::SetMaxRegisterAction::increase;
+    auto action = int64_t(role.getRegs()) < entry
+                      ? NVVM::SetMaxRegisterAction::decrease
+                      : NVVM::SetMaxRegisterAction::increase;
     NVVM::SetMaxRegisterOp::create(b, role.getLoc(), uint32_t(role.getRegs()),
                                    action);
   };
@@ -457,7 +460,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
-  Lowering l{schedule, b};
+  Lowering l(schedule, b);
   l.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   l.warpgroup = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 128));
   l.accType = nvgpu::WarpgroupAccumulatorType::get(
