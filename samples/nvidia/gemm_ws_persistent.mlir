@@ -6,8 +6,8 @@
 //
 // Step through it: klx-materialize-schedule reads klx.params (change them
 // with -D stages=2, -D consumers=1, ...); klx-warp-specialize makes the
-// producer role (warpgroup 0, setmaxnreg 40) and the consumer role
-// (warpgroups 1-2, setmaxnreg 232), the producer with one merged
+// consumer role (warpgroups 0-1, setmaxnreg 232) and the producer role
+// (warpgroup 2, setmaxnreg 40), the producer with one merged
 // (tile x k) loop; klx-circular-buffer turns the channel between them into
 // a pipeline and threads its state (index, phase) through both sides;
 // klx-persistent makes the tile loops grid-stride loops; klx-to-nvgpu

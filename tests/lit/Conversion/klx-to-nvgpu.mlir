@@ -20,7 +20,7 @@
 // CHECK: nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c256
 // CHECK: nvvm.fence.mbarrier.init
 // CHECK: gpu.barrier
-// CHECK: %[[P:.*]] = arith.cmpi eq, %[[WG]], %c0
+// CHECK: %[[P:.*]] = arith.cmpi eq, %[[WG]], %c2
 // CHECK: scf.if %[[P]] {
 // CHECK-NEXT: nvvm.setmaxregister decrease 40
 // CHECK:   nvgpu.mbarrier.try_wait.parity %[[EMPTY]]

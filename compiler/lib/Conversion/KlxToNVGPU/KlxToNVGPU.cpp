@@ -132,10 +132,8 @@ struct Lowering {
   Value stageOffset(Location loc, Value stage) {
     return mul(loc, stage, schedule.stageBytes());
   }
-  /// Which consumer warpgroup this thread is in, from 0.
-  Value consumerIndex(Location loc) {
-    return arith::SubIOp::create(b, loc, warpgroup, index(loc, 1));
-  }
+  /// Which consumer this thread is in: consumers are warpgroups 0..n-1.
+  Value consumerIndex(Location) { return warpgroup; }
 };
 
 void lowerPipeline(Lowering &l, PipelineOp pipeline) {
@@ -187,10 +185,17 @@ void lowerPipeline(Lowering &l, PipelineOp pipeline) {
 /// each role's setmaxnreg goes, and where ptxas can honour it.
 LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
   SmallVector<RoleOp> list(roles.getBody().front().getOps<RoleOp>());
+  int64_t consumers = l.schedule.getConsumers();
   if (list.size() != 2 || list[0].getKind() != RoleKind::Producer ||
-      list[0].getWarpgroups().size() != 1 || list[0].getWarpgroups()[0] != 0)
-    return roles.emitOpError("klx-to-nvgpu lowers one producer role on "
-                             "warpgroup 0 followed by one consumer role");
+      list[0].getWarpgroups().size() != 1 ||
+      list[0].getWarpgroups()[0] != consumers ||
+      list[1].getWarpgroups().size() != size_t(consumers) ||
+      list[1].getWarpgroups()[0] != 0)
+    return roles.emitOpError("klx-to-nvgpu lowers one producer role on the "
+                             "last warpgroup and one consumer role on "
+                             "warpgroups 0..consumers-1 (the epilogue's "
+                             "nvgpu.warpgroup.mma.store places rows by the "
+                             "warp's index in the CTA)");
   RoleOp producer = list[0], consumer = list[1];
   OpBuilder &b = l.b;
   Location loc = roles.getLoc();
@@ -203,8 +208,8 @@ LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
     NVVM::SetMaxRegisterOp::create(b, role.getLoc(), uint32_t(role.getRegs()),
                                    action);
   };
-  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           l.warpgroup, l.index(loc, 0));
+  Value isProducer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, l.warpgroup, l.index(loc, consumers));
   auto branch = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
 
   // Producer: one elected thread (warp 0, lane 0) runs the role's body.
@@ -317,13 +322,15 @@ void lowerStore(Lowering &l, StoreOp store, Value output) {
   Location loc = store.getLoc();
   b.setInsertionPoint(store);
   ScheduleAttr s = l.schedule;
-  int64_t rows = s.rowsPerConsumer();
-  Value row = l.add(loc, l.mul(loc, store.getRow(), s.getTileM()),
-                    l.mul(loc, l.consumerIndex(loc), rows));
+  // A view at the tile's first row, the size of one consumer's share:
+  // nvgpu.warpgroup.mma.store places each warp's rows 16 x (its warp index
+  // in the CTA) past the view, so consumer c (warpgroup c, warps 4c..4c+3)
+  // writes its share, rows 64c.., without an offset of its own.
+  Value row = l.mul(loc, store.getRow(), s.getTileM());
   Value column = l.mul(loc, store.getCol(), s.getTileN());
   auto tile = memref::SubViewOp::create(
       b, loc, output, ArrayRef<OpFoldResult>{row, column},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(rows),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(s.rowsPerConsumer()),
                              b.getIndexAttr(s.getTileN())},
       ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
   nvgpu::WarpgroupMmaStoreOp::create(b, loc, store.getAcc(), tile);

@@ -33,8 +33,8 @@ klx.kernel @roles(%A: !klx.tensor, %M: index, %N: index, %K: index) attributes {
   %ch = klx.channel slots(2)
   // CHECK: klx.warp_specialize {
   klx.warp_specialize {
-    // CHECK: klx.role "producer" producer warpgroups [0] warps [0] regs 40 {
-    klx.role "producer" producer warpgroups [0] warps [0] regs 40 {
+    // CHECK: klx.role "producer" producer warpgroups [2] warps [0] regs 40 {
+    klx.role "producer" producer warpgroups [2] warps [0] regs 40 {
       %c0 = arith.constant 0 : index
       %false = arith.constant false
       // CHECK: iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, i1)
@@ -47,8 +47,8 @@ klx.kernel @roles(%A: !klx.tensor, %M: index, %N: index, %K: index) attributes {
         klx.yield %n#0, %n#1 : index, i1
       }
     }
-    // CHECK: klx.role "consumer" consumer warpgroups [1, 2] warps [0, 1, 2, 3] regs 232 {
-    klx.role "consumer" consumer warpgroups [1, 2] warps [0, 1, 2, 3] regs 232 {
+    // CHECK: klx.role "consumer" consumer warpgroups [0, 1] warps [0, 1, 2, 3] regs 232 {
+    klx.role "consumer" consumer warpgroups [0, 1] warps [0, 1, 2, 3] regs 232 {
       %c0 = arith.constant 0 : index
       %false = arith.constant false
       klx.consumer_wait %p[%c0] phase %false

@@ -6,12 +6,12 @@
 // CHECK-LABEL: klx.kernel @gemm
 // CHECK: %[[CH:.*]] = klx.channel slots(2)
 // CHECK: klx.warp_specialize {
-// CHECK:   klx.role "producer" producer warpgroups [0] warps [0] regs 40 {
+// CHECK:   klx.role "producer" producer warpgroups [2] warps [0] regs 40 {
 // CHECK:     klx.for_each_tile (%[[TM:.*]], %[[TN:.*]], %[[K:.*]]) in (%arg3, %arg4, %arg5) {
 // CHECK-NEXT:  %[[A:.*]] = klx.load a %arg0[%[[TM]], %[[K]]]
 // CHECK-NEXT:  %[[B:.*]] = klx.load b %arg1[%[[K]], %[[TN]]]
 // CHECK-NEXT:  klx.push %[[CH]], %[[A]], %[[B]]
-// CHECK:   klx.role "consumer" consumer warpgroups [1, 2] warps [0, 1, 2, 3] regs 232 {
+// CHECK:   klx.role "consumer" consumer warpgroups [0, 1] warps [0, 1, 2, 3] regs 232 {
 // CHECK:     klx.for_each_tile (%{{.*}}, %{{.*}}) in (%arg3, %arg4) {
 // CHECK:       scf.for
 // CHECK-NEXT:    %[[T:.*]]:2 = klx.pop %[[CH]] : !klx.tile, !klx.tile
@@ -40,7 +40,8 @@ klx.kernel @gemm(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,
 
 // One consumer warpgroup with more registers.
 // CHECK-LABEL: klx.kernel @one_consumer
-// CHECK: klx.role "consumer" consumer warpgroups [1] warps [0, 1, 2, 3] regs 240
+// CHECK: klx.role "producer" producer warpgroups [1] warps [0] regs 40
+// CHECK: klx.role "consumer" consumer warpgroups [0] warps [0, 1, 2, 3] regs 240
 module attributes {klx.params = {consumers = 1 : i64, consumer_regs = 240 : i64}} {
   klx.kernel @one_consumer(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,
                            %M: index, %N: index, %K: index) {

@@ -140,16 +140,20 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
   roles.getBody().emplaceBlock();
   builder.setInsertionPointToStart(&roles.getBody().front());
 
-  // The producer: warpgroup 0; its warp 0 issues the copies.
-  auto producer = RoleOp::create(
-      builder, loc, builder.getStringAttr("producer"),
-      RoleKindAttr::get(kernel.getContext(), RoleKind::Producer),
-      builder.getDenseI64ArrayAttr({0}), builder.getDenseI64ArrayAttr({0}),
-      builder.getI64IntegerAttr(schedule.getProducerRegs()));
+  // The consumers come first, warpgroups 0..consumers-1, all four warps of
+  // each: nvgpu.warpgroup.mma.store places each warp's rows by its index in
+  // the CTA, so consumer c must be warpgroup c. The producer is the last
+  // warpgroup; its warp 0 issues the copies.
+  int64_t consumers = schedule.getConsumers();
+  auto producer =
+      RoleOp::create(builder, loc, builder.getStringAttr("producer"),
+                     RoleKindAttr::get(kernel.getContext(), RoleKind::Producer),
+                     builder.getDenseI64ArrayAttr({consumers}),
+                     builder.getDenseI64ArrayAttr({0}),
+                     builder.getI64IntegerAttr(schedule.getProducerRegs()));
   producer.getBody().emplaceBlock();
-  // The consumers: warpgroups 1..consumers, all four warps of each.
   SmallVector<int64_t> consumerGroups;
-  for (int64_t i = 1; i <= schedule.getConsumers(); ++i)
+  for (int64_t i = 0; i < consumers; ++i)
     consumerGroups.push_back(i);
   auto consumer =
       RoleOp::create(builder, loc, builder.getStringAttr("consumer"),

@@ -182,7 +182,7 @@ def Klx_RoleOp : Klx_Op<"role", [SingleBlock, NoTerminator,
     the role sets with `setmaxnreg` on entry.
 
     ```mlir
-    klx.role "producer" producer warpgroups [0] warps [0] regs 40 {
+    klx.role "producer" producer warpgroups [2] warps [0] regs 40 {
       ...
     }
     ```

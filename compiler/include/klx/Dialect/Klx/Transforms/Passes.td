@@ -56,9 +56,10 @@ def KlxWarpSpecializePass : Pass<"klx-warp-specialize", "mlir::ModuleOp"> {
   let summary = "Split a tile program into a producer role and consumer "
                 "warpgroups";
   let description = [{
-    Separates the load sub-DAG of the k loop (the producer role: warpgroup
-    0, whose warp 0 issues the TMA copies) from the compute sub-DAG (the
-    consumer warpgroups), connected by a `klx.channel`. As nvFuser does for
+    Separates the load sub-DAG of the k loop (the producer role: the last
+    warpgroup, whose warp 0 issues the TMA copies) from the compute sub-DAG
+    (the consumer warpgroups, 0 to consumers-1), connected by a
+    `klx.channel`. As nvFuser does for
     persistent matmul, the producer iterates one merged (output tile x k)
     loop, since it has no epilogue between tiles, while the consumers keep
     separate output-tile and k loops.
