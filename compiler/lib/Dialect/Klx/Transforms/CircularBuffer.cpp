@@ -217,10 +217,8 @@ namespace {
 struct KlxCircularBufferPass final
     : klx::impl::KlxCircularBufferPassBase<KlxCircularBufferPass> {
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      if (failed(buildCircularBuffers(kernel)))
-        signalPassFailure();
-    });
+    if (failed(forEachKernel(getOperation(), buildCircularBuffers)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -171,10 +171,10 @@ struct KlxMaterializeSchedulePass final
   void runOnOperation() override {
     auto params =
         getOperation()->getAttrOfType<DictionaryAttr>(kParamsAttrName);
-    getOperation().walk([&](KernelOp kernel) {
-      if (failed(materializeSchedule(kernel, params)))
-        signalPassFailure();
-    });
+    if (failed(forEachKernel(getOperation(), [&](KernelOp kernel) {
+          return materializeSchedule(kernel, params);
+        })))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -126,6 +126,17 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule) {
 
 } // namespace
 
+LogicalResult
+klx::forEachKernel(Operation *module,
+                   function_ref<LogicalResult(KernelOp)> transform) {
+  SmallVector<KernelOp> kernels;
+  module->walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+  bool ok = true;
+  for (KernelOp kernel : kernels)
+    ok &= succeeded(transform(kernel));
+  return success(ok);
+}
+
 LogicalResult klx::mapTilesToCTAs(KernelOp kernel) {
   SmallVector<ForEachTileOp> loops;
   kernel.walk([&](ForEachTileOp loop) { loops.push_back(loop); });
@@ -151,10 +162,8 @@ namespace {
 struct KlxPersistentPass final
     : klx::impl::KlxPersistentPassBase<KlxPersistentPass> {
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      if (failed(mapTilesToCTAs(kernel)))
-        signalPassFailure();
-    });
+    if (failed(forEachKernel(getOperation(), mapTilesToCTAs)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -222,10 +222,8 @@ namespace {
 struct KlxWarpSpecializePass final
     : klx::impl::KlxWarpSpecializePassBase<KlxWarpSpecializePass> {
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      if (failed(warpSpecialize(kernel)))
-        signalPassFailure();
-    });
+    if (failed(forEachKernel(getOperation(), warpSpecialize)))
+      signalPassFailure();
   }
 };
 } // namespace

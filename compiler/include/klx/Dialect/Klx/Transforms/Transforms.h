@@ -14,6 +14,12 @@
 
 namespace klx {
 
+/// Applies `transform` to every klx.kernel of `module`, all of them even
+/// when one fails, so each reports its own problems.
+mlir::LogicalResult
+forEachKernel(mlir::Operation *module,
+              llvm::function_ref<mlir::LogicalResult(KernelOp)> transform);
+
 /// Builds `kernel`'s schedule from `params` (may be null: all defaults) and
 /// checks it, reporting problems on the kernel.
 mlir::LogicalResult materializeSchedule(KernelOp kernel,
