@@ -42,7 +42,6 @@ public:
   TextViewResult draw(const char *id, ImVec2 size,
                       const LineColour &lineColour = {});
   void scrollToLine(size_t line) { pendingScroll = int(line); }
-  size_t lineCount() const { return index.size(); }
 
 private:
   void drawFindBar();

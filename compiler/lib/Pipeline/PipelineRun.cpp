@@ -26,10 +26,3 @@ const Snapshot *PipelineRun::findSnapshot(llvm::StringRef name) const {
       return &snapshot;
   return nullptr;
 }
-
-const Snapshot *PipelineRun::lastOfKind(EmitKind kind) const {
-  for (auto it = snapshots.rbegin(); it != snapshots.rend(); ++it)
-    if (it->kind == kind && it->skippedReason.empty() && !it->failed)
-      return &*it;
-  return nullptr;
-}

@@ -95,8 +95,6 @@ struct PipelineRun {
   /// Finds a step by display name ("canonicalize#2") or by plain name
   /// (first occurrence).
   const Snapshot *findSnapshot(llvm::StringRef name) const;
-  /// The last snapshot of a given kind, if any step produced it.
-  const Snapshot *lastOfKind(EmitKind kind) const;
 };
 
 } // namespace klx

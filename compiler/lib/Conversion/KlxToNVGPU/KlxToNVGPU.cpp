@@ -132,8 +132,6 @@ struct Lowering {
   Value stageOffset(Location loc, Value stage) {
     return mul(loc, stage, schedule.stageBytes());
   }
-  /// Which consumer this thread is in: consumers are warpgroups 0..n-1.
-  Value consumerIndex(Location) { return warpgroup; }
 };
 
 void lowerPipeline(Lowering &l, PipelineOp pipeline) {
@@ -285,11 +283,11 @@ void lowerMma(Lowering &l, MmaOp mma) {
   auto bTile = mma.getB().getDefiningOp<StageTileOp>();
   int64_t rows = s.rowsPerConsumer();
   int64_t elementBytes = s.getDtype().getIntOrFloatBitWidth() / 8;
-  // This consumer's rows of the A tile, and the whole B tile.
+  // This consumer's rows of the A tile (consumer c is warpgroup c), and
+  // the whole B tile.
   Value stage = l.stageOffset(loc, aTile.getIndex());
   Value aOffset = l.add(
-      loc, stage,
-      l.mul(loc, l.consumerIndex(loc), rows * s.getTileK() * elementBytes));
+      loc, stage, l.mul(loc, l.warpgroup, rows * s.getTileK() * elementBytes));
   Value aView = l.view(loc, aOffset, {rows, s.getTileK()});
   Value bOffset = l.add(loc, l.stageOffset(loc, bTile.getIndex()),
                         l.index(loc, s.tileBytes(Operand::A)));
