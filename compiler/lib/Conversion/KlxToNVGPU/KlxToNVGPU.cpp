@@ -29,12 +29,8 @@ using namespace klx;
 
 namespace {
 
-constexpr int64_t kRegisterFile = 65536;
-// Slack in front of the stages: gpu.dynamic_shared_memory lowers to a
-// 1-byte variable among the static ones (the mbarriers); the stages start
-// at least 64 bytes past it, on the 1024-byte boundary the 128-byte swizzle
-// needs.
-constexpr int64_t kAlignmentSlack = 2048;
+// Stages start 1024-aligned, at least 64 bytes past the dynamic shared
+// memory symbol (ScheduleAttr::dynamicSharedBytes reserves the slack).
 constexpr int64_t kSwizzleAlignment = 1024;
 constexpr int64_t kBoxColumns = 64; // 128 bytes of 16-bit elements
 constexpr int64_t kTryWaitTicks = 10000000;
@@ -91,7 +87,7 @@ nvgpu::TensorMapDescriptorType descriptorType(MLIRContext *context,
 /// Register count ptxas caps a thread at on entry: what `.maxntid` and
 /// `.minnctapersm 1` leave per thread, rounded down to a multiple of 8.
 int64_t registersAtEntry(int64_t threads) {
-  return std::min<int64_t>(255, kRegisterFile / threads) / 8 * 8;
+  return std::min<int64_t>(255, ScheduleAttr::kRegisterFile / threads) / 8 * 8;
 }
 
 // [SECTION] Shared memory, barriers and roles
@@ -447,8 +443,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
   // A register cap at entry: without it ptxas ignores setmaxnreg (C7508).
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(1));
-  int64_t dynamicShared =
-      schedule.getStages() * schedule.stageBytes() + kAlignmentSlack;
+  int64_t dynamicShared = schedule.dynamicSharedBytes();
   func->setAttr(
       kLaunchAttrName,
       b.getDictionaryAttr({

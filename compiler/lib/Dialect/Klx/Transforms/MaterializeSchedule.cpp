@@ -16,10 +16,8 @@ using namespace klx;
 
 namespace {
 
-// Hopper limits the checks use.
-constexpr int64_t kRegisterFile = 65536;    // 32-bit registers per SM
+// Hopper limits the checks use, beside ScheduleAttr::kRegisterFile.
 constexpr int64_t kMaxSharedBytes = 232448; // 227 KB per CTA (opt-in)
-constexpr int64_t kAlignmentSlack = 2048;   // see klx-to-nvgpu
 constexpr int64_t kMaxThreads = 1024;
 
 /// Reads an integer or boolean parameter, keeping the default when absent.
@@ -136,11 +134,12 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << consumers << " consumers make " << threads
            << " threads per CTA, more than " << kMaxThreads;
   int64_t registers = 128 * producerRegs + 128 * consumers * consumerRegs;
-  if (registers > kRegisterFile)
+  if (registers > ScheduleAttr::kRegisterFile)
     return kernel.emitOpError("schedule: the roles do not fit the register "
                               "file: 128 x ")
            << producerRegs << " + " << consumers << " x 128 x " << consumerRegs
-           << " = " << registers << " registers > " << kRegisterFile;
+           << " = " << registers << " registers > "
+           << ScheduleAttr::kRegisterFile;
   int64_t accRegs = (tileM / consumers) * tileN / 128;
   if (accRegs + 16 > consumerRegs)
     return kernel.emitOpError("schedule: each consumer thread holds ")
@@ -151,7 +150,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   auto schedule = ScheduleAttr::get(
       kernel.getContext(), tileM, tileN, tileK, stages, consumers,
       warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype);
-  int64_t shared = stages * schedule.stageBytes() + kAlignmentSlack;
+  int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes)
     return kernel.emitOpError("schedule: ")
            << stages << " stages of " << schedule.stageBytes() << " bytes need "

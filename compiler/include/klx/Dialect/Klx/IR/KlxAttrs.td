@@ -58,6 +58,17 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     int64_t rowsPerConsumer() const {
       return getPingpong() ? getTileM() : getTileM() / getConsumers();
     }
+    /// Dynamic shared memory the lowered kernel asks for: the stages, plus
+    /// slack in front of them. gpu.dynamic_shared_memory lowers to a 1-byte
+    /// variable among the static ones (the mbarriers); the stages start at
+    /// least 64 bytes past it, on the 1024-byte boundary the 128-byte
+    /// swizzle needs.
+    static constexpr int64_t kAlignmentSlack = 2048;
+    int64_t dynamicSharedBytes() const {
+      return getStages() * stageBytes() + kAlignmentSlack;
+    }
+    /// 32-bit registers per SM on Hopper.
+    static constexpr int64_t kRegisterFile = 65536;
     /// Threads per CTA: a producer warpgroup and the consumers.
     int64_t threads() const {
       return 128 * ((getWarpSpecialize() ? 1 : 0) + getConsumers());
