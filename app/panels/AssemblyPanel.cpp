@@ -3,10 +3,7 @@
 #include "Panel.h"
 
 #include "core/SourceCorrelation.h"
-#include "widgets/Palette.h"
-#include "widgets/TextView.h"
-
-#include <algorithm>
+#include "widgets/CorrelatedTextView.h"
 
 namespace klx::app {
 namespace {
@@ -157,40 +154,18 @@ private:
     drawCounts(a, kind);
     uint64_t identity =
         (state.runSerial << 8) + uint64_t(kind) * 16 + moduleIndex(*state.run);
-    TextView &view = views[int(kind) % 3];
-    std::vector<uint32_t> &lines = sourceLines[int(kind) % 3];
-    if (identities[int(kind) % 3] != identity) {
-      identities[int(kind) % 3] = identity;
-      lines = sourceLinesOfText(text, languageFor(kind));
-    }
-    view.setText(text, languageFor(kind), identity);
-    unsigned focused = state.view.focusedSourceLine;
-    unsigned &lastFocus = lastFocused[int(kind) % 3];
-    if (focused != lastFocus) {
-      lastFocus = focused;
-      auto it = std::find(lines.begin(), lines.end(), focused);
-      if (focused && it != lines.end())
-        view.scrollToLine(it - lines.begin());
-    }
-    TextViewResult result =
-        view.draw("asm", ImVec2(-1, -1), [&](size_t line) -> ImU32 {
-          return focused && line < lines.size() && lines[line] == focused
-                     ? palette::kCorrelated
-                     : 0;
-        });
-    if (result.clickedLine >= 0 && size_t(result.clickedLine) < lines.size() &&
-        lines[result.clickedLine]) {
-      lastFocus = lines[result.clickedLine];
-      commands.push({Command::FocusSourceLine, "", int(lastFocus)});
-    }
+    CorrelatedTextView &view = views[int(kind) % 3];
+    view.setText(text, languageFor(kind), identity,
+                 [&] { return sourceLinesOfText(text, languageFor(kind)); });
+    CorrelatedResult result =
+        view.draw("asm", ImVec2(-1, -1), state.view.focusedSourceLine);
+    if (result.clickedSource)
+      commands.push({Command::FocusSourceLine, "", int(result.clickedSource)});
   }
 
   size_t module = 0;
   int lastSelected = -1;
-  TextView views[3];
-  std::vector<uint32_t> sourceLines[3];
-  uint64_t identities[3] = {~uint64_t(0), ~uint64_t(0), ~uint64_t(0)};
-  unsigned lastFocused[3] = {0, 0, 0};
+  CorrelatedTextView views[3];
 };
 
 } // namespace

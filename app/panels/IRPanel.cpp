@@ -3,12 +3,10 @@
 #include "Panel.h"
 
 #include "core/SourceCorrelation.h"
+#include "widgets/CorrelatedTextView.h"
 #include "widgets/DiffView.h"
-#include "widgets/Palette.h"
-#include "widgets/TextView.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace klx::app {
 namespace {
@@ -73,31 +71,15 @@ public:
       return;
     }
 
-    if (identity != linesIdentity) {
-      linesIdentity = identity;
-      sourceLines = sourceLinesOf(snapshot);
-    }
-    view.setText(snapshot.text, language, identity);
-    unsigned focused = state.view.focusedSourceLine;
-    scrollToFocus(view, sourceLines, focused);
-    TextViewResult result = view.draw("text", size, [&](size_t line) -> ImU32 {
-      return focused && line < sourceLines.size() &&
-                     sourceLines[line] == focused
-                 ? palette::kCorrelated
-                 : 0;
-    });
-    if (result.clickedLine >= 0 &&
-        size_t(result.clickedLine) < sourceLines.size() &&
-        sourceLines[result.clickedLine]) {
-      // The user is looking here already: do not scroll away.
-      lastFocus = sourceLines[result.clickedLine];
-      commands.push({Command::FocusSourceLine, "", int(lastFocus)});
-    }
-    if (result.hoveredLine >= 0 &&
-        size_t(result.hoveredLine) < sourceLines.size() &&
-        sourceLines[result.hoveredLine])
+    view.setText(snapshot.text, language, identity,
+                 [&] { return sourceLinesOf(snapshot); });
+    CorrelatedResult result =
+        view.draw("text", size, state.view.focusedSourceLine);
+    if (result.clickedSource)
+      commands.push({Command::FocusSourceLine, "", int(result.clickedSource)});
+    if (result.hoveredSource)
       ImGui::SetTooltip("from source line %u (click to show it)",
-                        sourceLines[result.hoveredLine]);
+                        result.hoveredSource);
   }
 
 private:
@@ -134,23 +116,8 @@ private:
     }
   }
 
-  /// Brings the first line that came from `focused` into view when the
-  /// focus moved elsewhere (the caret in the Source pane).
-  void scrollToFocus(TextView &text, const std::vector<uint32_t> &lines,
-                     unsigned focused) {
-    if (focused == lastFocus)
-      return;
-    lastFocus = focused;
-    auto it = std::find(lines.begin(), lines.end(), focused);
-    if (focused && it != lines.end())
-      text.scrollToLine(it - lines.begin());
-  }
-
-  TextView view;
+  CorrelatedTextView view;
   DiffView diff;
-  unsigned lastFocus = 0;
-  uint64_t linesIdentity = ~uint64_t(0);
-  std::vector<uint32_t> sourceLines;
 };
 
 } // namespace

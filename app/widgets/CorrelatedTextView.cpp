@@ -1,0 +1,43 @@
+//===- CorrelatedTextView.cpp - Text whose lines know their source --------===//
+
+#include "CorrelatedTextView.h"
+
+#include "Palette.h"
+
+#include <algorithm>
+
+using namespace klx::app;
+
+void CorrelatedTextView::setText(
+    llvm::StringRef text, Language language, uint64_t id,
+    llvm::function_ref<std::vector<uint32_t>()> computeSourceLines) {
+  if (id != identity) {
+    identity = id;
+    sourceLines = computeSourceLines();
+  }
+  view.setText(text, language, id);
+}
+
+CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
+                                          unsigned focused) {
+  if (focused != lastFocus) {
+    lastFocus = focused;
+    auto it = std::find(sourceLines.begin(), sourceLines.end(), focused);
+    if (focused && it != sourceLines.end())
+      view.scrollToLine(it - sourceLines.begin());
+  }
+  auto sourceOf = [&](int line) -> unsigned {
+    return line >= 0 && size_t(line) < sourceLines.size() ? sourceLines[line]
+                                                          : 0;
+  };
+  TextViewResult result = view.draw(id, size, [&](size_t line) -> ImU32 {
+    return focused && sourceOf(int(line)) == focused ? palette::kCorrelated : 0;
+  });
+  CorrelatedResult correlated;
+  correlated.clickedSource = sourceOf(result.clickedLine);
+  correlated.hoveredSource = sourceOf(result.hoveredLine);
+  // The user is looking at the clicked line already: do not scroll away.
+  if (correlated.clickedSource)
+    lastFocus = correlated.clickedSource;
+  return correlated;
+}

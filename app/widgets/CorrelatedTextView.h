@@ -1,0 +1,41 @@
+//===- CorrelatedTextView.h - Text whose lines know their source -*- C++
+//-*-===//
+//
+// A TextView over IR or assembly whose lines carry the source line they
+// came from: lines of the focused source line are highlighted, and
+// scrolled to when the focus moved elsewhere; a click focuses the clicked
+// line's source line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_WIDGETS_CORRELATEDTEXTVIEW_H
+#define KLX_APP_WIDGETS_CORRELATEDTEXTVIEW_H
+
+#include "TextView.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace klx::app {
+
+struct CorrelatedResult {
+  unsigned clickedSource = 0; // source line to focus, 0 for none
+  unsigned hoveredSource = 0;
+};
+
+class CorrelatedTextView {
+public:
+  /// `sourceLines` runs only when `identity` changes.
+  void setText(llvm::StringRef text, Language language, uint64_t identity,
+               llvm::function_ref<std::vector<uint32_t>()> sourceLines);
+  CorrelatedResult draw(const char *id, ImVec2 size, unsigned focusedSource);
+
+private:
+  TextView view;
+  std::vector<uint32_t> sourceLines;
+  uint64_t identity = ~uint64_t(0);
+  unsigned lastFocus = 0;
+};
+
+} // namespace klx::app
+
+#endif // KLX_APP_WIDGETS_CORRELATEDTEXTVIEW_H
