@@ -12,12 +12,14 @@ using namespace klx::cli;
 namespace {
 constexpr llvm::StringLiteral kUsage =
     "usage:\n"
-    "  klx [FILE] [--pass=NAME] [--screenshot=OUT.png --frames=N]\n"
+    "  klx [FILE] [--pass=NAME] [--role=NAME] [--screenshot=OUT.png "
+    "--frames=N]\n"
     "  klx compile FILE [--target=sm_90a|gfx942|gfx950]\n"
     "                   [--emit=mlir|llvm|ptx|cubin|sass|amdgcn]\n"
     "                   [--stop-after=PASS] [--dump-dir=DIR] [--json]\n"
     "                   [-D NAME=VALUE ...] [-o FILE]\n"
     "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
+    "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
     "        /usr/local/cuda/bin)\n";
 } // namespace
@@ -34,7 +36,8 @@ std::optional<std::string> Arguments::get(llvm::StringRef name) const {
 }
 
 bool cli::isSubcommand(llvm::StringRef word) {
-  return word == "compile" || word == "pipeline" || word == "help" ||
+  return word == "compile" || word == "pipeline" || word == "roles" ||
+         word == "help" ||
          word == "--help" || word == "-h";
 }
 
@@ -158,6 +161,8 @@ int cli::runSubcommand(int argc, char **argv) {
     return runCompile(*args);
   if (args->command == "pipeline")
     return runPipelineCommand(*args);
+  if (args->command == "roles")
+    return runRolesCommand(*args);
   llvm::outs() << kUsage;
   return args->command == "help" || args->command == "--help" ||
                  args->command == "-h"

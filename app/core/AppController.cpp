@@ -33,6 +33,7 @@ AppController::AppController(ControllerOptions options,
   if (!this->options.samplesDir.empty())
     appState.samples = scanSamples(this->options.samplesDir);
   pendingStep = this->options.initialStep;
+  appState.view.focusedRole = this->options.initialRole;
 }
 
 void AppController::setMessage(std::string message, bool isError) {
@@ -233,6 +234,9 @@ void AppController::apply(const Command &command, double now) {
     break;
   case Command::FocusSourceLine:
     appState.view.focusedSourceLine = command.index;
+    break;
+  case Command::FocusRole:
+    appState.view.focusedRole = command.text;
     break;
   case Command::ResetLayout:
     ++appState.view.layoutGeneration;

@@ -18,6 +18,8 @@ struct ControllerOptions {
   double typingPause = 0.4;
   /// Step to select once a run arrives (--pass).
   std::string initialStep;
+  /// Role to focus from the start (--role).
+  std::string initialRole;
   bool autosave = true;
 };
 

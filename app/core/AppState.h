@@ -40,6 +40,9 @@ struct ViewState {
   unsigned layoutGeneration = 0;
   /// Source line the user clicked (1-based, 0 none), for correlation.
   unsigned focusedSourceLine = 0;
+  /// The warp role whose ops the IR and Source panes tint; empty for none.
+  /// A name, so it stays focused while stepping through passes.
+  std::string focusedRole;
 };
 
 struct AppState {
@@ -77,6 +80,7 @@ struct Command {
     SetTarget,        // text: target name, empty for the file's
     SetStopAfter,     // text: step name, empty for all
     FocusSourceLine,  // index: 1-based line, 0 to clear
+    FocusRole,        // text: role name, empty to clear
     ResetLayout,
   };
   Kind kind;

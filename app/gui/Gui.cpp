@@ -32,6 +32,7 @@ namespace {
 struct GuiArguments {
   std::string file;
   std::string pass;
+  std::string role;
   std::string screenshot;
   int frames = 3;
   std::string target;
@@ -46,6 +47,8 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
     llvm::StringRef arg = argv[i];
     if (arg.consume_front("--pass="))
       args.pass = arg.str();
+    else if (arg.consume_front("--role="))
+      args.role = arg.str();
     else if (arg.consume_front("--screenshot="))
       args.screenshot = arg.str();
     else if (arg.consume_front("--frames=")) {
@@ -194,6 +197,7 @@ int klx::gui::run(int argc, char **argv) {
   ControllerOptions options;
   options.samplesDir = defaultSamplesDir();
   options.initialStep = args->pass;
+  options.initialRole = args->role;
   // Screenshots show the file as it is on disk.
   options.autosave = !screenshotMode;
   AppController controller(options, [] { Window::wake(); });

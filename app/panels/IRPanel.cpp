@@ -2,9 +2,11 @@
 
 #include "Panel.h"
 
+#include "core/RoleView.h"
 #include "core/SourceCorrelation.h"
 #include "widgets/CorrelatedTextView.h"
 #include "widgets/DiffView.h"
+#include "widgets/Palette.h"
 
 #include <algorithm>
 
@@ -74,7 +76,8 @@ public:
     view.setText(snapshot.text, language, identity,
                  [&] { return sourceLinesOf(snapshot); });
     CorrelatedResult result =
-        view.draw("text", size, state.view.focusedSourceLine);
+        view.draw("text", size, state.view.focusedSourceLine,
+                  roleTint(snapshot, identity, state.view.focusedRole));
     if (result.clickedSource)
       commands.push({Command::FocusSourceLine, "", int(result.clickedSource)});
     if (result.hoveredSource)
@@ -83,6 +86,20 @@ public:
   }
 
 private:
+  /// The focused role's ops in this snapshot, tinted in the role's colour.
+  LineTint roleTint(const Snapshot &snapshot, uint64_t identity,
+                    const std::string &role) {
+    if (role.empty())
+      return {};
+    if (identity != tintIdentity || role != tintRole) {
+      tintIdentity = identity;
+      tintRole = role;
+      tintLines = roleIRLines(snapshot, role);
+      tintColour = palette::roleBackground(roleIndex(snapshot, role));
+    }
+    return {&tintLines, tintColour, role + "@" + std::to_string(identity)};
+  }
+
   void drawDiffControls(const AppState &state, CommandQueue &commands,
                         const PipelineRun &run) {
     bool showDiff = state.view.showDiff;
@@ -118,6 +135,10 @@ private:
 
   CorrelatedTextView view;
   DiffView diff;
+  uint64_t tintIdentity = ~uint64_t(0);
+  std::string tintRole;
+  std::vector<unsigned> tintLines;
+  ImU32 tintColour = 0;
 };
 
 } // namespace

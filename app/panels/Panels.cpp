@@ -6,6 +6,7 @@ namespace klx::app {
 std::unique_ptr<Panel> createSamplesPanel();
 std::unique_ptr<Panel> createPassesPanel();
 std::unique_ptr<Panel> createSourcePanel();
+std::unique_ptr<Panel> createWarpRolesPanel();
 std::unique_ptr<Panel> createIRPanel();
 std::unique_ptr<Panel> createAssemblyPanel();
 } // namespace klx::app
@@ -15,6 +16,7 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createSamplesPanel());
   panels.push_back(createPassesPanel());
   panels.push_back(createSourcePanel());
+  panels.push_back(createWarpRolesPanel());
   panels.push_back(createIRPanel());
   panels.push_back(createAssemblyPanel());
   return panels;

@@ -8,12 +8,14 @@
 
 #include "Panel.h"
 
+#include "core/RoleView.h"
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"
 
 #include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -34,11 +36,12 @@ size_t byteOffsetOf(llvm::StringRef text, int codepoints) {
 class SourcePanel final : public Panel {
 public:
   const char *title() const override { return "Source"; }
-  Placement placement() const override { return {0.17f, 0.0f, 0.27f, 0.97f}; }
+  Placement placement() const override { return {0.17f, 0.0f, 0.27f, 0.60f}; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     drawHeader(state, commands);
     collectDiagnostics(state);
+    collectRoleLines(state);
     size_t rows = 0;
     for (const Diag &diag : diagnostics)
       rows += 1 + diag.notes.size();
@@ -88,6 +91,26 @@ private:
         worst = std::max(worst, diag.severity);
       }
     }
+  }
+
+  /// The lines the focused role's ops came from.
+  void collectRoleLines(const AppState &state) {
+    const std::string &role = state.view.focusedRole;
+    if (state.run.get() == roleLinesOf && role == roleLinesName &&
+        state.view.selected == roleLinesStep)
+      return;
+    roleLinesOf = state.run.get();
+    roleLinesName = role;
+    roleLinesStep = state.view.selected;
+    roleLines.clear();
+    if (!state.run || role.empty())
+      return;
+    const PipelineRun &run = *state.run;
+    roleLines = roleSourceLines(run, state.view.selected, role);
+    RoleSource source = roleSourceFor(run, state.view.selected);
+    if (source.step >= 0)
+      roleColour =
+          palette::roleBackground(roleIndex(run.snapshots[source.step], role));
   }
 
   void drawEditor(const AppState &state, CommandQueue &commands, ImVec2 size) {
@@ -148,6 +171,9 @@ private:
                          : palette::kWarningLine;
       else if (state.view.focusedSourceLine == unsigned(i + 1))
         background = palette::kCorrelated;
+      else if (std::binary_search(roleLines.begin(), roleLines.end(),
+                                  unsigned(i + 1)))
+        background = roleColour;
       if (background)
         drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
                                 (background & 0x00FFFFFF) | 0x90000000);
@@ -187,6 +213,15 @@ private:
       }
     }
     drawList->PopClipRect();
+
+    // A role picked in the Warp roles pane brings its first line into view.
+    if (roleLinesScrolled != roleLinesName && !roleLines.empty()) {
+      roleLinesScrolled = roleLinesName;
+      float y = (roleLines.front() - 1) * lineHeight;
+      if (y < child->Scroll.y ||
+          y > child->Scroll.y + child->Size.y - 2 * lineHeight)
+        ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.2f));
+    }
 
     // A line picked elsewhere (a click in the IR or assembly) scrolls into
     // view; the caret's own line does not move the view.
@@ -245,6 +280,12 @@ private:
   std::map<unsigned, Severity> lineSeverity;
   unsigned caretLine = 0;
   unsigned lastFocused = 0;
+  const PipelineRun *roleLinesOf = nullptr;
+  std::string roleLinesName;
+  std::string roleLinesScrolled;
+  int roleLinesStep = -1;
+  std::vector<unsigned> roleLines;
+  ImU32 roleColour = 0;
 };
 
 } // namespace

@@ -19,7 +19,14 @@ void CorrelatedTextView::setText(
 }
 
 CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
-                                          unsigned focused) {
+                                          unsigned focused,
+                                          const LineTint &tint) {
+  bool tinted = tint.lines && !tint.lines->empty();
+  if (tint.key != lastTintKey) {
+    lastTintKey = tint.key;
+    if (tinted)
+      view.scrollToLine(tint.lines->front() - 1);
+  }
   if (focused != lastFocus) {
     lastFocus = focused;
     auto it = std::find(sourceLines.begin(), sourceLines.end(), focused);
@@ -31,7 +38,12 @@ CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
                                                           : 0;
   };
   TextViewResult result = view.draw(id, size, [&](size_t line) -> ImU32 {
-    return focused && sourceOf(int(line)) == focused ? palette::kCorrelated : 0;
+    if (focused && sourceOf(int(line)) == focused)
+      return palette::kCorrelated;
+    if (tinted && std::binary_search(tint.lines->begin(), tint.lines->end(),
+                                     unsigned(line + 1)))
+      return tint.colour;
+    return 0;
   });
   CorrelatedResult correlated;
   correlated.clickedSource = sourceOf(result.clickedLine);

@@ -15,7 +15,17 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <string>
+
 namespace klx::app {
+
+/// Lines to tint besides the correlated ones: a focused warp role's ops.
+struct LineTint {
+  const std::vector<unsigned> *lines = nullptr; // 1-based, sorted
+  ImU32 colour = 0;
+  /// What the lines belong to; when it changes, the view scrolls to them.
+  std::string key;
+};
 
 struct CorrelatedResult {
   unsigned clickedSource = 0; // source line to focus, 0 for none
@@ -27,13 +37,15 @@ public:
   /// `sourceLines` runs only when `identity` changes.
   void setText(llvm::StringRef text, Language language, uint64_t identity,
                llvm::function_ref<std::vector<uint32_t>()> sourceLines);
-  CorrelatedResult draw(const char *id, ImVec2 size, unsigned focusedSource);
+  CorrelatedResult draw(const char *id, ImVec2 size, unsigned focusedSource,
+                        const LineTint &tint = {});
 
 private:
   TextView view;
   std::vector<uint32_t> sourceLines;
   uint64_t identity = ~uint64_t(0);
   unsigned lastFocus = 0;
+  std::string lastTintKey;
 };
 
 } // namespace klx::app

@@ -27,3 +27,19 @@ ImU32 klx::app::palette::token(TokenKind kind) {
   }
   return IM_COL32(212, 212, 212, 255);
 }
+
+ImU32 klx::app::palette::role(int index) {
+  static const ImU32 colours[] = {
+      IM_COL32(230, 150, 60, 255),  IM_COL32(80, 160, 230, 255),
+      IM_COL32(170, 120, 220, 255), IM_COL32(90, 190, 120, 255),
+      IM_COL32(220, 100, 150, 255), IM_COL32(200, 200, 90, 255),
+  };
+  constexpr int count = sizeof(colours) / sizeof(colours[0]);
+  return colours[((index % count) + count) % count];
+}
+
+ImU32 klx::app::palette::roleBackground(int index) {
+  ImVec4 c = ImGui::ColorConvertU32ToFloat4(role(index));
+  return ImGui::ColorConvertFloat4ToU32(
+      ImVec4(c.x * 0.35f, c.y * 0.35f, c.z * 0.35f, 1.0f));
+}

@@ -11,6 +11,11 @@ namespace klx::app::palette {
 
 ImU32 token(TokenKind kind);
 
+/// A colour per warp role, by its place in the role tree.
+ImU32 role(int index);
+/// The same, dark enough to sit behind text.
+ImU32 roleBackground(int index);
+
 inline constexpr ImU32 kLineNumber = IM_COL32(110, 118, 129, 255);
 inline constexpr ImU32 kCorrelated = IM_COL32(70, 90, 40, 255);
 inline constexpr ImU32 kSearchMatch = IM_COL32(90, 75, 20, 255);

@@ -17,6 +17,7 @@
 //
 // RUN: klx compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: klx pipeline %s | FileCheck %s --check-prefix=STEPS
+// RUN: klx roles %s | FileCheck %s --check-prefix=ROLES
 // PTX: .entry gemm
 // PTX: .maxntid 384, 1, 1
 // PTX: .minnctapersm 1
@@ -32,6 +33,15 @@
 // STEPS: klx-to-nvgpu {{.*}} yes
 // STEPS: gemm (sm_90a): {{[0-9]+}} registers
 // STEPS-NOT: C7508
+// ROLES: roles after klx-to-nvgpu
+// ROLES: warpgroup 0  232 regs  warps 0-3 consumer
+// ROLES: warpgroup 2   40 regs  warp 8 producer (1 thread active); warps 9-11 producer (idle)
+// ROLES: registers: 64512 of 65536 per SM
+// ROLES: role producer: threads 256-383, 1 active, setmaxnreg.dec 40
+// ROLES: barriers: wait empty, arrive.expect_tx full, complete_tx full
+// ROLES: role consumer: threads 0-255, 256 active, setmaxnreg.inc 232
+// ROLES: barriers: wait full, arrive empty
+// ROLES: checks: registers, setmaxnreg placement and barriers are fine
 
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,

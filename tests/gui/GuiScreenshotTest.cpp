@@ -39,7 +39,8 @@ struct Region {
 };
 constexpr Region kSamples{0.01f, 0.05f, 0.16f, 0.40f};
 constexpr Region kPasses{0.01f, 0.50f, 0.16f, 0.90f};
-constexpr Region kSource{0.18f, 0.05f, 0.43f, 0.90f};
+constexpr Region kSource{0.18f, 0.05f, 0.43f, 0.58f};
+constexpr Region kWarpRoles{0.18f, 0.64f, 0.43f, 0.90f};
 constexpr Region kIR{0.45f, 0.08f, 0.72f, 0.90f};
 constexpr Region kAssembly{0.74f, 0.05f, 0.99f, 0.90f};
 
@@ -47,6 +48,8 @@ struct RegionStats {
   double stddev = 0;
   size_t distinctColours = 0;
   size_t reddish = 0; // pixels of the error-line background
+  size_t orange = 0;  // pixels of the first role's colours
+  size_t blue = 0;    // pixels of the second role's colours
 };
 
 RegionStats measure(const Image &image, Region r) {
@@ -64,6 +67,10 @@ RegionStats measure(const Image &image, Region r) {
       colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
       if (p[0] > p[1] + 25 && p[0] > p[2] + 25)
         ++stats.reddish;
+      if (p[0] > p[2] + 40 && p[1] > p[2] + 15)
+        ++stats.orange;
+      if (p[2] > p[0] + 40 && p[1] > p[0] + 20)
+        ++stats.blue;
     }
   double mean = sum / count;
   stats.stddev = std::sqrt(std::max(0.0, sumSq / count - mean * mean));
@@ -127,6 +134,7 @@ TEST_CASE("GUI: the default sample at its first pass", "[gui]") {
   requireBusy(image, kSource, "Source");
   requireBusy(image, kIR, "IR");
   requireBusy(image, kAssembly, "Assembly");
+  requireBusy(image, kWarpRoles, "Warp roles");
   // Syntax colouring: the IR pane uses many hues, not one text colour.
   CHECK(measure(image, kIR).distinctColours > 200);
   // No error lines: a marked line alone is ~6,000 reddish pixels; string
@@ -156,4 +164,30 @@ TEST_CASE("GUI: a diagnostic shows at its line", "[gui]") {
   CHECK(source.reddish > 4000); // the error line and the list entry
   // The IR pane names the error too (red text).
   CHECK(measure(image, kIR).reddish > 100);
+}
+
+TEST_CASE("GUI: the warp-role tree, and a role's ops tinted", "[gui]") {
+  Image plain = screenshot("roles-plain.png", {"--pass=klx-to-nvgpu"});
+  Image focused = screenshot("roles-producer.png",
+                             {"--pass=klx-to-nvgpu", "--role=producer"});
+  // The tree draws the producer (orange) and consumer (blue) warpgroups,
+  // their register bars and the role list.
+  RegionStats roles = measure(plain, kWarpRoles);
+  INFO("Warp roles pane: " << roles.orange << " orange, " << roles.blue
+                           << " blue pixels");
+  CHECK(roles.orange > 600);
+  CHECK(roles.blue > 3000);
+  // Focusing the producer tints its ops in the IR and in the source.
+  RegionStats irPlain = measure(plain, kIR), irFocused = measure(focused, kIR);
+  INFO("IR pane orange pixels: " << irPlain.orange << " -> "
+                                 << irFocused.orange);
+  CHECK(irFocused.orange > irPlain.orange + 20000);
+  // The editor's own background mutes the tint there, so count the
+  // pixels that changed: three lines tinted, scrolled into view.
+  size_t differing = 0;
+  for (int y = int(kSource.y0 * kHeight); y < int(kSource.y1 * kHeight); ++y)
+    for (int x = int(kSource.x0 * kWidth); x < int(kSource.x1 * kWidth); ++x)
+      differing += std::memcmp(plain.at(x, y), focused.at(x, y), 3) != 0;
+  INFO("Source pane pixels that changed: " << differing);
+  CHECK(differing > 5000);
 }

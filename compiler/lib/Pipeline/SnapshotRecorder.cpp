@@ -42,6 +42,10 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
     return a.line < b.line;
   });
   countOps(op, snapshot);
+  snapshot.roles = analyzeRoles(op, [&](mlir::Operation *printed) {
+    auto it = locations.find(printed);
+    return it == locations.end() ? 0u : it->second.first;
+  });
   return llvm::xxh3_64bits(snapshot.text);
 }
 
@@ -128,6 +132,7 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
       snapshot.origins = previous.origins;
       snapshot.opCounts = previous.opCounts;
       snapshot.opCount = previous.opCount;
+      snapshot.roles = previous.roles;
       snapshot.changed = false;
     } else {
       // A failed pass may leave the IR invalid; the printer then falls back

@@ -14,8 +14,8 @@
 // CHECK: builtin.unrealized_conversion_cast %[[MAPA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b
 // CHECK: builtin.unrealized_conversion_cast %[[MAPB]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b
 // CHECK: gpu.dynamic_shared_memory
-// CHECK: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
-// CHECK: %[[EMPTY:.*]] = nvgpu.mbarrier.create
+// CHECK: %[[FULL:.*]] = nvgpu.mbarrier.create {klx.barrier = "full"} -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK: %[[EMPTY:.*]] = nvgpu.mbarrier.create {klx.barrier = "empty"}
 // CHECK: nvgpu.mbarrier.init %[[FULL]][%{{.*}}], %c1
 // CHECK: nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %c256
 // CHECK: nvvm.fence.mbarrier.init
@@ -39,4 +39,5 @@
 // CHECK:   nvgpu.mbarrier.arrive %[[EMPTY]]
 // CHECK:   memref.subview %[[D]]{{.*}} [64, 128] [1, 1]
 // CHECK:   nvgpu.warpgroup.mma.store
+// CHECK: } {klx.roles = ["producer", "consumer"]}
 // CHECK-NOT: klx.

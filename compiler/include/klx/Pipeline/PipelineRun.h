@@ -8,6 +8,7 @@
 #ifndef KLX_PIPELINE_PIPELINERUN_H
 #define KLX_PIPELINE_PIPELINERUN_H
 
+#include "klx/Analysis/RoleTree.h"
 #include "klx/Pipeline/LoweringPipelines.h"
 #include "klx/Pipeline/Target.h"
 #include "klx/Support/Diagnostics.h"
@@ -44,6 +45,9 @@ struct Snapshot {
   unsigned opCount = 0; // MLIR: operations; backend: instructions or lines
   std::map<std::string, unsigned> opCounts; // by op name (MLIR steps)
   std::vector<Diag> diagnostics;
+  /// The warp-role tree of each kernel the analysis could read at this
+  /// step (none before warp specialization or once scf is lowered to cf).
+  std::vector<RoleTree> roles;
   bool failed = false;
   /// Set when the step could not run here for a reason that is not an
   /// error of the input, e.g. "nvdisasm is not on PATH"; text is empty.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "klx/Conversion/KlxToNVGPU.h"
+#include "klx/Analysis/RoleTree.h"
 #include "klx/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,12 +85,6 @@ nvgpu::TensorMapDescriptorType descriptorType(MLIRContext *context,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
 }
 
-/// Register count ptxas caps a thread at on entry: what `.maxntid` and
-/// `.minnctapersm 1` leave per thread, rounded down to a multiple of 8.
-int64_t registersAtEntry(int64_t threads) {
-  return std::min<int64_t>(255, ScheduleAttr::kRegisterFile / threads) / 8 * 8;
-}
-
 // [SECTION] Shared memory, barriers and roles
 // -----------------------------------
 
@@ -154,6 +149,10 @@ void lowerPipeline(Lowering &l, PipelineOp pipeline) {
                                                 pipeline.getStages());
   l.full = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
   l.empty = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
+  l.full.getDefiningOp()->setAttr(kBarrierNameAttrName,
+                                  b.getStringAttr("full"));
+  l.empty.getDefiningOp()->setAttr(kBarrierNameAttrName,
+                                   b.getStringAttr("empty"));
   // One thread initialises the barriers and prefetches the tensor maps;
   // everyone waits for it.
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -194,7 +193,8 @@ LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
   OpBuilder &b = l.b;
   Location loc = roles.getLoc();
   b.setInsertionPoint(roles);
-  int64_t entry = registersAtEntry(l.schedule.threads());
+  // `.maxntid` and `.minnctapersm 1` cap the registers at entry.
+  int64_t entry = registerCapAtEntry(unsigned(l.schedule.threads()), 1);
   auto setRegisters = [&](RoleOp role) {
     auto action = int64_t(role.getRegs()) < entry
                       ? NVVM::SetMaxRegisterAction::decrease
@@ -205,6 +205,9 @@ LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
   Value isProducer = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, l.warpgroup, l.index(loc, consumers));
   auto branch = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
+  // The role names outlive the klx ops, for the role tree of later passes.
+  branch->setAttr(kRoleNamesAttrName,
+                  b.getStrArrayAttr({producer.getName(), consumer.getName()}));
 
   // Producer: one elected thread (warp 0, lane 0) runs the role's body.
   b.setInsertionPointToStart(&branch.getThenRegion().front());

@@ -120,5 +120,18 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
              << "'" << kLaunchAttrName << "' must be a dictionary";
     return mlir::success();
   }
+  if (name == kRoleNamesAttrName) {
+    auto names = llvm::dyn_cast<mlir::ArrayAttr>(attribute.getValue());
+    if (!names || !llvm::all_of(names, llvm::IsaPred<mlir::StringAttr>))
+      return op->emitError()
+             << "'" << kRoleNamesAttrName << "' must be an array of strings";
+    return mlir::success();
+  }
+  if (name == kBarrierNameAttrName) {
+    if (!llvm::isa<mlir::StringAttr>(attribute.getValue()))
+      return op->emitError()
+             << "'" << kBarrierNameAttrName << "' must be a string";
+    return mlir::success();
+  }
   return op->emitError() << "unknown klx attribute '" << name << "'";
 }

@@ -25,6 +25,11 @@ inline constexpr llvm::StringLiteral kTargetAttrName = "klx.target";
 inline constexpr llvm::StringLiteral kParamsAttrName = "klx.params";
 /// On a lowered kernel: block, grid kind, dynamic shared memory, tile.
 inline constexpr llvm::StringLiteral kLaunchAttrName = "klx.launch";
+/// On the scf.if klx-to-nvgpu makes of the roles: ["then role", "else
+/// role"], so the role tree of later passes still has their names.
+inline constexpr llvm::StringLiteral kRoleNamesAttrName = "klx.roles";
+/// On an nvgpu.mbarrier.create: the group's name ("full", "empty").
+inline constexpr llvm::StringLiteral kBarrierNameAttrName = "klx.barrier";
 } // namespace klx
 
 #endif // KLX_DIALECT_KLX_IR_KLXDIALECT_H

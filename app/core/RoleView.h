@@ -1,0 +1,47 @@
+//===- RoleView.h - The role tree the window shows --------------*- C++ -*-===//
+//
+// The Warp roles pane, and the IR and Source panes when a role is focused,
+// need the same answers: which step's tree to show for the selected step,
+// and which lines the focused role's ops are on. No ImGui here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_CORE_ROLEVIEW_H
+#define KLX_APP_CORE_ROLEVIEW_H
+
+#include "klx/Pipeline/PipelineRun.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <vector>
+
+namespace klx::app {
+
+/// The step whose role trees stand for the selected step.
+struct RoleSource {
+  int step = -1; // -1: no step of the run has roles
+  enum Where {
+    Selected, // the selected step has them
+    Earlier,  // the last earlier step with roles (control flow lowered since)
+    Later,    // the first later step with them (not specialized yet)
+  } where = Selected;
+};
+RoleSource roleSourceFor(const PipelineRun &run, int selected);
+
+/// Lines of `snapshot`'s text holding the ops of role `name` (1-based,
+/// sorted); empty when the snapshot has no such role.
+std::vector<unsigned> roleIRLines(const Snapshot &snapshot,
+                                  llvm::StringRef name);
+
+/// Lines of the input file the role's ops came from (1-based, sorted), read
+/// from the tree that stands for step `selected`.
+std::vector<unsigned> roleSourceLines(const PipelineRun &run, int selected,
+                                      llvm::StringRef name);
+
+/// Where the role sits in its tree (0-based), for a stable colour; -1 when
+/// no tree of the snapshot has it.
+int roleIndex(const Snapshot &snapshot, llvm::StringRef name);
+
+} // namespace klx::app
+
+#endif // KLX_APP_CORE_ROLEVIEW_H

@@ -1,0 +1,297 @@
+//===- WarpRolesPanel.cpp - Kernel, warpgroups, warps and their roles -----===//
+//
+// Draws the role trees of the step that stands for the selected one: the
+// register file split among the warpgroups, each warpgroup's budget and
+// warps (filled by how many threads work), then the roles with their ops
+// and barriers, then the checks. Clicking a role tints its ops in the IR
+// and Source panes; clicking an op or a check focuses its source line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Panel.h"
+
+#include "core/RoleView.h"
+#include "klx/Analysis/RoleTreeFormat.h"
+#include "widgets/Palette.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace klx::app {
+namespace {
+
+constexpr float kRegisterFile = 65536.0f;
+constexpr float kMaxRegsPerThread = 256.0f;
+
+/// The role a warp is drawn in: its first innermost role.
+int warpRole(const WarpNode &warp) {
+  return warp.roles.empty() ? -1 : warp.roles.front();
+}
+
+void drawRegisterFile(const RoleTree &tree) {
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  float width = std::max(120.0f, ImGui::GetContentRegionAvail().x);
+  float height = ImGui::GetTextLineHeight();
+  draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
+                      IM_COL32(50, 50, 55, 255));
+  float x = origin.x;
+  for (const WarpgroupNode &group : tree.warpgroups) {
+    unsigned threads = 0;
+    for (const WarpNode &warp : group.warps)
+      threads += std::min(32u, tree.threads - warp.index * 32);
+    float share = threads * group.regs / kRegisterFile * width;
+    int role = group.warps.empty() ? -1 : warpRole(group.warps.front());
+    float end = std::min(origin.x + width, x + share);
+    draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
+                        palette::roleBackground(role));
+    draw->AddRect(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
+                  palette::role(role));
+    x += share;
+  }
+  bool over = tree.registerTotal > unsigned(kRegisterFile);
+  char label[96];
+  if (tree.registerTotal)
+    std::snprintf(label, sizeof(label), "%u of 65536 registers%s",
+                  tree.registerTotal, over ? ": too many" : "");
+  else
+    std::snprintf(label, sizeof(label), "registers unknown: no cap at entry");
+  draw->AddText(ImVec2(origin.x + 4, origin.y),
+                over ? IM_COL32(255, 120, 110, 255)
+                     : IM_COL32(230, 230, 230, 255),
+                label);
+  ImGui::Dummy(ImVec2(width, height));
+}
+
+void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImGui::Text("wg %u", group.index);
+  ImGui::SameLine(ImGui::GetFontSize() * 3.2f);
+  // The budget as a bar against the most a thread can have.
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  float height = ImGui::GetTextLineHeight();
+  float barWidth = ImGui::GetFontSize() * 7;
+  int role = group.warps.empty() ? -1 : warpRole(group.warps.front());
+  draw->AddRectFilled(origin, ImVec2(origin.x + barWidth, origin.y + height),
+                      IM_COL32(50, 50, 55, 255));
+  draw->AddRectFilled(
+      origin,
+      ImVec2(origin.x +
+                 barWidth * std::min(1.0f, group.regs / kMaxRegsPerThread),
+             origin.y + height),
+      palette::roleBackground(role));
+  char regs[32];
+  std::snprintf(regs, sizeof(regs), group.regs ? "%u regs" : "? regs",
+                group.regs);
+  draw->AddText(ImVec2(origin.x + 4, origin.y), IM_COL32(230, 230, 230, 255),
+                regs);
+  ImGui::Dummy(ImVec2(barWidth, height));
+
+  // One box per warp, filled by the share of its threads that work.
+  float box = ImGui::GetFontSize() * 2.2f;
+  for (const WarpNode &warp : group.warps) {
+    ImGui::SameLine();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    int r = warpRole(warp);
+    float fill = warp.activeThreads == 0
+                     ? 0.0f
+                     : std::max(0.12f, warp.activeThreads / 32.0f);
+    draw->AddRectFilled(p, ImVec2(p.x + box * fill, p.y + height),
+                        palette::roleBackground(r));
+    draw->AddRect(p, ImVec2(p.x + box, p.y + height), palette::role(r));
+    char label[16];
+    std::snprintf(label, sizeof(label), "%u", warp.index);
+    draw->AddText(ImVec2(p.x + 3, p.y),
+                  warp.activeThreads ? IM_COL32(235, 235, 235, 255)
+                                     : palette::kDimText,
+                  label);
+    ImGui::PushID(int(warp.index));
+    ImGui::InvisibleButton("warp", ImVec2(box, height));
+    ImGui::PopID();
+    if (ImGui::IsItemHovered()) {
+      std::string roles;
+      for (int index : warp.roles)
+        roles += (roles.empty() ? "" : " + ") + tree.roles[index].name;
+      ImGui::SetTooltip("warp %u, threads %u-%u\nrole: %s\n%u thread%s doing "
+                        "its work%s",
+                        warp.index, warp.index * 32,
+                        std::min(tree.threads, warp.index * 32 + 32) - 1,
+                        roles.empty() ? "(none)" : roles.c_str(),
+                        warp.activeThreads, warp.activeThreads == 1 ? "" : "s",
+                        warp.activeThreads == 0 ? " (idle: only setmaxnreg)"
+                                                : "");
+    }
+  }
+}
+
+class WarpRolesPanel final : public Panel {
+public:
+  const char *title() const override { return "Warp roles"; }
+  Placement placement() const override { return {0.17f, 0.60f, 0.27f, 0.37f}; }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    if (!state.run || state.run->snapshots.empty()) {
+      ImGui::TextDisabled(state.compiling ? "compiling..." : "no run yet");
+      return;
+    }
+    const PipelineRun &run = *state.run;
+    RoleSource source = roleSourceFor(run, state.view.selected);
+    if (source.step < 0) {
+      ImGui::TextWrapped(
+          "%s", isAmd(run.target)
+                    ? "Warp roles (warpgroups, setmaxnreg) are NVIDIA's; this "
+                      "AMD kernel has none."
+                    : "No step has a kernel whose roles klx can read: a "
+                      "gpu.func needs known_block_size, a gpu.launch constant "
+                      "block sizes, and scf control flow.");
+      return;
+    }
+    const Snapshot &snapshot = run.snapshots[source.step];
+    drawWhere(state, commands, run, source);
+    if (ImGui::BeginChild("trees")) {
+      for (size_t k = 0; k < snapshot.roles.size(); ++k) {
+        ImGui::PushID(int(k));
+        drawTree(state, commands, snapshot.roles[k]);
+        ImGui::PopID();
+      }
+    }
+    ImGui::EndChild();
+  }
+
+private:
+  void drawWhere(const AppState &state, CommandQueue &commands,
+                 const PipelineRun &run, RoleSource source) {
+    const std::string stepName = run.snapshots[source.step].displayName();
+    if (source.where == RoleSource::Selected) {
+      ImGui::Text("after %s", stepName.c_str());
+    } else {
+      const std::string selected =
+          run.snapshots[std::min<size_t>(state.view.selected,
+                                         run.snapshots.size() - 1)]
+              .displayName();
+      ImGui::TextDisabled(source.where == RoleSource::Later
+                              ? "no roles yet at %s; they appear at"
+                              : "no branches left to read at %s; from",
+                          selected.c_str());
+      ImGui::SameLine();
+      if (ImGui::SmallButton(stepName.c_str()))
+        commands.push({Command::SelectStep, "", source.step});
+    }
+    if (!state.view.focusedRole.empty()) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("clear focus"))
+        commands.push({Command::FocusRole, ""});
+    }
+  }
+
+  void drawTree(const AppState &state, CommandQueue &commands,
+                const RoleTree &tree) {
+    ImGui::Text("@%s", tree.kernel.c_str());
+    ImGui::SameLine();
+    if (tree.registersAtEntry)
+      ImGui::TextDisabled("%u threads, %u regs/thread at entry (%s)",
+                          tree.threads, tree.registersAtEntry,
+                          tree.form.c_str());
+    else
+      ImGui::TextDisabled("%u threads, no register cap at entry (%s)",
+                          tree.threads, tree.form.c_str());
+    drawRegisterFile(tree);
+    for (const WarpgroupNode &group : tree.warpgroups) {
+      ImGui::PushID(int(group.index));
+      drawWarpgroup(tree, group);
+      ImGui::PopID();
+    }
+    ImGui::Separator();
+    for (size_t r = 0; r < tree.roles.size(); ++r) {
+      ImGui::PushID(int(r));
+      drawRole(state, commands, tree, int(r));
+      ImGui::PopID();
+    }
+    drawChecks(commands, tree);
+    ImGui::Spacing();
+  }
+
+  void drawRole(const AppState &state, CommandQueue &commands,
+                const RoleTree &tree, int index) {
+    const Role &role = tree.roles[index];
+    ImDrawList *draw = ImGui::GetWindowDrawList();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float size = ImGui::GetTextLineHeight();
+    draw->AddRectFilled(ImVec2(p.x + 2, p.y + 2),
+                        ImVec2(p.x + size - 2, p.y + size - 2),
+                        palette::role(index));
+    ImGui::Dummy(ImVec2(size, size));
+    ImGui::SameLine();
+    std::string label = role.name;
+    if (role.parent >= 0)
+      label += " (in " + tree.roles[role.parent].name + ")";
+    if (role.regs)
+      label += std::string(role.regsIncrease ? "  setmaxnreg.inc "
+                                             : "  setmaxnreg.dec ") +
+               std::to_string(*role.regs);
+    bool focused = state.view.focusedRole == role.name;
+    if (ImGui::Selectable(label.c_str(), focused))
+      commands.push({Command::FocusRole, focused ? "" : role.name});
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("click to tint this role's ops in the IR and Source");
+    ImGui::Indent(size);
+    std::string details = "threads " + threadRanges(role.warps, tree.threads) +
+                          ", " + std::to_string(role.activeThreads) +
+                          " active; " + std::to_string(role.ops.size()) +
+                          " ops, " + std::to_string(role.barriers.size()) +
+                          " barrier uses";
+    if (ImGui::TreeNode("ops", "%s", details.c_str())) {
+      for (size_t i = 0; i < role.ops.size(); ++i) {
+        const RoleOpRef &op = role.ops[i];
+        llvm::StringRef name = op.name;
+        if (name.starts_with("arith.") || name.starts_with("builtin."))
+          continue;
+        char row[160];
+        std::snprintf(row, sizeof(row), "%-36s line %u, %u thread%s",
+                      op.name.c_str(), op.source.line, op.threads,
+                      op.threads == 1 ? "" : "s");
+        ImGui::PushID(int(i));
+        if (ImGui::Selectable(row) && op.source.isKnown())
+          commands.push({Command::FocusSourceLine, "", int(op.source.line)});
+        ImGui::PopID();
+      }
+      for (const BarrierUse &use : role.barriers)
+        ImGui::TextDisabled("%s %s (line %u)",
+                            barrierActionName(use.action).data(),
+                            use.displayName().c_str(), use.source.line);
+      ImGui::TreePop();
+    }
+    ImGui::Unindent(size);
+  }
+
+  void drawChecks(CommandQueue &commands, const RoleTree &tree) {
+    if (tree.checks.empty()) {
+      ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1),
+                         "registers, setmaxnreg and barriers check out");
+      return;
+    }
+    for (size_t i = 0; i < tree.checks.size(); ++i) {
+      const RoleCheck &check = tree.checks[i];
+      ImGui::PushStyleColor(ImGuiCol_Text, check.severity == Severity::Error
+                                               ? ImVec4(1, 0.45f, 0.4f, 1)
+                                               : ImVec4(1, 0.8f, 0.3f, 1));
+      ImGui::PushID(int(i));
+      std::string row =
+          severityName(check.severity).str() + ": " + check.message;
+      ImGui::PushTextWrapPos(0);
+      if (ImGui::Selectable(row.c_str()) && check.source.isKnown())
+        commands.push({Command::FocusSourceLine, "", int(check.source.line)});
+      ImGui::PopTextWrapPos();
+      ImGui::PopID();
+      ImGui::PopStyleColor();
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createWarpRolesPanel() {
+  return std::make_unique<WarpRolesPanel>();
+}
+
+} // namespace klx::app

@@ -1,0 +1,403 @@
+//===- RoleTree.cpp - Warp roles from klx.role, and the shared checks -----===//
+//
+// Index:
+//   [SECTION] Small pieces
+//   [SECTION] Warps, warpgroups and checks (every form)
+//   [SECTION] The klx.role form
+//   [SECTION] analyzeRoles
+//
+//===----------------------------------------------------------------------===//
+
+#include "RoleTreeBuilder.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace klx;
+using namespace klx::roletree;
+
+// [SECTION] Small pieces -----------------------------------------------------
+
+unsigned klx::registerCapAtEntry(unsigned threadsPerBlock,
+                                 unsigned minBlocksPerSM) {
+  if (threadsPerBlock == 0 || minBlocksPerSM == 0)
+    return 0;
+  unsigned perThread = unsigned(ScheduleAttr::kRegisterFile) /
+                       (threadsPerBlock * minBlocksPerSM);
+  return std::min(255u, perThread) / 8 * 8;
+}
+
+llvm::StringRef klx::barrierActionName(BarrierAction action) {
+  switch (action) {
+  case BarrierAction::Wait:
+    return "wait";
+  case BarrierAction::Arrive:
+    return "arrive";
+  case BarrierAction::ExpectTx:
+    return "arrive.expect_tx";
+  case BarrierAction::CompleteTx:
+    return "complete_tx";
+  }
+  return "?";
+}
+
+bool RoleTree::hasErrors() const {
+  return llvm::any_of(
+      checks, [](const RoleCheck &c) { return c.severity == Severity::Error; });
+}
+
+std::vector<int> RoleTree::rolesAtIRLine(unsigned line) const {
+  std::vector<int> found;
+  for (size_t i = 0; i < roles.size(); ++i) {
+    const Role &role = roles[i];
+    bool hit =
+        role.irLine == line || llvm::any_of(role.ops, [&](const RoleOpRef &op) {
+          return op.irLine == line;
+        });
+    if (hit)
+      found.push_back(int(i));
+  }
+  return found;
+}
+
+unsigned roletree::irLine(Operation *op, IRLineFn irLineOf) {
+  return irLineOf ? irLineOf(op) : 0;
+}
+
+RoleOpRef roletree::makeOpRef(Operation *op, unsigned threads,
+                              IRLineFn irLineOf) {
+  return RoleOpRef{op->getName().getStringRef().str(),
+                   toSourceLoc(op->getLoc()), irLine(op, irLineOf), threads};
+}
+
+BarrierUse roletree::makeBarrierUse(Operation *op, std::string barrier,
+                                    BarrierAction action, IRLineFn irLineOf,
+                                    std::optional<int64_t> slot) {
+  return BarrierUse{std::move(barrier), slot, action, toSourceLoc(op->getLoc()),
+                    irLine(op, irLineOf)};
+}
+
+std::string BarrierUse::displayName() const {
+  if (!slot)
+    return barrier;
+  return llvm::formatv("{0}[{1}]", barrier, *slot).str();
+}
+
+void roletree::addCheck(RoleTree &tree, Severity severity, std::string message,
+                        Operation *at, IRLineFn irLineOf) {
+  RoleCheck check;
+  check.severity = severity;
+  check.message = std::move(message);
+  if (at) {
+    check.source = toSourceLoc(at->getLoc());
+    check.irLine = irLine(at, irLineOf);
+  }
+  tree.checks.push_back(std::move(check));
+}
+
+bool roletree::isListedOp(Operation *op) {
+  return !op->hasTrait<OpTrait::IsTerminator>() &&
+         !op->hasTrait<OpTrait::ConstantLike>();
+}
+
+// [SECTION] Warps, warpgroups and checks (every form) -------------------------
+
+/// The register budget a role runs with: its own setmaxnreg, else the
+/// nearest enclosing role's.
+static std::optional<unsigned> budgetOf(const RoleTree &tree, int role) {
+  for (; role >= 0; role = tree.roles[role].parent)
+    if (tree.roles[role].regs)
+      return tree.roles[role].regs;
+  return std::nullopt;
+}
+
+static void checkRegisterFile(RoleTree &tree) {
+  std::string terms;
+  unsigned total = 0;
+  for (WarpgroupNode &group : tree.warpgroups) {
+    // Every warp of a warpgroup runs one setmaxnreg together, so its roles
+    // must agree on the budget.
+    std::map<unsigned, std::string> budgets; // regs -> a role that sets them
+    for (const WarpNode &warp : group.warps)
+      for (int role : warp.roles)
+        if (std::optional<unsigned> regs = budgetOf(tree, role))
+          budgets.emplace(*regs, tree.roles[role].name);
+    if (budgets.size() > 1) {
+      std::string list;
+      for (auto &[regs, name] : budgets)
+        list += (list.empty() ? "" : ", ") + name + " " + std::to_string(regs);
+      tree.checks.push_back(
+          {Severity::Error,
+           llvm::formatv("warpgroup {0} runs roles with different register "
+                         "budgets ({1}); setmaxnreg applies to all four warps "
+                         "of a warpgroup at once",
+                         group.index, list),
+           tree.source, 0});
+    }
+    group.regs =
+        budgets.empty() ? tree.registersAtEntry : budgets.rbegin()->first;
+    unsigned threads = 0;
+    for (const WarpNode &warp : group.warps)
+      threads += std::min(kThreadsPerWarp,
+                          tree.threads - warp.index * kThreadsPerWarp);
+    total += threads * group.regs;
+    terms += llvm::formatv("{0}{1} x {2}", terms.empty() ? "" : " + ", threads,
+                           group.regs);
+  }
+  tree.registerTotal = total;
+  bool unknown = llvm::any_of(
+      tree.warpgroups, [](const WarpgroupNode &g) { return g.regs == 0; });
+  if (!unknown && total > ScheduleAttr::kRegisterFile)
+    tree.checks.push_back(
+        {Severity::Error,
+         llvm::formatv("the roles need {0} = {1} registers, more than the "
+                       "{2} of an SM: setmaxnreg.inc would wait forever",
+                       terms, total, ScheduleAttr::kRegisterFile),
+         tree.source, 0});
+}
+
+/// Whether an arrival on `arrive` may complete a wait on `wait`: the same
+/// group, and the same slot unless either picks it at run time.
+static bool mayComplete(const BarrierUse &arrive, const BarrierUse &wait) {
+  if (arrive.barrier != wait.barrier)
+    return false;
+  return !arrive.slot || !wait.slot || *arrive.slot == *wait.slot;
+}
+
+static void checkBarriers(RoleTree &tree) {
+  std::vector<const BarrierUse *> arrivals;
+  auto noteArrivals = [&](const std::vector<BarrierUse> &uses) {
+    for (const BarrierUse &use : uses)
+      if (use.action == BarrierAction::Arrive ||
+          use.action == BarrierAction::ExpectTx)
+        arrivals.push_back(&use);
+  };
+  noteArrivals(tree.sharedBarriers);
+  for (const Role &role : tree.roles)
+    noteArrivals(role.barriers);
+  for (const Role &role : tree.roles) {
+    llvm::StringSet<> reported;
+    for (const BarrierUse &use : role.barriers) {
+      if (use.action != BarrierAction::Wait)
+        continue;
+      bool completed = llvm::any_of(arrivals, [&](const BarrierUse *arrive) {
+        return mayComplete(*arrive, use);
+      });
+      if (completed || !reported.insert(use.displayName()).second)
+        continue;
+      tree.checks.push_back(
+          {Severity::Error,
+           llvm::formatv("role '{0}' waits on barrier '{1}', which no role "
+                         "arrives on: the wait never completes",
+                         role.name, use.displayName()),
+           use.source, use.irLine});
+    }
+  }
+}
+
+void roletree::finishRoleTree(
+    RoleTree &tree, const std::vector<std::vector<unsigned>> &activePerWarp) {
+  unsigned warps = (tree.threads + kThreadsPerWarp - 1) / kThreadsPerWarp;
+  unsigned groups = (warps + kWarpsPerWarpgroup - 1) / kWarpsPerWarpgroup;
+  tree.warpgroups.assign(groups, WarpgroupNode{});
+  for (unsigned g = 0; g < groups; ++g) {
+    tree.warpgroups[g].index = g;
+    for (unsigned w = g * kWarpsPerWarpgroup;
+         w < std::min(warps, (g + 1) * kWarpsPerWarpgroup); ++w) {
+      WarpNode node;
+      node.index = w;
+      for (size_t r = 0; r < tree.roles.size(); ++r) {
+        const Role &role = tree.roles[r];
+        if (!llvm::is_contained(role.warps, w))
+          continue;
+        node.activeThreads = std::max(node.activeThreads, activePerWarp[r][w]);
+        // Innermost roles only: a role whose sub-role also covers w is
+        // reached through the sub-role's parent link.
+        bool hasChildHere = llvm::any_of(tree.roles, [&](const Role &other) {
+          return other.parent == int(r) && llvm::is_contained(other.warps, w);
+        });
+        if (!hasChildHere)
+          node.roles.push_back(int(r));
+      }
+      tree.warpgroups[g].warps.push_back(std::move(node));
+    }
+  }
+  checkRegisterFile(tree);
+  checkBarriers(tree);
+}
+
+// [SECTION] The klx.role form
+// --------------------------------------------------
+
+namespace {
+
+/// Names pipelines' barriers "full"/"empty", numbered when there are
+/// several pipelines.
+class KlxBarrierNames {
+public:
+  explicit KlxBarrierNames(KernelOp kernel) {
+    kernel.walk([&](Operation *op) {
+      if (isa<PipelineOp, ChannelOp>(op))
+        order.push_back(op->getResult(0));
+    });
+  }
+  std::string name(Value pipeline, llvm::StringRef which) const {
+    if (order.size() <= 1)
+      return which.str();
+    auto it = llvm::find(order, pipeline);
+    return llvm::formatv("{0}{1}", which, it - order.begin()).str();
+  }
+
+private:
+  SmallVector<Value> order;
+};
+
+void collectKlxBarrierUses(Operation *op, const KlxBarrierNames &names,
+                           std::vector<BarrierUse> &uses, IRLineFn irLineOf) {
+  auto use = [&](Value pipeline, llvm::StringRef which, BarrierAction action) {
+    uses.push_back(
+        makeBarrierUse(op, names.name(pipeline, which), action, irLineOf));
+  };
+  if (auto acquire = dyn_cast<ProducerAcquireOp>(op)) {
+    use(acquire.getPipeline(), "empty", BarrierAction::Wait);
+    use(acquire.getPipeline(), "full", BarrierAction::ExpectTx);
+  } else if (auto copy = dyn_cast<CopyOp>(op)) {
+    use(copy.getPipeline(), "full", BarrierAction::CompleteTx);
+  } else if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
+    use(wait.getPipeline(), "full", BarrierAction::Wait);
+  } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
+    use(release.getPipeline(), "empty", BarrierAction::Arrive);
+  } else if (auto push = dyn_cast<PushOp>(op)) {
+    use(push.getChannel(), "channel", BarrierAction::Arrive);
+  } else if (auto pop = dyn_cast<PopOp>(op)) {
+    use(pop.getChannel(), "channel", BarrierAction::Wait);
+  }
+}
+
+} // namespace
+
+RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
+                                IRLineFn irLineOf) {
+  RoleTree tree;
+  tree.kernel = kernel.getSymName().str();
+  tree.form = "klx.role";
+  tree.source = toSourceLoc(kernel.getLoc());
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  unsigned consumers = 0;
+  for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
+    for (int64_t g : role.getWarpgroups())
+      consumers = std::max<unsigned>(consumers, unsigned(g) + 1);
+  tree.threads = schedule ? unsigned(schedule.threads())
+                          : consumers * kThreadsPerWarp * kWarpsPerWarpgroup;
+  // klx-to-nvgpu gives every kernel `.maxntid` and `.minnctapersm 1`.
+  tree.registersAtEntry = registerCapAtEntry(tree.threads, 1);
+  unsigned warpCount = tree.threads / kThreadsPerWarp;
+  KlxBarrierNames names(kernel);
+
+  std::vector<std::vector<unsigned>> active;
+  for (RoleOp roleOp : roles.getBody().front().getOps<RoleOp>()) {
+    Role role;
+    role.name = roleOp.getName().str();
+    role.kind = stringifyRoleKind(roleOp.getKind()).str();
+    role.source = toSourceLoc(roleOp.getLoc());
+    role.irLine = irLine(roleOp, irLineOf);
+    role.regs = unsigned(roleOp.getRegs());
+    role.regsIncrease = *role.regs >= tree.registersAtEntry;
+    // The whole warpgroup belongs to the role (setmaxnreg is per
+    // warpgroup); the listed warps do its work, one elected thread each
+    // for a producer.
+    std::vector<unsigned> perWarp(warpCount, 0);
+    unsigned perWorkingWarp =
+        roleOp.getKind() == RoleKind::Producer ? 1 : kThreadsPerWarp;
+    for (int64_t g : roleOp.getWarpgroups())
+      for (unsigned w = 0; w < kWarpsPerWarpgroup; ++w) {
+        unsigned warp = unsigned(g) * kWarpsPerWarpgroup + w;
+        if (warp >= warpCount)
+          continue;
+        role.warps.push_back(warp);
+        if (llvm::is_contained(roleOp.getWarps(), int64_t(w))) {
+          perWarp[warp] = perWorkingWarp;
+          role.activeThreads += perWorkingWarp;
+        }
+      }
+    role.threads = unsigned(role.warps.size()) * kThreadsPerWarp;
+    roleOp.getBody().walk([&](Operation *op) {
+      if (isListedOp(op))
+        role.ops.push_back(makeOpRef(op, role.activeThreads, irLineOf));
+      collectKlxBarrierUses(op, names, role.barriers, irLineOf);
+    });
+    if (role.regs && tree.registersAtEntry &&
+        *role.regs * 128 > unsigned(ScheduleAttr::kRegisterFile))
+      addCheck(tree, Severity::Error,
+               llvm::formatv("role '{0}' asks for {1} registers per thread; "
+                             "one warpgroup at that count is more than the "
+                             "register file",
+                             role.name, *role.regs),
+               roleOp, irLineOf);
+    tree.roles.push_back(std::move(role));
+    active.push_back(std::move(perWarp));
+  }
+  for (Operation &op : kernel.getBodyBlock()) {
+    if (&op == roles.getOperation())
+      continue;
+    op.walk([&](Operation *nested) {
+      if (isListedOp(nested))
+        tree.sharedOps.push_back(makeOpRef(nested, tree.threads, irLineOf));
+      collectKlxBarrierUses(nested, names, tree.sharedBarriers, irLineOf);
+    });
+  }
+  finishRoleTree(tree, active);
+  return tree;
+}
+
+// [SECTION] analyzeRoles
+// -------------------------------------------------------
+
+/// Warps, warpgroups and setmaxnreg are NVIDIA's; an AMD kernel runs in
+/// 64-wide wavefronts and has no roles to read.
+static bool targetsAMD(Operation *op) {
+  for (; op; op = op->getParentOp()) {
+    if (auto target = op->getAttrOfType<StringAttr>(kTargetAttrName))
+      if (target.getValue().starts_with("gfx"))
+        return true;
+    if (auto module = dyn_cast<gpu::GPUModuleOp>(op))
+      if (ArrayAttr targets = module.getTargetsAttr())
+        for (Attribute target : targets)
+          if (target.getDialect().getNamespace() == "rocdl")
+            return true;
+  }
+  return false;
+}
+
+std::vector<RoleTree> klx::analyzeRoles(Operation *root, IRLineFn irLineOf) {
+  std::vector<RoleTree> trees;
+  if (targetsAMD(root))
+    return trees;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      auto specialized = kernel.getBodyBlock().getOps<WarpSpecializeOp>();
+      if (specialized.begin() != specialized.end())
+        trees.push_back(readKlxRoles(kernel, *specialized.begin(), irLineOf));
+      return WalkResult::skip();
+    }
+    if (auto module = dyn_cast<gpu::GPUModuleOp>(op); module && targetsAMD(op))
+      return WalkResult::skip();
+    auto func = dyn_cast<gpu::GPUFuncOp>(op);
+    if ((func && func.isKernel()) || isa<gpu::LaunchOp>(op)) {
+      if (std::optional<RoleTree> tree = readThreadBranches(op, irLineOf))
+        trees.push_back(std::move(*tree));
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  return trees;
+}

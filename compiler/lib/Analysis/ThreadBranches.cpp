@@ -1,0 +1,563 @@
+//===- ThreadBranches.cpp - Warp roles from scf.if on the thread index ----===//
+//
+// A branch condition that depends only on the thread index is evaluated
+// for every thread of the block. When the two sides of an scf.if split
+// whole warps, each side is a role (nested splits make sub-roles); when
+// they do not (`tid == 0`), the branch only narrows who runs the ops
+// inside, which is how a role elects one thread to issue copies.
+//
+// Index:
+//   [SECTION] Thread values
+//   [SECTION] The walk
+//   [SECTION] readThreadBranches
+//
+//===----------------------------------------------------------------------===//
+
+#include "RoleTreeBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace klx;
+using namespace klx::roletree;
+
+namespace {
+
+// [SECTION] Thread values -----------------------------------------------------
+
+/// Values as a function of the linear thread index: one integer per thread,
+/// or nothing when a value depends on more than the thread index.
+class ThreadValues {
+public:
+  using Lanes = std::vector<int64_t>;
+
+  ThreadValues(std::array<unsigned, 3> blockSize, Value tidX, Value tidY,
+               Value tidZ)
+      : block(blockSize), tids{tidX, tidY, tidZ} {
+    count = block[0] * block[1] * block[2];
+  }
+
+  unsigned threads() const { return count; }
+
+  const Lanes *eval(Value value) {
+    auto it = cache.find(value);
+    if (it != cache.end())
+      return it->second ? &*it->second : nullptr;
+    std::optional<Lanes> lanes = compute(value);
+    auto &slot = cache[value];
+    slot = std::move(lanes);
+    return slot ? &*slot : nullptr;
+  }
+
+private:
+  Lanes threadIndex(unsigned dim) const {
+    Lanes lanes(count);
+    for (unsigned t = 0; t < count; ++t) {
+      unsigned x = t % block[0], y = (t / block[0]) % block[1],
+               z = t / (block[0] * block[1]);
+      lanes[t] = dim == 0 ? x : dim == 1 ? y : z;
+    }
+    return lanes;
+  }
+
+  Lanes splat(int64_t v) const { return Lanes(count, v); }
+
+  std::optional<Lanes> compute(Value value) {
+    for (unsigned dim = 0; dim < 3; ++dim)
+      if (tids[dim] && value == tids[dim])
+        return threadIndex(dim);
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      return std::nullopt;
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+      return threadIndex(unsigned(id.getDimension()));
+    if (isa<NVVM::ThreadIdXOp>(op))
+      return threadIndex(0);
+    if (isa<NVVM::ThreadIdYOp>(op))
+      return threadIndex(1);
+    if (isa<NVVM::ThreadIdZOp>(op))
+      return threadIndex(2);
+    if (isa<gpu::LaneIdOp, NVVM::LaneIdOp>(op) || isa<NVVM::ElectSyncOp>(op)) {
+      Lanes lanes(count);
+      bool elect = isa<NVVM::ElectSyncOp>(op);
+      for (unsigned t = 0; t < count; ++t)
+        lanes[t] = elect ? (t % kThreadsPerWarp == 0) : t % kThreadsPerWarp;
+      return lanes;
+    }
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return splat(constant.getSExtValue());
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+            arith::ExtSIOp>(op)) {
+      const Lanes *in = eval(op->getOperand(0));
+      return in ? std::optional<Lanes>(*in) : std::nullopt;
+    }
+    if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {
+      const Lanes *in = eval(trunc.getIn());
+      if (!in)
+        return std::nullopt;
+      unsigned width = trunc.getType().getIntOrFloatBitWidth();
+      Lanes lanes(*in);
+      if (width < 64)
+        for (int64_t &v : lanes)
+          v &= (int64_t(1) << width) - 1;
+      return lanes;
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      const Lanes *c = eval(select.getCondition());
+      const Lanes *a = c ? eval(select.getTrueValue()) : nullptr;
+      const Lanes *b = a ? eval(select.getFalseValue()) : nullptr;
+      if (!b)
+        return std::nullopt;
+      Lanes lanes(count);
+      for (unsigned t = 0; t < count; ++t)
+        lanes[t] = (*c)[t] ? (*a)[t] : (*b)[t];
+      return lanes;
+    }
+    if (op->getNumOperands() != 2 || op->getNumResults() != 1)
+      return std::nullopt;
+    auto cmp = dyn_cast<arith::CmpIOp>(op);
+    auto binary = binaryFunction(op);
+    if (!cmp && !binary)
+      return std::nullopt;
+    const Lanes *a = eval(op->getOperand(0));
+    const Lanes *b = a ? eval(op->getOperand(1)) : nullptr;
+    if (!b)
+      return std::nullopt;
+    Lanes lanes(count);
+    for (unsigned t = 0; t < count; ++t) {
+      int64_t x = (*a)[t], y = (*b)[t];
+      if (cmp) {
+        lanes[t] = compare(cmp.getPredicate(), x, y);
+        continue;
+      }
+      std::optional<int64_t> r = binary(x, y);
+      if (!r)
+        return std::nullopt;
+      lanes[t] = *r;
+    }
+    return lanes;
+  }
+
+  static bool compare(arith::CmpIPredicate predicate, int64_t x, int64_t y) {
+    uint64_t ux = uint64_t(x), uy = uint64_t(y);
+    switch (predicate) {
+    case arith::CmpIPredicate::eq:
+      return x == y;
+    case arith::CmpIPredicate::ne:
+      return x != y;
+    case arith::CmpIPredicate::slt:
+      return x < y;
+    case arith::CmpIPredicate::sle:
+      return x <= y;
+    case arith::CmpIPredicate::sgt:
+      return x > y;
+    case arith::CmpIPredicate::sge:
+      return x >= y;
+    case arith::CmpIPredicate::ult:
+      return ux < uy;
+    case arith::CmpIPredicate::ule:
+      return ux <= uy;
+    case arith::CmpIPredicate::ugt:
+      return ux > uy;
+    case arith::CmpIPredicate::uge:
+      return ux >= uy;
+    }
+    return false;
+  }
+
+  using Binary = std::function<std::optional<int64_t>(int64_t, int64_t)>;
+  static Binary binaryFunction(Operation *op) {
+    auto nonzero = [](auto f) -> Binary {
+      return [f](int64_t x, int64_t y) -> std::optional<int64_t> {
+        if (y == 0)
+          return std::nullopt;
+        return f(x, y);
+      };
+    };
+    if (isa<arith::AddIOp>(op))
+      return [](int64_t x, int64_t y) { return x + y; };
+    if (isa<arith::SubIOp>(op))
+      return [](int64_t x, int64_t y) { return x - y; };
+    if (isa<arith::MulIOp>(op))
+      return [](int64_t x, int64_t y) { return x * y; };
+    if (isa<arith::AndIOp>(op))
+      return [](int64_t x, int64_t y) { return x & y; };
+    if (isa<arith::OrIOp>(op))
+      return [](int64_t x, int64_t y) { return x | y; };
+    if (isa<arith::XOrIOp>(op))
+      return [](int64_t x, int64_t y) { return x ^ y; };
+    if (isa<arith::ShLIOp>(op))
+      return [](int64_t x, int64_t y) { return x << (y & 63); };
+    if (isa<arith::ShRUIOp>(op))
+      return
+          [](int64_t x, int64_t y) { return int64_t(uint64_t(x) >> (y & 63)); };
+    if (isa<arith::DivUIOp, arith::DivSIOp, arith::CeilDivUIOp>(op)) {
+      bool ceil = isa<arith::CeilDivUIOp>(op);
+      return nonzero([ceil](int64_t x, int64_t y) {
+        return ceil ? (x + y - 1) / y : x / y;
+      });
+    }
+    if (isa<arith::RemUIOp, arith::RemSIOp>(op))
+      return nonzero([](int64_t x, int64_t y) { return x % y; });
+    if (isa<arith::MinUIOp, arith::MinSIOp>(op))
+      return [](int64_t x, int64_t y) { return std::min(x, y); };
+    if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
+      return [](int64_t x, int64_t y) { return std::max(x, y); };
+    return nullptr;
+  }
+
+  std::array<unsigned, 3> block;
+  std::array<Value, 3> tids;
+  unsigned count = 0;
+  llvm::DenseMap<Value, std::optional<Lanes>> cache;
+};
+
+// [SECTION] The walk ---------------------------------------------------------
+
+class BranchWalker {
+public:
+  BranchWalker(RoleTree &tree, ThreadValues &values, IRLineFn irLineOf)
+      : tree(tree), values(values), irLineOf(irLineOf),
+        warpCount((values.threads() + kThreadsPerWarp - 1) / kThreadsPerWarp) {}
+
+  void visitBlock(Block &block, const llvm::BitVector &threads, int role);
+  std::vector<std::vector<unsigned>> activePerWarp() const;
+
+private:
+  /// True when every warp with a thread in `threads` is wholly on one side.
+  bool splitsWholeWarps(const llvm::BitVector &threads,
+                        const ThreadValues::Lanes &condition) const;
+  int newRole(const llvm::BitVector &threads, int parent, std::string name,
+              Region &body, scf::IfOp branch);
+  void record(Operation *op, const llvm::BitVector &threads, int role);
+  void recordSetMaxRegister(NVVM::SetMaxRegisterOp op,
+                            const llvm::BitVector &threads, int role);
+  std::string barrierName(Value barriers);
+
+  RoleTree &tree;
+  ThreadValues &values;
+  IRLineFn irLineOf;
+  unsigned warpCount;
+  std::vector<llvm::BitVector> roleActive; // threads doing each role's work
+  std::vector<Block *> roleBlocks;         // the branch that opens a role
+  llvm::DenseMap<Value, std::string> barrierNames;
+};
+
+bool BranchWalker::splitsWholeWarps(
+    const llvm::BitVector &threads,
+    const ThreadValues::Lanes &condition) const {
+  for (unsigned w = 0; w < warpCount; ++w) {
+    std::optional<bool> side;
+    for (unsigned t = w * kThreadsPerWarp;
+         t < std::min(values.threads(), (w + 1) * kThreadsPerWarp); ++t) {
+      if (!threads.test(t))
+        continue;
+      bool taken = condition[t] != 0;
+      if (side && *side != taken)
+        return false;
+      side = taken;
+    }
+  }
+  return true;
+}
+
+/// A role is named by klx-to-nvgpu's attribute, else by what it does.
+static std::string roleNameFromOps(Region &body) {
+  bool mma = false, copies = false;
+  body.walk([&](Operation *op) {
+    mma |= isa<nvgpu::WarpgroupMmaOp, NVVM::WgmmaMmaAsyncOp>(op);
+    copies |= isa<nvgpu::TmaAsyncLoadOp>(op);
+  });
+  if (mma)
+    return "consumer";
+  if (copies)
+    return "producer";
+  return "";
+}
+
+int BranchWalker::newRole(const llvm::BitVector &threads, int parent,
+                          std::string name, Region &body, scf::IfOp branch) {
+  Role role;
+  role.kind = roleNameFromOps(body);
+  role.parent = parent;
+  for (unsigned w = 0; w < warpCount; ++w)
+    if (threads.find_first_in(
+            w * kThreadsPerWarp,
+            std::min(values.threads(), (w + 1) * kThreadsPerWarp)) != -1)
+      role.warps.push_back(w);
+  role.threads = unsigned(threads.count());
+  if (name.empty())
+    name = !role.kind.empty() ? role.kind
+           : role.warps.size() == 1
+               ? llvm::formatv("warp {0}", role.warps.front()).str()
+               : llvm::formatv("warps {0}-{1}", role.warps.front(),
+                               role.warps.back())
+                     .str();
+  // Two roles of one name (two producers) get numbered.
+  unsigned same =
+      llvm::count_if(tree.roles, [&](const Role &r) { return r.name == name; });
+  role.name = same ? llvm::formatv("{0} {1}", name, same + 1).str() : name;
+  role.source = toSourceLoc(branch.getLoc());
+  role.irLine = irLine(branch, irLineOf);
+  tree.roles.push_back(std::move(role));
+  roleActive.emplace_back(values.threads());
+  roleBlocks.push_back(&body.front());
+  return int(tree.roles.size()) - 1;
+}
+
+std::string BranchWalker::barrierName(Value barriers) {
+  auto it = barrierNames.find(barriers);
+  if (it != barrierNames.end())
+    return it->second;
+  std::string name = "mbarrier";
+  if (Operation *create = barriers.getDefiningOp()) {
+    if (auto attr = create->getAttrOfType<StringAttr>(kBarrierNameAttrName))
+      name = attr.getValue().str();
+    else if (SourceLoc loc = toSourceLoc(create->getLoc()); loc.isKnown())
+      name = llvm::formatv("mbarrier@{0}", loc.line).str();
+  }
+  barrierNames[barriers] = name;
+  return name;
+}
+
+void BranchWalker::recordSetMaxRegister(NVVM::SetMaxRegisterOp op,
+                                        const llvm::BitVector &threads,
+                                        int role) {
+  unsigned count = op.getRegCount();
+  bool increase = op.getAction() == NVVM::SetMaxRegisterAction::increase;
+  // .sync.aligned: all four warps of a warpgroup run it together.
+  for (unsigned g = 0; g * 128 < values.threads(); ++g) {
+    unsigned first = g * 128, last = std::min(values.threads(), first + 128);
+    int in = 0;
+    for (unsigned t = first; t < last; ++t)
+      in += threads.test(t);
+    if (in != 0 && unsigned(in) != last - first)
+      addCheck(tree, Severity::Error,
+               llvm::formatv("setmaxnreg is run by {0} of the {1} threads of "
+                             "warpgroup {2}; all four warps of a warpgroup "
+                             "must run it together (.sync.aligned)",
+                             in, last - first, g),
+               op, irLineOf);
+  }
+  if (tree.registersAtEntry == 0)
+    addCheck(tree, Severity::Warning,
+             "ptxas ignores setmaxnreg here (C7508): the kernel has no "
+             "register cap at entry; give it known_block_size and "
+             "nvvm.minctasm = 1 (or nvvm.maxnreg)",
+             op, irLineOf);
+  else if (increase ? count < tree.registersAtEntry
+                    : count > tree.registersAtEntry)
+    addCheck(tree, Severity::Error,
+             llvm::formatv("setmaxnreg.{0} to {1} registers, but threads start "
+                           "with {2}: an increase must go up and a decrease "
+                           "down",
+                           increase ? "inc" : "dec", count,
+                           tree.registersAtEntry),
+             op, irLineOf);
+  if (role < 0) {
+    addCheck(tree, Severity::Warning,
+             "setmaxnreg outside every role gives all warpgroups the same "
+             "budget; put it at the top of each role's branch",
+             op, irLineOf);
+    return;
+  }
+  Role &owner = tree.roles[role];
+  if (op->getBlock() != roleBlocks[role] || owner.regs) {
+    addCheck(tree, Severity::Warning,
+             llvm::formatv("setmaxnreg of role '{0}' is not the first thing "
+                           "its branch does (inside a loop, a one-thread "
+                           "section, or a second one)",
+                           owner.name),
+             op, irLineOf);
+    if (owner.regs)
+      return;
+  }
+  owner.regs = count;
+  owner.regsIncrease = increase;
+}
+
+void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
+                          int role) {
+  if (auto setmax = dyn_cast<NVVM::SetMaxRegisterOp>(op)) {
+    recordSetMaxRegister(setmax, threads, role);
+  } else if (role >= 0 && !isMemoryEffectFree(op) && op->getNumRegions() == 0) {
+    roleActive[role] |= threads;
+  }
+  if (isListedOp(op)) {
+    RoleOpRef ref = makeOpRef(op, unsigned(threads.count()), irLineOf);
+    (role >= 0 ? tree.roles[role].ops : tree.sharedOps).push_back(ref);
+  }
+  std::vector<BarrierUse> &uses =
+      role >= 0 ? tree.roles[role].barriers : tree.sharedBarriers;
+  auto use = [&](Value barriers, Value index, BarrierAction action) {
+    uses.push_back(makeBarrierUse(op, barrierName(barriers), action, irLineOf,
+                                  getConstantIntValue(index)));
+  };
+  if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
+    use(wait.getBarriers(), wait.getMbarId(), BarrierAction::Wait);
+  else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(op))
+    use(arrive.getBarriers(), arrive.getMbarId(), BarrierAction::Arrive);
+  else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveNoCompleteOp>(op))
+    use(arrive.getBarriers(), arrive.getMbarId(), BarrierAction::Arrive);
+  else if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op))
+    use(expect.getBarriers(), expect.getMbarId(), BarrierAction::ExpectTx);
+  else if (auto copy = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
+    use(copy.getBarriers(), copy.getMbarId(), BarrierAction::CompleteTx);
+}
+
+void BranchWalker::visitBlock(Block &block, const llvm::BitVector &threads,
+                              int role) {
+  for (Operation &op : block) {
+    auto branch = dyn_cast<scf::IfOp>(&op);
+    const ThreadValues::Lanes *condition =
+        branch ? values.eval(branch.getCondition()) : nullptr;
+    if (!condition) {
+      record(&op, threads, role);
+      for (Region &region : op.getRegions())
+        for (Block &nested : region)
+          visitBlock(nested, threads, role);
+      continue;
+    }
+    llvm::BitVector thenThreads(values.threads()), elseThreads(threads);
+    for (unsigned t = 0; t < values.threads(); ++t)
+      if (threads.test(t) && (*condition)[t])
+        thenThreads.set(t);
+    elseThreads.reset(thenThreads);
+    bool split = thenThreads.any() && elseThreads.any() &&
+                 splitsWholeWarps(threads, *condition);
+    auto names = branch->getAttrOfType<ArrayAttr>(kRoleNamesAttrName);
+    auto nameOf = [&](unsigned side) -> std::string {
+      if (!names || names.size() <= side)
+        return "";
+      auto s = dyn_cast<StringAttr>(names[side]);
+      return s ? s.getValue().str() : "";
+    };
+    if (isListedOp(branch))
+      (role >= 0 ? tree.roles[role].ops : tree.sharedOps)
+          .push_back(makeOpRef(branch, unsigned(threads.count()), irLineOf));
+    Region *sides[2] = {&branch.getThenRegion(), &branch.getElseRegion()};
+    const llvm::BitVector *sideThreads[2] = {&thenThreads, &elseThreads};
+    for (unsigned side = 0; side < 2; ++side) {
+      Region &region = *sides[side];
+      if (region.empty() || sideThreads[side]->none())
+        continue;
+      bool onlyYield = region.front().getOperations().size() == 1;
+      if (onlyYield)
+        continue;
+      int inner = split ? newRole(*sideThreads[side], role, nameOf(side),
+                                  region, branch)
+                        : role;
+      visitBlock(region.front(), *sideThreads[side], inner);
+    }
+  }
+}
+
+std::vector<std::vector<unsigned>> BranchWalker::activePerWarp() const {
+  std::vector<std::vector<unsigned>> result;
+  for (const llvm::BitVector &active : roleActive) {
+    std::vector<unsigned> perWarp(warpCount, 0);
+    for (int t : active.set_bits())
+      ++perWarp[unsigned(t) / kThreadsPerWarp];
+    result.push_back(std::move(perWarp));
+  }
+  return result;
+}
+
+} // namespace
+
+// [SECTION] readThreadBranches ------------------------------------------------
+
+std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
+                                                     IRLineFn irLineOf) {
+  std::array<unsigned, 3> block = {0, 0, 0};
+  Value tids[3] = {};
+  Region *body = nullptr;
+  RoleTree tree;
+  tree.source = toSourceLoc(kernel->getLoc());
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel)) {
+    std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
+    if (!known || known->size() != 3)
+      return std::nullopt;
+    for (unsigned i = 0; i < 3; ++i)
+      block[i] = unsigned((*known)[i]);
+    body = &func.getBody();
+    tree.kernel = func.getName().str();
+    unsigned threads = block[0] * block[1] * block[2];
+    if (auto maxnreg = func->getAttrOfType<IntegerAttr>(
+            NVVM::NVVMDialect::getMaxnregAttrName()))
+      tree.registersAtEntry = unsigned(maxnreg.getInt());
+    else if (auto minctasm = func->getAttrOfType<IntegerAttr>(
+                 NVVM::NVVMDialect::getMinctasmAttrName()))
+      tree.registersAtEntry =
+          registerCapAtEntry(threads, unsigned(minctasm.getInt()));
+  } else if (auto launch = dyn_cast<gpu::LaunchOp>(kernel)) {
+    Value sizes[3] = {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                      launch.getBlockSizeZ()};
+    for (unsigned i = 0; i < 3; ++i) {
+      std::optional<int64_t> size = getConstantIntValue(sizes[i]);
+      if (!size || *size <= 0)
+        return std::nullopt;
+      block[i] = unsigned(*size);
+    }
+    gpu::KernelDim3 ids = launch.getThreadIds();
+    tids[0] = ids.x;
+    tids[1] = ids.y;
+    tids[2] = ids.z;
+    body = &launch.getBody();
+    tree.kernel = "gpu.launch";
+    if (auto func = launch->getParentOfType<FunctionOpInterface>())
+      tree.kernel += " in @" + func.getName().str();
+  } else {
+    return std::nullopt;
+  }
+  unsigned threads = block[0] * block[1] * block[2];
+  // Once scf is lowered to cf there are blocks, not branches, to read.
+  if (threads == 0 || threads > 1024 || !body->hasOneBlock())
+    return std::nullopt;
+  tree.threads = threads;
+
+  ThreadValues values(block, tids[0], tids[1], tids[2]);
+  BranchWalker walker(tree, values, irLineOf);
+  llvm::BitVector all(threads, true);
+  walker.visitBlock(body->front(), all, -1);
+  std::vector<std::vector<unsigned>> active = walker.activePerWarp();
+  tree.form = "thread-index branches";
+  if (tree.roles.empty()) {
+    // No split: the whole block is one role.
+    Role role;
+    role.name = "all threads";
+    role.source = tree.source;
+    for (unsigned w = 0; w < (threads + kThreadsPerWarp - 1) / kThreadsPerWarp;
+         ++w)
+      role.warps.push_back(w);
+    role.threads = threads;
+    role.ops = std::move(tree.sharedOps);
+    role.barriers = std::move(tree.sharedBarriers);
+    tree.sharedOps.clear();
+    tree.sharedBarriers.clear();
+    std::vector<unsigned> perWarp(role.warps.size(), 0);
+    // Without a split, every warp is active (ops narrowed to one thread
+    // still leave the rest of the block working).
+    for (unsigned w = 0; w < perWarp.size(); ++w)
+      perWarp[w] = std::min(kThreadsPerWarp, threads - w * kThreadsPerWarp);
+    role.activeThreads = threads;
+    tree.form = "single role";
+    tree.roles.push_back(std::move(role));
+    active = {perWarp};
+  } else {
+    for (size_t r = 0; r < tree.roles.size(); ++r)
+      for (unsigned n : active[r])
+        tree.roles[r].activeThreads += n;
+  }
+  finishRoleTree(tree, active);
+  return tree;
+}
