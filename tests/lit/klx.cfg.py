@@ -19,7 +19,8 @@ config.test_source_root = config.klx_source_dir
 config.test_exec_root = os.path.join(config.klx_obj_root, "tests", "lit")
 config.excludes = [
     "app", "bench", "build", "compiler", "docs", "runtime", "scripts",
-    "shaders", "fixtures", "gui", "unit", ".git", ".ci",
+    "shaders", "fixtures", "gui", "unit", "Inputs", "device-in", ".git",
+    ".ci",
 ]
 
 llvm_config.use_default_substitutions()

@@ -274,3 +274,40 @@ TEST_CASE("the warp-specialized sample has its roles at every step from "
   REQUIRE(cf);
   CHECK(cf->roles.empty());
 }
+
+TEST_CASE("two producers sharing one full barrier are caught before "
+          "anything runs",
+          "[roles]") {
+  std::string path = "samples/nvidia/gemm_two_producers.mlir";
+  for (bool shared : {false, true}) {
+    INFO("shared_full_barrier = " << shared);
+    CompileOptions options;
+    options.emitGoal = EmitKind::MLIR;
+    options.defines = {{"shared_full_barrier", shared ? "1" : "0"}};
+    PipelineRun run = runPipeline(test::readSource(path), path, options);
+    REQUIRE(run.succeeded());
+    for (const char *step : {"klx-circular-buffer", "klx-to-nvgpu"}) {
+      INFO(step);
+      const Snapshot *s = run.findSnapshot(step);
+      REQUIRE(s);
+      REQUIRE(s->roles.size() == 1);
+      const RoleTree &tree = s->roles.front();
+      CHECK(roleNamed(tree, "producer_a").warps == std::vector<unsigned>{8});
+      CHECK(roleNamed(tree, "producer_b").warps == std::vector<unsigned>{9});
+      CHECK(tree.registerTotal == 64512);
+      std::string checks = checkText(tree);
+      INFO(checks);
+      if (!shared) {
+        CHECK(tree.checks.empty());
+        CHECK(tree.expectedArrivals.at("full_a") == 1);
+        CHECK(tree.expectedArrivals.at("empty_b") == 256);
+        continue;
+      }
+      CHECK(tree.hasErrors());
+      CHECK_THAT(checks, Catch::Contains("barrier 'full' is initialised for "
+                                         "1 arrival per phase, but "
+                                         "producer_a and producer_b arrive "
+                                         "on it: 2 per phase"));
+    }
+  }
+}

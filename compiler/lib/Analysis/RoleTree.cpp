@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -80,10 +81,17 @@ RoleOpRef roletree::makeOpRef(Operation *op, unsigned threads,
 }
 
 BarrierUse roletree::makeBarrierUse(Operation *op, std::string barrier,
-                                    BarrierAction action, IRLineFn irLineOf,
+                                    BarrierAction action, unsigned threads,
+                                    IRLineFn irLineOf,
                                     std::optional<int64_t> slot) {
-  return BarrierUse{std::move(barrier), slot, action, toSourceLoc(op->getLoc()),
-                    irLine(op, irLineOf)};
+  BarrierUse use;
+  use.barrier = std::move(barrier);
+  use.slot = slot;
+  use.action = action;
+  use.threads = threads;
+  use.source = toSourceLoc(op->getLoc());
+  use.irLine = irLine(op, irLineOf);
+  return use;
 }
 
 std::string BarrierUse::displayName() const {
@@ -173,6 +181,55 @@ static bool mayComplete(const BarrierUse &arrive, const BarrierUse &wait) {
   return !arrive.slot || !wait.slot || *arrive.slot == *wait.slot;
 }
 
+/// Each role that arrives on a barrier does so once per phase per thread
+/// that runs its arrive; the sum must be what the barrier was initialised
+/// to expect, or phases complete early (and parity waits slip) or never.
+static void checkArrivalCounts(RoleTree &tree) {
+  for (const auto &entry : tree.expectedArrivals) {
+    const std::string &barrier = entry.first;
+    unsigned expected = entry.second;
+    unsigned total = 0;
+    std::vector<std::string> who;
+    const BarrierUse *at = nullptr;
+    auto count = [&](const std::vector<BarrierUse> &uses,
+                     const std::string &name) {
+      unsigned most = 0;
+      for (const BarrierUse &use : uses)
+        if (use.barrier == barrier && (use.action == BarrierAction::Arrive ||
+                                       use.action == BarrierAction::ExpectTx)) {
+          most = std::max(most, use.threads);
+          at = at ? at : &use;
+        }
+      if (most) {
+        total += most;
+        who.push_back(name);
+      }
+    };
+    count(tree.sharedBarriers, "the code outside the roles");
+    for (const Role &role : tree.roles)
+      count(role.barriers, role.name);
+    if (total == 0 || total == expected)
+      continue;
+    std::string names = llvm::join(who, " and ");
+    std::string message =
+        total > expected
+            ? llvm::formatv("barrier '{0}' is initialised for {1} arrival{2} "
+                            "per phase, but {3} arrive on it: {4} per phase, "
+                            "so each phase completes early and the parity "
+                            "waits on it slip (the shared-barrier deadlock)",
+                            barrier, expected, expected == 1 ? "" : "s", names,
+                            total)
+                  .str()
+            : llvm::formatv("barrier '{0}' is initialised for {1} arrivals "
+                            "per phase, but {2} bring{3} only {4}: its phases "
+                            "never complete",
+                            barrier, expected, names,
+                            who.size() == 1 ? "s" : "", total)
+                  .str();
+    tree.checks.push_back({Severity::Error, message, at->source, at->irLine});
+  }
+}
+
 static void checkBarriers(RoleTree &tree) {
   std::vector<const BarrierUse *> arrivals;
   auto noteArrivals = [&](const std::vector<BarrierUse> &uses) {
@@ -202,6 +259,7 @@ static void checkBarriers(RoleTree &tree) {
            use.source, use.irLine});
     }
   }
+  checkArrivalCounts(tree);
 }
 
 void roletree::finishRoleTree(
@@ -240,32 +298,80 @@ void roletree::finishRoleTree(
 
 namespace {
 
-/// Names pipelines' barriers "full"/"empty", numbered when there are
-/// several pipelines.
+/// "_a" when a pipeline or channel carries only A tiles, "_b" for B, ""
+/// when it carries both.
+std::string operandSuffix(Value queue) {
+  std::optional<Operand> only;
+  auto note = [&](Operand operand) -> bool {
+    if (only && *only != operand)
+      return false;
+    only = operand;
+    return true;
+  };
+  for (Operation *user : queue.getUsers()) {
+    if (auto copy = dyn_cast<CopyOp>(user)) {
+      if (!note(copy.getOperand()))
+        return "";
+    } else if (auto push = dyn_cast<PushOp>(user)) {
+      for (Value tile : push.getTiles())
+        if (auto load = tile.getDefiningOp<LoadOp>())
+          if (!note(load.getOperand()))
+            return "";
+    }
+  }
+  if (!only)
+    return "";
+  return *only == Operand::A ? "_a" : "_b";
+}
+
+/// Names the barriers of pipelines ("full", "empty") and channels
+/// ("channel"): with several, by the operand each carries ("full_a"); a
+/// full barrier shared through full_of is plain "full".
 class KlxBarrierNames {
 public:
   explicit KlxBarrierNames(KernelOp kernel) {
+    SmallVector<Value> queues;
     kernel.walk([&](Operation *op) {
       if (isa<PipelineOp, ChannelOp>(op))
-        order.push_back(op->getResult(0));
+        queues.push_back(op->getResult(0));
+    });
+    for (auto [i, queue] : llvm::enumerate(queues)) {
+      std::string suffix;
+      if (queues.size() > 1) {
+        suffix = operandSuffix(queue);
+        if (suffix.empty())
+          suffix = std::to_string(i);
+      }
+      suffixes[queue] = suffix;
+    }
+    kernel.walk([&](PipelineOp pipeline) {
+      if (Value owner = pipeline.getFullOf()) {
+        sharedFull[pipeline.getPipeline()] = owner;
+        sharedFull[owner] = owner;
+      }
     });
   }
-  std::string name(Value pipeline, llvm::StringRef which) const {
-    if (order.size() <= 1)
-      return which.str();
-    auto it = llvm::find(order, pipeline);
-    return llvm::formatv("{0}{1}", which, it - order.begin()).str();
+  std::string name(Value queue, llvm::StringRef which) const {
+    if (which == "full") {
+      auto shared = sharedFull.find(queue);
+      if (shared != sharedFull.end())
+        return "full";
+    }
+    auto it = suffixes.find(queue);
+    return which.str() + (it == suffixes.end() ? "" : it->second);
   }
 
 private:
-  SmallVector<Value> order;
+  llvm::DenseMap<Value, std::string> suffixes;
+  llvm::DenseMap<Value, Value> sharedFull;
 };
 
 void collectKlxBarrierUses(Operation *op, const KlxBarrierNames &names,
-                           std::vector<BarrierUse> &uses, IRLineFn irLineOf) {
-  auto use = [&](Value pipeline, llvm::StringRef which, BarrierAction action) {
-    uses.push_back(
-        makeBarrierUse(op, names.name(pipeline, which), action, irLineOf));
+                           unsigned threads, std::vector<BarrierUse> &uses,
+                           IRLineFn irLineOf) {
+  auto use = [&](Value queue, llvm::StringRef which, BarrierAction action) {
+    uses.push_back(makeBarrierUse(op, names.name(queue, which), action, threads,
+                                  irLineOf));
   };
   if (auto acquire = dyn_cast<ProducerAcquireOp>(op)) {
     use(acquire.getPipeline(), "empty", BarrierAction::Wait);
@@ -303,6 +409,19 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
   unsigned warpCount = tree.threads / kThreadsPerWarp;
   KlxBarrierNames names(kernel);
 
+  // A warpgroup's idle warps belong to its role when it has just one (they
+  // run the role's setmaxnreg); with several, to none of them.
+  llvm::SmallDenseMap<int64_t, unsigned> rolesOnGroup;
+  for (RoleOp roleOp : roles.getBody().front().getOps<RoleOp>())
+    for (int64_t g : roleOp.getWarpgroups())
+      ++rolesOnGroup[g];
+  kernel.walk([&](PipelineOp pipeline) {
+    if (!pipeline.getFullOf())
+      tree.expectedArrivals[names.name(pipeline.getPipeline(), "full")] = 1;
+    tree.expectedArrivals[names.name(pipeline.getPipeline(), "empty")] =
+        unsigned(pipeline.getArrivals());
+  });
+
   std::vector<std::vector<unsigned>> active;
   for (RoleOp roleOp : roles.getBody().front().getOps<RoleOp>()) {
     Role role;
@@ -323,8 +442,10 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
         unsigned warp = unsigned(g) * kWarpsPerWarpgroup + w;
         if (warp >= warpCount)
           continue;
-        role.warps.push_back(warp);
-        if (llvm::is_contained(roleOp.getWarps(), int64_t(w))) {
+        bool works = llvm::is_contained(roleOp.getWarps(), int64_t(w));
+        if (works || rolesOnGroup[g] == 1)
+          role.warps.push_back(warp);
+        if (works) {
           perWarp[warp] = perWorkingWarp;
           role.activeThreads += perWorkingWarp;
         }
@@ -333,7 +454,8 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
     roleOp.getBody().walk([&](Operation *op) {
       if (isListedOp(op))
         role.ops.push_back(makeOpRef(op, role.activeThreads, irLineOf));
-      collectKlxBarrierUses(op, names, role.barriers, irLineOf);
+      collectKlxBarrierUses(op, names, role.activeThreads, role.barriers,
+                            irLineOf);
     });
     if (role.regs && tree.registersAtEntry &&
         *role.regs * 128 > unsigned(ScheduleAttr::kRegisterFile))
@@ -352,7 +474,8 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
     op.walk([&](Operation *nested) {
       if (isListedOp(nested))
         tree.sharedOps.push_back(makeOpRef(nested, tree.threads, irLineOf));
-      collectKlxBarrierUses(nested, names, tree.sharedBarriers, irLineOf);
+      collectKlxBarrierUses(nested, names, tree.threads, tree.sharedBarriers,
+                            irLineOf);
     });
   }
   finishRoleTree(tree, active);

@@ -24,7 +24,8 @@ constexpr unsigned kWarpsPerWarpgroup = 4;
 unsigned irLine(mlir::Operation *op, IRLineFn irLineOf);
 RoleOpRef makeOpRef(mlir::Operation *op, unsigned threads, IRLineFn irLineOf);
 BarrierUse makeBarrierUse(mlir::Operation *op, std::string barrier,
-                          BarrierAction action, IRLineFn irLineOf,
+                          BarrierAction action, unsigned threads,
+                          IRLineFn irLineOf,
                           std::optional<int64_t> slot = std::nullopt);
 void addCheck(RoleTree &tree, Severity severity, std::string message,
               mlir::Operation *at, IRLineFn irLineOf);

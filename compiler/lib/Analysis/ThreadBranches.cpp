@@ -25,6 +25,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace klx;
 using namespace klx::roletree;
@@ -250,6 +252,10 @@ private:
   std::vector<llvm::BitVector> roleActive; // threads doing each role's work
   std::vector<Block *> roleBlocks;         // the branch that opens a role
   llvm::DenseMap<Value, std::string> barrierNames;
+
+public:
+  /// Barrier groups whose init counts are not one constant.
+  std::set<std::string> unreadableInits;
 };
 
 bool BranchWalker::splitsWholeWarps(
@@ -399,9 +405,20 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
   std::vector<BarrierUse> &uses =
       role >= 0 ? tree.roles[role].barriers : tree.sharedBarriers;
   auto use = [&](Value barriers, Value index, BarrierAction action) {
-    uses.push_back(makeBarrierUse(op, barrierName(barriers), action, irLineOf,
+    uses.push_back(makeBarrierUse(op, barrierName(barriers), action,
+                                  unsigned(threads.count()), irLineOf,
                                   getConstantIntValue(index)));
   };
+  if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+    // Every barrier of a group must expect the same count for the check.
+    std::string name = barrierName(init.getBarriers());
+    std::optional<int64_t> count = getConstantIntValue(init.getCount());
+    auto [it, first] = tree.expectedArrivals.try_emplace(name, 0);
+    if (!count || (!first && it->second != unsigned(*count)))
+      unreadableInits.insert(name);
+    else
+      it->second = unsigned(*count);
+  }
   if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
     use(wait.getBarriers(), wait.getMbarId(), BarrierAction::Wait);
   else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(op))
@@ -530,6 +547,8 @@ std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
   llvm::BitVector all(threads, true);
   walker.visitBlock(body->front(), all, -1);
   std::vector<std::vector<unsigned>> active = walker.activePerWarp();
+  for (const std::string &name : walker.unreadableInits)
+    tree.expectedArrivals.erase(name);
   tree.form = "thread-index branches";
   if (tree.roles.empty()) {
     // No split: the whole block is one role.

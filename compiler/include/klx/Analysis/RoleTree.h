@@ -25,6 +25,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,7 @@ struct BarrierUse {
   /// index is a run-time value (a pipeline stage).
   std::optional<int64_t> slot;
   BarrierAction action = BarrierAction::Wait;
+  unsigned threads = 0; // threads that run the op (each arrives once)
   SourceLoc source;
   unsigned irLine = 0;
 
@@ -117,6 +119,9 @@ struct RoleTree {
   /// Ops outside every role: set-up before the split, the shared tail.
   std::vector<RoleOpRef> sharedOps;
   std::vector<BarrierUse> sharedBarriers;
+  /// Arrivals each barrier is initialised to expect per phase, by name
+  /// (barriers whose count klx could not read are absent).
+  std::map<std::string, unsigned> expectedArrivals;
   unsigned registerTotal = 0; // sum over warpgroups of 128 x regs
   std::vector<RoleCheck> checks;
 

@@ -98,7 +98,13 @@ struct Lowering {
   Value descA, descB;     // full boxes: A tile_m x 64, B 64 x 64
   Type consumerDescA;     // the A rows one consumer multiplies
   Value smem, stagesBase; // dynamic shared memory, first stage
-  Value full, empty;      // mbarrier groups
+  /// Each pipeline's mbarrier groups; `full` may be another pipeline's
+  /// (full_of).
+  struct Barriers {
+    Value full, empty;
+    int64_t txBytes = 0;
+  };
+  DenseMap<Value, Barriers> barriers;
   nvgpu::MBarrierGroupType barrierType;
   Type accType;
 
@@ -125,10 +131,25 @@ struct Lowering {
   }
 };
 
-void lowerPipeline(Lowering &l, PipelineOp pipeline) {
+/// "_a" when every copy into the pipeline is of operand A, and so on; ""
+/// when it holds both.
+std::string operandSuffix(PipelineOp pipeline) {
+  std::optional<Operand> only;
+  for (Operation *user : pipeline->getUsers())
+    if (auto copy = dyn_cast<CopyOp>(user)) {
+      if (only && *only != copy.getOperand())
+        return "";
+      only = copy.getOperand();
+    }
+  if (!only)
+    return "";
+  return *only == Operand::A ? "_a" : "_b";
+}
+
+void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines) {
   OpBuilder &b = l.b;
-  Location loc = pipeline.getLoc();
-  b.setInsertionPoint(pipeline);
+  Location loc = pipelines.front().getLoc();
+  b.setInsertionPoint(pipelines.front());
   auto workgroup =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   l.smem = gpu::DynamicSharedMemoryOp::create(
@@ -145,26 +166,49 @@ void lowerPipeline(Lowering &l, PipelineOp pipeline) {
       arith::RemUIOp::create(b, loc, gap, l.index(loc, kSwizzleAlignment));
   l.stagesBase = l.add(loc, align, l.index(loc, 64));
 
-  l.barrierType = nvgpu::MBarrierGroupType::get(b.getContext(), workgroup,
-                                                pipeline.getStages());
-  l.full = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
-  l.empty = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
-  l.full.getDefiningOp()->setAttr(kBarrierNameAttrName,
-                                  b.getStringAttr("full"));
-  l.empty.getDefiningOp()->setAttr(kBarrierNameAttrName,
-                                   b.getStringAttr("empty"));
+  // Both operands of stage i sit together whatever pipeline copies them,
+  // so the pipelines share the stage layout and count.
+  int64_t stages = pipelines.front().getStages();
+  l.barrierType =
+      nvgpu::MBarrierGroupType::get(b.getContext(), workgroup, stages);
+  auto create = [&](llvm::StringRef name) {
+    Value group = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
+    group.getDefiningOp()->setAttr(kBarrierNameAttrName, b.getStringAttr(name));
+    return group;
+  };
+  bool several = pipelines.size() > 1;
+  bool sharedFull =
+      llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
+  for (PipelineOp pipeline : pipelines) {
+    std::string suffix = several ? operandSuffix(pipeline) : "";
+    Lowering::Barriers &own = l.barriers[pipeline.getPipeline()];
+    own.txBytes = pipeline.getTxBytes();
+    // A full barrier shared by the producers is plain "full".
+    if (!pipeline.getFullOf())
+      own.full = create(sharedFull ? "full" : "full" + suffix);
+    own.empty = create("empty" + suffix);
+  }
+  for (PipelineOp pipeline : pipelines)
+    if (Value other = pipeline.getFullOf())
+      l.barriers[pipeline.getPipeline()].full = l.barriers[other].full;
+
   // One thread initialises the barriers and prefetches the tensor maps;
-  // everyone waits for it.
+  // everyone waits for it. A full barrier expects one arrival per phase:
+  // its producer's arrive.expect_tx (also when another pipeline shares it).
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       l.threadId, l.index(loc, 0));
   auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
   b.setInsertionPointToStart(&init.getThenRegion().front());
-  for (int64_t i = 0, e = pipeline.getStages(); i < e; ++i) {
-    nvgpu::MBarrierInitOp::create(b, loc, l.full, l.index(loc, 1),
-                                  l.index(loc, i), Value());
-    nvgpu::MBarrierInitOp::create(b, loc, l.empty,
-                                  l.index(loc, pipeline.getArrivals()),
-                                  l.index(loc, i), Value());
+  for (PipelineOp pipeline : pipelines) {
+    const Lowering::Barriers &own = l.barriers[pipeline.getPipeline()];
+    for (int64_t i = 0; i < stages; ++i) {
+      if (!pipeline.getFullOf())
+        nvgpu::MBarrierInitOp::create(b, loc, own.full, l.index(loc, 1),
+                                      l.index(loc, i), Value());
+      nvgpu::MBarrierInitOp::create(b, loc, own.empty,
+                                    l.index(loc, pipeline.getArrivals()),
+                                    l.index(loc, i), Value());
+    }
   }
   for (Value desc : {l.descA, l.descB})
     if (desc)
@@ -175,21 +219,38 @@ void lowerPipeline(Lowering &l, PipelineOp pipeline) {
 }
 
 /// The roles become one if/else on the warpgroup index: the branch is where
-/// each role's setmaxnreg goes, and where ptxas can honour it.
+/// each role's setmaxnreg goes, and where ptxas can honour it. Several
+/// producers share the producer warpgroup, one warp each.
 LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
-  SmallVector<RoleOp> list(roles.getBody().front().getOps<RoleOp>());
+  SmallVector<RoleOp> producers;
+  RoleOp consumer;
   int64_t consumers = l.schedule.getConsumers();
-  if (list.size() != 2 || list[0].getKind() != RoleKind::Producer ||
-      list[0].getWarpgroups().size() != 1 ||
-      list[0].getWarpgroups()[0] != consumers ||
-      list[1].getWarpgroups().size() != size_t(consumers) ||
-      list[1].getWarpgroups()[0] != 0)
-    return roles.emitOpError("klx-to-nvgpu lowers one producer role on the "
+  for (RoleOp role : roles.getBody().front().getOps<RoleOp>()) {
+    if (role.getKind() == RoleKind::Consumer && !consumer) {
+      consumer = role;
+      continue;
+    }
+    if (role.getKind() != RoleKind::Producer ||
+        role.getWarpgroups().size() != 1 ||
+        role.getWarpgroups()[0] != consumers || role.getWarps().size() != 1)
+      return role.emitOpError("klx-to-nvgpu lowers producer roles of one "
+                              "warp each on the last warpgroup, and one "
+                              "consumer role");
+    if (!producers.empty() && producers.front().getRegs() != role.getRegs())
+      return role.emitOpError("asks for ")
+             << role.getRegs() << " registers, but the producer warpgroup's "
+             << "other role asks for " << producers.front().getRegs()
+             << "; setmaxnreg applies to the whole warpgroup";
+    producers.push_back(role);
+  }
+  if (producers.empty() || !consumer ||
+      consumer.getWarpgroups().size() != size_t(consumers) ||
+      consumer.getWarpgroups()[0] != 0)
+    return roles.emitOpError("klx-to-nvgpu lowers producer roles on the "
                              "last warpgroup and one consumer role on "
                              "warpgroups 0..consumers-1 (the epilogue's "
                              "nvgpu.warpgroup.mma.store places rows by the "
                              "warp's index in the CTA)");
-  RoleOp producer = list[0], consumer = list[1];
   OpBuilder &b = l.b;
   Location loc = roles.getLoc();
   b.setInsertionPoint(roles);
@@ -202,31 +263,50 @@ LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles) {
     NVVM::SetMaxRegisterOp::create(b, role.getLoc(), uint32_t(role.getRegs()),
                                    action);
   };
-  Value isProducer = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, l.warpgroup, l.index(loc, consumers));
-  auto branch = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
+  auto equals = [&](Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
+                                 l.index(loc, v));
+  };
+  auto moveBody = [](RoleOp role, Block &into) {
+    into.getOperations().splice(std::prev(into.end()),
+                                role.getBody().front().getOperations());
+  };
+  auto branch = scf::IfOp::create(b, loc, equals(l.warpgroup, consumers),
+                                  /*withElse=*/true);
   // The role names outlive the klx ops, for the role tree of later passes.
+  std::string producerName =
+      producers.size() == 1 ? producers.front().getName().str() : "producers";
   branch->setAttr(kRoleNamesAttrName,
-                  b.getStrArrayAttr({producer.getName(), consumer.getName()}));
+                  b.getStrArrayAttr({producerName, consumer.getName()}));
 
-  // Producer: one elected thread (warp 0, lane 0) runs the role's body.
+  // Producers: one elected thread of each producer's warp runs its body.
   b.setInsertionPointToStart(&branch.getThenRegion().front());
-  setRegisters(producer);
-  Value lane0 = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128)),
-      l.index(loc, 0));
-  auto elected = scf::IfOp::create(b, loc, lane0, /*withElse=*/false);
-  Block &producerBody = producer.getBody().front();
-  Block &electedBlock = elected.getThenRegion().front();
-  electedBlock.getOperations().splice(electedBlock.begin(),
-                                      producerBody.getOperations());
+  setRegisters(producers.front());
+  Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  if (producers.size() == 1) {
+    auto elected = scf::IfOp::create(b, loc, equals(inGroup, 0),
+                                     /*withElse=*/false);
+    moveBody(producers.front(), elected.getThenRegion().front());
+  } else {
+    Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
+    Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
+    for (RoleOp producer : producers) {
+      auto ownWarp =
+          scf::IfOp::create(b, loc, equals(warp, producer.getWarps()[0]),
+                            /*withElse=*/false);
+      ownWarp->setAttr(kRoleNamesAttrName,
+                       b.getStrArrayAttr({producer.getName(), ""}));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ownWarp.getThenRegion().front());
+      auto elected = scf::IfOp::create(b, loc, equals(lane, 0),
+                                       /*withElse=*/false);
+      moveBody(producer, elected.getThenRegion().front());
+    }
+  }
 
   b.setInsertionPointToStart(&branch.getElseRegion().front());
   setRegisters(consumer);
-  Block &elseBlock = branch.getElseRegion().front();
-  elseBlock.getOperations().splice(std::prev(elseBlock.end()),
-                                   consumer.getBody().front().getOperations());
+  moveBody(consumer, branch.getElseRegion().front());
   roles.erase();
   return success();
 }
@@ -246,13 +326,14 @@ void lowerCopy(Lowering &l, CopyOp copy) {
   b.setInsertionPoint(copy);
   ScheduleAttr s = l.schedule;
   Value stage = l.stageOffset(loc, copy.getIndex());
+  Value full = l.barriers[copy.getPipeline()].full;
   Value k = l.mul(
       loc, copy.getOperand() == Operand::A ? copy.getCol() : copy.getRow(),
       s.getTileK());
   if (copy.getOperand() == Operand::A) {
     Value rows = l.mul(loc, copy.getRow(), s.getTileM());
     Value dst = l.view(loc, stage, {s.getTileM(), kBoxColumns});
-    nvgpu::TmaAsyncLoadOp::create(b, loc, dst, l.full, l.descA,
+    nvgpu::TmaAsyncLoadOp::create(b, loc, dst, full, l.descA,
                                   ValueRange{k, rows}, copy.getIndex(), Value(),
                                   Value());
   } else {
@@ -265,7 +346,7 @@ void lowerCopy(Lowering &l, CopyOp copy) {
       Value dst = l.view(loc, l.add(loc, bStart, l.index(loc, j * boxBytes)),
                          {s.getTileK(), kBoxColumns});
       Value column = l.add(loc, columns, l.index(loc, j * kBoxColumns));
-      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, l.full, l.descB,
+      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, full, l.descB,
                                     ValueRange{column, k}, copy.getIndex(),
                                     Value(), Value());
     }
@@ -360,10 +441,12 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
     Location loc = op->getLoc();
     b.setInsertionPoint(op);
     if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
-      tryWait(l, loc, l.full, wait.getIndex(), wait.getPhase());
+      tryWait(l, loc, l.barriers[wait.getPipeline()].full, wait.getIndex(),
+              wait.getPhase());
       wait.erase();
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
-      nvgpu::MBarrierArriveOp::create(b, loc, l.empty, release.getIndex());
+      nvgpu::MBarrierArriveOp::create(
+          b, loc, l.barriers[release.getPipeline()].empty, release.getIndex());
       release.erase();
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
       lowerCopy(l, copy);
@@ -518,18 +601,21 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
 
   SmallVector<PipelineOp> pipelines;
   func.walk([&](PipelineOp p) { pipelines.push_back(p); });
-  if (pipelines.size() != 1)
-    return kernel.emitOpError("klx-to-nvgpu expects one klx.pipeline (run "
-                              "klx-circular-buffer), found ")
-           << pipelines.size();
-  int64_t txBytes = pipelines[0].getTxBytes();
+  if (pipelines.empty())
+    return kernel.emitOpError("klx-to-nvgpu expects a klx.pipeline (run "
+                              "klx-circular-buffer first)");
+  for (PipelineOp p : pipelines)
+    if (p.getStages() != pipelines.front().getStages())
+      return p.emitOpError("klx-to-nvgpu lays both operands of a stage out "
+                           "together, so every pipeline needs the same "
+                           "number of stages");
   SmallVector<WarpSpecializeOp> roles;
   func.walk([&](WarpSpecializeOp r) { roles.push_back(r); });
   if (roles.size() != 1)
     return kernel.emitOpError("klx-to-nvgpu expects one klx.warp_specialize");
   if (failed(lowerRoles(l, roles[0])))
     return failure();
-  lowerPipeline(l, pipelines[0]);
+  lowerPipelines(l, pipelines);
   SmallVector<ProducerAcquireOp> acquires;
   func.walk([&](ProducerAcquireOp a) { acquires.push_back(a); });
   for (ProducerAcquireOp acquire : acquires) {
@@ -538,14 +624,17 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
     Value previous = arith::XOrIOp::create(
         b, aloc, acquire.getPhase(),
         arith::ConstantIntOp::create(b, aloc, b.getI1Type(), 1));
-    tryWait(l, aloc, l.empty, acquire.getIndex(), previous);
-    nvgpu::MBarrierArriveExpectTxOp::create(
-        b, aloc, l.full, l.index(aloc, txBytes), acquire.getIndex(), Value());
+    const Lowering::Barriers &barriers = l.barriers[acquire.getPipeline()];
+    tryWait(l, aloc, barriers.empty, acquire.getIndex(), previous);
+    nvgpu::MBarrierArriveExpectTxOp::create(b, aloc, barriers.full,
+                                            l.index(aloc, barriers.txBytes),
+                                            acquire.getIndex(), Value());
     acquire.erase();
   }
   if (failed(lowerBodyOps(l, func, tensors)))
     return failure();
-  pipelines[0].erase();
+  for (PipelineOp p : llvm::reverse(pipelines))
+    p.erase();
   for (Operation *standIn : placeholders)
     standIn->erase();
   kernel.erase();

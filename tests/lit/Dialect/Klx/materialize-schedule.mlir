@@ -76,7 +76,7 @@ module attributes {klx.params = {stages = 7 : i64, tile_n = 256 : i64}} {
 // -----
 
 module attributes {klx.params = {stage = 3 : i64}} {
-  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: consumer_regs, consumers, dtype, persistent, pingpong, producer_regs, stages, tile_k, tile_m, tile_n, warp_specialize)}}
+  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: consumer_regs, consumers, dtype, persistent, pingpong, producer_regs, producers, shared_full_barrier, stages, tile_k, tile_m, tile_n, warp_specialize)}}
   klx.kernel @typo(%M: index) {
   }
 }
@@ -86,5 +86,21 @@ module attributes {klx.params = {stage = 3 : i64}} {
 module attributes {klx.params = {dtype = "f32"}} {
   // expected-error @+1 {{klx.params: dtype must be "f16" or "bf16", got "f32"}}
   klx.kernel @bad_dtype(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {producers = 3 : i64}} {
+  // expected-error @+1 {{schedule: producers must be 1 (one warp loads A and B) or 2 (one warp each); got 3}}
+  klx.kernel @three_producers(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {shared_full_barrier = true}} {
+  // expected-error @+1 {{schedule: shared_full_barrier needs two producers to share it (producers = 2)}}
+  klx.kernel @shared_without_two(%M: index) {
   }
 }

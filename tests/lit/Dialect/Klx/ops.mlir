@@ -59,3 +59,12 @@ klx.kernel @roles(%A: !klx.tensor, %M: index, %N: index, %K: index) attributes {
     }
   }
 }
+
+// A pipeline may take its full barriers from another with as many stages.
+// CHECK-LABEL: klx.kernel @shared_full
+// CHECK: %[[A:.*]] = klx.pipeline stages(2) tx_bytes(16384) arrivals(256)
+// CHECK-NEXT: klx.pipeline stages(2) tx_bytes(16384) arrivals(256) full_of %[[A]]
+klx.kernel @shared_full(%M: index) {
+  %a = klx.pipeline stages(2) tx_bytes(16384) arrivals(256)
+  %b = klx.pipeline stages(2) tx_bytes(16384) arrivals(256) full_of %a
+}

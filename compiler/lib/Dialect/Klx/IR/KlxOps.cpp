@@ -166,7 +166,10 @@ LogicalResult ForEachTileOp::verify() {
 
 LogicalResult WarpSpecializeOp::verify() {
   bool producer = false, consumer = false;
-  llvm::SmallDenseMap<int64_t, RoleOp> owner;
+  // Roles may share a warpgroup (two producer warps), not a warp, and
+  // must agree on its registers: setmaxnreg is per warpgroup.
+  llvm::SmallDenseMap<int64_t, RoleOp> owner;  // warp in the CTA -> role
+  llvm::SmallDenseMap<int64_t, RoleOp> budget; // warpgroup -> a role on it
   for (Operation &op : getBody().front()) {
     auto role = dyn_cast<RoleOp>(op);
     if (!role)
@@ -175,13 +178,24 @@ LogicalResult WarpSpecializeOp::verify() {
     producer |= role.getKind() == RoleKind::Producer;
     consumer |= role.getKind() == RoleKind::Consumer;
     for (int64_t wg : role.getWarpgroups()) {
-      auto [it, inserted] = owner.try_emplace(wg, role);
-      if (!inserted)
+      auto [other, first] = budget.try_emplace(wg, role);
+      if (!first && other->second.getRegs() != role.getRegs())
         return role.emitOpError("warpgroup ")
-                   .append(wg, " already runs role '", it->second.getName(),
-                           "'")
-                   .attachNote(it->second.getLoc())
+                   .append(wg, " also runs role '", other->second.getName(),
+                           "' with ", other->second.getRegs(),
+                           " registers; roles sharing a warpgroup need the "
+                           "same regs")
+                   .attachNote(other->second.getLoc())
                << "that role is here";
+      for (int64_t warp : role.getWarps()) {
+        auto [it, inserted] = owner.try_emplace(4 * wg + warp, role);
+        if (!inserted)
+          return role.emitOpError("warp ")
+                     .append(warp, " of warpgroup ", wg, " already runs role '",
+                             it->second.getName(), "'")
+                     .attachNote(it->second.getLoc())
+                 << "that role is here";
+      }
     }
   }
   if (!producer || !consumer)
@@ -208,6 +222,15 @@ LogicalResult PipelineOp::verify() {
     return emitOpError("needs at least one stage");
   if (getTxBytes() <= 0 || getArrivals() <= 0)
     return emitOpError("tx_bytes and arrivals must be positive");
+  if (Value other = getFullOf()) {
+    auto owner = other.getDefiningOp<PipelineOp>();
+    if (!owner || owner.getFullOf())
+      return emitOpError("full_of must name a pipeline with full barriers "
+                         "of its own");
+    if (owner.getStages() != getStages())
+      return emitOpError("shares the full barriers of a pipeline with ")
+             << owner.getStages() << " stages, but has " << getStages();
+  }
   return success();
 }
 

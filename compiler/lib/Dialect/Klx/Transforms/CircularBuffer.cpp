@@ -114,7 +114,10 @@ void advanceAfter(Operation *after, Value index, Value phase, int64_t stages) {
   yield->setOperand(n - 1, next.getNextPhase());
 }
 
-LogicalResult bufferChannel(ChannelOp channel, ScheduleAttr schedule) {
+/// `sharedFull`: a pipeline whose full barriers this one's producer
+/// arrives on instead of its own (shared_full_barrier); may be null.
+FailureOr<PipelineOp> bufferChannel(ChannelOp channel, ScheduleAttr schedule,
+                                    PipelineOp sharedFull) {
   SmallVector<PushOp> pushes;
   SmallVector<PopOp> pops;
   SmallVector<ReleaseOp> releases;
@@ -152,7 +155,8 @@ LogicalResult bufferChannel(ChannelOp channel, ScheduleAttr schedule) {
   auto pipeline = PipelineOp::create(
       builder, channel.getLoc(), PipelineType::get(channel.getContext()),
       builder.getI64IntegerAttr(stages), builder.getI64IntegerAttr(txBytes),
-      builder.getI64IntegerAttr(arrivals));
+      builder.getI64IntegerAttr(arrivals),
+      sharedFull ? sharedFull.getPipeline() : Value());
 
   // Producer side.
   auto producer = push->getParentOfType<RoleOp>();
@@ -192,7 +196,7 @@ LogicalResult bufferChannel(ChannelOp channel, ScheduleAttr schedule) {
     release.erase();
   }
   channel.erase();
-  return success();
+  return pipeline;
 }
 
 } // namespace
@@ -203,9 +207,17 @@ LogicalResult klx::buildCircularBuffers(KernelOp kernel) {
   if (!channels.empty() && !schedule)
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
                               "first");
-  for (ChannelOp channel : channels)
-    if (failed(bufferChannel(channel, schedule)))
+  PipelineOp first;
+  for (ChannelOp channel : channels) {
+    PipelineOp sharedFull =
+        first && schedule.getSharedFullBarrier() ? first : PipelineOp();
+    FailureOr<PipelineOp> pipeline =
+        bufferChannel(channel, schedule, sharedFull);
+    if (failed(pipeline))
       return failure();
+    if (!first)
+      first = *pipeline;
+  }
   return success();
 }
 

@@ -52,9 +52,10 @@ LogicalResult read(KernelOp kernel, DictionaryAttr params, StringRef name,
 
 llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   static const llvm::StringLiteral names[] = {
-      "consumer_regs", "consumers",     "dtype",          "persistent",
-      "pingpong",      "producer_regs", "stages",         "tile_k",
-      "tile_m",        "tile_n",        "warp_specialize"};
+      "consumer_regs",  "consumers",     "dtype",     "persistent",
+      "pingpong",       "producer_regs", "producers", "shared_full_barrier",
+      "stages",         "tile_k",        "tile_m",    "tile_n",
+      "warp_specialize"};
   return names;
 }
 
@@ -71,8 +72,9 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
     }
   }
   int64_t tileM = 128, tileN = 128, tileK = 64, stages = 4, consumers = 2;
-  int64_t producerRegs = 40, consumerRegs = 232;
+  int64_t producerRegs = 40, consumerRegs = 232, producers = 1;
   bool warpSpecialize = true, pingpong = false, persistent = false;
+  bool sharedFullBarrier = false;
   if (failed(read(kernel, params, "tile_m", tileM)) ||
       failed(read(kernel, params, "tile_n", tileN)) ||
       failed(read(kernel, params, "tile_k", tileK)) ||
@@ -82,7 +84,9 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
       failed(read(kernel, params, "consumer_regs", consumerRegs)) ||
       failed(read(kernel, params, "warp_specialize", warpSpecialize)) ||
       failed(read(kernel, params, "pingpong", pingpong)) ||
-      failed(read(kernel, params, "persistent", persistent)))
+      failed(read(kernel, params, "persistent", persistent)) ||
+      failed(read(kernel, params, "producers", producers)) ||
+      failed(read(kernel, params, "shared_full_barrier", sharedFullBarrier)))
     return failure();
 
   Builder builder(kernel.getContext());
@@ -109,6 +113,13 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
     return kernel.emitOpError(
         "schedule: pingpong = true is not supported yet; use the "
         "cooperative schedule (pingpong = false)");
+  if (producers != 1 && producers != 2)
+    return kernel.emitOpError("schedule: producers must be 1 (one warp "
+                              "loads A and B) or 2 (one warp each); got ")
+           << producers;
+  if (sharedFullBarrier && producers != 2)
+    return kernel.emitOpError("schedule: shared_full_barrier needs two "
+                              "producers to share it (producers = 2)");
   if (consumers < 1)
     return kernel.emitOpError("schedule: consumers must be at least 1, got ")
            << consumers;
@@ -147,9 +158,10 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << "addresses and loop state do not fit consumer_regs = "
            << consumerRegs;
 
-  auto schedule = ScheduleAttr::get(
-      kernel.getContext(), tileM, tileN, tileK, stages, consumers,
-      warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype);
+  auto schedule = ScheduleAttr::get(kernel.getContext(), tileM, tileN, tileK,
+                                    stages, consumers, warpSpecialize, pingpong,
+                                    persistent, producerRegs, consumerRegs,
+                                    dtype, producers, sharedFullBarrier);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes)
     return kernel.emitOpError("schedule: ")

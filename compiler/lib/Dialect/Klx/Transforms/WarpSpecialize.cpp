@@ -131,44 +131,72 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
   TileProgram &program = *matched;
   ForEachTileOp tileLoop = program.tileLoop;
   Location loc = tileLoop.getLoc();
+  MLIRContext *context = kernel.getContext();
+
+  // Which loads each producer role issues: all of them, or with two
+  // producers one operand each.
+  SmallVector<SmallVector<LoadOp>> groups;
+  if (schedule.getProducers() == 1) {
+    groups.push_back(program.loads);
+  } else {
+    if (program.loads.size() != 2 ||
+        program.loads[0].getOperand() == program.loads[1].getOperand())
+      return tileLoop.emitOpError("producers = 2 splits the loads between "
+                                  "two producer warps, one operand each; "
+                                  "this tile program loads ")
+             << program.loads.size() << " tiles";
+    for (LoadOp load : program.loads)
+      groups.push_back({load});
+  }
 
   OpBuilder builder(tileLoop);
-  auto channel =
-      ChannelOp::create(builder, loc, ChannelType::get(kernel.getContext()),
-                        builder.getI64IntegerAttr(program.loads.size()));
+  SmallVector<Value> channels;
+  for (auto &group : groups)
+    channels.push_back(
+        ChannelOp::create(builder, loc, ChannelType::get(context),
+                          builder.getI64IntegerAttr(int64_t(group.size()))));
   auto roles = WarpSpecializeOp::create(builder, loc);
   roles.getBody().emplaceBlock();
   builder.setInsertionPointToStart(&roles.getBody().front());
 
   // The consumers come first, warpgroups 0..consumers-1, all four warps of
   // each: nvgpu.warpgroup.mma.store places each warp's rows by its index in
-  // the CTA, so consumer c must be warpgroup c. The producer is the last
-  // warpgroup; its warp 0 issues the copies.
+  // the CTA, so consumer c must be warpgroup c. The producers share the
+  // last warpgroup, one warp each; one thread of it issues the copies.
   int64_t consumers = schedule.getConsumers();
-  auto producer =
-      RoleOp::create(builder, loc, builder.getStringAttr("producer"),
-                     RoleKindAttr::get(kernel.getContext(), RoleKind::Producer),
-                     builder.getDenseI64ArrayAttr({consumers}),
-                     builder.getDenseI64ArrayAttr({0}),
-                     builder.getI64IntegerAttr(schedule.getProducerRegs()));
-  producer.getBody().emplaceBlock();
+  SmallVector<RoleOp> producers;
+  for (auto [i, group] : llvm::enumerate(groups)) {
+    std::string name = "producer";
+    if (groups.size() > 1)
+      name += group.front().getOperand() == Operand::A ? "_a" : "_b";
+    auto producer =
+        RoleOp::create(builder, loc, builder.getStringAttr(name),
+                       RoleKindAttr::get(context, RoleKind::Producer),
+                       builder.getDenseI64ArrayAttr({consumers}),
+                       builder.getDenseI64ArrayAttr({int64_t(i)}),
+                       builder.getI64IntegerAttr(schedule.getProducerRegs()));
+    producer.getBody().emplaceBlock();
+    producers.push_back(producer);
+  }
   SmallVector<int64_t> consumerGroups;
   for (int64_t i = 0; i < consumers; ++i)
     consumerGroups.push_back(i);
   auto consumer =
       RoleOp::create(builder, loc, builder.getStringAttr("consumer"),
-                     RoleKindAttr::get(kernel.getContext(), RoleKind::Consumer),
+                     RoleKindAttr::get(context, RoleKind::Consumer),
                      builder.getDenseI64ArrayAttr(consumerGroups),
                      builder.getDenseI64ArrayAttr({0, 1, 2, 3}),
                      builder.getI64IntegerAttr(schedule.getConsumerRegs()));
   consumer.getBody().emplaceBlock();
 
-  // Producer: one loop over (tm, tn, k) with the loads and their operands.
-  builder.setInsertionPointToStart(&producer.getBody().front());
-  SmallVector<Value> extents(tileLoop.getExtents());
-  extents.push_back(program.kExtent);
-  auto merged = ForEachTileOp::create(builder, loc, extents, ValueRange());
-  {
+  // Each producer: one loop over (tm, tn, k) with its loads and their
+  // operands.
+  for (auto [producer, group, channel] :
+       llvm::zip(producers, groups, channels)) {
+    builder.setInsertionPointToStart(&producer.getBody().front());
+    SmallVector<Value> extents(tileLoop.getExtents());
+    extents.push_back(program.kExtent);
+    auto merged = ForEachTileOp::create(builder, loc, extents, ValueRange());
     IRMapping mapping;
     ValueRange ivs = merged.getInductionVars();
     mapping.map(tileLoop.getInductionVars()[0], ivs[0]);
@@ -176,32 +204,40 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
     mapping.map(program.kLoop.getInductionVar(), ivs[2]);
     OpBuilder body = OpBuilder::atBlockTerminator(&merged.getBodyBlock());
     SmallVector<Value> tiles;
-    for (LoadOp load : program.loads)
+    for (LoadOp load : group)
       tiles.push_back(cloneWithSlice(body, load, tileLoop, mapping).getTile());
     PushOp::create(body, loc, channel, tiles);
   }
 
-  // Consumer: T and K as they were, the loads replaced by one pop.
+  // Consumer: T and K as they were, each producer's loads replaced by a pop
+  // from its channel; the releases follow the last use of any tile.
   builder.setInsertionPointToStart(&consumer.getBody().front());
   IRMapping mapping;
   auto consumerLoop = cast<ForEachTileOp>(builder.clone(*tileLoop, mapping));
-  SmallVector<LoadOp> clonedLoads;
-  for (LoadOp load : program.loads)
-    clonedLoads.push_back(cast<LoadOp>(mapping.lookup(load.getOperation())));
-  OpBuilder kBody(clonedLoads.front());
-  SmallVector<Type> tileTypes(clonedLoads.size(),
-                              TileType::get(kernel.getContext()));
-  auto pop = PopOp::create(kBody, loc, tileTypes, channel);
-  Operation *lastUse = pop;
-  for (auto [load, tile] : llvm::zip(clonedLoads, pop.getTiles())) {
-    for (Operation *user : load->getUsers())
-      if (lastUse->isBeforeInBlock(user))
-        lastUse = user;
-    load.getTile().replaceAllUsesWith(tile);
-    load.erase();
+  Operation *lastUse = nullptr;
+  SmallVector<PopOp> pops;
+  for (auto &group : groups) {
+    SmallVector<LoadOp> clonedLoads;
+    for (LoadOp load : group)
+      clonedLoads.push_back(cast<LoadOp>(mapping.lookup(load.getOperation())));
+    OpBuilder kBody(clonedLoads.front());
+    SmallVector<Type> tileTypes(clonedLoads.size(), TileType::get(context));
+    auto pop = PopOp::create(kBody, loc, tileTypes, channels[pops.size()]);
+    pops.push_back(pop);
+    if (!lastUse || lastUse->isBeforeInBlock(pop))
+      lastUse = pop;
+    for (auto [load, tile] : llvm::zip(clonedLoads, pop.getTiles())) {
+      for (Operation *user : load->getUsers())
+        if (lastUse->isBeforeInBlock(user))
+          lastUse = user;
+      load.getTile().replaceAllUsesWith(tile);
+      load.erase();
+    }
   }
-  kBody.setInsertionPointAfter(lastUse);
-  ReleaseOp::create(kBody, loc, channel);
+  OpBuilder after(context);
+  after.setInsertionPointAfter(lastUse);
+  for (Value channel : channels)
+    ReleaseOp::create(after, loc, channel);
   // The loads' index arithmetic is dead in the consumer now. (Only ops:
   // region DCE would also drop block arguments the loops need.)
   consumerLoop.getBody().walk<WalkOrder::PostOrder, ReverseIterator>(

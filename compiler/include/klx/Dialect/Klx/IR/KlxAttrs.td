@@ -32,7 +32,10 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     Materialized from the module's `klx.params` by
     `klx-materialize-schedule`, which also checks it: tile sizes wgmma and
     TMA can take, at least one stage, shared memory and the register file
-    large enough.
+    large enough. `producers = 2` loads A and B from two producer warps,
+    each with its own full/empty pair of barriers, unless
+    `sharedFullBarrier` makes them share one full barrier (the known
+    deadlock, kept as a lesson).
 
     ```mlir
     #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4,
@@ -46,7 +49,9 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     "int64_t":$stages, "int64_t":$consumers,
     "bool":$warpSpecialize, "bool":$pingpong, "bool":$persistent,
     "int64_t":$producerRegs, "int64_t":$consumerRegs,
-    "::mlir::Type":$dtype);
+    "::mlir::Type":$dtype,
+    DefaultValuedParameter<"int64_t", "1">:$producers,
+    DefaultValuedParameter<"bool", "false">:$sharedFullBarrier);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Bytes of one operand tile in shared memory.

@@ -230,13 +230,24 @@ def Klx_PipelineOp : Klx_Op<"pipeline"> {
     `tx_bytes`); `empty[i]` when every consumer has released stage i
     (initialised to `arrivals`). Both sides walk the stages with the same
     pipeline state, an index and a phase bit (`klx.advance`).
+
+    With `full_of %other` the pipeline has no full barriers of its own: its
+    producer arrives on `%other`'s, which are still initialised for one
+    arrival. Two producers sharing one full barrier that way is the known
+    deadlock; klx builds it on request (`shared_full_barrier`) to show it.
+
+    ```mlir
+    %a = klx.pipeline stages(4) tx_bytes(16384) arrivals(256)
+    %b = klx.pipeline stages(4) tx_bytes(16384) arrivals(256) full_of %a
+    ```
   }];
   let arguments = (ins I64Attr:$stages, I64Attr:$tx_bytes,
-                       I64Attr:$arrivals);
+                       I64Attr:$arrivals,
+                       Optional<Klx_PipelineType>:$full_of);
   let results = (outs Klx_PipelineType:$pipeline);
   let assemblyFormat = [{
     `stages` `(` $stages `)` `tx_bytes` `(` $tx_bytes `)`
-    `arrivals` `(` $arrivals `)` attr-dict
+    `arrivals` `(` $arrivals `)` (`full_of` $full_of^)? attr-dict
   }];
   let hasVerifier = 1;
 }
