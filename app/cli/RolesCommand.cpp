@@ -46,6 +46,9 @@ static const Snapshot *pickSnapshot(const PipelineRun &run,
   }
   if (lastBeforeNVVM || last)
     return lastBeforeNVVM ? lastBeforeNVVM : last;
+  // A run that stopped before the roles existed has said why already.
+  if (!run.succeeded())
+    return nullptr;
   if (isAmd(run.target))
     errs << "klx roles: " << run.fileName << ": warp roles (warpgroups, "
          << "setmaxnreg) are NVIDIA's; " << targetName(run.target)

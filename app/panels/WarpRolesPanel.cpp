@@ -137,13 +137,17 @@ public:
     const PipelineRun &run = *state.run;
     RoleSource source = roleSourceFor(run, state.view.selected);
     if (source.step < 0) {
-      ImGui::TextWrapped(
-          "%s", isAmd(run.target)
-                    ? "Warp roles (warpgroups, setmaxnreg) are NVIDIA's; this "
-                      "AMD kernel has none."
-                    : "No step has a kernel whose roles klx can read: a "
-                      "gpu.func needs known_block_size, a gpu.launch constant "
-                      "block sizes, and scf control flow.");
+      const char *why =
+          !run.succeeded()
+              ? "The run stopped before any step had warp roles; the "
+                "Source pane lists why."
+          : isAmd(run.target)
+              ? "Warp roles (warpgroups, setmaxnreg) are NVIDIA's; this AMD "
+                "kernel has none."
+              : "No step has a kernel whose roles klx can read: a gpu.func "
+                "needs known_block_size, a gpu.launch constant block sizes, "
+                "and scf control flow.";
+      ImGui::TextWrapped("%s", why);
       return;
     }
     const Snapshot &snapshot = run.snapshots[source.step];

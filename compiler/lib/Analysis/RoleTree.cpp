@@ -298,32 +298,6 @@ void roletree::finishRoleTree(
 
 namespace {
 
-/// "_a" when a pipeline or channel carries only A tiles, "_b" for B, ""
-/// when it carries both.
-std::string operandSuffix(Value queue) {
-  std::optional<Operand> only;
-  auto note = [&](Operand operand) -> bool {
-    if (only && *only != operand)
-      return false;
-    only = operand;
-    return true;
-  };
-  for (Operation *user : queue.getUsers()) {
-    if (auto copy = dyn_cast<CopyOp>(user)) {
-      if (!note(copy.getOperand()))
-        return "";
-    } else if (auto push = dyn_cast<PushOp>(user)) {
-      for (Value tile : push.getTiles())
-        if (auto load = tile.getDefiningOp<LoadOp>())
-          if (!note(load.getOperand()))
-            return "";
-    }
-  }
-  if (!only)
-    return "";
-  return *only == Operand::A ? "_a" : "_b";
-}
-
 /// Names the barriers of pipelines ("full", "empty") and channels
 /// ("channel"): with several, by the operand each carries ("full_a"); a
 /// full barrier shared through full_of is plain "full".

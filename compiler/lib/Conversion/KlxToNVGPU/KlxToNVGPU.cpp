@@ -131,21 +131,6 @@ struct Lowering {
   }
 };
 
-/// "_a" when every copy into the pipeline is of operand A, and so on; ""
-/// when it holds both.
-std::string operandSuffix(PipelineOp pipeline) {
-  std::optional<Operand> only;
-  for (Operation *user : pipeline->getUsers())
-    if (auto copy = dyn_cast<CopyOp>(user)) {
-      if (only && *only != copy.getOperand())
-        return "";
-      only = copy.getOperand();
-    }
-  if (!only)
-    return "";
-  return *only == Operand::A ? "_a" : "_b";
-}
-
 void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines) {
   OpBuilder &b = l.b;
   Location loc = pipelines.front().getLoc();
@@ -180,7 +165,7 @@ void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines) {
   bool sharedFull =
       llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
   for (PipelineOp pipeline : pipelines) {
-    std::string suffix = several ? operandSuffix(pipeline) : "";
+    std::string suffix = several ? operandSuffix(pipeline.getPipeline()) : "";
     Lowering::Barriers &own = l.barriers[pipeline.getPipeline()];
     own.txBytes = pipeline.getTxBytes();
     // A full barrier shared by the producers is plain "full".

@@ -234,5 +234,28 @@ LogicalResult PipelineOp::verify() {
   return success();
 }
 
+std::string klx::operandSuffix(Value queue) {
+  std::optional<Operand> only;
+  auto note = [&](Operand operand) {
+    bool same = !only || *only == operand;
+    only = operand;
+    return same;
+  };
+  for (Operation *user : queue.getUsers()) {
+    if (auto copy = dyn_cast<CopyOp>(user)) {
+      if (!note(copy.getOperand()))
+        return "";
+    } else if (auto push = dyn_cast<PushOp>(user)) {
+      for (Value tile : push.getTiles())
+        if (auto load = tile.getDefiningOp<LoadOp>();
+            load && !note(load.getOperand()))
+          return "";
+    }
+  }
+  if (!only)
+    return "";
+  return *only == Operand::A ? "_a" : "_b";
+}
+
 #define GET_OP_CLASSES
 #include "klx/Dialect/Klx/IR/KlxOps.cpp.inc"

@@ -14,4 +14,13 @@
 #define GET_OP_CLASSES
 #include "klx/Dialect/Klx/IR/KlxOps.h.inc"
 
+namespace klx {
+
+/// "_a" when a pipeline or channel carries only A tiles (its copies, or the
+/// loads its pushes hand over), "_b" for only B, "" when it carries both or
+/// nothing: how barriers are named once there are two producers.
+std::string operandSuffix(mlir::Value queue);
+
+} // namespace klx
+
 #endif // KLX_DIALECT_KLX_IR_KLXOPS_H
