@@ -20,7 +20,6 @@
 namespace klx::app {
 namespace {
 
-constexpr float kRegisterFile = 65536.0f;
 constexpr float kMaxRegsPerThread = 256.0f;
 
 /// The role a warp is drawn in: its first innermost role.
@@ -37,10 +36,7 @@ void drawRegisterFile(const RoleTree &tree) {
                       IM_COL32(50, 50, 55, 255));
   float x = origin.x;
   for (const WarpgroupNode &group : tree.warpgroups) {
-    unsigned threads = 0;
-    for (const WarpNode &warp : group.warps)
-      threads += std::min(32u, tree.threads - warp.index * 32);
-    float share = threads * group.regs / kRegisterFile * width;
+    float share = float(group.threads) * group.regs / kRegistersPerSM * width;
     int role = group.warps.empty() ? -1 : warpRole(group.warps.front());
     float end = std::min(origin.x + width, x + share);
     draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
@@ -49,7 +45,7 @@ void drawRegisterFile(const RoleTree &tree) {
                   palette::role(role));
     x += share;
   }
-  bool over = tree.registerTotal > unsigned(kRegisterFile);
+  bool over = tree.registerTotal > kRegistersPerSM;
   char label[96];
   if (tree.registerTotal)
     std::snprintf(label, sizeof(label), "%u of 65536 registers%s",
@@ -93,9 +89,10 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
     ImGui::SameLine();
     ImVec2 p = ImGui::GetCursorScreenPos();
     int r = warpRole(warp);
-    float fill = warp.activeThreads == 0
-                     ? 0.0f
-                     : std::max(0.12f, warp.activeThreads / 32.0f);
+    float fill =
+        warp.activeThreads == 0
+            ? 0.0f
+            : std::max(0.12f, float(warp.activeThreads) / kThreadsPerWarp);
     draw->AddRectFilled(p, ImVec2(p.x + box * fill, p.y + height),
                         palette::roleBackground(r));
     draw->AddRect(p, ImVec2(p.x + box, p.y + height), palette::role(r));
@@ -112,14 +109,14 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
       std::string roles;
       for (int index : warp.roles)
         roles += (roles.empty() ? "" : " + ") + tree.roles[index].name;
-      ImGui::SetTooltip("warp %u, threads %u-%u\nrole: %s\n%u thread%s doing "
-                        "its work%s",
-                        warp.index, warp.index * 32,
-                        std::min(tree.threads, warp.index * 32 + 32) - 1,
-                        roles.empty() ? "(none)" : roles.c_str(),
-                        warp.activeThreads, warp.activeThreads == 1 ? "" : "s",
-                        warp.activeThreads == 0 ? " (idle: only setmaxnreg)"
-                                                : "");
+      ImGui::SetTooltip(
+          "warp %u, threads %u-%u\nrole: %s\n%u thread%s doing "
+          "its work%s",
+          warp.index, warp.index * kThreadsPerWarp,
+          std::min(tree.threads, (warp.index + 1) * kThreadsPerWarp) - 1,
+          roles.empty() ? "(none)" : roles.c_str(), warp.activeThreads,
+          warp.activeThreads == 1 ? "" : "s",
+          warp.activeThreads == 0 ? " (idle: only setmaxnreg)" : "");
     }
   }
 }
@@ -247,8 +244,7 @@ private:
     if (ImGui::TreeNode("ops", "%s", details.c_str())) {
       for (size_t i = 0; i < role.ops.size(); ++i) {
         const RoleOpRef &op = role.ops[i];
-        llvm::StringRef name = op.name;
-        if (name.starts_with("arith.") || name.starts_with("builtin."))
+        if (isBookkeepingOp(op.name))
           continue;
         char row[160];
         std::snprintf(row, sizeof(row), "%-36s line %u, %u thread%s",
@@ -282,10 +278,10 @@ private:
       ImGui::PushID(int(i));
       std::string row =
           severityName(check.severity).str() + ": " + check.message;
-      ImGui::PushTextWrapPos(0);
-      if (ImGui::Selectable(row.c_str()) && check.source.isKnown())
+      // Selectable does not wrap; a long message must stay readable.
+      ImGui::TextWrapped("%s", row.c_str());
+      if (ImGui::IsItemClicked() && check.source.isKnown())
         commands.push({Command::FocusSourceLine, "", int(check.source.line)});
-      ImGui::PopTextWrapPos();
       ImGui::PopID();
       ImGui::PopStyleColor();
     }

@@ -259,7 +259,6 @@ TEST_CASE("the warp-specialized sample has its roles at every step from "
     barriers += barrierActionName(use.action).str() + " " + use.barrier + ";";
   CHECK(barriers == "wait full;arrive empty;");
   // The role's ops point into the snapshot's text.
-  const RoleTree &tree = buffered->roles.front();
   unsigned mmaLine = 0;
   for (const RoleOpRef &op : consumer.ops)
     if (op.name == "klx.mma")
@@ -268,8 +267,6 @@ TEST_CASE("the warp-specialized sample has its roles at every step from "
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(buffered->text).split(lines, '\n');
   CHECK(lines[mmaLine - 1].contains("klx.mma"));
-  CHECK(tree.rolesAtIRLine(mmaLine) ==
-        std::vector<int>{int(&consumer - tree.roles.data())});
   const Snapshot *cf = run.findSnapshot("convert-scf-to-cf");
   REQUIRE(cf);
   CHECK(cf->roles.empty());
@@ -310,4 +307,40 @@ TEST_CASE("two producers sharing one full barrier are caught before "
                                          "on it: 2 per phase"));
     }
   }
+}
+
+TEST_CASE("conditions are evaluated at their bit width", "[roles]") {
+  // `not` as xori with true (i1 -1 must not leak into the lanes), an i32
+  // thread index, and an unsigned compare of a wrapped subtraction.
+  std::string body =
+      "  %true = arith.constant true\n"
+      "  %isProducer = arith.cmpi eq, %wg, %c2 : index\n"
+      "  %isConsumer = arith.xori %isProducer, %true : i1\n"
+      "  scf.if %isConsumer {\n"
+      "    nvgpu.mbarrier.try_wait.parity %bar[%c0], %false, %ticks : !bar\n"
+      "  } else {\n"
+      "    %t32 = arith.index_cast %tid : index to i32\n"
+      "    %c256 = arith.constant 256 : i32\n"
+      "    %off = arith.subi %t32, %c256 : i32\n"
+      "    %c1_i32 = arith.constant 1 : i32\n"
+      "    %first = arith.cmpi ult, %off, %c1_i32 : i32\n"
+      "    scf.if %first {\n"
+      "      nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %c128 : !bar\n"
+      "    }\n"
+      "  }\n";
+  RoleTree tree = analyze(kernel(body)).front();
+  INFO(checkText(tree));
+  REQUIRE(tree.roles.size() == 2);
+  CHECK(tree.roles[0].warps.size() == 8); // then: the consumers
+  CHECK(tree.roles[1].warps == std::vector<unsigned>{8, 9, 10, 11});
+  CHECK(tree.roles[1].activeThreads == 1); // only thread 256
+  CHECK_FALSE(tree.hasErrors());
+}
+
+TEST_CASE("block sizes the hardware cannot run give no tree", "[roles]") {
+  CHECK(analyze(kernel("", 2048)).empty());
+  std::string huge =
+      kernel("", 128, ", nvvm.minctasm = 65536 : i32"); // no overflow
+  REQUIRE(analyze(huge).size() == 1);
+  CHECK(analyze(huge).front().registersAtEntry == 0);
 }

@@ -32,9 +32,9 @@ unsigned klx::registerCapAtEntry(unsigned threadsPerBlock,
                                  unsigned minBlocksPerSM) {
   if (threadsPerBlock == 0 || minBlocksPerSM == 0)
     return 0;
-  unsigned perThread = unsigned(ScheduleAttr::kRegisterFile) /
-                       (threadsPerBlock * minBlocksPerSM);
-  return std::min(255u, perThread) / 8 * 8;
+  uint64_t perThread =
+      uint64_t(kRegistersPerSM) / (uint64_t(threadsPerBlock) * minBlocksPerSM);
+  return unsigned(std::min<uint64_t>(255, perThread) / 8 * 8);
 }
 
 llvm::StringRef klx::barrierActionName(BarrierAction action) {
@@ -54,20 +54,6 @@ llvm::StringRef klx::barrierActionName(BarrierAction action) {
 bool RoleTree::hasErrors() const {
   return llvm::any_of(
       checks, [](const RoleCheck &c) { return c.severity == Severity::Error; });
-}
-
-std::vector<int> RoleTree::rolesAtIRLine(unsigned line) const {
-  std::vector<int> found;
-  for (size_t i = 0; i < roles.size(); ++i) {
-    const Role &role = roles[i];
-    bool hit =
-        role.irLine == line || llvm::any_of(role.ops, [&](const RoleOpRef &op) {
-          return op.irLine == line;
-        });
-    if (hit)
-      found.push_back(int(i));
-  }
-  return found;
 }
 
 unsigned roletree::irLine(Operation *op, IRLineFn irLineOf) {
@@ -153,23 +139,19 @@ static void checkRegisterFile(RoleTree &tree) {
     }
     group.regs =
         budgets.empty() ? tree.registersAtEntry : budgets.rbegin()->first;
-    unsigned threads = 0;
-    for (const WarpNode &warp : group.warps)
-      threads += std::min(kThreadsPerWarp,
-                          tree.threads - warp.index * kThreadsPerWarp);
-    total += threads * group.regs;
-    terms += llvm::formatv("{0}{1} x {2}", terms.empty() ? "" : " + ", threads,
-                           group.regs);
+    total += group.threads * group.regs;
+    terms += llvm::formatv("{0}{1} x {2}", terms.empty() ? "" : " + ",
+                           group.threads, group.regs);
   }
   tree.registerTotal = total;
   bool unknown = llvm::any_of(
       tree.warpgroups, [](const WarpgroupNode &g) { return g.regs == 0; });
-  if (!unknown && total > ScheduleAttr::kRegisterFile)
+  if (!unknown && total > kRegistersPerSM)
     tree.checks.push_back(
         {Severity::Error,
          llvm::formatv("the roles need {0} = {1} registers, more than the "
                        "{2} of an SM: setmaxnreg.inc would wait forever",
-                       terms, total, ScheduleAttr::kRegisterFile),
+                       terms, total, kRegistersPerSM),
          tree.source, 0});
 }
 
@@ -269,6 +251,8 @@ void roletree::finishRoleTree(
   tree.warpgroups.assign(groups, WarpgroupNode{});
   for (unsigned g = 0; g < groups; ++g) {
     tree.warpgroups[g].index = g;
+    tree.warpgroups[g].threads =
+        std::min(kThreadsPerWarpgroup, tree.threads - g * kThreadsPerWarpgroup);
     for (unsigned w = g * kWarpsPerWarpgroup;
          w < std::min(warps, (g + 1) * kWarpsPerWarpgroup); ++w) {
       WarpNode node;
@@ -378,6 +362,8 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
       consumers = std::max<unsigned>(consumers, unsigned(g) + 1);
   tree.threads = schedule ? unsigned(schedule.threads())
                           : consumers * kThreadsPerWarp * kWarpsPerWarpgroup;
+  // A CTA has at most 1024 threads; anything else is not a kernel to draw.
+  tree.threads = std::min(tree.threads, 1024u);
   // klx-to-nvgpu gives every kernel `.maxntid` and `.minnctapersm 1`.
   tree.registersAtEntry = registerCapAtEntry(tree.threads, 1);
   unsigned warpCount = tree.threads / kThreadsPerWarp;
@@ -431,14 +417,6 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
       collectKlxBarrierUses(op, names, role.activeThreads, role.barriers,
                             irLineOf);
     });
-    if (role.regs && tree.registersAtEntry &&
-        *role.regs * 128 > unsigned(ScheduleAttr::kRegisterFile))
-      addCheck(tree, Severity::Error,
-               llvm::formatv("role '{0}' asks for {1} registers per thread; "
-                             "one warpgroup at that count is more than the "
-                             "register file",
-                             role.name, *role.regs),
-               roleOp, irLineOf);
     tree.roles.push_back(std::move(role));
     active.push_back(std::move(perWarp));
   }

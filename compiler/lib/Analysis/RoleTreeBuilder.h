@@ -18,7 +18,6 @@ namespace klx::roletree {
 
 using IRLineFn = llvm::function_ref<unsigned(mlir::Operation *)>;
 
-constexpr unsigned kThreadsPerWarp = 32;
 constexpr unsigned kWarpsPerWarpgroup = 4;
 
 unsigned irLine(mlir::Operation *op, IRLineFn irLineOf);

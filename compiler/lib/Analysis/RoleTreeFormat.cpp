@@ -11,9 +11,6 @@
 
 using namespace klx;
 
-static constexpr unsigned kThreadsPerWarp = 32;
-static constexpr unsigned kRegisterFile = 65536;
-
 std::string klx::threadRanges(const std::vector<unsigned> &warps,
                               unsigned threadsPerBlock) {
   std::string text;
@@ -30,13 +27,16 @@ std::string klx::threadRanges(const std::vector<unsigned> &warps,
   return text;
 }
 
+bool klx::isBookkeepingOp(llvm::StringRef name) {
+  return name.starts_with("arith.") || name.starts_with("builtin.");
+}
+
 std::string klx::summarizeOps(const std::vector<RoleOpRef> &ops) {
   // Ordered by first appearance, so the summary reads like the code.
   std::vector<std::string> order;
   std::map<std::string, std::pair<unsigned, std::set<unsigned>>> byName;
   for (const RoleOpRef &op : ops) {
-    llvm::StringRef name = op.name;
-    if (name.starts_with("arith.") || name.starts_with("builtin."))
+    if (isBookkeepingOp(op.name))
       continue;
     auto [it, inserted] = byName.try_emplace(op.name);
     if (inserted)
@@ -131,7 +131,7 @@ void klx::printRoleTree(llvm::raw_ostream &os, const RoleTree &tree) {
                         describeWarps(tree, group));
   if (tree.registerTotal)
     os << llvm::formatv("  registers: {0} of {1} per SM\n", tree.registerTotal,
-                        kRegisterFile);
+                        kRegistersPerSM);
   for (const Role &role : tree.roles) {
     os << "role " << role.name;
     if (!role.kind.empty() && role.kind != role.name)
@@ -180,7 +180,7 @@ void klx::writeRoleTreeJson(llvm::json::OStream &json, const RoleTree &tree) {
     json.attribute("threads", int64_t(tree.threads));
     json.attribute("registers_at_entry", int64_t(tree.registersAtEntry));
     json.attribute("register_total", int64_t(tree.registerTotal));
-    json.attribute("register_file", int64_t(kRegisterFile));
+    json.attribute("register_file", int64_t(kRegistersPerSM));
     json.attributeArray("warpgroups", [&] {
       for (const WarpgroupNode &group : tree.warpgroups)
         json.object([&] {

@@ -7,13 +7,13 @@
 // inside, which is how a role elects one thread to issue copies.
 //
 // Index:
-//   [SECTION] Thread values
 //   [SECTION] The walk
 //   [SECTION] readThreadBranches
 //
 //===----------------------------------------------------------------------===//
 
 #include "RoleTreeBuilder.h"
+#include "ThreadValues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,6 +23,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <set>
@@ -32,196 +33,6 @@ using namespace klx;
 using namespace klx::roletree;
 
 namespace {
-
-// [SECTION] Thread values -----------------------------------------------------
-
-/// Values as a function of the linear thread index: one integer per thread,
-/// or nothing when a value depends on more than the thread index.
-class ThreadValues {
-public:
-  using Lanes = std::vector<int64_t>;
-
-  ThreadValues(std::array<unsigned, 3> blockSize, Value tidX, Value tidY,
-               Value tidZ)
-      : block(blockSize), tids{tidX, tidY, tidZ} {
-    count = block[0] * block[1] * block[2];
-  }
-
-  unsigned threads() const { return count; }
-
-  const Lanes *eval(Value value) {
-    auto it = cache.find(value);
-    if (it != cache.end())
-      return it->second ? &*it->second : nullptr;
-    std::optional<Lanes> lanes = compute(value);
-    auto &slot = cache[value];
-    slot = std::move(lanes);
-    return slot ? &*slot : nullptr;
-  }
-
-private:
-  Lanes threadIndex(unsigned dim) const {
-    Lanes lanes(count);
-    for (unsigned t = 0; t < count; ++t) {
-      unsigned x = t % block[0], y = (t / block[0]) % block[1],
-               z = t / (block[0] * block[1]);
-      lanes[t] = dim == 0 ? x : dim == 1 ? y : z;
-    }
-    return lanes;
-  }
-
-  Lanes splat(int64_t v) const { return Lanes(count, v); }
-
-  std::optional<Lanes> compute(Value value) {
-    for (unsigned dim = 0; dim < 3; ++dim)
-      if (tids[dim] && value == tids[dim])
-        return threadIndex(dim);
-    Operation *op = value.getDefiningOp();
-    if (!op)
-      return std::nullopt;
-    if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
-      return threadIndex(unsigned(id.getDimension()));
-    if (isa<NVVM::ThreadIdXOp>(op))
-      return threadIndex(0);
-    if (isa<NVVM::ThreadIdYOp>(op))
-      return threadIndex(1);
-    if (isa<NVVM::ThreadIdZOp>(op))
-      return threadIndex(2);
-    if (isa<gpu::LaneIdOp, NVVM::LaneIdOp>(op) || isa<NVVM::ElectSyncOp>(op)) {
-      Lanes lanes(count);
-      bool elect = isa<NVVM::ElectSyncOp>(op);
-      for (unsigned t = 0; t < count; ++t)
-        lanes[t] = elect ? (t % kThreadsPerWarp == 0) : t % kThreadsPerWarp;
-      return lanes;
-    }
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return splat(constant.getSExtValue());
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-            arith::ExtSIOp>(op)) {
-      const Lanes *in = eval(op->getOperand(0));
-      return in ? std::optional<Lanes>(*in) : std::nullopt;
-    }
-    if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {
-      const Lanes *in = eval(trunc.getIn());
-      if (!in)
-        return std::nullopt;
-      unsigned width = trunc.getType().getIntOrFloatBitWidth();
-      Lanes lanes(*in);
-      if (width < 64)
-        for (int64_t &v : lanes)
-          v &= (int64_t(1) << width) - 1;
-      return lanes;
-    }
-    if (auto select = dyn_cast<arith::SelectOp>(op)) {
-      const Lanes *c = eval(select.getCondition());
-      const Lanes *a = c ? eval(select.getTrueValue()) : nullptr;
-      const Lanes *b = a ? eval(select.getFalseValue()) : nullptr;
-      if (!b)
-        return std::nullopt;
-      Lanes lanes(count);
-      for (unsigned t = 0; t < count; ++t)
-        lanes[t] = (*c)[t] ? (*a)[t] : (*b)[t];
-      return lanes;
-    }
-    if (op->getNumOperands() != 2 || op->getNumResults() != 1)
-      return std::nullopt;
-    auto cmp = dyn_cast<arith::CmpIOp>(op);
-    auto binary = binaryFunction(op);
-    if (!cmp && !binary)
-      return std::nullopt;
-    const Lanes *a = eval(op->getOperand(0));
-    const Lanes *b = a ? eval(op->getOperand(1)) : nullptr;
-    if (!b)
-      return std::nullopt;
-    Lanes lanes(count);
-    for (unsigned t = 0; t < count; ++t) {
-      int64_t x = (*a)[t], y = (*b)[t];
-      if (cmp) {
-        lanes[t] = compare(cmp.getPredicate(), x, y);
-        continue;
-      }
-      std::optional<int64_t> r = binary(x, y);
-      if (!r)
-        return std::nullopt;
-      lanes[t] = *r;
-    }
-    return lanes;
-  }
-
-  static bool compare(arith::CmpIPredicate predicate, int64_t x, int64_t y) {
-    uint64_t ux = uint64_t(x), uy = uint64_t(y);
-    switch (predicate) {
-    case arith::CmpIPredicate::eq:
-      return x == y;
-    case arith::CmpIPredicate::ne:
-      return x != y;
-    case arith::CmpIPredicate::slt:
-      return x < y;
-    case arith::CmpIPredicate::sle:
-      return x <= y;
-    case arith::CmpIPredicate::sgt:
-      return x > y;
-    case arith::CmpIPredicate::sge:
-      return x >= y;
-    case arith::CmpIPredicate::ult:
-      return ux < uy;
-    case arith::CmpIPredicate::ule:
-      return ux <= uy;
-    case arith::CmpIPredicate::ugt:
-      return ux > uy;
-    case arith::CmpIPredicate::uge:
-      return ux >= uy;
-    }
-    return false;
-  }
-
-  using Binary = std::function<std::optional<int64_t>(int64_t, int64_t)>;
-  static Binary binaryFunction(Operation *op) {
-    auto nonzero = [](auto f) -> Binary {
-      return [f](int64_t x, int64_t y) -> std::optional<int64_t> {
-        if (y == 0)
-          return std::nullopt;
-        return f(x, y);
-      };
-    };
-    if (isa<arith::AddIOp>(op))
-      return [](int64_t x, int64_t y) { return x + y; };
-    if (isa<arith::SubIOp>(op))
-      return [](int64_t x, int64_t y) { return x - y; };
-    if (isa<arith::MulIOp>(op))
-      return [](int64_t x, int64_t y) { return x * y; };
-    if (isa<arith::AndIOp>(op))
-      return [](int64_t x, int64_t y) { return x & y; };
-    if (isa<arith::OrIOp>(op))
-      return [](int64_t x, int64_t y) { return x | y; };
-    if (isa<arith::XOrIOp>(op))
-      return [](int64_t x, int64_t y) { return x ^ y; };
-    if (isa<arith::ShLIOp>(op))
-      return [](int64_t x, int64_t y) { return x << (y & 63); };
-    if (isa<arith::ShRUIOp>(op))
-      return
-          [](int64_t x, int64_t y) { return int64_t(uint64_t(x) >> (y & 63)); };
-    if (isa<arith::DivUIOp, arith::DivSIOp, arith::CeilDivUIOp>(op)) {
-      bool ceil = isa<arith::CeilDivUIOp>(op);
-      return nonzero([ceil](int64_t x, int64_t y) {
-        return ceil ? (x + y - 1) / y : x / y;
-      });
-    }
-    if (isa<arith::RemUIOp, arith::RemSIOp>(op))
-      return nonzero([](int64_t x, int64_t y) { return x % y; });
-    if (isa<arith::MinUIOp, arith::MinSIOp>(op))
-      return [](int64_t x, int64_t y) { return std::min(x, y); };
-    if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
-      return [](int64_t x, int64_t y) { return std::max(x, y); };
-    return nullptr;
-  }
-
-  std::array<unsigned, 3> block;
-  std::array<Value, 3> tids;
-  unsigned count = 0;
-  llvm::DenseMap<Value, std::optional<Lanes>> cache;
-};
 
 // [SECTION] The walk ---------------------------------------------------------
 
@@ -252,6 +63,8 @@ private:
   std::vector<llvm::BitVector> roleActive; // threads doing each role's work
   std::vector<Block *> roleBlocks;         // the branch that opens a role
   llvm::DenseMap<Value, std::string> barrierNames;
+  llvm::StringMap<unsigned> namesGiven;      // role base name -> how many
+  llvm::StringMap<unsigned> barrierNameUses; // barrier name -> groups
 
 public:
   /// Barrier groups whose init counts are not one constant.
@@ -267,7 +80,7 @@ bool BranchWalker::splitsWholeWarps(
          t < std::min(values.threads(), (w + 1) * kThreadsPerWarp); ++t) {
       if (!threads.test(t))
         continue;
-      bool taken = condition[t] != 0;
+      bool taken = (condition[t] & 1) != 0;
       if (side && *side != taken)
         return false;
       side = taken;
@@ -308,10 +121,9 @@ int BranchWalker::newRole(const llvm::BitVector &threads, int parent,
                : llvm::formatv("warps {0}-{1}", role.warps.front(),
                                role.warps.back())
                      .str();
-  // Two roles of one name (two producers) get numbered.
-  unsigned same =
-      llvm::count_if(tree.roles, [&](const Role &r) { return r.name == name; });
-  role.name = same ? llvm::formatv("{0} {1}", name, same + 1).str() : name;
+  // Roles of one name (two producers) get numbered: producer, producer 2.
+  unsigned same = ++namesGiven[name];
+  role.name = same > 1 ? llvm::formatv("{0} {1}", name, same).str() : name;
   role.source = toSourceLoc(branch.getLoc());
   role.irLine = irLine(branch, irLineOf);
   tree.roles.push_back(std::move(role));
@@ -331,6 +143,9 @@ std::string BranchWalker::barrierName(Value barriers) {
     else if (SourceLoc loc = toSourceLoc(create->getLoc()); loc.isKnown())
       name = llvm::formatv("mbarrier@{0}", loc.line).str();
   }
+  // The checks match barriers by name: two groups never share one.
+  if (unsigned uses = ++barrierNameUses[name]; uses > 1)
+    name += "#" + std::to_string(uses);
   barrierNames[barriers] = name;
   return name;
 }
@@ -446,7 +261,7 @@ void BranchWalker::visitBlock(Block &block, const llvm::BitVector &threads,
     }
     llvm::BitVector thenThreads(values.threads()), elseThreads(threads);
     for (unsigned t = 0; t < values.threads(); ++t)
-      if (threads.test(t) && (*condition)[t])
+      if (threads.test(t) && ((*condition)[t] & 1))
         thenThreads.set(t);
     elseThreads.reset(thenThreads);
     bool split = thenThreads.any() && elseThreads.any() &&
@@ -504,11 +319,16 @@ std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
     std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
     if (!known || known->size() != 3)
       return std::nullopt;
-    for (unsigned i = 0; i < 3; ++i)
+    for (unsigned i = 0; i < 3; ++i) {
+      if ((*known)[i] < 1 || (*known)[i] > 1024)
+        return std::nullopt;
       block[i] = unsigned((*known)[i]);
+    }
     body = &func.getBody();
     tree.kernel = func.getName().str();
     unsigned threads = block[0] * block[1] * block[2];
+    if (threads > 1024)
+      return std::nullopt;
     if (auto maxnreg = func->getAttrOfType<IntegerAttr>(
             NVVM::NVVMDialect::getMaxnregAttrName()))
       tree.registersAtEntry = unsigned(maxnreg.getInt());
@@ -521,7 +341,7 @@ std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
                       launch.getBlockSizeZ()};
     for (unsigned i = 0; i < 3; ++i) {
       std::optional<int64_t> size = getConstantIntValue(sizes[i]);
-      if (!size || *size <= 0)
+      if (!size || *size <= 0 || *size > 1024)
         return std::nullopt;
       block[i] = unsigned(*size);
     }

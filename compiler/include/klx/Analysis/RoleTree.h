@@ -36,6 +36,11 @@ class Operation;
 
 namespace klx {
 
+/// Hopper facts the tree is measured against.
+inline constexpr unsigned kRegistersPerSM = 65536;
+inline constexpr unsigned kThreadsPerWarp = 32;
+inline constexpr unsigned kThreadsPerWarpgroup = 128;
+
 /// Registers per thread ptxas allows at kernel entry when the kernel has a
 /// register cap (`.maxntid` with `.minnctapersm`): what the register file
 /// leaves per thread, a multiple of 8, at most 255.
@@ -76,7 +81,7 @@ struct Role {
   std::string kind; // "producer", "consumer", or "" when it is neither
   int parent = -1;  // index in RoleTree::roles of the role it splits
   std::vector<unsigned> warps; // warp indices in the CTA
-  unsigned threads = 0;        // 32 per warp
+  unsigned threads = 0;        // threads of its warps in the block
   /// Threads that run the role's work: 1 when one thread is elected.
   unsigned activeThreads = 0;
   std::optional<unsigned> regs; // setmaxnreg count, when it sets one
@@ -95,6 +100,7 @@ struct WarpNode {
 
 struct WarpgroupNode {
   unsigned index = 0;
+  unsigned threads = 0; // 128, fewer in a last partial warpgroup
   std::vector<WarpNode> warps;
   /// Registers per thread the warpgroup runs with: its roles' setmaxnreg,
   /// else the cap at entry; 0 when neither is known.
@@ -122,12 +128,10 @@ struct RoleTree {
   /// Arrivals each barrier is initialised to expect per phase, by name
   /// (barriers whose count klx could not read are absent).
   std::map<std::string, unsigned> expectedArrivals;
-  unsigned registerTotal = 0; // sum over warpgroups of 128 x regs
+  unsigned registerTotal = 0; // sum over warpgroups of threads x regs
   std::vector<RoleCheck> checks;
 
   bool hasErrors() const;
-  /// The role indices whose ops include `irLine` (for the GUI).
-  std::vector<int> rolesAtIRLine(unsigned irLine) const;
 };
 
 /// The role trees of every kernel under `root` in a form the analysis can

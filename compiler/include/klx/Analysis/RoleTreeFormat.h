@@ -14,6 +14,10 @@ namespace klx {
 std::string threadRanges(const std::vector<unsigned> &warps,
                          unsigned threadsPerBlock);
 
+/// Index arithmetic and casts: left out of op summaries, which are about
+/// what a role does.
+bool isBookkeepingOp(llvm::StringRef name);
+
 /// "consumer_wait x1 (lines 50), mma x1 (52)": a role's ops by name, the
 /// arith and builtin ops left out.
 std::string summarizeOps(const std::vector<RoleOpRef> &ops);

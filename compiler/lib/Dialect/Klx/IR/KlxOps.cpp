@@ -211,6 +211,11 @@ LogicalResult RoleOp::verify() {
            << regs;
   if (getWarpgroups().empty())
     return emitOpError("runs on no warpgroup");
+  // 1024 threads per CTA are eight warpgroups.
+  for (int64_t group : getWarpgroups())
+    if (group < 0 || group > 7)
+      return emitOpError("warpgroup ")
+             << group << " does not exist: a CTA has warpgroups 0-7";
   for (int64_t warp : getWarps())
     if (warp < 0 || warp > 3)
       return emitOpError("warp ") << warp << " is not one of a warpgroup's 0-3";

@@ -226,10 +226,14 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
     pops.push_back(pop);
     if (!lastUse || lastUse->isBeforeInBlock(pop))
       lastUse = pop;
+    Block *kBlock = pop->getBlock();
     for (auto [load, tile] : llvm::zip(clonedLoads, pop.getTiles())) {
+      // A use nested deeper (in an scf.if of the k step) counts as the op
+      // of the k step that holds it.
       for (Operation *user : load->getUsers())
-        if (lastUse->isBeforeInBlock(user))
-          lastUse = user;
+        if (Operation *step = kBlock->findAncestorOpInBlock(*user);
+            step && lastUse->isBeforeInBlock(step))
+          lastUse = step;
       load.getTile().replaceAllUsesWith(tile);
       load.erase();
     }

@@ -1,0 +1,81 @@
+//===- Lowering.h - What the parts of klx-to-nvgpu share --------*- C++ -*-===//
+//
+// Private to lib/Conversion/KlxToNVGPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H
+#define KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H
+
+#include "klx/Dialect/Klx/IR/KlxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace klx::nvgpu_lowering {
+
+using namespace mlir;
+
+// Stages start 1024-aligned, at least 64 bytes past the dynamic shared
+// memory symbol (ScheduleAttr::dynamicSharedBytes reserves the slack).
+constexpr int64_t kSwizzleAlignment = 1024;
+constexpr int64_t kBoxColumns = 64; // 128 bytes of 16-bit elements
+constexpr int64_t kTryWaitTicks = 10000000;
+
+/// What the ops of one lowered kernel share.
+struct Lowering {
+  Lowering(ScheduleAttr schedule, OpBuilder &b) : schedule(schedule), b(b) {}
+
+  ScheduleAttr schedule;
+  OpBuilder &b;
+  Value threadId, warpgroup;
+  Value descA, descB;     // full boxes: A tile_m x 64, B 64 x 64
+  Type consumerDescA;     // the A rows one consumer multiplies
+  Value smem, stagesBase; // dynamic shared memory, first stage
+  /// Each pipeline's mbarrier groups; `full` may be another pipeline's
+  /// (full_of).
+  struct Barriers {
+    Value full, empty;
+    int64_t txBytes = 0;
+  };
+  DenseMap<Value, Barriers> barriers;
+  nvgpu::MBarrierGroupType barrierType;
+  Type accType;
+
+  Value index(Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value mul(Location loc, Value x, int64_t v) {
+    return arith::MulIOp::create(b, loc, x, index(loc, v));
+  }
+  Value add(Location loc, Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  /// A typed view of shared memory at `bytes` past the first stage.
+  Value view(Location loc, Value bytes, ArrayRef<int64_t> shape) {
+    auto type =
+        MemRefType::get(shape, schedule.getDtype(), AffineMap(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup));
+    return memref::ViewOp::create(b, loc, type, smem,
+                                  add(loc, stagesBase, bytes), ValueRange());
+  }
+  Value stageOffset(Location loc, Value stage) {
+    return mul(loc, stage, schedule.stageBytes());
+  }
+};
+
+/// Dynamic shared memory, the stages' base, and each pipeline's mbarrier
+/// groups, initialised by one thread before everyone starts.
+void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines);
+
+/// The roles become one if/else on the warpgroup index: the branch is where
+/// each role's setmaxnreg goes, and where ptxas can honour it.
+LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles);
+
+} // namespace klx::nvgpu_lowering
+
+#endif // KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H

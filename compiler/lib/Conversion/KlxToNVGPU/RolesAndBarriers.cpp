@@ -1,0 +1,186 @@
+//===- RolesAndBarriers.cpp - klx roles and pipelines to nvgpu ------------===//
+//
+// The roles become branches on the warpgroup (and, for several producers,
+// on the warp); the pipelines become mbarrier groups in shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "klx/Analysis/RoleTree.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace klx;
+using namespace klx::nvgpu_lowering;
+
+void nvgpu_lowering::lowerPipelines(Lowering &l,
+                                    MutableArrayRef<PipelineOp> pipelines) {
+  OpBuilder &b = l.b;
+  Location loc = pipelines.front().getLoc();
+  b.setInsertionPoint(pipelines.front());
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  l.smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      workgroup));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, l.smem);
+  Value guarded = l.add(loc, base, l.index(loc, 64));
+  Value misaligned =
+      arith::RemUIOp::create(b, loc, guarded, l.index(loc, kSwizzleAlignment));
+  Value gap = arith::SubIOp::create(b, loc, l.index(loc, kSwizzleAlignment),
+                                    misaligned);
+  Value align =
+      arith::RemUIOp::create(b, loc, gap, l.index(loc, kSwizzleAlignment));
+  l.stagesBase = l.add(loc, align, l.index(loc, 64));
+
+  // Both operands of stage i sit together whatever pipeline copies them,
+  // so the pipelines share the stage layout and count.
+  int64_t stages = pipelines.front().getStages();
+  l.barrierType =
+      nvgpu::MBarrierGroupType::get(b.getContext(), workgroup, stages);
+  auto create = [&](llvm::StringRef name) {
+    Value group = nvgpu::MBarrierCreateOp::create(b, loc, l.barrierType);
+    group.getDefiningOp()->setAttr(kBarrierNameAttrName, b.getStringAttr(name));
+    return group;
+  };
+  bool several = pipelines.size() > 1;
+  bool sharedFull =
+      llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
+  for (auto [i, pipeline] : llvm::enumerate(pipelines)) {
+    // The same names the role tree gives the pipelines before lowering.
+    std::string suffix = several ? operandSuffix(pipeline.getPipeline()) : "";
+    if (several && suffix.empty())
+      suffix = std::to_string(i);
+    Lowering::Barriers &own = l.barriers[pipeline.getPipeline()];
+    own.txBytes = pipeline.getTxBytes();
+    // A full barrier shared by the producers is plain "full".
+    if (!pipeline.getFullOf())
+      own.full = create(sharedFull ? "full" : "full" + suffix);
+    own.empty = create("empty" + suffix);
+  }
+  for (PipelineOp pipeline : pipelines)
+    if (Value other = pipeline.getFullOf())
+      l.barriers[pipeline.getPipeline()].full = l.barriers[other].full;
+
+  // One thread initialises the barriers and prefetches the tensor maps;
+  // everyone waits for it. A full barrier expects one arrival per phase:
+  // its producer's arrive.expect_tx (also when another pipeline shares it).
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      l.threadId, l.index(loc, 0));
+  auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  b.setInsertionPointToStart(&init.getThenRegion().front());
+  for (PipelineOp pipeline : pipelines) {
+    const Lowering::Barriers &own = l.barriers[pipeline.getPipeline()];
+    for (int64_t i = 0; i < stages; ++i) {
+      if (!pipeline.getFullOf())
+        nvgpu::MBarrierInitOp::create(b, loc, own.full, l.index(loc, 1),
+                                      l.index(loc, i), Value());
+      nvgpu::MBarrierInitOp::create(b, loc, own.empty,
+                                    l.index(loc, pipeline.getArrivals()),
+                                    l.index(loc, i), Value());
+    }
+  }
+  for (Value desc : {l.descA, l.descB})
+    if (desc)
+      nvgpu::TmaPrefetchOp::create(b, loc, desc, Value());
+  NVVM::FenceMbarrierInitOp::create(b, loc);
+  b.setInsertionPointAfter(init);
+  gpu::BarrierOp::create(b, loc);
+}
+
+// Several producers share the producer warpgroup, one warp each.
+LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
+  SmallVector<RoleOp> producers;
+  RoleOp consumer;
+  int64_t consumers = l.schedule.getConsumers();
+  for (RoleOp role : roles.getBody().front().getOps<RoleOp>()) {
+    if (role.getKind() == RoleKind::Consumer && !consumer) {
+      if (role.getWarps() != ArrayRef<int64_t>{0, 1, 2, 3})
+        return role.emitOpError("klx-to-nvgpu lowers consumers that use all "
+                                "four warps of their warpgroups (wgmma is a "
+                                "warpgroup instruction)");
+      consumer = role;
+      continue;
+    }
+    if (role.getKind() != RoleKind::Producer ||
+        role.getWarpgroups().size() != 1 ||
+        role.getWarpgroups()[0] != consumers || role.getWarps().size() != 1)
+      return role.emitOpError("klx-to-nvgpu lowers producer roles of one "
+                              "warp each on the last warpgroup, and one "
+                              "consumer role");
+    // The verifier makes roles that share a warpgroup agree on regs.
+    producers.push_back(role);
+  }
+  if (producers.empty() || !consumer ||
+      consumer.getWarpgroups().size() != size_t(consumers) ||
+      consumer.getWarpgroups()[0] != 0)
+    return roles.emitOpError("klx-to-nvgpu lowers producer roles on the "
+                             "last warpgroup and one consumer role on "
+                             "warpgroups 0..consumers-1 (the epilogue's "
+                             "nvgpu.warpgroup.mma.store places rows by the "
+                             "warp's index in the CTA)");
+  OpBuilder &b = l.b;
+  Location loc = roles.getLoc();
+  b.setInsertionPoint(roles);
+  // `.maxntid` and `.minnctapersm 1` cap the registers at entry.
+  int64_t entry = registerCapAtEntry(unsigned(l.schedule.threads()), 1);
+  auto setRegisters = [&](RoleOp role) {
+    auto action = int64_t(role.getRegs()) < entry
+                      ? NVVM::SetMaxRegisterAction::decrease
+                      : NVVM::SetMaxRegisterAction::increase;
+    NVVM::SetMaxRegisterOp::create(b, role.getLoc(), uint32_t(role.getRegs()),
+                                   action);
+  };
+  auto equals = [&](Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
+                                 l.index(loc, v));
+  };
+  auto moveBody = [](RoleOp role, Block &into) {
+    into.getOperations().splice(std::prev(into.end()),
+                                role.getBody().front().getOperations());
+  };
+  auto branch = scf::IfOp::create(b, loc, equals(l.warpgroup, consumers),
+                                  /*withElse=*/true);
+  // The role names outlive the klx ops, for the role tree of later passes.
+  std::string producerName =
+      producers.size() == 1 ? producers.front().getName().str() : "producers";
+  branch->setAttr(kRoleNamesAttrName,
+                  b.getStrArrayAttr({producerName, consumer.getName()}));
+
+  // Producers: one elected thread of each producer's warp runs its body.
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  setRegisters(producers.front());
+  Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  if (producers.size() == 1) {
+    // Lane 0 of the role's warp.
+    int64_t first = 32 * producers.front().getWarps()[0];
+    auto elected = scf::IfOp::create(b, loc, equals(inGroup, first),
+                                     /*withElse=*/false);
+    moveBody(producers.front(), elected.getThenRegion().front());
+  } else {
+    Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
+    Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
+    for (RoleOp producer : producers) {
+      auto ownWarp =
+          scf::IfOp::create(b, loc, equals(warp, producer.getWarps()[0]),
+                            /*withElse=*/false);
+      ownWarp->setAttr(kRoleNamesAttrName,
+                       b.getStrArrayAttr({producer.getName(), ""}));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ownWarp.getThenRegion().front());
+      auto elected = scf::IfOp::create(b, loc, equals(lane, 0),
+                                       /*withElse=*/false);
+      moveBody(producer, elected.getThenRegion().front());
+    }
+  }
+
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  setRegisters(consumer);
+  moveBody(consumer, branch.getElseRegion().front());
+  roles.erase();
+  return success();
+}
