@@ -344,3 +344,43 @@ TEST_CASE("block sizes the hardware cannot run give no tree", "[roles]") {
   REQUIRE(analyze(huge).size() == 1);
   CHECK(analyze(huge).front().registersAtEntry == 0);
 }
+
+TEST_CASE("ping-pong consumers take turns: one arriver per phase on the "
+          "barriers they share",
+          "[roles]") {
+  std::string path = "samples/nvidia/gemm_pingpong.mlir";
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  PipelineRun run = runPipeline(test::readSource(path), path, options);
+  REQUIRE(run.succeeded());
+  for (const char *step : {"klx-circular-buffer", "klx-to-nvgpu"}) {
+    INFO(step);
+    const Snapshot *s = run.findSnapshot(step);
+    REQUIRE(s);
+    REQUIRE(s->roles.size() == 1);
+    const RoleTree &tree = s->roles.front();
+    INFO(checkText(tree));
+    CHECK(tree.checks.empty());
+    CHECK(roleNamed(tree, "consumer0").warps ==
+          std::vector<unsigned>{0, 1, 2, 3});
+    CHECK(roleNamed(tree, "consumer1").warps ==
+          std::vector<unsigned>{4, 5, 6, 7});
+    CHECK(tree.expectedArrivals.at("turn") == 128);
+    CHECK(tree.expectedArrivals.at("empty") == 128);
+    std::string turns;
+    for (const BarrierUse &use : roleNamed(tree, "consumer1").barriers)
+      if (use.barrier == "turn")
+        turns +=
+            barrierActionName(use.action).str() + " " + use.displayName() + ";";
+    CHECK(turns == "wait turn[1];arrive turn[0];");
+  }
+  // Cooperative consumers both release every stage, so there the pipeline
+  // expects both warpgroups.
+  CompileOptions cooperative = options;
+  cooperative.defines = {{"pingpong", "0"}};
+  PipelineRun coop = runPipeline(test::readSource(path), path, cooperative);
+  REQUIRE(coop.succeeded());
+  const RoleTree &tree = coop.findSnapshot("klx-to-nvgpu")->roles.front();
+  CHECK(tree.expectedArrivals.at("empty") == 256);
+  CHECK(tree.checks.empty());
+}

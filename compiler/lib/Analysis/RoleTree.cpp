@@ -163,52 +163,86 @@ static bool mayComplete(const BarrierUse &arrive, const BarrierUse &wait) {
   return !arrive.slot || !wait.slot || *arrive.slot == *wait.slot;
 }
 
+/// Whether a role takes turns with others (waits on the ping-pong turns):
+/// such roles arrive on shared barriers in different phases.
+static bool takesTurns(const Role &role) {
+  return llvm::any_of(role.barriers, [](const BarrierUse &use) {
+    return use.action == BarrierAction::Wait && use.barrier == "turn";
+  });
+}
+
 /// Each role that arrives on a barrier does so once per phase per thread
 /// that runs its arrive; the sum must be what the barrier was initialised
 /// to expect, or phases complete early (and parity waits slip) or never.
+/// Barriers picked by constant slots are counted per slot; roles that take
+/// turns arrive in turn, so they count as one.
 static void checkArrivalCounts(RoleTree &tree) {
+  auto isArrival = [](const BarrierUse &use) {
+    return use.action == BarrierAction::Arrive ||
+           use.action == BarrierAction::ExpectTx;
+  };
   for (const auto &entry : tree.expectedArrivals) {
     const std::string &barrier = entry.first;
     unsigned expected = entry.second;
-    unsigned total = 0;
-    std::vector<std::string> who;
-    const BarrierUse *at = nullptr;
-    auto count = [&](const std::vector<BarrierUse> &uses,
-                     const std::string &name) {
-      unsigned most = 0;
+    // The slots arrived on, when every arrival names its slot.
+    std::set<std::optional<int64_t>> slots;
+    auto noteSlots = [&](const std::vector<BarrierUse> &uses) {
       for (const BarrierUse &use : uses)
-        if (use.barrier == barrier && (use.action == BarrierAction::Arrive ||
-                                       use.action == BarrierAction::ExpectTx)) {
-          most = std::max(most, use.threads);
-          at = at ? at : &use;
-        }
-      if (most) {
-        total += most;
-        who.push_back(name);
-      }
+        if (use.barrier == barrier && isArrival(use))
+          slots.insert(use.slot);
     };
-    count(tree.sharedBarriers, "the code outside the roles");
+    noteSlots(tree.sharedBarriers);
     for (const Role &role : tree.roles)
-      count(role.barriers, role.name);
-    if (total == 0 || total == expected)
-      continue;
-    std::string names = llvm::join(who, " and ");
-    std::string message =
-        total > expected
-            ? llvm::formatv("barrier '{0}' is initialised for {1} arrival{2} "
-                            "per phase, but {3} arrive on it: {4} per phase, "
-                            "so each phase completes early and the parity "
-                            "waits on it slip (the shared-barrier deadlock)",
-                            barrier, expected, expected == 1 ? "" : "s", names,
-                            total)
-                  .str()
-            : llvm::formatv("barrier '{0}' is initialised for {1} arrivals "
-                            "per phase, but {2} bring{3} only {4}: its phases "
-                            "never complete",
-                            barrier, expected, names,
-                            who.size() == 1 ? "s" : "", total)
-                  .str();
-    tree.checks.push_back({Severity::Error, message, at->source, at->irLine});
+      noteSlots(role.barriers);
+    if (slots.count(std::nullopt))
+      slots = {std::nullopt};
+    for (const std::optional<int64_t> &slot : slots) {
+      unsigned total = 0, turnTakers = 0;
+      std::vector<std::string> who;
+      const BarrierUse *at = nullptr;
+      auto count = [&](const std::vector<BarrierUse> &uses,
+                       const std::string &name, bool inTurn) {
+        unsigned most = 0;
+        for (const BarrierUse &use : uses)
+          if (use.barrier == barrier && isArrival(use) &&
+              (!slot || use.slot == slot)) {
+            most = std::max(most, use.threads);
+            at = at ? at : &use;
+          }
+        if (!most)
+          return;
+        who.push_back(name);
+        if (inTurn)
+          turnTakers = std::max(turnTakers, most);
+        else
+          total += most;
+      };
+      count(tree.sharedBarriers, "the code outside the roles", false);
+      for (const Role &role : tree.roles)
+        count(role.barriers, role.name, takesTurns(role));
+      total += turnTakers;
+      if (total == 0 || total == expected)
+        continue;
+      std::string name =
+          slot ? llvm::formatv("{0}[{1}]", barrier, *slot).str() : barrier;
+      std::string names = llvm::join(who, " and ");
+      std::string message =
+          total > expected
+              ? llvm::formatv(
+                    "barrier '{0}' is initialised for {1} arrival{2} per "
+                    "phase, but {3} arrive on it: {4} per phase, so each "
+                    "phase completes early and the parity waits on it slip "
+                    "(the shared-barrier deadlock)",
+                    name, expected, expected == 1 ? "" : "s", names, total)
+                    .str()
+              : llvm::formatv("barrier '{0}' is initialised for {1} arrivals "
+                              "per phase, but {2} bring{3} only {4}: its "
+                              "phases never complete",
+                              name, expected, names, who.size() == 1 ? "s" : "",
+                              total)
+                    .str();
+      tree.checks.push_back({Severity::Error, message, at->source, at->irLine});
+    }
   }
 }
 
@@ -344,6 +378,12 @@ void collectKlxBarrierUses(Operation *op, const KlxBarrierNames &names,
     use(push.getChannel(), "channel", BarrierAction::Arrive);
   } else if (auto pop = dyn_cast<PopOp>(op)) {
     use(pop.getChannel(), "channel", BarrierAction::Wait);
+  } else if (auto take = dyn_cast<TakeTurnOp>(op)) {
+    uses.push_back(makeBarrierUse(op, "turn", BarrierAction::Wait, threads,
+                                  irLineOf, take.getConsumer()));
+  } else if (auto pass = dyn_cast<PassTurnOp>(op)) {
+    uses.push_back(makeBarrierUse(op, "turn", BarrierAction::Arrive, threads,
+                                  irLineOf, pass.getConsumer()));
   }
 }
 
@@ -381,6 +421,8 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
     tree.expectedArrivals[names.name(pipeline.getPipeline(), "empty")] =
         unsigned(pipeline.getArrivals());
   });
+  // klx-to-nvgpu initialises each turn for the warpgroup that passes it.
+  kernel.walk([&](TurnsOp) { tree.expectedArrivals["turn"] = 128; });
 
   std::vector<std::vector<unsigned>> active;
   for (RoleOp roleOp : roles.getBody().front().getOps<RoleOp>()) {

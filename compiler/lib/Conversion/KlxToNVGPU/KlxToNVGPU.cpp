@@ -134,11 +134,14 @@ void lowerMma(Lowering &l, MmaOp mma) {
   auto bTile = mma.getB().getDefiningOp<StageTileOp>();
   int64_t rows = s.rowsPerConsumer();
   int64_t elementBytes = s.getDtype().getIntOrFloatBitWidth() / 8;
-  // This consumer's rows of the A tile (consumer c is warpgroup c), and
-  // the whole B tile.
+  // This consumer's rows of the A tile (consumer c is warpgroup c; a
+  // ping-pong consumer has them all), and the whole B tile.
   Value stage = l.stageOffset(loc, aTile.getIndex());
-  Value aOffset = l.add(
-      loc, stage, l.mul(loc, l.warpgroup, rows * s.getTileK() * elementBytes));
+  Value aOffset =
+      s.getPingpong()
+          ? stage
+          : l.add(loc, stage,
+                  l.mul(loc, l.warpgroup, rows * s.getTileK() * elementBytes));
   Value aView = l.view(loc, aOffset, {rows, s.getTileK()});
   Value bOffset = l.add(loc, l.stageOffset(loc, bTile.getIndex()),
                         l.index(loc, s.tileBytes(Operand::A)));
@@ -176,6 +179,11 @@ void lowerStore(Lowering &l, StoreOp store, Value output) {
   // in the CTA) past the view, so consumer c (warpgroup c, warps 4c..4c+3)
   // writes its share, rows 64c.., without an offset of its own.
   Value row = l.mul(loc, store.getRow(), s.getTileM());
+  // A ping-pong consumer's rows are the whole tile, but the store still
+  // adds 64 x its warpgroup: start the view that much higher. (The offset
+  // is negative only in the index arithmetic; no access is.)
+  if (s.getPingpong())
+    row = arith::SubIOp::create(b, loc, row, l.mul(loc, l.warpgroup, 64));
   Value column = l.mul(loc, store.getCol(), s.getTileN());
   auto tile = memref::SubViewOp::create(
       b, loc, output, ArrayRef<OpFoldResult>{row, column},
@@ -190,11 +198,24 @@ void lowerAdvance(Lowering &l, AdvanceOp advance) {
   OpBuilder &b = l.b;
   Location loc = advance.getLoc();
   b.setInsertionPoint(advance);
-  Value next = l.add(loc, advance.getIndex(), l.index(loc, 1));
-  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
-                                      l.index(loc, advance.getStages()));
-  Value index = arith::SelectOp::create(b, loc, wraps, l.index(loc, 0), next);
-  Value phase = arith::XOrIOp::create(b, loc, advance.getPhase(), wraps);
+  Value index, phase;
+  if (Value count = advance.getCount()) {
+    // n stages at once: the phase flips once per wrap.
+    Value linear = l.add(loc, advance.getIndex(), count);
+    Value stages = l.index(loc, advance.getStages());
+    index = arith::RemUIOp::create(b, loc, linear, stages);
+    Value wraps = arith::DivUIOp::create(b, loc, linear, stages);
+    Value odd = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, wraps, l.index(loc, 1)), l.index(loc, 0));
+    phase = arith::XOrIOp::create(b, loc, advance.getPhase(), odd);
+  } else {
+    Value next = l.add(loc, advance.getIndex(), l.index(loc, 1));
+    Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                        l.index(loc, advance.getStages()));
+    index = arith::SelectOp::create(b, loc, wraps, l.index(loc, 0), next);
+    phase = arith::XOrIOp::create(b, loc, advance.getPhase(), wraps);
+  }
   advance.replaceAllUsesWith(ValueRange{index, phase});
   advance.erase();
 }
@@ -215,6 +236,14 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
       tryWait(l, loc, l.barriers[wait.getPipeline()].full, wait.getIndex(),
               wait.getPhase());
       wait.erase();
+    } else if (auto take = dyn_cast<TakeTurnOp>(op)) {
+      tryWait(l, loc, l.turns, l.index(loc, take.getConsumer()),
+              take.getPhase());
+      take.erase();
+    } else if (auto pass = dyn_cast<PassTurnOp>(op)) {
+      nvgpu::MBarrierArriveOp::create(b, loc, l.turns,
+                                      l.index(loc, pass.getConsumer()));
+      pass.erase();
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
       nvgpu::MBarrierArriveOp::create(
           b, loc, l.barriers[release.getPipeline()].empty, release.getIndex());
@@ -237,7 +266,7 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
           b, loc, kTiles.getExtent(), l.index(loc, l.schedule.getTileK()));
       kTiles.replaceAllUsesWith(count);
       kTiles.erase();
-    } else if (!isa<StageTileOp, PipelineOp>(op)) {
+    } else if (!isa<StageTileOp, PipelineOp, TurnsOp>(op)) {
       return op->emitOpError("is not lowered by klx-to-nvgpu; run "
                              "klx-warp-specialize, klx-circular-buffer and "
                              "klx-persistent first");
@@ -386,7 +415,11 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
     return kernel.emitOpError("klx-to-nvgpu expects one klx.warp_specialize");
   if (failed(lowerRoles(l, roles[0])))
     return failure();
-  lowerPipelines(l, pipelines);
+  SmallVector<TurnsOp> turns;
+  func.walk([&](TurnsOp t) { turns.push_back(t); });
+  if (turns.size() > 1)
+    return kernel.emitOpError("klx-to-nvgpu expects at most one klx.turns");
+  lowerPipelines(l, pipelines, turns.empty() ? TurnsOp() : turns.front());
   SmallVector<ProducerAcquireOp> acquires;
   func.walk([&](ProducerAcquireOp a) { acquires.push_back(a); });
   for (ProducerAcquireOp acquire : acquires) {
@@ -404,6 +437,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
   }
   if (failed(lowerBodyOps(l, func, tensors)))
     return failure();
+  for (TurnsOp t : turns)
+    t.erase();
   for (PipelineOp p : llvm::reverse(pipelines))
     p.erase();
   for (Operation *standIn : placeholders)

@@ -42,6 +42,7 @@ struct Lowering {
     int64_t txBytes = 0;
   };
   DenseMap<Value, Barriers> barriers;
+  Value turns; // ping-pong: one mbarrier per consumer
   nvgpu::MBarrierGroupType barrierType;
   Type accType;
 
@@ -68,9 +69,11 @@ struct Lowering {
   }
 };
 
-/// Dynamic shared memory, the stages' base, and each pipeline's mbarrier
-/// groups, initialised by one thread before everyone starts.
-void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines);
+/// Dynamic shared memory, the stages' base, each pipeline's mbarrier
+/// groups and the ping-pong turns (`turns` may be null), initialised by one
+/// thread before everyone starts.
+void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines,
+                    TurnsOp turns);
 
 /// The roles become one if/else on the warpgroup index: the branch is where
 /// each role's setmaxnreg goes, and where ptxas can honour it.

@@ -17,7 +17,8 @@ using namespace klx;
 using namespace klx::nvgpu_lowering;
 
 void nvgpu_lowering::lowerPipelines(Lowering &l,
-                                    MutableArrayRef<PipelineOp> pipelines) {
+                                    MutableArrayRef<PipelineOp> pipelines,
+                                    TurnsOp turns) {
   OpBuilder &b = l.b;
   Location loc = pipelines.front().getLoc();
   b.setInsertionPoint(pipelines.front());
@@ -65,6 +66,14 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
   for (PipelineOp pipeline : pipelines)
     if (Value other = pipeline.getFullOf())
       l.barriers[pipeline.getPipeline()].full = l.barriers[other].full;
+  int64_t consumers = turns ? turns.getConsumers() : 0;
+  if (turns) {
+    l.turns = nvgpu::MBarrierCreateOp::create(
+        b, loc,
+        nvgpu::MBarrierGroupType::get(b.getContext(), workgroup, consumers));
+    l.turns.getDefiningOp()->setAttr(kBarrierNameAttrName,
+                                     b.getStringAttr("turn"));
+  }
 
   // One thread initialises the barriers and prefetches the tensor maps;
   // everyone waits for it. A full barrier expects one arrival per phase:
@@ -84,6 +93,10 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
                                     l.index(loc, i), Value());
     }
   }
+  // A turn passes when the whole warpgroup before has arrived.
+  for (int64_t c = 0; c < consumers; ++c)
+    nvgpu::MBarrierInitOp::create(b, loc, l.turns, l.index(loc, 128),
+                                  l.index(loc, c), Value());
   for (Value desc : {l.descA, l.descB})
     if (desc)
       nvgpu::TmaPrefetchOp::create(b, loc, desc, Value());
@@ -94,16 +107,18 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
 
 // Several producers share the producer warpgroup, one warp each.
 LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
-  SmallVector<RoleOp> producers;
-  RoleOp consumer;
+  SmallVector<RoleOp> producers, consumerRoles;
   int64_t consumers = l.schedule.getConsumers();
+  SmallVector<int64_t> consumerGroups;
   for (RoleOp role : roles.getBody().front().getOps<RoleOp>()) {
-    if (role.getKind() == RoleKind::Consumer && !consumer) {
+    if (role.getKind() == RoleKind::Consumer) {
       if (role.getWarps() != ArrayRef<int64_t>{0, 1, 2, 3})
         return role.emitOpError("klx-to-nvgpu lowers consumers that use all "
                                 "four warps of their warpgroups (wgmma is a "
                                 "warpgroup instruction)");
-      consumer = role;
+      consumerRoles.push_back(role);
+      consumerGroups.append(role.getWarpgroups().begin(),
+                            role.getWarpgroups().end());
       continue;
     }
     if (role.getKind() != RoleKind::Producer ||
@@ -115,9 +130,10 @@ LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
     // The verifier makes roles that share a warpgroup agree on regs.
     producers.push_back(role);
   }
-  if (producers.empty() || !consumer ||
-      consumer.getWarpgroups().size() != size_t(consumers) ||
-      consumer.getWarpgroups()[0] != 0)
+  bool inOrder = consumerGroups.size() == size_t(consumers);
+  for (size_t i = 0; inOrder && i < consumerGroups.size(); ++i)
+    inOrder = consumerGroups[i] == int64_t(i);
+  if (producers.empty() || consumerRoles.empty() || !inOrder)
     return roles.emitOpError("klx-to-nvgpu lowers producer roles on the "
                              "last warpgroup and one consumer role on "
                              "warpgroups 0..consumers-1 (the epilogue's "
@@ -148,8 +164,11 @@ LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
   // The role names outlive the klx ops, for the role tree of later passes.
   std::string producerName =
       producers.size() == 1 ? producers.front().getName().str() : "producers";
+  std::string consumerName = consumerRoles.size() == 1
+                                 ? consumerRoles.front().getName().str()
+                                 : "consumers";
   branch->setAttr(kRoleNamesAttrName,
-                  b.getStrArrayAttr({producerName, consumer.getName()}));
+                  b.getStrArrayAttr({producerName, consumerName}));
 
   // Producers: one elected thread of each producer's warp runs its body.
   b.setInsertionPointToStart(&branch.getThenRegion().front());
@@ -178,9 +197,22 @@ LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
     }
   }
 
+  // Consumers: one setmaxnreg for all of them; ping-pong consumers then
+  // branch on their own warpgroup.
   b.setInsertionPointToStart(&branch.getElseRegion().front());
-  setRegisters(consumer);
-  moveBody(consumer, branch.getElseRegion().front());
+  setRegisters(consumerRoles.front());
+  if (consumerRoles.size() == 1) {
+    moveBody(consumerRoles.front(), branch.getElseRegion().front());
+  } else {
+    for (RoleOp consumer : consumerRoles) {
+      auto own = scf::IfOp::create(
+          b, loc, equals(l.warpgroup, consumer.getWarpgroups()[0]),
+          /*withElse=*/false);
+      own->setAttr(kRoleNamesAttrName,
+                   b.getStrArrayAttr({consumer.getName(), ""}));
+      moveBody(consumer, own.getThenRegion().front());
+    }
+  }
   roles.erase();
   return success();
 }

@@ -104,3 +104,27 @@ module attributes {klx.params = {shared_full_barrier = true}} {
   klx.kernel @shared_without_two(%M: index) {
   }
 }
+
+// -----
+
+module attributes {klx.params = {pingpong = true}} {
+  // expected-error @+1 {{schedule: pingpong = true needs persistent = true}}
+  klx.kernel @pingpong_one_tile(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {pingpong = true, persistent = true, consumers = 1 : i64, consumer_regs = 240 : i64}} {
+  // expected-error @+1 {{schedule: pingpong = true needs at least two consumers to take turns; got 1}}
+  klx.kernel @pingpong_alone(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {pingpong = true, persistent = true, tile_n = 64 : i64}} {
+  // expected-error @+1 {{schedule: with pingpong, a consumer holding 2 wgmma fragments of 64 rows needs tile_n = 128}}
+  klx.kernel @pingpong_narrow(%M: index) {
+  }
+}

@@ -65,26 +65,9 @@ std::pair<Value, Value> carryState(Operation *op, RoleOp role) {
       continue;
     }
     auto tiles = cast<ForEachTileOp>(loop);
-    rewriter.setInsertionPoint(tiles);
-    SmallVector<Value> inits(tiles.getInits());
-    inits.append({index, phase});
-    auto newLoop = ForEachTileOp::create(rewriter, tiles.getLoc(),
-                                         tiles.getExtents(), inits);
-    Block &newBody = newLoop.getBodyBlock();
-    // The builder adds a yield only to loops without iter_args.
-    if (!newBody.empty())
-      rewriter.eraseOp(newBody.getTerminator());
-    Block &oldBody = tiles.getBodyBlock();
-    SmallVector<Value> replacements(newBody.getArguments().drop_back(2));
-    rewriter.mergeBlocks(&oldBody, &newBody, replacements);
-    auto yield = cast<YieldOp>(newBody.getTerminator());
-    ValueRange newArgs = newBody.getArguments().take_back(2);
-    SmallVector<Value> yielded(yield.getValues());
-    yielded.append(newArgs.begin(), newArgs.end());
-    rewriter.setInsertionPoint(yield);
-    rewriter.replaceOpWithNewOp<YieldOp>(yield, yielded);
-    rewriter.replaceOp(tiles, newLoop.getResults().drop_back(2));
+    auto newLoop = appendIterArgs(rewriter, tiles, ValueRange{index, phase});
     loop = newLoop;
+    ValueRange newArgs = newLoop.getRegionIterArgs().take_back(2);
     index = newArgs[0];
     phase = newArgs[1];
   }
@@ -107,11 +90,44 @@ void advanceAfter(Operation *after, Value index, Value phase, int64_t stages) {
   builder.setInsertionPointAfter(after);
   auto next = AdvanceOp::create(
       builder, after->getLoc(), builder.getIndexType(), builder.getI1Type(),
-      index, phase, builder.getI64IntegerAttr(stages));
+      index, phase, Value(), builder.getI64IntegerAttr(stages));
   Operation *yield = after->getBlock()->getTerminator();
   unsigned n = yield->getNumOperands();
   yield->setOperand(n - 2, next.getNextIndex());
   yield->setOperand(n - 1, next.getNextPhase());
+}
+
+/// A ping-pong consumer sees only every tile_step-th tile of the ring: its
+/// state starts first_tile tiles in and, after each of its tiles, jumps
+/// over the k steps of the tiles the other consumers take.
+void skipOtherConsumersStages(ForEachTileOp tiles, PopOp pop, int64_t stages) {
+  auto kLoop = pop->getParentOfType<scf::ForOp>();
+  auto kTiles = kLoop.getUpperBound().getDefiningOp<KTilesOp>();
+  if (!kTiles)
+    return; // warp specialization only makes k loops up to klx.k_tiles
+  OpBuilder b(tiles);
+  Location loc = tiles.getLoc();
+  auto skipBy = [&](OpBuilder &at, Value count, int64_t tilesSkipped,
+                    Value index, Value phase) {
+    Value skip = arith::MulIOp::create(
+        at, loc, count, arith::ConstantIndexOp::create(at, loc, tilesSkipped));
+    return AdvanceOp::create(at, loc, at.getIndexType(), at.getI1Type(), index,
+                             phase, skip, at.getI64IntegerAttr(stages));
+  };
+  unsigned n = tiles->getNumOperands();
+  Value countHere =
+      KTilesOp::create(b, loc, b.getIndexType(), kTiles.getExtent());
+  auto start = skipBy(b, countHere, tiles.firstTile(), tiles->getOperand(n - 2),
+                      tiles->getOperand(n - 1));
+  tiles->setOperand(n - 2, start.getNextIndex());
+  tiles->setOperand(n - 1, start.getNextPhase());
+  Operation *yield = tiles.getBodyBlock().getTerminator();
+  unsigned y = yield->getNumOperands();
+  OpBuilder atYield(yield);
+  auto next = skipBy(atYield, kTiles.getCount(), tiles.tileStep() - 1,
+                     yield->getOperand(y - 2), yield->getOperand(y - 1));
+  yield->setOperand(y - 2, next.getNextIndex());
+  yield->setOperand(y - 1, next.getNextPhase());
 }
 
 /// `sharedFull`: a pipeline whose full barriers this one's producer
@@ -139,6 +155,8 @@ FailureOr<PipelineOp> bufferChannel(ChannelOp channel, ScheduleAttr schedule,
 
   // What each slot holds, from the loads the producer pushes.
   SmallVector<LoadOp> loads;
+  // Kept apart from the loads, which are gone before the consumers' side.
+  SmallVector<OperandAttr> operands;
   int64_t txBytes = 0;
   for (Value tile : push.getTiles()) {
     auto load = tile.getDefiningOp<LoadOp>();
@@ -146,12 +164,16 @@ FailureOr<PipelineOp> bufferChannel(ChannelOp channel, ScheduleAttr schedule,
       return push.emitOpError("pushes a tile that is not a klx.load of the "
                               "same k step");
     loads.push_back(load);
+    operands.push_back(load.getOperandAttr());
     txBytes += schedule.tileBytes(load.getOperand());
   }
 
   OpBuilder builder(channel);
   int64_t stages = schedule.getStages();
-  int64_t arrivals = 128 * schedule.getConsumers();
+  // Every consumer thread releases each stage; with ping-pong only the one
+  // warpgroup whose tile it holds.
+  int64_t arrivals =
+      128 * (schedule.getPingpong() ? 1 : schedule.getConsumers());
   auto pipeline = PipelineOp::create(
       builder, channel.getLoc(), PipelineType::get(channel.getContext()),
       builder.getI64IntegerAttr(stages), builder.getI64IntegerAttr(txBytes),
@@ -174,18 +196,26 @@ FailureOr<PipelineOp> bufferChannel(ChannelOp channel, ScheduleAttr schedule,
   for (LoadOp load : loads)
     load.erase();
 
-  // Consumer side: each pop with the release that follows it.
-  for (auto [pop, release] : llvm::zip(pops, releases)) {
-    if (pop->getBlock() != release->getBlock())
-      return release.emitOpError("must release in the block it popped in");
+  // Consumer side: each pop with the release of its block.
+  for (PopOp pop : pops) {
+    auto paired = llvm::find_if(releases, [&](ReleaseOp release) {
+      return release && release->getBlock() == pop->getBlock();
+    });
+    if (paired == releases.end())
+      return pop.emitOpError("has no klx.release in its block");
+    ReleaseOp release = *paired;
+    *paired = ReleaseOp();
     auto consumer = pop->getParentOfType<RoleOp>();
     auto [cIndex, cPhase] = carryState(pop, consumer);
+    if (auto tiles = consumer.getBody().front().getOps<ForEachTileOp>();
+        !tiles.empty() && (*tiles.begin()).tileStep() > 1)
+      skipOtherConsumersStages(*tiles.begin(), pop, stages);
     builder.setInsertionPoint(pop);
     ConsumerWaitOp::create(builder, pop.getLoc(), pipeline, cIndex, cPhase);
-    for (auto [load, tile] : llvm::zip(loads, pop.getTiles())) {
-      auto stageTile = StageTileOp::create(
-          builder, pop.getLoc(), TileType::get(pop.getContext()),
-          load.getOperandAttr(), pipeline, cIndex);
+    for (auto [operand, tile] : llvm::zip(operands, pop.getTiles())) {
+      auto stageTile = StageTileOp::create(builder, pop.getLoc(),
+                                           TileType::get(pop.getContext()),
+                                           operand, pipeline, cIndex);
       tile.replaceAllUsesWith(stageTile.getTile());
     }
     builder.setInsertionPoint(release);

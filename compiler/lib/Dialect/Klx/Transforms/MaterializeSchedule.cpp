@@ -109,10 +109,16 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
     return kernel.emitOpError(
         "schedule: warp_specialize = false is not supported yet; klx "
         "lowers warp-specialized schedules only");
-  if (pingpong)
+  if (pingpong && !persistent)
     return kernel.emitOpError(
-        "schedule: pingpong = true is not supported yet; use the "
-        "cooperative schedule (pingpong = false)");
+        "schedule: pingpong = true needs persistent = true: the consumers "
+        "take turns over the CTA's tiles, and one tile per CTA leaves the "
+        "second consumer nothing to do");
+  if (pingpong && consumers < 2)
+    return kernel.emitOpError(
+               "schedule: pingpong = true needs at least two consumers to take "
+               "turns; got ")
+           << consumers;
   if (producers != 1 && producers != 2)
     return kernel.emitOpError("schedule: producers must be 1 (one warp "
                               "loads A and B) or 2 (one warp each); got ")
@@ -133,7 +139,18 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
                               "(whole 64-column TMA boxes, at most wgmma's "
                               "N = 256); got ")
            << tileN;
-  if (tileM < 64 || tileM > 256 || tileM % (64 * consumers) != 0)
+  // Ping-pong consumers each hold a whole tile; cooperative ones split it.
+  int64_t rowsPerConsumer = pingpong ? tileM : tileM / consumers;
+  if (pingpong && (tileM < 64 || tileM > 256 || tileM % 64 != 0))
+    return kernel.emitOpError("schedule: tile_m = ")
+           << tileM << " is not a multiple of 64 rows (wgmma's M) up to 256";
+  if (pingpong && tileM > 64 && tileN != 128)
+    return kernel.emitOpError("schedule: with pingpong, a consumer holding ")
+           << tileM / 64 << " wgmma fragments of 64 rows needs tile_n = 128 "
+           << "(nvgpu.warpgroup.mma.store places the second fragment "
+           << "by the first one's register count, which is 64 rows only "
+           << "when N = 128); got tile_n = " << tileN;
+  if (!pingpong && (tileM < 64 || tileM > 256 || tileM % (64 * consumers) != 0))
     return kernel.emitOpError("schedule: tile_m = ")
            << tileM << " does not split into " << consumers
            << " consumer warpgroups of a multiple of 64 rows (wgmma's M), "
@@ -151,7 +168,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << producerRegs << " + " << consumers << " x 128 x " << consumerRegs
            << " = " << registers << " registers > "
            << ScheduleAttr::kRegisterFile;
-  int64_t accRegs = (tileM / consumers) * tileN / 128;
+  int64_t accRegs = rowsPerConsumer * tileN / 128;
   if (accRegs + 16 > consumerRegs)
     return kernel.emitOpError("schedule: each consumer thread holds ")
            << accRegs << " accumulator registers, which with 16 for "

@@ -109,33 +109,38 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule) {
   Value mine = arith::SelectOp::create(
       rewriter, loc, owns,
       arith::CeilDivUIOp::create(rewriter, loc, left, stride), zero);
+  // A ping-pong consumer takes its first_tile-th tile, then every
+  // tile_step-th: ceil((mine - first) / step) of them, or none.
+  int64_t firstTile = loop.firstTile(), tileStep = loop.tileStep();
+  if (firstTile != 0 || tileStep != 1) {
+    Value firstValue = arith::ConstantIndexOp::create(rewriter, loc, firstTile);
+    Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ugt,
+                                      mine, firstValue);
+    Value rest = arith::SubIOp::create(rewriter, loc, mine, firstValue);
+    mine = arith::SelectOp::create(
+        rewriter, loc, any, ceilDiv(rewriter, loc, rest, tileStep), zero);
+  }
   Value count =
       kTiles ? arith::MulIOp::create(rewriter, loc, mine, kTiles) : mine;
-  replaceLoop(rewriter, loop, count,
-              [&](OpBuilder &b, Location, Value i) -> SmallVector<Value> {
-                Value j =
-                    kTiles ? arith::DivUIOp::create(b, loc, i, kTiles) : i;
-                Value tile = arith::AddIOp::create(
-                    b, loc, first, arith::MulIOp::create(b, loc, j, stride));
-                SmallVector<Value> coords = tileCoordinates(b, tile);
-                if (kTiles)
-                  coords.push_back(arith::RemUIOp::create(b, loc, i, kTiles));
-                return coords;
-              });
+  replaceLoop(
+      rewriter, loop, count,
+      [&](OpBuilder &b, Location, Value i) -> SmallVector<Value> {
+        Value j = kTiles ? arith::DivUIOp::create(b, loc, i, kTiles) : i;
+        if (firstTile != 0 || tileStep != 1)
+          j = arith::AddIOp::create(
+              b, loc, arith::ConstantIndexOp::create(b, loc, firstTile),
+              arith::MulIOp::create(
+                  b, loc, j, arith::ConstantIndexOp::create(b, loc, tileStep)));
+        Value tile = arith::AddIOp::create(
+            b, loc, first, arith::MulIOp::create(b, loc, j, stride));
+        SmallVector<Value> coords = tileCoordinates(b, tile);
+        if (kTiles)
+          coords.push_back(arith::RemUIOp::create(b, loc, i, kTiles));
+        return coords;
+      });
 }
 
 } // namespace
-
-LogicalResult
-klx::forEachKernel(Operation *module,
-                   function_ref<LogicalResult(KernelOp)> transform) {
-  SmallVector<KernelOp> kernels;
-  module->walk([&](KernelOp kernel) { kernels.push_back(kernel); });
-  bool ok = true;
-  for (KernelOp kernel : kernels)
-    ok &= succeeded(transform(kernel));
-  return success(ok);
-}
 
 LogicalResult klx::mapTilesToCTAs(KernelOp kernel) {
   SmallVector<ForEachTileOp> loops;
@@ -149,6 +154,11 @@ LogicalResult klx::mapTilesToCTAs(KernelOp kernel) {
   for (ForEachTileOp loop : loops) {
     if (loop->getParentOfType<ForEachTileOp>())
       return loop.emitOpError("is nested in another klx.for_each_tile");
+    if ((loop.firstTile() != 0 || loop.tileStep() != 1) &&
+        !schedule.getPersistent())
+      return loop.emitOpError("visits only some of the CTA's tiles, which "
+                              "needs a persistent schedule (one tile per CTA "
+                              "leaves nothing to share)");
     mapLoop(loop, schedule);
   }
   return success();

@@ -22,6 +22,7 @@
 #include "klx/Dialect/Klx/Transforms/Transforms.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Iterators.h"
 #include "mlir/IR/PatternMatch.h"
@@ -113,6 +114,85 @@ LoadOp cloneWithSlice(OpBuilder &builder, LoadOp load, Operation *scope,
   return cast<LoadOp>(builder.clone(*load, mapping));
 }
 
+/// The consumer role `role`: T and K as they were, each producer's loads
+/// replaced by a pop from its channel, the releases after the last use of
+/// any tile. With `turns` (ping-pong), consumer `index` of `count` visits
+/// every count-th tile from its index-th, and takes its turn on the tensor
+/// cores around its k loop.
+void buildConsumer(RoleOp role, TileProgram &program,
+                   ArrayRef<SmallVector<LoadOp>> groups,
+                   ArrayRef<Value> channels, Value turns, int64_t index,
+                   int64_t count) {
+  MLIRContext *context = role.getContext();
+  Location loc = program.tileLoop.getLoc();
+  OpBuilder builder(context);
+  builder.setInsertionPointToStart(&role.getBody().front());
+  IRMapping mapping;
+  auto consumerLoop =
+      cast<ForEachTileOp>(builder.clone(*program.tileLoop, mapping));
+  Operation *lastUse = nullptr;
+  for (auto [group, channel] : llvm::zip(groups, channels)) {
+    SmallVector<LoadOp> clonedLoads;
+    for (LoadOp load : group)
+      clonedLoads.push_back(cast<LoadOp>(mapping.lookup(load.getOperation())));
+    OpBuilder kBody(clonedLoads.front());
+    SmallVector<Type> tileTypes(clonedLoads.size(), TileType::get(context));
+    auto pop = PopOp::create(kBody, loc, tileTypes, channel);
+    if (!lastUse || lastUse->isBeforeInBlock(pop))
+      lastUse = pop;
+    Block *kBlock = pop->getBlock();
+    for (auto [load, tile] : llvm::zip(clonedLoads, pop.getTiles())) {
+      // A use nested deeper (in an scf.if of the k step) counts as the op
+      // of the k step that holds it.
+      for (Operation *user : load->getUsers())
+        if (Operation *step = kBlock->findAncestorOpInBlock(*user);
+            step && lastUse->isBeforeInBlock(step))
+          lastUse = step;
+      load.getTile().replaceAllUsesWith(tile);
+      load.erase();
+    }
+  }
+  OpBuilder after(context);
+  after.setInsertionPointAfter(lastUse);
+  for (Value channel : channels)
+    ReleaseOp::create(after, loc, channel);
+  // The loads' index arithmetic is dead in the consumer now. (Only ops:
+  // region DCE would also drop block arguments the loops need.)
+  consumerLoop.getBody().walk<WalkOrder::PostOrder, ReverseIterator>(
+      [&](Operation *op) {
+        if (isOpTriviallyDead(op))
+          op->erase();
+      });
+  if (!turns)
+    return;
+
+  // Ping-pong: this consumer's tiles, and a turn phase carried from tile
+  // to tile. Consumer 0 starts on the phase a fresh barrier counts as
+  // complete, so it goes first.
+  consumerLoop.setFirstTileAttr(builder.getI64IntegerAttr(index));
+  consumerLoop.setTileStepAttr(builder.getI64IntegerAttr(count));
+  IRRewriter rewriter(context);
+  rewriter.setInsertionPoint(consumerLoop);
+  Value firstPhase = arith::ConstantIntOp::create(
+      rewriter, loc, rewriter.getI1Type(), index == 0 ? 1 : 0);
+  ForEachTileOp loop = appendIterArgs(rewriter, consumerLoop, firstPhase);
+  Value phase = loop.getRegionIterArgs().back();
+  auto kLoop = cast<scf::ForOp>(
+      loop.getBodyBlock().findAncestorOpInBlock(*lastUse->getParentOp()));
+  builder.setInsertionPoint(kLoop);
+  TakeTurnOp::create(builder, loc, turns, builder.getI64IntegerAttr(index),
+                     phase);
+  builder.setInsertionPointAfter(kLoop);
+  PassTurnOp::create(builder, loc, turns,
+                     builder.getI64IntegerAttr((index + 1) % count));
+  auto yield = cast<YieldOp>(loop.getBodyBlock().getTerminator());
+  builder.setInsertionPoint(yield);
+  Value flipped = arith::XOrIOp::create(
+      builder, loc, phase,
+      arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
+  yield->setOperand(yield->getNumOperands() - 1, flipped);
+}
+
 } // namespace
 
 LogicalResult klx::warpSpecialize(KernelOp kernel) {
@@ -178,16 +258,28 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
     producer.getBody().emplaceBlock();
     producers.push_back(producer);
   }
-  SmallVector<int64_t> consumerGroups;
-  for (int64_t i = 0; i < consumers; ++i)
-    consumerGroups.push_back(i);
-  auto consumer =
-      RoleOp::create(builder, loc, builder.getStringAttr("consumer"),
-                     RoleKindAttr::get(context, RoleKind::Consumer),
-                     builder.getDenseI64ArrayAttr(consumerGroups),
-                     builder.getDenseI64ArrayAttr({0, 1, 2, 3}),
-                     builder.getI64IntegerAttr(schedule.getConsumerRegs()));
-  consumer.getBody().emplaceBlock();
+  // Cooperative consumers share one role and split each tile's rows;
+  // ping-pong consumers are a role each and take whole tiles in turn.
+  SmallVector<RoleOp> consumerRoles;
+  auto makeConsumer = [&](StringRef name, ArrayRef<int64_t> warpgroups) {
+    auto role =
+        RoleOp::create(builder, loc, builder.getStringAttr(name),
+                       RoleKindAttr::get(context, RoleKind::Consumer),
+                       builder.getDenseI64ArrayAttr(warpgroups),
+                       builder.getDenseI64ArrayAttr({0, 1, 2, 3}),
+                       builder.getI64IntegerAttr(schedule.getConsumerRegs()));
+    role.getBody().emplaceBlock();
+    consumerRoles.push_back(role);
+  };
+  if (schedule.getPingpong()) {
+    for (int64_t c = 0; c < consumers; ++c)
+      makeConsumer(("consumer" + Twine(c)).str(), {c});
+  } else {
+    SmallVector<int64_t> consumerGroups;
+    for (int64_t i = 0; i < consumers; ++i)
+      consumerGroups.push_back(i);
+    makeConsumer("consumer", consumerGroups);
+  }
 
   // Each producer: one loop over (tm, tn, k) with its loads and their
   // operands.
@@ -209,46 +301,15 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
     PushOp::create(body, loc, channel, tiles);
   }
 
-  // Consumer: T and K as they were, each producer's loads replaced by a pop
-  // from its channel; the releases follow the last use of any tile.
-  builder.setInsertionPointToStart(&consumer.getBody().front());
-  IRMapping mapping;
-  auto consumerLoop = cast<ForEachTileOp>(builder.clone(*tileLoop, mapping));
-  Operation *lastUse = nullptr;
-  SmallVector<PopOp> pops;
-  for (auto &group : groups) {
-    SmallVector<LoadOp> clonedLoads;
-    for (LoadOp load : group)
-      clonedLoads.push_back(cast<LoadOp>(mapping.lookup(load.getOperation())));
-    OpBuilder kBody(clonedLoads.front());
-    SmallVector<Type> tileTypes(clonedLoads.size(), TileType::get(context));
-    auto pop = PopOp::create(kBody, loc, tileTypes, channels[pops.size()]);
-    pops.push_back(pop);
-    if (!lastUse || lastUse->isBeforeInBlock(pop))
-      lastUse = pop;
-    Block *kBlock = pop->getBlock();
-    for (auto [load, tile] : llvm::zip(clonedLoads, pop.getTiles())) {
-      // A use nested deeper (in an scf.if of the k step) counts as the op
-      // of the k step that holds it.
-      for (Operation *user : load->getUsers())
-        if (Operation *step = kBlock->findAncestorOpInBlock(*user);
-            step && lastUse->isBeforeInBlock(step))
-          lastUse = step;
-      load.getTile().replaceAllUsesWith(tile);
-      load.erase();
-    }
+  Value turns;
+  if (schedule.getPingpong()) {
+    OpBuilder before(roles);
+    turns = TurnsOp::create(before, loc, TurnsType::get(context),
+                            before.getI64IntegerAttr(consumers));
   }
-  OpBuilder after(context);
-  after.setInsertionPointAfter(lastUse);
-  for (Value channel : channels)
-    ReleaseOp::create(after, loc, channel);
-  // The loads' index arithmetic is dead in the consumer now. (Only ops:
-  // region DCE would also drop block arguments the loops need.)
-  consumerLoop.getBody().walk<WalkOrder::PostOrder, ReverseIterator>(
-      [&](Operation *op) {
-        if (isOpTriviallyDead(op))
-          op->erase();
-      });
+  for (auto [c, role] : llvm::enumerate(consumerRoles))
+    buildConsumer(role, program, groups, channels, turns, int64_t(c),
+                  int64_t(consumerRoles.size()));
 
   tileLoop.erase();
   return success();

@@ -64,6 +64,10 @@ def Klx_ForEachTileOp : Klx_Op<"for_each_tile", [
     owns is decided later (`klx-persistent`). Loop-carried values work as
     in `scf.for`.
 
+    `first_tile` and `tile_step` make the loop visit only some of the CTA's
+    tiles: its `first_tile`-th, then every `tile_step`-th. Ping-pong
+    consumers split the CTA's tiles that way.
+
     ```mlir
     klx.for_each_tile (%tm, %tn) in (%M, %N) {
       ...
@@ -75,7 +79,9 @@ def Klx_ForEachTileOp : Klx_Op<"for_each_tile", [
     }
     ```
   }];
-  let arguments = (ins Variadic<Index>:$extents, Variadic<AnyType>:$inits);
+  let arguments = (ins Variadic<Index>:$extents, Variadic<AnyType>:$inits,
+                       OptionalAttr<I64Attr>:$first_tile,
+                       OptionalAttr<I64Attr>:$tile_step);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
@@ -94,6 +100,9 @@ def Klx_ForEachTileOp : Klx_Op<"for_each_tile", [
       return getBodyBlock().getArguments().drop_front(getNumInductionVars());
     }
     bool hasK() { return getNumInductionVars() == 3; }
+    /// Which of the CTA's tiles the loop visits: first, first + step, ...
+    int64_t firstTile() { return getFirstTile().value_or(0); }
+    int64_t tileStep() { return getTileStep().value_or(1); }
   }];
 }
 
@@ -297,9 +306,52 @@ def Klx_StageTileOp : Klx_Op<"stage_tile", [Pure]> {
 
 def Klx_AdvanceOp : Klx_Op<"advance", [Pure]> {
   let summary = "the next pipeline state: index + 1, and the phase flips on wrap";
-  let arguments = (ins Index:$index, I1:$phase, I64Attr:$stages);
+  let description = [{
+    With `by %n` the state moves n stages at once (the phase flips once per
+    wrap): a ping-pong consumer skips the stages of the tiles the other
+    consumers take.
+  }];
+  let arguments = (ins Index:$index, I1:$phase, Optional<Index>:$count,
+                       I64Attr:$stages);
   let results = (outs Index:$next_index, I1:$next_phase);
-  let assemblyFormat = "$index `,` $phase `stages` `(` $stages `)` attr-dict";
+  let assemblyFormat = [{
+    $index `,` $phase (`by` $count^)? `stages` `(` $stages `)` attr-dict
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// [SECTION] Ping-pong turns (after klx-warp-specialize with pingpong)
+//===----------------------------------------------------------------------===//
+
+def Klx_TurnsOp : Klx_Op<"turns"> {
+  let summary = "consumer warpgroups take the tensor cores in turn";
+  let description = [{
+    One mbarrier per consumer. Consumer c waits on `turn[c]` before its
+    k loop and arrives on `turn[c + 1]` (mod consumers) after it, so the
+    mainloops of the consumers alternate while each one's epilogue overlaps
+    the next one's mainloop. Consumer 0 has the first turn.
+
+    ```mlir
+    %t = klx.turns consumers(2)
+    klx.take_turn %t[0] phase %p
+    klx.pass_turn %t[1]
+    ```
+  }];
+  let arguments = (ins I64Attr:$consumers);
+  let results = (outs Klx_TurnsType:$turns);
+  let assemblyFormat = "`consumers` `(` $consumers `)` attr-dict";
+}
+
+def Klx_TakeTurnOp : Klx_Op<"take_turn"> {
+  let summary = "wait until it is consumer `consumer`'s turn (phase `phase`)";
+  let arguments = (ins Klx_TurnsType:$turns, I64Attr:$consumer, I1:$phase);
+  let assemblyFormat = "$turns `[` $consumer `]` `phase` $phase attr-dict";
+}
+
+def Klx_PassTurnOp : Klx_Op<"pass_turn"> {
+  let summary = "give the turn to consumer `consumer`";
+  let arguments = (ins Klx_TurnsType:$turns, I64Attr:$consumer);
+  let assemblyFormat = "$turns `[` $consumer `]` attr-dict";
 }
 
 #endif // KLX_DIALECT_KLX_IR_KLXOPS_TD

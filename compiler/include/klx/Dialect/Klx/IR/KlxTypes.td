@@ -41,6 +41,10 @@ def Klx_ChannelType : Klx_Type<"Channel", "channel"> {
   let summary = "tiles flowing from a producer role to consumer roles";
 }
 
+def Klx_TurnsType : Klx_Type<"Turns", "turns"> {
+  let summary = "an order in which consumer warpgroups take the tensor cores";
+}
+
 def Klx_PipelineType : Klx_Type<"Pipeline", "pipeline"> {
   let summary = "a circular buffer of shared-memory stages with full and empty mbarriers";
 }

@@ -11,6 +11,7 @@
 #include "klx/Dialect/Klx/IR/KlxOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace klx {
 
@@ -19,6 +20,12 @@ namespace klx {
 mlir::LogicalResult
 forEachKernel(mlir::Operation *module,
               llvm::function_ref<mlir::LogicalResult(KernelOp)> transform);
+
+/// Replaces `loop` by one that also carries `inits`; the new values are
+/// the last block arguments and are yielded unchanged until the caller
+/// changes the yield. Returns the new loop.
+ForEachTileOp appendIterArgs(mlir::RewriterBase &rewriter, ForEachTileOp loop,
+                             mlir::ValueRange inits);
 
 /// Builds `kernel`'s schedule from `params` (may be null: all defaults) and
 /// checks it, reporting problems on the kernel.
