@@ -18,6 +18,7 @@
 // RUN: klx compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: klx pipeline %s | FileCheck %s --check-prefix=STEPS
 // RUN: klx roles %s | FileCheck %s --check-prefix=ROLES
+// RUN: klx compile %s -D warp_specialize=0 --emit=ptx | FileCheck %s --check-prefix=NOWS
 // PTX: .entry gemm
 // PTX: .maxntid 384, 1, 1
 // PTX: .minnctapersm 1
@@ -42,11 +43,18 @@
 // ROLES: role consumer: threads 0-255, 256 active, setmaxnreg.inc 232
 // ROLES: barriers: wait full, arrive empty
 // ROLES: checks: registers, setmaxnreg placement and barriers are fine
+// Without warp specialization the same 256 threads load and multiply.
+// NOWS: .maxntid 256, 1, 1
+// NOWS-NOT: setmaxnreg
+// NOWS: cp.async.bulk.tensor.2d
+// NOWS-NOT: setmaxnreg
+// NOWS: wgmma.mma_async
 
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,
                                  tile_k = 64 : i64, stages = 4 : i64,
                                  consumers = 2 : i64, persistent = true,
+                                 warp_specialize = true,
                                  producer_regs = 40 : i64,
                                  consumer_regs = 232 : i64, dtype = "f16"}} {
   klx.kernel @gemm(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,

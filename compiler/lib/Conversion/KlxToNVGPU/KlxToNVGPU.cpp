@@ -411,9 +411,13 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
                            "number of stages");
   SmallVector<WarpSpecializeOp> roles;
   func.walk([&](WarpSpecializeOp r) { roles.push_back(r); });
-  if (roles.size() != 1)
-    return kernel.emitOpError("klx-to-nvgpu expects one klx.warp_specialize");
-  if (failed(lowerRoles(l, roles[0])))
+  // Without warp specialization all warpgroups run the same code.
+  size_t expectedRoles = schedule.getWarpSpecialize() ? 1 : 0;
+  if (roles.size() != expectedRoles)
+    return kernel.emitOpError("klx-to-nvgpu expects ")
+           << expectedRoles << " klx.warp_specialize for this schedule, found "
+           << roles.size() << " (run klx-warp-specialize first)";
+  if (!roles.empty() && failed(lowerRoles(l, roles[0])))
     return failure();
   SmallVector<TurnsOp> turns;
   func.walk([&](TurnsOp t) { turns.push_back(t); });

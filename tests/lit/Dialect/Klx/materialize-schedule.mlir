@@ -128,3 +128,23 @@ module attributes {klx.params = {pingpong = true, persistent = true, tile_n = 64
   klx.kernel @pingpong_narrow(%M: index) {
   }
 }
+
+// -----
+
+module attributes {klx.params = {warp_specialize = false, pingpong = true, persistent = true}} {
+  // expected-error @+1 {{schedule: pingpong and producers = 2 are ways of specializing warps; they need warp_specialize = true}}
+  klx.kernel @pingpong_without_roles(%M: index) {
+  }
+}
+
+// -----
+
+// Without roles the consumers keep the cap at entry: 65536 / 256 threads
+// is 256, at most 255, rounded down to a multiple of 8.
+// CHECK-LABEL: klx.kernel @no_roles
+// CHECK-SAME: warpSpecialize = false
+// CHECK-SAME: consumerRegs = 248
+module attributes {klx.params = {warp_specialize = false}} {
+  klx.kernel @no_roles(%M: index) {
+  }
+}

@@ -237,6 +237,9 @@ LogicalResult klx::buildCircularBuffers(KernelOp kernel) {
   if (!channels.empty() && !schedule)
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
                               "first");
+  if (schedule && !schedule.getWarpSpecialize() && channels.empty() &&
+      kernel.getBodyBlock().getOps<PipelineOp>().empty())
+    return pipelineWithoutRoles(kernel);
   PipelineOp first;
   for (ChannelOp channel : channels) {
     PipelineOp sharedFull =

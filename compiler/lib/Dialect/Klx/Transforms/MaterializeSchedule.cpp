@@ -105,10 +105,10 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   if (stages < 1)
     return kernel.emitOpError("schedule: stages must be at least 1, got ")
            << stages;
-  if (!warpSpecialize)
+  if (!warpSpecialize && (pingpong || producers != 1))
     return kernel.emitOpError(
-        "schedule: warp_specialize = false is not supported yet; klx "
-        "lowers warp-specialized schedules only");
+        "schedule: pingpong and producers = 2 are ways of specializing "
+        "warps; they need warp_specialize = true");
   if (pingpong && !persistent)
     return kernel.emitOpError(
         "schedule: pingpong = true needs persistent = true: the consumers "
@@ -156,13 +156,18 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << " consumer warpgroups of a multiple of 64 rows (wgmma's M), "
               "at most 256 rows (a TMA box)";
 
-  int64_t threads = 128 * (1 + consumers);
+  int64_t threads = 128 * ((warpSpecialize ? 1 : 0) + consumers);
   if (threads > kMaxThreads)
     return kernel.emitOpError("schedule: ")
            << consumers << " consumers make " << threads
            << " threads per CTA, more than " << kMaxThreads;
+  // Without roles there is no setmaxnreg: every thread keeps the cap at
+  // entry (.maxntid, .minnctapersm 1), which is what the accumulators get.
+  if (!warpSpecialize)
+    consumerRegs = std::min<int64_t>(
+        255, ScheduleAttr::kRegisterFile / threads) / 8 * 8;
   int64_t registers = 128 * producerRegs + 128 * consumers * consumerRegs;
-  if (registers > ScheduleAttr::kRegisterFile)
+  if (warpSpecialize && registers > ScheduleAttr::kRegisterFile)
     return kernel.emitOpError("schedule: the roles do not fit the register "
                               "file: 128 x ")
            << producerRegs << " + " << consumers << " x 128 x " << consumerRegs
@@ -172,7 +177,8 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   if (accRegs + 16 > consumerRegs)
     return kernel.emitOpError("schedule: each consumer thread holds ")
            << accRegs << " accumulator registers, which with 16 for "
-           << "addresses and loop state do not fit consumer_regs = "
+           << "addresses and loop state do not fit "
+           << (warpSpecialize ? "consumer_regs = " : "the registers at entry, ")
            << consumerRegs;
 
   auto schedule = ScheduleAttr::get(kernel.getContext(), tileM, tileN, tileK,

@@ -38,8 +38,14 @@ llvm::ArrayRef<llvm::StringLiteral> scheduleParamNames();
 /// Splits the kernel's tile program into producer and consumer roles.
 mlir::LogicalResult warpSpecialize(KernelOp kernel);
 
-/// Turns the kernel's channels into pipelines of shared-memory stages.
+/// Turns the kernel's channels into pipelines of shared-memory stages; a
+/// kernel whose schedule has no warp specialization gets one pipeline that
+/// its own threads fill ahead of their MMAs (pipelineWithoutRoles).
 mlir::LogicalResult buildCircularBuffers(KernelOp kernel);
+
+/// warp_specialize = false: one elected thread keeps the copies
+/// max(1, stages-1) k steps ahead of the MMAs all warpgroups run.
+mlir::LogicalResult pipelineWithoutRoles(KernelOp kernel);
 
 /// Lowers the kernel's klx.for_each_tile loops onto CTAs.
 mlir::LogicalResult mapTilesToCTAs(KernelOp kernel);
