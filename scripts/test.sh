@@ -8,3 +8,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KLX_BUILD_DIR:-$root/build}
 cd "$build"
 ctest --output-on-failure --timeout 1200 "$@"
+# ctest hides the output of skipped tests; say why each was skipped.
+grep -h "^SKIPPED: " "$build/Testing/Temporary/LastTest.log" 2>/dev/null || true

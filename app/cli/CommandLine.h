@@ -70,6 +70,7 @@ int exitCodeFor(const PipelineRun &run);
 int runCompile(const Arguments &args);
 int runPipelineCommand(const Arguments &args);
 int runRolesCommand(const Arguments &args);
+int runExportCommand(const Arguments &args);
 
 } // namespace klx::cli
 

@@ -24,9 +24,9 @@ config.excludes = [
 ]
 
 llvm_config.use_default_substitutions()
-llvm_config.with_environment("PATH", config.klx_tools_dir, append_path=False)
+llvm_config.with_environment("PATH", config.klx_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-tools = ["klx", "klx-opt"]
+tools = ["klx", "klx-opt", "klx-run"]
 llvm_config.add_tool_substitutions(tools, [config.klx_tools_dir])
 config.substitutions.append(("%samples", os.path.join(config.klx_source_dir, "samples")))
 config.substitutions.append(("%fixtures", os.path.join(config.klx_source_dir, "tests", "fixtures")))

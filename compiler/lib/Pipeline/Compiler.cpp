@@ -302,6 +302,17 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
       inputTextHash));
   if (mlir::failed(pm.run(*module)))
     return finish(RunStatus::InputError);
+  if (passCount == steps.size()) {
+    llvm::Expected<std::vector<KernelLaunch>> launches =
+        describeLaunches(*module);
+    if (!launches) {
+      Diag diag;
+      diag.message = llvm::toString(launches.takeError());
+      pending.push_back(diag);
+      return finish(RunStatus::InputError);
+    }
+    run.launches = std::move(*launches);
+  }
   if (stopIndex <= steps.size())
     return finish(RunStatus::Success);
 

@@ -6,7 +6,9 @@
 // CHECK: module attributes {gpu.container_module
 // CHECK: gpu.module @gemm_kernels {
 // CHECK: gpu.func @gemm(%[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[D:.*]]: memref<?x?xf32>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
-// CHECK-SAME: klx.launch = {block = array<i64: 384, 1, 1>, dynamic_shared_memory = 133120 : i64, grid = "persistent", tile = array<i64: 128, 128, 64>}
+// CHECK-SAME: klx.launch = {block = array<i64: 384, 1, 1>, dtype = "f16", dynamic_shared_memory = 133120 : i64, grid = "persistent",
+// CHECK-SAME: params = [{box = array<i64: 128, 64>, dtype = "f16", kind = "tensor_map", name = "A", swizzle = 128 : i64}, {box = array<i64: 64, 64>, dtype = "f16", kind = "tensor_map", name = "B", swizzle = 128 : i64}, {dtype = "f32", kind = "memref", name = "D", rank = 2 : i64}, {kind = "scalar", name = "M"}, {kind = "scalar", name = "N"}, {kind = "scalar", name = "K"}],
+// CHECK-SAME: tile = array<i64: 128, 128, 64>}
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // CHECK-SAME: nvvm.minctasm = 1 : i32
 // CHECK: %[[TID:.*]] = gpu.thread_id x

@@ -14,6 +14,7 @@
 #include "klx/Support/Diagnostics.h"
 #include "klx/Target/AmdgcnMetadata.h"
 #include "klx/Target/InstructionClasses.h"
+#include "klx/Target/KernelLaunch.h"
 #include "klx/Target/PtxasReport.h"
 
 #include <map>
@@ -87,6 +88,9 @@ struct PipelineRun {
   LoweringOptions lowering;
   std::vector<Snapshot> snapshots;
   std::vector<DeviceArtifacts> artifacts;
+  /// Launch facts of the lowered klx kernels, read once the MLIR passes
+  /// have all run (empty for hand-written kernels and shorter runs).
+  std::vector<KernelLaunch> launches;
   /// Diagnostics not tied to one step (file, options); each snapshot keeps
   /// its own too.
   std::vector<Diag> diagnostics;

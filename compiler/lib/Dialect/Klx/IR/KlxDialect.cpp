@@ -120,6 +120,16 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
              << "'" << kLaunchAttrName << "' must be a dictionary";
     return mlir::success();
   }
+  if (name == kDimsAttrName) {
+    auto dims = llvm::dyn_cast<mlir::DictionaryAttr>(attribute.getValue());
+    if (!dims || !llvm::all_of(dims, [](mlir::NamedAttribute dim) {
+          return llvm::is_contained({"M", "N", "K"}, dim.getName().strref()) &&
+                 llvm::isa<mlir::IntegerAttr>(dim.getValue());
+        }))
+      return op->emitError() << "'" << kDimsAttrName
+                             << "' must map M, N and K to argument numbers";
+    return mlir::success();
+  }
   if (name == kRoleNamesAttrName) {
     auto names = llvm::dyn_cast<mlir::ArrayAttr>(attribute.getValue());
     if (!names || !llvm::all_of(names, llvm::IsaPred<mlir::StringAttr>))

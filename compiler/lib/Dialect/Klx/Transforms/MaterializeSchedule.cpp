@@ -59,6 +59,29 @@ llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   return names;
 }
 
+/// Names the kernel arguments that are M, N (the tile loop's extents) and K
+/// (what klx.k_tiles counts): later passes lose the tile loop, and a runner
+/// needs to know which parameter is which size.
+static void recordProblemDims(KernelOp kernel) {
+  Builder b(kernel.getContext());
+  SmallVector<NamedAttribute> dims;
+  auto name = [&](StringRef dim, Value value) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (arg && arg.getOwner() == &kernel.getBodyBlock() &&
+        llvm::none_of(dims, [&](NamedAttribute d) { return d.getName() == dim; }))
+      dims.push_back(b.getNamedAttr(dim, b.getI64IntegerAttr(arg.getArgNumber())));
+  };
+  kernel.walk([&](ForEachTileOp loop) {
+    if (loop.getExtents().size() >= 2) {
+      name("M", loop.getExtents()[0]);
+      name("N", loop.getExtents()[1]);
+    }
+  });
+  kernel.walk([&](KTilesOp kTiles) { name("K", kTiles.getExtent()); });
+  if (!dims.empty())
+    kernel->setAttr(kDimsAttrName, b.getDictionaryAttr(dims));
+}
+
 LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   if (params) {
     for (NamedAttribute entry : params) {
@@ -192,6 +215,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << shared << " bytes of shared memory, more "
            << "than the " << kMaxSharedBytes << " a CTA may use";
   kernel.setScheduleAttr(schedule);
+  recordProblemDims(kernel);
   return success();
 }
 

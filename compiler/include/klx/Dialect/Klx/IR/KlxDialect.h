@@ -23,7 +23,12 @@ namespace klx {
 /// Module attribute names owned by the dialect.
 inline constexpr llvm::StringLiteral kTargetAttrName = "klx.target";
 inline constexpr llvm::StringLiteral kParamsAttrName = "klx.params";
-/// On a lowered kernel: block, grid kind, dynamic shared memory, tile.
+/// On a klx.kernel: which arguments are the problem sizes M, N and K
+/// ({M = 3, N = 4, K = 5}), read off its tile loop by
+/// klx-materialize-schedule so that the lowered kernel can name them.
+inline constexpr llvm::StringLiteral kDimsAttrName = "klx.dims";
+/// On a lowered kernel: block, grid kind, dynamic shared memory, tile, the
+/// element type and a description of each parameter (what a runner needs).
 inline constexpr llvm::StringLiteral kLaunchAttrName = "klx.launch";
 /// On the scf.if klx-to-nvgpu makes of the roles: ["then role", "else
 /// role"], so the role tree of later passes still has their names.

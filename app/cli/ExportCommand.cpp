@@ -1,0 +1,90 @@
+//===- ExportCommand.cpp - klx export -------------------------------------===//
+//
+// Compiles to a cubin and writes a Bundle (kernel.cubin, kernel.ptx,
+// manifest.json) that klx-run launches without MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandLine.h"
+
+#include "klx/Target/Bundle.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace klx;
+using namespace klx::cli;
+
+/// "MxNxK", each a positive integer.
+static std::optional<ProblemSize> parseSize(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  text.split(parts, 'x');
+  ProblemSize size;
+  if (parts.size() != 3 || parts[0].getAsInteger(10, size.m) ||
+      parts[1].getAsInteger(10, size.n) || parts[2].getAsInteger(10, size.k) ||
+      size.m <= 0 || size.n <= 0 || size.k <= 0)
+    return std::nullopt;
+  return size;
+}
+
+int cli::runExportCommand(const Arguments &args) {
+  static const llvm::StringRef ownFlags[] = {"size"};
+  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  if (!input)
+    return kExitUsageError;
+  if (args.output.empty()) {
+    llvm::errs() << "klx export: -o DIR is required (the bundle's folder)\n";
+    return kExitUsageError;
+  }
+  ProblemSize size{2048, 2048, 1024};
+  if (std::optional<std::string> text = args.get("size")) {
+    std::optional<ProblemSize> parsed = parseSize(*text);
+    if (!parsed) {
+      llvm::errs() << "klx export: --size=" << *text
+                   << " is not MxNxK with positive integers\n";
+      return kExitUsageError;
+    }
+    size = *parsed;
+  }
+  input->options.emitGoal = EmitKind::Cubin;
+  PipelineRun run = runPipeline(input->source, input->fileName, input->options);
+  printDiagnostics(run, llvm::errs());
+  if (!run.succeeded())
+    return exitCodeFor(run);
+  for (const Snapshot &snapshot : run.snapshots)
+    if (snapshot.kind == EmitKind::Cubin && !snapshot.skippedReason.empty()) {
+      llvm::errs() << "klx export: no cubin: " << snapshot.skippedReason
+                   << "\n";
+      return kExitUsageError;
+    }
+  llvm::Expected<BundleContents> bundle = bundleFromRun(run);
+  if (!bundle) {
+    llvm::errs() << run.fileName
+                 << ": error: klx export: " << llvm::toString(bundle.takeError())
+                 << "\n";
+    return kExitInputError;
+  }
+  const std::array<int64_t, 3> &tile = bundle->launch.tile;
+  if (size.m % tile[0] || size.n % tile[1] || size.k % 8) {
+    llvm::errs() << "klx export: --size=" << size.m << "x" << size.n << "x"
+                 << size.k << ": M must be a multiple of tile_m = " << tile[0]
+                 << ", N of tile_n = " << tile[1]
+                 << " (the epilogue stores whole tiles) and K of 8 (TMA "
+                    "needs 16-byte row strides)\n";
+    return kExitUsageError;
+  }
+  bundle->problem = size;
+  for (const auto &[name, value] : input->options.defines)
+    bundle->defines[name] = value;
+  if (llvm::Error error = writeBundle(args.output, *bundle)) {
+    llvm::errs() << "klx export: " << llvm::toString(std::move(error)) << "\n";
+    return kExitUsageError;
+  }
+  llvm::outs() << "wrote " << args.output << ": kernel.cubin ("
+               << bundle->cubin.size() << " bytes), kernel.ptx, manifest.json ("
+               << bundle->launch.entry << ", block " << bundle->launch.block[0]
+               << ", " << bundle->launch.dynamicSharedBytes
+               << " bytes of dynamic shared memory, " << bundle->launch.grid
+               << " grid, " << size.m << "x" << size.n << "x" << size.k
+               << ")\n";
+  return kExitSuccess;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Exports the GEMM schedules that bench/gpu/gemm-8192.sh compares, as bf16
+# bundles under ${1:-bench-bundles}/NAME. Runs where klx is built.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-$root/bench-bundles}
+klx=${KLX:-$root/build/bin/klx}
+size=8192x8192x8192
+nv=$root/samples/nvidia
+export_one() {
+  local name=$1 file=$2
+  shift 2
+  "$klx" export "$nv/$file" -D dtype=bf16 --size=$size "$@" -o "$out/$name" >/dev/null
+  echo "$name: $file $*"
+}
+export_one ws_persistent gemm_ws_persistent.mlir
+export_one ws_persistent_n256 gemm_ws_persistent.mlir -D tile_n=256
+export_one ws_persistent_s5 gemm_ws_persistent.mlir -D stages=5
+export_one no_warp_specialization gemm_ws_persistent.mlir -D warp_specialize=0
+export_one pingpong gemm_pingpong.mlir
+export_one two_producers gemm_two_producers.mlir

@@ -1,0 +1,56 @@
+//===- Bundle.h - What klx export writes and klx-run reads ------*- C++ -*-===//
+//
+// A Bundle is a folder: kernel.cubin, kernel.ptx and manifest.json, which
+// says everything needed to launch the kernel (docs/bundle.md). klx-run
+// reads it without MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_TARGET_BUNDLE_H
+#define KLX_TARGET_BUNDLE_H
+
+#include "klx/Target/KernelLaunch.h"
+#include "klx/Target/PtxasReport.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+
+namespace klx {
+
+struct PipelineRun;
+
+/// The manifest format klx writes; klx-run refuses other versions.
+inline constexpr int kBundleVersion = 1;
+
+struct ProblemSize {
+  int64_t m = 0, n = 0, k = 0;
+};
+
+struct BundleContents {
+  KernelLaunch launch;
+  std::string target;    // "sm_90a"
+  std::string source;    // the file it was compiled from
+  std::map<std::string, std::string> defines; // -D NAME=VALUE
+  ProblemSize problem;   // the size klx-run uses without --size
+  std::string cubin;     // bytes
+  std::string ptx;
+  const PtxasFunctionReport *resources = nullptr; // ptxas -v, when known
+};
+
+/// The text of manifest.json.
+std::string bundleManifest(const BundleContents &bundle);
+
+/// What a bundle can be made of: the one GEMM kernel of a run that reached
+/// the cubin step, with its launch facts. Says why not otherwise.
+llvm::Expected<BundleContents> bundleFromRun(const PipelineRun &run);
+
+/// Writes kernel.cubin, kernel.ptx and manifest.json into `dir` (created
+/// if missing).
+llvm::Error writeBundle(llvm::StringRef dir, const BundleContents &bundle);
+
+} // namespace klx
+
+#endif // KLX_TARGET_BUNDLE_H

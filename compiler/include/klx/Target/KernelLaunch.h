@@ -1,0 +1,64 @@
+//===- KernelLaunch.h - What it takes to launch a compiled kernel -*- C++ -*-===//
+//
+// Read off the lowered module (the klx.launch attribute klx-to-nvgpu leaves
+// on the kernel, and the kernel's final LLVM signature) once the MLIR
+// passes have run. `klx export` writes it into a Bundle's manifest.json.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_TARGET_KERNELLAUNCH_H
+#define KLX_TARGET_KERNELLAUNCH_H
+
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace klx {
+
+/// One kernel argument as the runner sees it.
+struct LaunchParam {
+  enum class Kind { TensorMap, Memref, Scalar, Unused };
+  std::string name; // "A", "B", "D", "M", ...
+  Kind kind = Kind::Scalar;
+  std::string dtype;                 // tensor maps and memrefs
+  std::array<int64_t, 2> box{};      // tensor maps: rows, columns
+  int64_t swizzleBytes = 0;          // tensor maps
+  int64_t rank = 0;                  // memrefs
+
+  /// Parameters this argument becomes in the lowered signature: a memref
+  /// of rank r is (allocated, aligned, offset, sizes[r], strides[r]).
+  unsigned abiSlots() const;
+};
+
+struct KernelLaunch {
+  std::string entry; // the symbol in the cubin
+  std::array<int64_t, 3> block{1, 1, 1};
+  std::array<int64_t, 3> cluster{1, 1, 1};
+  int64_t dynamicSharedBytes = 0;
+  /// "persistent": one CTA per SM up to the tile count, striding;
+  /// "tiles": one CTA per output tile, grid (tiles_n, tiles_m).
+  std::string grid;
+  std::array<int64_t, 3> tile{}; // tile_m, tile_n, tile_k
+  std::string dtype;             // A and B element type
+  std::vector<LaunchParam> params;
+  /// The lowered signature, one entry per parameter: "ptr", "i64", "i32".
+  std::vector<std::string> abi;
+};
+
+llvm::StringRef kindName(LaunchParam::Kind kind);
+
+/// Every kernel of the lowered module that carries klx.launch. An error
+/// says which attribute is malformed or where the description and the
+/// lowered signature disagree.
+llvm::Expected<std::vector<KernelLaunch>> describeLaunches(mlir::ModuleOp module);
+
+} // namespace klx
+
+#endif // KLX_TARGET_KERNELLAUNCH_H

@@ -1,0 +1,155 @@
+//===- Bundle.cpp - Writing a Bundle --------------------------------------===//
+
+#include "klx/Target/Bundle.h"
+
+#include "klx/Pipeline/PipelineRun.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace klx;
+
+namespace {
+
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+template <size_t N> llvm::json::Array array(const std::array<int64_t, N> &a) {
+  return llvm::json::Array(a);
+}
+
+llvm::json::Object paramJson(const LaunchParam &param) {
+  llvm::json::Object object{{"name", param.name},
+                            {"kind", kindName(param.kind)}};
+  if (!param.dtype.empty())
+    object["dtype"] = param.dtype;
+  if (param.kind == LaunchParam::Kind::TensorMap) {
+    object["box"] = array(param.box);
+    object["swizzle"] = param.swizzleBytes;
+  }
+  if (param.kind == LaunchParam::Kind::Memref)
+    object["rank"] = param.rank;
+  return object;
+}
+
+bool hasParam(const KernelLaunch &launch, llvm::StringRef name,
+              LaunchParam::Kind kind) {
+  return llvm::any_of(launch.params, [&](const LaunchParam &p) {
+    return p.name == name && p.kind == kind;
+  });
+}
+
+} // namespace
+
+std::string klx::bundleManifest(const BundleContents &bundle) {
+  const KernelLaunch &launch = bundle.launch;
+  llvm::json::Array params;
+  for (const LaunchParam &param : launch.params)
+    params.push_back(paramJson(param));
+  llvm::json::Object defines;
+  for (const auto &[name, value] : bundle.defines)
+    defines[name] = value;
+  llvm::json::Object manifest{
+      {"klx_bundle", kBundleVersion},
+      {"source", bundle.source},
+      {"defines", std::move(defines)},
+      {"target", bundle.target},
+      {"binary", "kernel.cubin"},
+      {"ptx", "kernel.ptx"},
+      {"entry", launch.entry},
+      {"block", array(launch.block)},
+      {"cluster", array(launch.cluster)},
+      {"dynamic_shared_memory", launch.dynamicSharedBytes},
+      {"grid", launch.grid},
+      {"tile", array(launch.tile)},
+      {"problem",
+       llvm::json::Object{{"kind", "gemm"},
+                          {"dtype", launch.dtype},
+                          {"accumulator", "f32"},
+                          {"layout", "D[M,N] (f32) = A[M,K] x B[K,N], "
+                                     "row-major"},
+                          {"M", bundle.problem.m},
+                          {"N", bundle.problem.n},
+                          {"K", bundle.problem.k}}},
+      {"params", std::move(params)},
+      {"abi", llvm::json::Array(launch.abi)},
+  };
+  if (const PtxasFunctionReport *r = bundle.resources)
+    manifest["resources"] = llvm::json::Object{
+        {"registers", r->registers},
+        {"static_shared_memory", r->sharedBytes},
+        {"stack_frame", r->stackFrameBytes},
+        {"spill_stores", r->spillStoreBytes},
+        {"spill_loads", r->spillLoadBytes}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  return text;
+}
+
+llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
+  if (!run.succeeded())
+    return fail("the kernel did not compile (see the diagnostics above)");
+  if (!isNvidia(run.target))
+    return fail("export writes NVIDIA bundles (a cubin); " +
+                targetName(run.target) + " has no runner yet");
+  if (run.launches.empty())
+    return fail("no kernel with launch facts: klx export takes klx tile "
+                "kernels (klx.kernel), which klx-to-nvgpu describes");
+  if (run.launches.size() != 1)
+    return fail(llvm::formatv("{0} kernels with launch facts; a bundle holds "
+                              "one",
+                              run.launches.size()));
+  const KernelLaunch &launch = run.launches.front();
+  using Kind = LaunchParam::Kind;
+  for (auto [name, kind] : {std::pair{"A", Kind::TensorMap},
+                            {"B", Kind::TensorMap},
+                            {"D", Kind::Memref},
+                            {"M", Kind::Scalar},
+                            {"N", Kind::Scalar},
+                            {"K", Kind::Scalar}})
+    if (!hasParam(launch, name, kind))
+      return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
+                                "klx-run knows D = A x B with sizes M, N, K",
+                                launch.entry, kindName(kind), name));
+  const DeviceArtifacts *artifacts = nullptr;
+  for (const DeviceArtifacts &a : run.artifacts)
+    if (!a.cubin.empty())
+      artifacts = &a;
+  if (!artifacts)
+    return fail("no cubin: the run stopped before the cubin step");
+  BundleContents bundle;
+  bundle.launch = launch;
+  bundle.target = targetName(run.target).str();
+  bundle.source = run.fileName;
+  bundle.cubin = artifacts->cubin;
+  bundle.ptx = artifacts->ptx;
+  if (artifacts->ptxas)
+    bundle.resources = artifacts->ptxas->find(launch.entry);
+  return bundle;
+}
+
+llvm::Error klx::writeBundle(llvm::StringRef dir, const BundleContents &bundle) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return fail(dir + ": cannot create the folder: " + ec.message());
+  auto write = [&](llvm::StringRef name,
+                   llvm::StringRef contents) -> llvm::Error {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return fail(path + ": cannot write: " + ec.message());
+    os << contents;
+    return llvm::Error::success();
+  };
+  if (llvm::Error e = write("kernel.cubin", bundle.cubin))
+    return e;
+  if (llvm::Error e = write("kernel.ptx", bundle.ptx))
+    return e;
+  return write("manifest.json", bundleManifest(bundle));
+}

@@ -1,0 +1,147 @@
+//===- KernelLaunch.cpp - Launch facts from the lowered module ------------===//
+
+#include "klx/Target/KernelLaunch.h"
+
+#include "klx/Dialect/Klx/IR/KlxDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace klx;
+
+unsigned LaunchParam::abiSlots() const {
+  return kind == Kind::Memref ? unsigned(3 + 2 * rank) : 1u;
+}
+
+llvm::StringRef klx::kindName(LaunchParam::Kind kind) {
+  switch (kind) {
+  case LaunchParam::Kind::TensorMap:
+    return "tensor_map";
+  case LaunchParam::Kind::Memref:
+    return "memref";
+  case LaunchParam::Kind::Scalar:
+    return "scalar";
+  case LaunchParam::Kind::Unused:
+    return "unused";
+  }
+  return "unknown";
+}
+
+namespace {
+
+llvm::Error malformed(llvm::StringRef entry, const llvm::Twine &what) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "kernel @" + entry + ": klx.launch " + what);
+}
+
+template <size_t N>
+bool readArray(mlir::DictionaryAttr dict, llvm::StringRef key,
+               std::array<int64_t, N> &out) {
+  auto array = dict.getAs<mlir::DenseI64ArrayAttr>(key);
+  if (!array || array.size() != int64_t(N))
+    return false;
+  for (size_t i = 0; i < N; ++i)
+    out[i] = array[i];
+  return true;
+}
+
+llvm::Expected<LaunchParam> readParam(llvm::StringRef entry,
+                                      mlir::Attribute attr, size_t index) {
+  auto dict = llvm::dyn_cast<mlir::DictionaryAttr>(attr);
+  auto name = dict ? dict.getAs<mlir::StringAttr>("name") : nullptr;
+  auto kind = dict ? dict.getAs<mlir::StringAttr>("kind") : nullptr;
+  if (!name || !kind)
+    return malformed(entry, llvm::formatv("params[{0}] needs a name and a kind",
+                                          index));
+  LaunchParam param;
+  param.name = name.str();
+  if (auto dtype = dict.getAs<mlir::StringAttr>("dtype"))
+    param.dtype = dtype.str();
+  llvm::StringRef k = kind.getValue();
+  if (k == "tensor_map") {
+    param.kind = LaunchParam::Kind::TensorMap;
+    auto swizzle = dict.getAs<mlir::IntegerAttr>("swizzle");
+    if (!readArray(dict, "box", param.box) || !swizzle || param.dtype.empty())
+      return malformed(entry, "tensor map '" + param.name +
+                                  "' needs box (rows, columns), swizzle and "
+                                  "dtype");
+    param.swizzleBytes = swizzle.getInt();
+  } else if (k == "memref") {
+    param.kind = LaunchParam::Kind::Memref;
+    auto rank = dict.getAs<mlir::IntegerAttr>("rank");
+    if (!rank || rank.getInt() < 1 || param.dtype.empty())
+      return malformed(entry, "memref '" + param.name + "' needs rank and dtype");
+    param.rank = rank.getInt();
+  } else if (k == "scalar") {
+    param.kind = LaunchParam::Kind::Scalar;
+  } else if (k == "unused") {
+    param.kind = LaunchParam::Kind::Unused;
+  } else {
+    return malformed(entry, "param '" + param.name + "' has unknown kind '" +
+                                k + "'");
+  }
+  return param;
+}
+
+std::string abiName(mlir::Type type) {
+  if (llvm::isa<mlir::LLVM::LLVMPointerType>(type))
+    return "ptr";
+  if (auto integer = llvm::dyn_cast<mlir::IntegerType>(type))
+    return "i" + std::to_string(integer.getWidth());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+} // namespace
+
+llvm::Expected<std::vector<KernelLaunch>>
+klx::describeLaunches(mlir::ModuleOp module) {
+  std::vector<KernelLaunch> launches;
+  llvm::Error error = llvm::Error::success();
+  module.walk([&](mlir::LLVM::LLVMFuncOp func) {
+    auto attrs = func->getAttrOfType<mlir::DictionaryAttr>(kLaunchAttrName);
+    if (!attrs || error)
+      return;
+    KernelLaunch launch;
+    launch.entry = func.getSymName().str();
+    auto fail = [&](llvm::Error e) { error = std::move(e); };
+    auto shared = attrs.getAs<mlir::IntegerAttr>("dynamic_shared_memory");
+    auto grid = attrs.getAs<mlir::StringAttr>("grid");
+    auto dtype = attrs.getAs<mlir::StringAttr>("dtype");
+    auto params = attrs.getAs<mlir::ArrayAttr>("params");
+    if (!readArray(attrs, "block", launch.block) ||
+        !readArray(attrs, "tile", launch.tile) || !shared || !grid || !dtype ||
+        !params)
+      return fail(malformed(launch.entry,
+                            "needs block, tile, dynamic_shared_memory, grid, "
+                            "dtype and params"));
+    readArray(attrs, "cluster", launch.cluster);
+    launch.dynamicSharedBytes = shared.getInt();
+    launch.grid = grid.str();
+    launch.dtype = dtype.str();
+    unsigned slots = 0;
+    for (auto [index, attr] : llvm::enumerate(params)) {
+      llvm::Expected<LaunchParam> param = readParam(launch.entry, attr, index);
+      if (!param)
+        return fail(param.takeError());
+      slots += param->abiSlots();
+      launch.params.push_back(std::move(*param));
+    }
+    for (mlir::Type type : func.getFunctionType().getParams())
+      launch.abi.push_back(abiName(type));
+    if (slots != launch.abi.size())
+      return fail(malformed(
+          launch.entry,
+          llvm::formatv("describes {0} parameters once memrefs are "
+                        "flattened, but the lowered kernel takes {1}",
+                        slots, launch.abi.size())));
+    launches.push_back(std::move(launch));
+  });
+  if (error)
+    return std::move(error);
+  return launches;
+}

@@ -1,0 +1,51 @@
+//===- HostMath.h - Inputs, reference results and error on the host -*- C++ -*-===//
+
+#ifndef KLX_RUNTIME_HOSTMATH_H
+#define KLX_RUNTIME_HOSTMATH_H
+
+#include "klx/Runtime/Manifest.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace klx::rt {
+
+float halfToFloat(uint16_t bits);
+uint16_t floatToHalf(float value); // round to nearest even
+float bf16ToFloat(uint16_t bits);
+uint16_t floatToBF16(float value); // round to nearest even
+float toFloat(uint16_t bits, DType dtype);
+
+/// Uniform values in [-1, 1], rounded to `dtype`, from a fixed seed, so a
+/// run can be repeated; zeros are rare, never a whole input.
+std::vector<uint16_t> randomMatrix(size_t count, DType dtype, uint64_t seed);
+
+/// D[r, :] = A[r, :] x B in double, for each row in `rows` (A is MxK, B
+/// is KxN, both row-major 16-bit); `threads` CPU threads share the rows.
+std::vector<double> referenceRows(const std::vector<uint16_t> &a,
+                                  const std::vector<uint16_t> &b, DType dtype,
+                                  const ProblemSize &size,
+                                  const std::vector<int64_t> &rows,
+                                  unsigned threads);
+
+struct ErrorStats {
+  double relative = 0; // ||out - ref|| / ||ref||
+  double maxAbsolute = 0;
+  int64_t nonFinite = 0; // NaN or Inf in the output (the poison survived)
+  int64_t checked = 0;
+  int64_t firstBad = -1; // index of the first non-finite element
+};
+
+/// Compares `out` at `rows` (each a full row of N) with `ref` (the same
+/// rows, in order).
+ErrorStats compareRows(const std::vector<float> &out,
+                       const std::vector<double> &ref, int64_t n,
+                       const std::vector<int64_t> &rows);
+
+/// The relative error a correct kernel stays under: the products of f16
+/// or bf16 inputs are exact in f32, so only the f32 sums of K terms round.
+double errorThreshold(DType dtype);
+
+} // namespace klx::rt
+
+#endif // KLX_RUNTIME_HOSTMATH_H

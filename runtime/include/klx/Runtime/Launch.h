@@ -1,0 +1,58 @@
+//===- Launch.h - Grid and kernel arguments from a manifest -----*- C++ -*-===//
+//
+// Pure functions (no driver calls), so that packing is unit-tested on
+// machines without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_RUNTIME_LAUNCH_H
+#define KLX_RUNTIME_LAUNCH_H
+
+#include "klx/Runtime/Manifest.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace klx::rt {
+
+/// "persistent": one CTA per SM, at most one per output tile;
+/// "tiles": grid (tiles_n, tiles_m), as klx-persistent maps block ids.
+std::array<unsigned, 3> gridFor(const Manifest &manifest,
+                                const ProblemSize &size, int smCount);
+
+/// Device addresses of one set of inputs and output.
+struct DeviceOperands {
+  uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
+  uint64_t d = 0;                          // M x N f32
+};
+
+/// The kernel's parameters in ABI order, each in 8 bytes (little-endian,
+/// so an i32 reads its low half).
+struct PackedArguments {
+  std::vector<uint64_t> values;
+  std::vector<std::string> names; // "D.sizes[1]", "K", ...
+  std::vector<void *> pointers(); // what cuLaunchKernelEx takes
+};
+
+PackedArguments packArguments(const Manifest &manifest,
+                              const ProblemSize &size,
+                              const DeviceOperands &operands);
+
+/// A tensor map request: what cuTensorMapEncodeTiled gets for A or B.
+struct TensorMapRequest {
+  std::array<uint64_t, 2> dims{};  // innermost first: columns, rows
+  uint64_t rowStrideBytes = 0;
+  std::array<unsigned, 2> box{};   // innermost first
+  int swizzle = 0;                 // cu::TensorMapSwizzle
+  int dataType = 0;                // cu::TensorMapDataType
+};
+
+/// A is M x K, B is K x N, both row-major; the box comes from the manifest.
+TensorMapRequest tensorMapFor(const Manifest &manifest, const Param &param,
+                              const ProblemSize &size);
+
+} // namespace klx::rt
+
+#endif // KLX_RUNTIME_LAUNCH_H

@@ -1,0 +1,76 @@
+//===- Manifest.h - A Bundle's manifest.json, read and checked --*- C++ -*-===//
+//
+// The format `klx export` writes (docs/bundle.md). Every field klx-run
+// needs is checked here, before any driver call, so a corrupt or
+// hand-edited bundle gets a message naming the field.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_RUNTIME_MANIFEST_H
+#define KLX_RUNTIME_MANIFEST_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace klx::rt {
+
+enum class DType { F16, BF16, F32 };
+const char *dtypeName(DType dtype);
+unsigned dtypeBytes(DType dtype);
+
+struct Param {
+  enum class Kind { TensorMap, Memref, Scalar, Unused };
+  std::string name;
+  Kind kind = Kind::Scalar;
+  DType dtype = DType::F32;
+  std::array<int64_t, 2> box{}; // rows, columns
+  int64_t swizzleBytes = 0;
+  int64_t rank = 0;
+  unsigned abiSlots() const { return kind == Kind::Memref ? 3 + 2 * rank : 1; }
+};
+
+struct ProblemSize {
+  int64_t m = 0, n = 0, k = 0;
+};
+
+struct Manifest {
+  int version = 0;
+  std::string source;
+  std::string target; // "sm_90a"
+  std::string binary; // file name inside the bundle
+  std::string ptx;
+  std::string entry;
+  std::array<int64_t, 3> block{};
+  std::array<int64_t, 3> cluster{1, 1, 1};
+  int64_t dynamicSharedBytes = 0;
+  bool persistent = false;       // grid "persistent" or "tiles"
+  std::array<int64_t, 3> tile{}; // M, N, K
+  DType dtype = DType::F16;      // A and B; D is f32
+  ProblemSize problem;
+  std::vector<Param> params;
+  std::vector<std::string> abi;
+  std::vector<std::pair<std::string, std::string>> defines;
+  int64_t registers = -1; // from ptxas -v when the bundle has it
+
+  /// The compute capability the target needs: 90 for sm_90a.
+  int requiredCapability() const;
+};
+
+/// Parses and checks manifest.json. On failure returns nullopt and sets
+/// `error` to "manifest.json:LINE:COL: ..." or "manifest.json: FIELD ...".
+std::optional<Manifest> parseManifest(std::string_view text, std::string &error);
+
+/// Why `size` cannot run with this kernel (not a multiple of the tile,
+/// too large), or an empty string.
+std::string checkProblemSize(const Manifest &manifest, const ProblemSize &size);
+
+/// "2048x2048x1024" -> size; nullopt when malformed.
+std::optional<ProblemSize> parseProblemSize(std::string_view text);
+
+} // namespace klx::rt
+
+#endif // KLX_RUNTIME_MANIFEST_H

@@ -1,0 +1,89 @@
+//===- Runner.h - Launch a Bundle, check it, time it ------------*- C++ -*-===//
+
+#ifndef KLX_RUNTIME_RUNNER_H
+#define KLX_RUNTIME_RUNNER_H
+
+#include "klx/Runtime/HostMath.h"
+#include "klx/Runtime/Manifest.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klx::rt {
+
+struct RunOptions {
+  std::optional<ProblemSize> size; // default: the manifest's
+  int timeoutMs = 10000;           // per launch, before it counts as a hang
+  int repeat = 20;                 // timed launches
+  int warmup = 3;
+  bool baseline = true; // time cuBLAS on the same shape when it loads
+  unsigned cpuThreads = 0; // 0: all hardware threads
+};
+
+enum class RunStatus {
+  Passed,      // exit 0
+  WrongResult, // exit 1: the kernel ran and its output is wrong
+  BundleError, // exit 1: the bundle or the size is wrong
+  NoDevice,    // exit 2: no driver, no GPU, or the wrong GPU
+  DriverError, // exit 2: a driver call failed
+  KernelFault, // exit 1: the kernel trapped or touched memory it must not
+  Hang,        // exit 3: no completion within the timeout
+};
+
+struct Timing {
+  std::vector<double> ms; // one per timed launch
+  double median = 0, min = 0, max = 0;
+};
+
+struct LaunchResult {
+  RunStatus status = RunStatus::Passed;
+  std::string message; // what went wrong, or empty
+
+  // Device
+  std::string device;
+  int capability = 0; // 90 for sm_90
+  int smCount = 0;
+  int clockKHz = 0;
+  double peakTflops = 0; // dense f16/bf16 tensor cores; 0 if unknown
+  std::string peakFormula;
+  double peakGBs = 0;
+
+  // Launch
+  std::string entry;
+  ProblemSize size;
+  DType dtype = DType::F16;
+  std::array<unsigned, 3> grid{}, block{};
+  unsigned dynamicSharedBytes = 0;
+  int inputSets = 1; // rotated so timed launches do not hit in L2
+
+  // Check
+  double threshold = 0;
+  ErrorStats cpuCheck;
+  int64_t cpuRows = 0; // rows of D checked against the CPU
+  bool blasChecked = false;
+  ErrorStats blasCheck; // every element against cuBLAS
+  std::string blasNote; // why cuBLAS is absent
+  bool checked() const { return cpuCheck.checked > 0; }
+
+  // Time
+  Timing kernel;
+  bool blasTimed = false;
+  Timing blas;
+  double tflops() const;
+  double gbs() const;
+  double blasTflops() const;
+};
+
+LaunchResult runBundle(const std::string &dir, const RunOptions &options);
+
+int exitCodeFor(const LaunchResult &result);
+std::string formatText(const LaunchResult &result);
+std::string formatJson(const LaunchResult &result);
+
+Timing summarize(std::vector<double> ms);
+
+} // namespace klx::rt
+
+#endif // KLX_RUNTIME_RUNNER_H

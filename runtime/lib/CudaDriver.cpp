@@ -1,0 +1,116 @@
+//===- CudaDriver.cpp - Opening libcuda.so.1 ------------------------------===//
+
+#include "klx/Runtime/CudaDriver.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+
+using namespace klx::rt::cu;
+
+std::string Driver::describe(const char *call, Result result) const {
+  const char *name = nullptr, *text = nullptr;
+  if (getErrorName)
+    getErrorName(result, &name);
+  if (getErrorString)
+    getErrorString(result, &text);
+  std::string message = std::string(call) + " failed: ";
+  message += name ? name : "CUDA error " + std::to_string(result);
+  if (text)
+    message += std::string(" (") + text + ")";
+  return message;
+}
+
+namespace {
+
+/// Resolves `names` in order (versioned names first) into `slot`.
+template <typename Fn>
+bool resolve(void *library, Fn &slot, std::initializer_list<const char *> names,
+             std::string &error) {
+  for (const char *name : names)
+    if (void *symbol = dlsym(library, name)) {
+      slot = reinterpret_cast<Fn>(symbol);
+      return true;
+    }
+  error = std::string("the CUDA driver has no ") + *names.begin() +
+          " (a driver older than CUDA 12?)";
+  return false;
+}
+
+} // namespace
+
+const Driver *klx::rt::cu::loadDriver(std::string &error) {
+  static Driver driver;
+  static bool loaded = false;
+  static std::string loadError;
+  if (loaded) {
+    error = loadError;
+    return loadError.empty() ? &driver : nullptr;
+  }
+  loaded = true;
+  const char *path = std::getenv("KLX_LIBCUDA");
+  void *library = dlopen(path && *path ? path : "libcuda.so.1",
+                         RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *why = dlerror();
+    loadError = std::string("no CUDA device: the driver does not load: ") +
+                (path && *path ? path : "libcuda.so.1") + " (" +
+                (why ? why : "unknown reason") + ")";
+    error = loadError;
+    return nullptr;
+  }
+  bool ok =
+      resolve(library, driver.init, {"cuInit"}, loadError) &&
+      resolve(library, driver.driverGetVersion, {"cuDriverGetVersion"},
+              loadError) &&
+      resolve(library, driver.deviceGetCount, {"cuDeviceGetCount"},
+              loadError) &&
+      resolve(library, driver.deviceGet, {"cuDeviceGet"}, loadError) &&
+      resolve(library, driver.deviceGetName, {"cuDeviceGetName"}, loadError) &&
+      resolve(library, driver.deviceGetAttribute, {"cuDeviceGetAttribute"},
+              loadError) &&
+      resolve(library, driver.deviceTotalMem, {"cuDeviceTotalMem_v2"},
+              loadError) &&
+      resolve(library, driver.primaryCtxRetain, {"cuDevicePrimaryCtxRetain"},
+              loadError) &&
+      resolve(library, driver.primaryCtxRelease,
+              {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"},
+              loadError) &&
+      resolve(library, driver.ctxSetCurrent, {"cuCtxSetCurrent"}, loadError) &&
+      resolve(library, driver.moduleLoadData, {"cuModuleLoadData"},
+              loadError) &&
+      resolve(library, driver.moduleUnload, {"cuModuleUnload"}, loadError) &&
+      resolve(library, driver.moduleGetFunction, {"cuModuleGetFunction"},
+              loadError) &&
+      resolve(library, driver.funcSetAttribute, {"cuFuncSetAttribute"},
+              loadError) &&
+      resolve(library, driver.memAlloc, {"cuMemAlloc_v2"}, loadError) &&
+      resolve(library, driver.memFree, {"cuMemFree_v2"}, loadError) &&
+      resolve(library, driver.memcpyHtoD, {"cuMemcpyHtoD_v2"}, loadError) &&
+      resolve(library, driver.memcpyDtoH, {"cuMemcpyDtoH_v2"}, loadError) &&
+      resolve(library, driver.memsetD32, {"cuMemsetD32_v2"}, loadError) &&
+      resolve(library, driver.streamCreate, {"cuStreamCreate"}, loadError) &&
+      resolve(library, driver.streamDestroy, {"cuStreamDestroy_v2"},
+              loadError) &&
+      resolve(library, driver.streamQuery, {"cuStreamQuery"}, loadError) &&
+      resolve(library, driver.streamSynchronize, {"cuStreamSynchronize"},
+              loadError) &&
+      resolve(library, driver.eventCreate, {"cuEventCreate"}, loadError) &&
+      resolve(library, driver.eventDestroy, {"cuEventDestroy_v2"},
+              loadError) &&
+      resolve(library, driver.eventRecord, {"cuEventRecord"}, loadError) &&
+      resolve(library, driver.eventSynchronize, {"cuEventSynchronize"},
+              loadError) &&
+      resolve(library, driver.eventElapsedTime,
+              {"cuEventElapsedTime_v2", "cuEventElapsedTime"}, loadError) &&
+      resolve(library, driver.launchKernelEx, {"cuLaunchKernelEx"},
+              loadError) &&
+      resolve(library, driver.tensorMapEncodeTiled, {"cuTensorMapEncodeTiled"},
+              loadError) &&
+      resolve(library, driver.getErrorName, {"cuGetErrorName"}, loadError) &&
+      resolve(library, driver.getErrorString, {"cuGetErrorString"}, loadError);
+  if (!ok) {
+    error = loadError;
+    return nullptr;
+  }
+  return &driver;
+}

@@ -1,0 +1,90 @@
+//===- Launch.cpp - Grid and kernel arguments from a manifest -------------===//
+
+#include "klx/Runtime/Launch.h"
+
+#include "klx/Runtime/CudaDriver.h"
+
+#include <algorithm>
+
+using namespace klx::rt;
+
+std::array<unsigned, 3> klx::rt::gridFor(const Manifest &m,
+                                         const ProblemSize &size,
+                                         int smCount) {
+  int64_t tilesM = size.m / m.tile[0], tilesN = size.n / m.tile[1];
+  if (!m.persistent)
+    return {unsigned(tilesN), unsigned(tilesM), 1};
+  int64_t tiles = tilesM * tilesN;
+  return {unsigned(std::max<int64_t>(1, std::min<int64_t>(smCount, tiles))), 1,
+          1};
+}
+
+std::vector<void *> PackedArguments::pointers() {
+  std::vector<void *> out;
+  for (uint64_t &value : values)
+    out.push_back(&value);
+  return out;
+}
+
+PackedArguments klx::rt::packArguments(const Manifest &m,
+                                       const ProblemSize &size,
+                                       const DeviceOperands &operands) {
+  PackedArguments packed;
+  auto push = [&](const std::string &name, uint64_t value) {
+    packed.names.push_back(name);
+    packed.values.push_back(value);
+  };
+  for (const Param &param : m.params) {
+    switch (param.kind) {
+    case Param::Kind::TensorMap:
+      push(param.name,
+           param.name == "A" ? operands.tensorMapA : operands.tensorMapB);
+      break;
+    case Param::Kind::Memref: {
+      // (allocated, aligned, offset, sizes..., strides...), row-major M x N.
+      std::vector<int64_t> sizes = {size.m, size.n};
+      sizes.resize(param.rank, 1);
+      std::vector<int64_t> strides(param.rank, 1);
+      for (int64_t i = param.rank - 2; i >= 0; --i)
+        strides[i] = strides[i + 1] * sizes[i + 1];
+      push(param.name + ".allocated", operands.d);
+      push(param.name + ".aligned", operands.d);
+      push(param.name + ".offset", 0);
+      for (int64_t i = 0; i < param.rank; ++i)
+        push(param.name + ".sizes[" + std::to_string(i) + "]", sizes[i]);
+      for (int64_t i = 0; i < param.rank; ++i)
+        push(param.name + ".strides[" + std::to_string(i) + "]", strides[i]);
+      break;
+    }
+    case Param::Kind::Scalar:
+      push(param.name, param.name == "M"   ? size.m
+                       : param.name == "N" ? size.n
+                       : param.name == "K" ? size.k
+                                           : 0);
+      break;
+    case Param::Kind::Unused:
+      push(param.name, 0);
+      break;
+    }
+  }
+  return packed;
+}
+
+TensorMapRequest klx::rt::tensorMapFor(const Manifest &m, const Param &param,
+                                       const ProblemSize &size) {
+  TensorMapRequest request;
+  bool isA = param.name == "A";
+  uint64_t rows = isA ? size.m : size.k;
+  uint64_t columns = isA ? size.k : size.n;
+  request.dims = {columns, rows};
+  request.rowStrideBytes = columns * dtypeBytes(param.dtype);
+  request.box = {unsigned(param.box[1]), unsigned(param.box[0])};
+  request.swizzle = param.swizzleBytes == 128  ? cu::kSwizzle128B
+                    : param.swizzleBytes == 64 ? cu::kSwizzle64B
+                    : param.swizzleBytes == 32 ? cu::kSwizzle32B
+                                               : cu::kSwizzleNone;
+  request.dataType = param.dtype == DType::BF16 ? cu::kTensorBFloat16
+                                                : cu::kTensorFloat16;
+  (void)m;
+  return request;
+}

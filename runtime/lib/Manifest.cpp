@@ -1,0 +1,366 @@
+//===- Manifest.cpp - Reading and checking manifest.json ------------------===//
+
+#include "klx/Runtime/Manifest.h"
+
+#include "klx/Runtime/Json.h"
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace klx::rt;
+
+const char *klx::rt::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::F32:
+    return "f32";
+  }
+  return "?";
+}
+
+unsigned klx::rt::dtypeBytes(DType dtype) {
+  return dtype == DType::F32 ? 4 : 2;
+}
+
+int Manifest::requiredCapability() const {
+  // "sm_90a" -> 90
+  std::string digits;
+  for (char c : target)
+    if (c >= '0' && c <= '9')
+      digits += c;
+  return digits.empty() ? 0 : std::atoi(digits.c_str());
+}
+
+namespace {
+
+/// Reads fields of one JSON object, remembering the first problem.
+class Reader {
+public:
+  Reader(const JsonValue &object, std::string path, std::string &error)
+      : object_(object), path_(std::move(path)), error_(error) {}
+
+  bool failed() const { return !error_.empty(); }
+
+  void fail(const std::string &field, const std::string &message) {
+    if (error_.empty())
+      error_ = "manifest.json: " + path_ + field + " " + message;
+  }
+
+  const JsonValue *field(const std::string &name, JsonValue::Kind kind,
+                         bool required = true) {
+    const JsonValue *v = object_.get(name);
+    if (!v) {
+      if (required)
+        fail(name, "is missing");
+      return nullptr;
+    }
+    if (v->kind() != kind) {
+      fail(name, std::string("must be ") + kindName(kind) + ", not " +
+                     kindName(v->kind()));
+      return nullptr;
+    }
+    return v;
+  }
+
+  std::string string(const std::string &name, bool required = true) {
+    const JsonValue *v = field(name, JsonValue::Kind::String, required);
+    return v ? v->asString() : std::string();
+  }
+
+  /// An integer in [min, max].
+  int64_t integer(const std::string &name, int64_t min, int64_t max,
+                  bool required = true, int64_t fallback = 0) {
+    const JsonValue *v = field(name, JsonValue::Kind::Number, required);
+    if (!v)
+      return fallback;
+    double d = v->asNumber();
+    if (d != std::floor(d) || d < double(min) || d > double(max)) {
+      fail(name, "must be a whole number from " + std::to_string(min) +
+                     " to " + std::to_string(max) + ", got " +
+                     std::to_string(d));
+      return fallback;
+    }
+    return int64_t(d);
+  }
+
+  template <size_t N>
+  std::array<int64_t, N> integers(const std::string &name, int64_t min,
+                                  int64_t max, bool required = true,
+                                  std::array<int64_t, N> fallback = {}) {
+    const JsonValue *v = field(name, JsonValue::Kind::Array, required);
+    if (!v)
+      return fallback;
+    if (v->items().size() != N) {
+      fail(name, "must hold " + std::to_string(N) + " numbers");
+      return fallback;
+    }
+    std::array<int64_t, N> out{};
+    for (size_t i = 0; i < N; ++i) {
+      const JsonValue &item = v->items()[i];
+      double d = item.isNumber() ? item.asNumber() : -1;
+      if (d != std::floor(d) || d < double(min) || d > double(max)) {
+        fail(name, "must hold whole numbers from " + std::to_string(min) +
+                       " to " + std::to_string(max));
+        return fallback;
+      }
+      out[i] = int64_t(d);
+    }
+    return out;
+  }
+
+  std::optional<DType> dtype(const std::string &name) {
+    std::string s = string(name);
+    if (s == "f16")
+      return DType::F16;
+    if (s == "bf16")
+      return DType::BF16;
+    if (s == "f32")
+      return DType::F32;
+    if (!failed())
+      fail(name, "must be \"f16\", \"bf16\" or \"f32\", got \"" + s + "\"");
+    return std::nullopt;
+  }
+
+private:
+  const JsonValue &object_;
+  std::string path_;
+  std::string &error_;
+};
+
+constexpr int64_t kMaxDim = int64_t(1) << 31;
+
+bool readParam(const JsonValue &value, size_t index, Param &param,
+               std::string &error) {
+  std::string path = "params[" + std::to_string(index) + "].";
+  if (!value.isObject()) {
+    error = "manifest.json: " + path.substr(0, path.size() - 1) +
+            " must be an object";
+    return false;
+  }
+  Reader r(value, path, error);
+  param.name = r.string("name");
+  std::string kind = r.string("kind");
+  if (r.failed())
+    return false;
+  if (kind == "tensor_map") {
+    param.kind = Param::Kind::TensorMap;
+    std::optional<DType> dtype = r.dtype("dtype");
+    param.box = r.integers<2>("box", 1, 256);
+    param.swizzleBytes = r.integer("swizzle", 0, 128);
+    if (r.failed())
+      return false;
+    param.dtype = *dtype;
+    if (param.swizzleBytes != 0 && param.swizzleBytes != 32 &&
+        param.swizzleBytes != 64 && param.swizzleBytes != 128)
+      r.fail("swizzle", "must be 0, 32, 64 or 128 bytes");
+    else if (param.swizzleBytes &&
+             param.box[1] * dtypeBytes(param.dtype) > param.swizzleBytes)
+      r.fail("box", "has rows of " +
+                        std::to_string(param.box[1] * dtypeBytes(param.dtype)) +
+                        " bytes, wider than the " +
+                        std::to_string(param.swizzleBytes) + "-byte swizzle");
+  } else if (kind == "memref") {
+    param.kind = Param::Kind::Memref;
+    std::optional<DType> dtype = r.dtype("dtype");
+    param.rank = r.integer("rank", 1, 8);
+    if (dtype)
+      param.dtype = *dtype;
+  } else if (kind == "scalar") {
+    param.kind = Param::Kind::Scalar;
+  } else if (kind == "unused") {
+    param.kind = Param::Kind::Unused;
+  } else {
+    r.fail("kind", "must be tensor_map, memref, scalar or unused, got \"" +
+                       kind + "\"");
+  }
+  return !r.failed();
+}
+
+const Param *findParam(const Manifest &m, const std::string &name,
+                       Param::Kind kind) {
+  for (const Param &p : m.params)
+    if (p.name == name && p.kind == kind)
+      return &p;
+  return nullptr;
+}
+
+} // namespace
+
+std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
+                                               std::string &error) {
+  error.clear();
+  JsonError jsonError;
+  std::optional<JsonValue> root = parseJson(text, jsonError);
+  if (!root) {
+    error = "manifest.json:" + std::to_string(jsonError.line) + ":" +
+            std::to_string(jsonError.column) + ": " + jsonError.message;
+    return std::nullopt;
+  }
+  if (!root->isObject()) {
+    error = "manifest.json: the document must be an object";
+    return std::nullopt;
+  }
+  Manifest m;
+  Reader r(*root, "", error);
+  m.version = int(r.integer("klx_bundle", 0, 1 << 30));
+  if (r.failed())
+    return std::nullopt;
+  if (m.version != 1) {
+    error = "manifest.json: klx_bundle " + std::to_string(m.version) +
+            " is not a format this klx-run reads (1)";
+    return std::nullopt;
+  }
+  m.source = r.string("source", false);
+  m.target = r.string("target");
+  m.binary = r.string("binary");
+  m.ptx = r.string("ptx", false);
+  m.entry = r.string("entry");
+  m.block = r.integers<3>("block", 1, 1024);
+  m.cluster = r.integers<3>("cluster", 1, 16, false, {1, 1, 1});
+  m.dynamicSharedBytes = r.integer("dynamic_shared_memory", 0, 1 << 20);
+  std::string grid = r.string("grid");
+  m.tile = r.integers<3>("tile", 1, 1024);
+  if (r.failed())
+    return std::nullopt;
+  if (grid != "persistent" && grid != "tiles") {
+    r.fail("grid", "must be \"persistent\" or \"tiles\", got \"" + grid + "\"");
+    return std::nullopt;
+  }
+  m.persistent = grid == "persistent";
+  if (m.block[0] * m.block[1] * m.block[2] > 1024) {
+    r.fail("block", "has more than 1024 threads");
+    return std::nullopt;
+  }
+  if (m.binary.find('/') != std::string::npos || m.binary == "..") {
+    r.fail("binary", "must name a file inside the bundle");
+    return std::nullopt;
+  }
+
+  const JsonValue *problem = r.field("problem", JsonValue::Kind::Object);
+  if (!problem)
+    return std::nullopt;
+  Reader p(*problem, "problem.", error);
+  std::string kind = p.string("kind");
+  std::optional<DType> dtype = p.dtype("dtype");
+  m.problem.m = p.integer("M", 1, kMaxDim);
+  m.problem.n = p.integer("N", 1, kMaxDim);
+  m.problem.k = p.integer("K", 1, kMaxDim);
+  if (p.failed())
+    return std::nullopt;
+  if (kind != "gemm") {
+    p.fail("kind", "\"" + kind + "\" is not a problem klx-run can check "
+                                 "(gemm)");
+    return std::nullopt;
+  }
+  if (*dtype == DType::F32) {
+    p.fail("dtype", "must be f16 or bf16 (the inputs of wgmma)");
+    return std::nullopt;
+  }
+  m.dtype = *dtype;
+
+  const JsonValue *params = r.field("params", JsonValue::Kind::Array);
+  if (!params)
+    return std::nullopt;
+  for (size_t i = 0; i < params->items().size(); ++i) {
+    Param param;
+    if (!readParam(params->items()[i], i, param, error))
+      return std::nullopt;
+    m.params.push_back(param);
+  }
+  const JsonValue *abi = r.field("abi", JsonValue::Kind::Array);
+  if (!abi)
+    return std::nullopt;
+  for (const JsonValue &slot : abi->items()) {
+    if (!slot.isString() || (slot.asString() != "ptr" &&
+                             slot.asString() != "i64" &&
+                             slot.asString() != "i32")) {
+      r.fail("abi", "entries must be \"ptr\", \"i64\" or \"i32\"");
+      return std::nullopt;
+    }
+    m.abi.push_back(slot.asString());
+  }
+  size_t slots = 0;
+  for (const Param &param : m.params)
+    slots += param.abiSlots();
+  if (slots != m.abi.size()) {
+    r.fail("params", "flatten to " + std::to_string(slots) +
+                         " kernel parameters but abi lists " +
+                         std::to_string(m.abi.size()));
+    return std::nullopt;
+  }
+  for (auto [name, kind] : {std::pair{"A", Param::Kind::TensorMap},
+                            {"B", Param::Kind::TensorMap},
+                            {"D", Param::Kind::Memref},
+                            {"M", Param::Kind::Scalar},
+                            {"N", Param::Kind::Scalar},
+                            {"K", Param::Kind::Scalar}})
+    if (!findParam(m, name, kind)) {
+      r.fail("params", std::string("has no ") +
+                           (kind == Param::Kind::TensorMap ? "tensor map"
+                            : kind == Param::Kind::Memref  ? "memref"
+                                                           : "scalar") +
+                           " named " + name + " (a gemm needs A, B, D, M, "
+                           "N, K)");
+      return std::nullopt;
+    }
+  if (findParam(m, "D", Param::Kind::Memref)->rank != 2) {
+    r.fail("params", "D must be a memref of rank 2");
+    return std::nullopt;
+  }
+  if (const JsonValue *defines = root->get("defines"); defines &&
+                                                       defines->isObject())
+    for (const auto &[name, value] : defines->members())
+      m.defines.emplace_back(name, value.isString() ? value.asString() : "?");
+  if (const JsonValue *resources = root->get("resources"))
+    if (const JsonValue *registers = resources->get("registers");
+        registers && registers->isNumber())
+      m.registers = int64_t(registers->asNumber());
+  if (std::string why = checkProblemSize(m, m.problem); !why.empty()) {
+    error = "manifest.json: problem " + why;
+    return std::nullopt;
+  }
+  return m;
+}
+
+std::string klx::rt::checkProblemSize(const Manifest &m,
+                                      const ProblemSize &size) {
+  std::string shape = std::to_string(size.m) + "x" + std::to_string(size.n) +
+                      "x" + std::to_string(size.k);
+  if (size.m <= 0 || size.n <= 0 || size.k <= 0)
+    return shape + ": sizes must be positive";
+  if (size.m % m.tile[0] || size.n % m.tile[1])
+    return shape + ": M must be a multiple of tile_m = " +
+           std::to_string(m.tile[0]) + " and N of tile_n = " +
+           std::to_string(m.tile[1]) + " (the epilogue stores whole tiles)";
+  if ((size.k * dtypeBytes(m.dtype)) % 16)
+    return shape + ": K x " + std::to_string(dtypeBytes(m.dtype)) +
+           " bytes must be a multiple of 16 (TMA row strides)";
+  if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
+    return shape + ": each size must be below 2^31 (TMA dimensions)";
+  return "";
+}
+
+std::optional<ProblemSize> klx::rt::parseProblemSize(std::string_view text) {
+  ProblemSize size;
+  int64_t *dims[3] = {&size.m, &size.n, &size.k};
+  size_t start = 0;
+  for (int i = 0; i < 3; ++i) {
+    size_t end = i < 2 ? text.find('x', start) : text.size();
+    if (end == std::string_view::npos || end == start || end - start > 12)
+      return std::nullopt;
+    int64_t value = 0;
+    for (size_t j = start; j < end; ++j) {
+      if (text[j] < '0' || text[j] > '9')
+        return std::nullopt;
+      value = value * 10 + (text[j] - '0');
+    }
+    if (value <= 0)
+      return std::nullopt;
+    *dims[i] = value;
+    start = end + 1;
+  }
+  return size;
+}

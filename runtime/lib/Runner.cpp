@@ -1,0 +1,424 @@
+//===- Runner.cpp - Launch a Bundle, check it, time it --------------------===//
+//
+// One stream, every driver call checked and reported by name. A launch
+// that does not complete within the timeout is a hang: the result says so
+// and the caller ends the process (the driver tears the context down).
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Runtime/Runner.h"
+
+#include "klx/Runtime/CudaDriver.h"
+#include "klx/Runtime/Cublas.h"
+#include "klx/Runtime/Launch.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace klx::rt;
+
+namespace {
+
+constexpr unsigned kPoison = 0x7FC00000; // a quiet NaN in every f32
+constexpr double kCpuFlopBudget = 8.6e9; // 2MNK checked in full on the CPU
+constexpr int kSampledRows = 16;
+constexpr int kMaxInputSets = 16;
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  out = buffer.str();
+  return true;
+}
+
+struct InputSet {
+  cu::DevicePtr a = 0, b = 0, d = 0, maps = 0; // maps: A's then B's
+};
+
+/// Everything one run holds on the device, released on every path but a
+/// hang (then the process ends without touching the context again).
+class Session {
+public:
+  explicit Session(const cu::Driver &driver) : cu(driver) {}
+  ~Session() {
+    if (hung)
+      return;
+    for (cu::DevicePtr ptr : allocations)
+      cu.memFree(ptr);
+    for (cu::Event event : events)
+      cu.eventDestroy(event);
+    if (stream)
+      cu.streamDestroy(stream);
+    if (module)
+      cu.moduleUnload(module);
+    if (context)
+      cu.primaryCtxRelease(device);
+  }
+
+  /// Records the first failure; true when `result` is success.
+  bool check(const char *call, cu::Result result) {
+    if (result == cu::kSuccess)
+      return true;
+    if (error.empty())
+      error = cu.describe(call, result);
+    return false;
+  }
+
+  bool alloc(cu::DevicePtr &ptr, size_t bytes) {
+    if (!check("cuMemAlloc", cu.memAlloc(&ptr, bytes)))
+      return false;
+    allocations.push_back(ptr);
+    return true;
+  }
+
+  /// Waits for the stream; false on a driver error or after `ms`.
+  bool wait(double ms) {
+    auto deadline = std::chrono::steady_clock::now() +
+                    std::chrono::microseconds(int64_t(ms * 1000));
+    while (true) {
+      cu::Result r = cu.streamQuery(stream);
+      if (r == cu::kSuccess)
+        return true;
+      if (cu::isKernelFault(r)) {
+        faulted = true;
+        // Every later call fails the same way: leave the context alone.
+        hung = true;
+        error = cu.describe("the kernel", r);
+        return false;
+      }
+      if (r != cu::kErrorNotReady)
+        return check("cuStreamQuery", r);
+      if (std::chrono::steady_clock::now() > deadline) {
+        hung = true;
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+
+  const cu::Driver &cu;
+  cu::Device device = 0;
+  cu::Context context = nullptr;
+  cu::Module module = nullptr;
+  cu::Function function = nullptr;
+  cu::Stream stream = nullptr;
+  std::vector<cu::DevicePtr> allocations;
+  std::vector<cu::Event> events;
+  std::string error;
+  bool hung = false;
+  bool faulted = false;
+};
+
+LaunchResult fail(LaunchResult result, RunStatus status, std::string message) {
+  result.status = status;
+  result.message = std::move(message);
+  return result;
+}
+
+int attribute(Session &s, int which) {
+  int value = 0;
+  s.check("cuDeviceGetAttribute", s.cu.deviceGetAttribute(&value, which,
+                                                          s.device));
+  return value;
+}
+
+bool encodeMap(Session &s, const Manifest &m, const Param &param,
+               const ProblemSize &size, cu::DevicePtr data,
+               cu::DevicePtr where) {
+  TensorMapRequest r = tensorMapFor(m, param, size);
+  cu::TensorMap map;
+  std::memset(&map, 0, sizeof map);
+  uint64_t strides[1] = {r.rowStrideBytes};
+  unsigned elementStrides[2] = {1, 1};
+  if (!s.check("cuTensorMapEncodeTiled",
+               s.cu.tensorMapEncodeTiled(
+                   &map, r.dataType, 2, reinterpret_cast<void *>(data),
+                   r.dims.data(), strides, r.box.data(), elementStrides,
+                   /*interleave none*/ 0, r.swizzle, /*L2 promotion none*/ 0,
+                   /*out of bounds: zeros*/ 0)))
+    return false;
+  return s.check("cuMemcpyHtoD", s.cu.memcpyHtoD(where, &map, sizeof map));
+}
+
+} // namespace
+
+Timing klx::rt::summarize(std::vector<double> ms) {
+  Timing t;
+  t.ms = ms;
+  if (ms.empty())
+    return t;
+  std::sort(ms.begin(), ms.end());
+  t.min = ms.front();
+  t.max = ms.back();
+  size_t mid = ms.size() / 2;
+  t.median = ms.size() % 2 ? ms[mid] : (ms[mid - 1] + ms[mid]) / 2;
+  return t;
+}
+
+LaunchResult klx::rt::runBundle(const std::string &dir,
+                                const RunOptions &options) {
+  LaunchResult result;
+  // The bundle first: a wrong bundle is reported the same with or
+  // without a GPU.
+  std::string text, error;
+  if (!readFile(dir + "/manifest.json", text))
+    return fail(result, RunStatus::BundleError,
+                dir + "/manifest.json: cannot read it (is " + dir +
+                    " a bundle written by klx export?)");
+  std::optional<Manifest> manifest = parseManifest(text, error);
+  if (!manifest)
+    return fail(result, RunStatus::BundleError, dir + "/" + error);
+  const Manifest &m = *manifest;
+  std::string cubin;
+  if (!readFile(dir + "/" + m.binary, cubin) || cubin.empty())
+    return fail(result, RunStatus::BundleError,
+                dir + "/" + m.binary + ": missing or empty");
+  if (cubin.size() < 52 || cubin.compare(0, 4, "\x7f" "ELF") != 0)
+    return fail(result, RunStatus::BundleError,
+                dir + "/" + m.binary + ": not a cubin (no ELF header)");
+  result.entry = m.entry;
+  result.size = options.size.value_or(m.problem);
+  result.dtype = m.dtype;
+  result.threshold = errorThreshold(m.dtype);
+  if (std::string why = checkProblemSize(m, result.size); !why.empty())
+    return fail(result, RunStatus::BundleError, "--size=" + why);
+
+  const cu::Driver *driver = cu::loadDriver(error);
+  if (!driver)
+    return fail(result, RunStatus::NoDevice, error);
+  Session s(*driver);
+  const cu::Driver &cu = *driver;
+  int count = 0;
+  cu::Result init = cu.init(0);
+  if (init == cu::kErrorNoDevice ||
+      (init == cu::kSuccess && cu.deviceGetCount(&count) == cu::kSuccess &&
+       count == 0))
+    return fail(result, RunStatus::NoDevice, "no CUDA device");
+  if (!s.check("cuInit", init) || !s.check("cuDeviceGet", cu.deviceGet(&s.device, 0)))
+    return fail(result, RunStatus::NoDevice, s.error);
+  char name[256] = {0};
+  s.check("cuDeviceGetName", cu.deviceGetName(name, sizeof name - 1, s.device));
+  result.device = name;
+  result.capability = attribute(s, cu::kComputeCapabilityMajor) * 10 +
+                      attribute(s, cu::kComputeCapabilityMinor);
+  result.smCount = attribute(s, cu::kMultiprocessorCount);
+  result.clockKHz = attribute(s, cu::kClockRate);
+  int memoryKHz = attribute(s, cu::kMemoryClockRate);
+  int busBits = attribute(s, cu::kGlobalMemoryBusWidth);
+  int l2Bytes = attribute(s, cu::kL2CacheSize);
+  int sharedOptin = attribute(s, cu::kMaxSharedMemoryPerBlockOptin);
+  if (!s.error.empty())
+    return fail(result, RunStatus::DriverError, s.error);
+  result.peakGBs = 2.0 * memoryKHz * 1e3 * (busBits / 8) / 1e9;
+  if (result.capability / 10 == 9) {
+    // Hopper: 4096 dense f16/bf16 flops per SM per clock.
+    result.peakTflops = double(result.smCount) * 4096 * result.clockKHz * 1e3 / 1e12;
+    result.peakFormula = std::to_string(result.smCount) +
+                         " SMs x 4096 flop/clk x " +
+                         std::to_string(result.clockKHz / 1000) + " MHz";
+  }
+  if (result.capability != m.requiredCapability())
+    return fail(result, RunStatus::NoDevice,
+                "the bundle is for " + m.target + "; " + result.device +
+                    " is sm_" + std::to_string(result.capability));
+  if (m.dynamicSharedBytes > sharedOptin)
+    return fail(result, RunStatus::BundleError,
+                "the kernel needs " + std::to_string(m.dynamicSharedBytes) +
+                    " bytes of dynamic shared memory; " + result.device +
+                    " allows " + std::to_string(sharedOptin) + " per CTA");
+
+  if (!s.check("cuDevicePrimaryCtxRetain",
+               cu.primaryCtxRetain(&s.context, s.device)) ||
+      !s.check("cuCtxSetCurrent", cu.ctxSetCurrent(s.context)) ||
+      !s.check("cuModuleLoadData", cu.moduleLoadData(&s.module, cubin.data())) ||
+      !s.check("cuModuleGetFunction",
+               cu.moduleGetFunction(&s.function, s.module, m.entry.c_str())) ||
+      !s.check("cuStreamCreate", cu.streamCreate(&s.stream, 0)))
+    return fail(result, RunStatus::DriverError, s.error);
+  // Above 48 KB a kernel must opt in, once per function.
+  if (m.dynamicSharedBytes > 48 * 1024 &&
+      !s.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+               cu.funcSetAttribute(s.function,
+                                   cu::kFuncAttributeMaxDynamicSharedSizeBytes,
+                                   int(m.dynamicSharedBytes))))
+    return fail(result, RunStatus::DriverError, s.error);
+
+  // Inputs: random, the same in every set; sets rotate so that timed
+  // launches read from DRAM, as a kernel in a model would.
+  const ProblemSize &size = result.size;
+  size_t aCount = size.m * size.k, bCount = size.k * size.n;
+  size_t dCount = size.m * size.n;
+  size_t setBytes = (aCount + bCount) * 2 + dCount * 4;
+  result.inputSets = int(std::clamp<int64_t>(
+      (2 * int64_t(l2Bytes) + setBytes - 1) / setBytes, 1, kMaxInputSets));
+  std::vector<uint16_t> a = randomMatrix(aCount, m.dtype, 1);
+  std::vector<uint16_t> b = randomMatrix(bCount, m.dtype, 2);
+  std::vector<InputSet> sets(result.inputSets);
+  const Param *paramA = nullptr, *paramB = nullptr;
+  for (const Param &p : m.params)
+    if (p.kind == Param::Kind::TensorMap)
+      (p.name == "A" ? paramA : paramB) = &p;
+  for (InputSet &set : sets) {
+    if (!s.alloc(set.a, aCount * 2) || !s.alloc(set.b, bCount * 2) ||
+        !s.alloc(set.d, dCount * 4) || !s.alloc(set.maps, 2 * sizeof(cu::TensorMap)) ||
+        !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.a, a.data(), aCount * 2)) ||
+        !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.b, b.data(), bCount * 2)) ||
+        !encodeMap(s, m, *paramA, size, set.a, set.maps) ||
+        !encodeMap(s, m, *paramB, size, set.b, set.maps + sizeof(cu::TensorMap)))
+      return fail(result, RunStatus::DriverError, s.error);
+  }
+  std::vector<PackedArguments> arguments;
+  for (const InputSet &set : sets)
+    arguments.push_back(packArguments(
+        m, size, {set.maps, set.maps + sizeof(cu::TensorMap), set.d}));
+
+  result.grid = gridFor(m, size, result.smCount);
+  result.block = {unsigned(m.block[0]), unsigned(m.block[1]),
+                  unsigned(m.block[2])};
+  result.dynamicSharedBytes = unsigned(m.dynamicSharedBytes);
+  cu::LaunchAttribute cluster;
+  std::memset(&cluster, 0, sizeof cluster);
+  cluster.id = cu::kLaunchAttributeClusterDimension;
+  cluster.value.clusterDim = {unsigned(m.cluster[0]), unsigned(m.cluster[1]),
+                              unsigned(m.cluster[2])};
+  bool clustered = m.cluster[0] * m.cluster[1] * m.cluster[2] > 1;
+  cu::LaunchConfig config = {result.grid[0], result.grid[1], result.grid[2],
+                             result.block[0], result.block[1], result.block[2],
+                             result.dynamicSharedBytes, s.stream,
+                             clustered ? &cluster : nullptr,
+                             clustered ? 1u : 0u};
+  auto launch = [&](size_t set) {
+    std::vector<void *> pointers = arguments[set].pointers();
+    return s.check("cuLaunchKernelEx",
+                   cu.launchKernelEx(&config, s.function, pointers.data(),
+                                     nullptr));
+  };
+  auto hang = [&](const char *when) {
+    if (s.faulted)
+      return fail(result, RunStatus::KernelFault,
+                  s.error + " (" + when +
+                      "): a trap, an illegal address, or an mbarrier driven "
+                      "out of protocol");
+    return fail(result, RunStatus::Hang,
+                std::string("no completion after ") +
+                    std::to_string(options.timeoutMs) + " ms (" + when + ")");
+  };
+
+  // The checked launch: poisoned output, every row (or a sample) against
+  // the CPU in double, every element against cuBLAS when it is there.
+  if (!s.check("cuMemsetD32", cu.memsetD32(sets[0].d, kPoison, dCount)) ||
+      !launch(0))
+    return fail(result, RunStatus::DriverError, s.error);
+  if (!s.wait(options.timeoutMs))
+    return s.hung ? hang("checked launch")
+                  : fail(result, RunStatus::DriverError, s.error);
+  std::vector<float> out(dCount);
+  if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(out.data(), sets[0].d, dCount * 4)))
+    return fail(result, RunStatus::DriverError, s.error);
+  std::vector<int64_t> rows;
+  if (2.0 * size.m * size.n * size.k <= kCpuFlopBudget) {
+    for (int64_t r = 0; r < size.m; ++r)
+      rows.push_back(r);
+  } else {
+    for (int i = 0; i < kSampledRows; ++i)
+      rows.push_back(i * (size.m - 1) / (kSampledRows - 1));
+  }
+  unsigned threads = options.cpuThreads ? options.cpuThreads
+                                        : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<double> reference =
+      referenceRows(a, b, m.dtype, size, rows, threads);
+  result.cpuCheck = compareRows(out, reference, size.n, rows);
+  result.cpuRows = int64_t(rows.size());
+
+  std::unique_ptr<Cublas> blas =
+      options.baseline || rows.size() < size_t(size.m)
+          ? Cublas::load(s.stream, result.blasNote)
+          : nullptr;
+  cu::DevicePtr blasOut = 0;
+  if (blas && s.alloc(blasOut, dCount * 4)) {
+    std::string why = blas->gemm(size, m.dtype, sets[0].a, sets[0].b, blasOut);
+    std::vector<float> expected(dCount);
+    if (why.empty() && s.wait(options.timeoutMs) &&
+        s.check("cuMemcpyDtoH",
+                cu.memcpyDtoH(expected.data(), blasOut, dCount * 4))) {
+      std::vector<double> ref(expected.begin(), expected.end());
+      std::vector<int64_t> all(size.m);
+      for (int64_t r = 0; r < size.m; ++r)
+        all[r] = r;
+      result.blasCheck = compareRows(out, ref, size.n, all);
+      result.blasChecked = true;
+    } else {
+      result.blasNote = why.empty() ? s.error : why;
+      blas.reset();
+    }
+  }
+  const ErrorStats &worst = result.cpuCheck;
+  bool wrong = worst.nonFinite > 0 || worst.relative > result.threshold ||
+               (result.blasChecked &&
+                (result.blasCheck.nonFinite > 0 ||
+                 result.blasCheck.relative > result.threshold));
+  if (wrong)
+    return fail(result, RunStatus::WrongResult,
+                "wrong result: see the check above (threshold " +
+                    std::to_string(result.threshold) + ")");
+
+  // Timing: warm-up, then one event pair per launch.
+  auto time = [&](auto &&issue, Timing &timing) -> bool {
+    for (int i = 0; i < options.warmup; ++i)
+      if (!issue(size_t(i) % sets.size()))
+        return false;
+    if (!s.wait(double(options.timeoutMs) * std::max(1, options.warmup)))
+      return false;
+    std::vector<cu::Event> events(2 * options.repeat);
+    for (cu::Event &event : events) {
+      if (!s.check("cuEventCreate", cu.eventCreate(&event, 0)))
+        return false;
+      s.events.push_back(event);
+    }
+    for (int i = 0; i < options.repeat; ++i)
+      if (!s.check("cuEventRecord", cu.eventRecord(events[2 * i], s.stream)) ||
+          !issue(size_t(i) % sets.size()) ||
+          !s.check("cuEventRecord",
+                   cu.eventRecord(events[2 * i + 1], s.stream)))
+        return false;
+    if (!s.wait(double(options.timeoutMs) * options.repeat))
+      return false;
+    std::vector<double> ms;
+    for (int i = 0; i < options.repeat; ++i) {
+      float elapsed = 0;
+      if (!s.check("cuEventElapsedTime",
+                   cu.eventElapsedTime(&elapsed, events[2 * i],
+                                       events[2 * i + 1])))
+        return false;
+      ms.push_back(elapsed);
+    }
+    timing = summarize(ms);
+    return true;
+  };
+  if (!time(launch, result.kernel))
+    return s.hung ? hang("timed launches")
+                  : fail(result, RunStatus::DriverError, s.error);
+  if (blas && options.baseline) {
+    auto issue = [&](size_t set) {
+      std::string why =
+          blas->gemm(size, m.dtype, sets[set].a, sets[set].b, sets[set].d);
+      if (!why.empty() && s.error.empty())
+        s.error = why;
+      return why.empty();
+    };
+    result.blasTimed = time(issue, result.blas);
+    if (!result.blasTimed) {
+      if (s.hung)
+        return hang("cuBLAS launches");
+      result.blasNote = s.error;
+    }
+  }
+  return result;
+}

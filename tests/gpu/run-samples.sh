@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# GPU correctness of every NVIDIA klx sample: export bundles (where klx is
+# built), then launch each with klx-run at several sizes, some not square,
+# one with a single k step, and check every element (klx-run's own check).
+#   run-samples.sh export DIR             klx export into DIR/NAME
+#   run-samples.sh run DIR [KLX_RUN]      klx-run on each bundle in DIR
+#   run-samples.sh all BUILD_BIN          both; exits 77 (skipped) with the
+#                                         reason when there is no GPU
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+sizes=(512x768x512 1024x1024x64 2048x4096x512 256x256x4160)
+
+export_bundles() {
+  local klx=$1 out=$2 nv=$root/samples/nvidia
+  rm -rf "$out" && mkdir -p "$out"
+  "$klx" export $nv/gemm_ws_persistent.mlir -o "$out/ws_persistent" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D persistent=0 -o "$out/ws_tiles" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -o "$out/no_roles" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -D stages=1 -D consumers=1 -o "$out/no_roles_1stage" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D dtype=bf16 -D tile_n=256 -o "$out/ws_bf16_n256" >/dev/null &&
+  "$klx" export $nv/gemm_two_producers.mlir -o "$out/two_producers" >/dev/null &&
+  "$klx" export $nv/gemm_pingpong.mlir -o "$out/pingpong" >/dev/null &&
+  "$klx" export $nv/gemm_pingpong.mlir -D dtype=bf16 -D stages=3 -o "$out/pingpong_bf16" >/dev/null
+}
+
+run_bundles() {
+  local dir=$1 run=$2 failed=0 log
+  log=$(mktemp)
+  for bundle in "$dir"/*/; do
+    local name
+    name=$(basename "$bundle")
+    for size in "${sizes[@]}"; do
+      "$run" "$bundle" --size="$size" --repeat=3 --no-baseline >"$log" 2>&1
+      local rc=$?
+      if [[ $rc -eq 2 ]] && grep -q "no CUDA device" "$log"; then
+        echo "SKIPPED: $(grep -o 'no CUDA device.*' "$log" | head -1)"
+        rm -f "$log"
+        return 77
+      fi
+      printf '%-16s %-14s rc=%d  %s\n' "$name" "$size" "$rc" \
+        "$(grep -o 'rel. error [^,]*' "$log" | head -1)"
+      if [[ $rc -ne 0 ]]; then
+        failed=1
+        cat "$log"
+      fi
+    done
+  done
+  # A kernel that hangs: the warp-specialized GEMM launched without its
+  # producer warpgroup (block 256 of 384), so nothing fills the stages and
+  # the consumers wait on the full barriers forever. klx-run must say so
+  # within the timeout, exit 3, and leave the GPU usable.
+  local hang
+  hang=$(mktemp -d)
+  cp "$dir/ws_persistent/"* "$hang/"
+  sed -i -e '/"block": \[/{n;s/384/256/}' "$hang/manifest.json"
+  "$run" "$hang" --size=512x512x512 --timeout-ms=1500 --no-baseline >"$log" 2>&1
+  local rc=$?
+  printf '%-16s %-14s rc=%d  %s\n' "no_producer" "512x512x512" "$rc" \
+    "$(grep -o 'hang: .*' "$log" | head -1)"
+  if [[ $rc -ne 3 ]] || ! grep -q "hang: no completion after 1500 ms" "$log"; then
+    failed=1
+    cat "$log"
+  fi
+  "$run" "$dir/ws_persistent" --size=512x512x512 --repeat=1 --no-baseline >"$log" 2>&1 ||
+    { failed=1; echo "the GPU did not recover after the hang:"; cat "$log"; }
+  rm -rf "$hang" "$log"
+  return $failed
+}
+
+case ${1:-} in
+export) export_bundles "${KLX:-$root/build/bin/klx}" "$2" ;;
+run) run_bundles "$2" "${3:-$root/build-run/bin/klx-run}" ;;
+all)
+  dir=$(mktemp -d)
+  export_bundles "$2/klx" "$dir" || exit 1
+  run_bundles "$dir" "$2/klx-run"
+  rc=$?
+  rm -rf "$dir"
+  exit $rc
+  ;;
+*)
+  echo "usage: $0 export DIR | run DIR [KLX_RUN] | all BUILD_BIN" >&2
+  exit 2
+  ;;
+esac

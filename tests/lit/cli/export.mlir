@@ -1,0 +1,56 @@
+// klx export writes a Bundle that klx-run reads without MLIR; klx-run
+// checks the bundle before it looks for a GPU, and says "no CUDA device"
+// (exit 2) where there is none.
+// RUN: rm -rf %t && klx export %samples/nvidia/gemm_ws_persistent.mlir -D stages=3 --size=1024x512x256 -o %t/ws | FileCheck %s --check-prefix=WROTE
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/ws/manifest.json
+// RUN: FileCheck %s --check-prefix=PARAMS < %t/ws/manifest.json
+// RUN: test -s %t/ws/kernel.cubin && test -s %t/ws/kernel.ptx
+// RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so not klx-run %t/ws 2>&1 | FileCheck %s --check-prefix=NODEVICE
+// RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so klx-run %t/ws --json; test $? -eq 2
+// RUN: not klx-run %t/ws --size=1000x512x256 2>&1 | FileCheck %s --check-prefix=SIZE
+// RUN: mkdir -p %t/bad && cp %t/ws/kernel.cubin %t/bad/ && sed -e 's/"entry": "gemm",//' %t/ws/manifest.json > %t/bad/manifest.json
+// RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: head -c 100 %t/ws/manifest.json > %t/bad/manifest.json
+// RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=TRUNCATED
+// RUN: not klx export %samples/nvidia/gemm_ws_persistent.mlir --size=100x128x64 -o %t/odd 2>&1 | FileCheck %s --check-prefix=ODD
+// RUN: not klx export %samples/nvidia/gemm_tma_wgmma.mlir -o %t/hand 2>&1 | FileCheck %s --check-prefix=HAND
+
+// WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (gemm, block 384, 100352 bytes of dynamic shared memory, persistent grid, 1024x512x256)
+
+// MANIFEST-DAG: "klx_bundle": 1,
+// MANIFEST-DAG: "entry": "gemm",
+// MANIFEST-DAG: "target": "sm_90a",
+// MANIFEST-DAG: "grid": "persistent",
+// MANIFEST-DAG: "dynamic_shared_memory": 100352,
+// MANIFEST-DAG: "stages": "3"
+// MANIFEST-DAG: "M": 1024,
+// MANIFEST-DAG: "N": 512,
+// MANIFEST-DAG: "K": 256,
+// MANIFEST-DAG: "kind": "gemm",
+// MANIFEST-DAG: "registers": {{[0-9]+}},
+// MANIFEST-DAG: "stack_frame": 0,
+// The tensor maps' boxes: A 128 rows x 64 columns, B 64 x 64.
+// PARAMS: "params": [
+// PARAMS: "box": [
+// PARAMS-NEXT: 128,
+// PARAMS-NEXT: 64
+// PARAMS: "kind": "tensor_map",
+// PARAMS-NEXT: "name": "A",
+// PARAMS-NEXT: "swizzle": 128
+// PARAMS: "kind": "tensor_map",
+// PARAMS-NEXT: "name": "B",
+// PARAMS: "kind": "memref",
+// PARAMS-NEXT: "name": "D",
+// PARAMS-NEXT: "rank": 2
+
+// NODEVICE: result: no_device: no CUDA device: the driver does not load: {{.*}}no-such-libcuda.so
+
+// SIZE: result: bundle_error: --size=1000x512x256: M must be a multiple of tile_m = 128 and N of tile_n = 128
+
+// MISSING: result: bundle_error: {{.*}}bad/manifest.json: entry is missing
+
+// TRUNCATED: result: bundle_error: {{.*}}bad/manifest.json:{{[0-9]+}}:{{[0-9]+}}: unexpected end of input
+
+// ODD: klx export: --size=100x128x64: M must be a multiple of tile_m = 128
+
+// HAND: error: klx export: no kernel with launch facts: klx export takes klx tile kernels (klx.kernel), which klx-to-nvgpu describes

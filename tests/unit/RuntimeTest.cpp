@@ -1,0 +1,294 @@
+//===- RuntimeTest.cpp - klx-run without a GPU ----------------------------===//
+//
+// What the runner does before and around the driver: manifest parsing and
+// its errors, argument packing, grids, tensor-map requests, the reference
+// math, and the "no CUDA device" path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Runtime/CudaDriver.h"
+#include "klx/Runtime/HostMath.h"
+#include "klx/Runtime/Json.h"
+#include "klx/Runtime/Launch.h"
+#include "klx/Runtime/Manifest.h"
+#include "klx/Runtime/Runner.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace klx::rt;
+
+namespace {
+
+// What klx export writes for gemm_ws_persistent (trimmed of optional
+// fields).
+const char *const kManifest = R"({
+  "klx_bundle": 1, "target": "sm_90a", "binary": "kernel.cubin",
+  "entry": "gemm", "block": [384, 1, 1], "cluster": [1, 1, 1],
+  "dynamic_shared_memory": 133120, "grid": "persistent",
+  "tile": [128, 128, 64],
+  "problem": {"kind": "gemm", "dtype": "f16", "M": 2048, "N": 1024, "K": 512},
+  "params": [
+    {"name": "A", "kind": "tensor_map", "dtype": "f16", "box": [128, 64], "swizzle": 128},
+    {"name": "B", "kind": "tensor_map", "dtype": "f16", "box": [64, 64], "swizzle": 128},
+    {"name": "D", "kind": "memref", "dtype": "f32", "rank": 2},
+    {"name": "M", "kind": "scalar"}, {"name": "N", "kind": "scalar"},
+    {"name": "K", "kind": "scalar"}],
+  "abi": ["ptr", "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64",
+          "i64", "i64", "i64"],
+  "defines": {"stages": "3"},
+  "resources": {"registers": 168}
+})";
+
+std::string replaced(std::string text, const std::string &from,
+                     const std::string &to) {
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+std::string manifestError(const std::string &text) {
+  std::string error;
+  CHECK_FALSE(parseManifest(text, error));
+  return error;
+}
+
+} // namespace
+
+TEST_CASE("JSON: values, escapes and error positions", "[runtime]") {
+  JsonError error;
+  std::optional<JsonValue> v =
+      parseJson(R"({"a": [1, -2.5e1, true, null], "s": "x\n\u00e9\ud83d\ude00"})",
+                error);
+  REQUIRE(v);
+  REQUIRE(v->get("a")->items().size() == 4);
+  CHECK(v->get("a")->items()[1].asNumber() == -25);
+  CHECK(v->get("s")->asString() == "x\n\xc3\xa9\xf0\x9f\x98\x80");
+
+  CHECK_FALSE(parseJson("{\"a\": 1,\n  \"b\" 2}", error));
+  CHECK(error.line == 2);
+  CHECK(error.column == 7);
+  CHECK(error.message == "expected ':' after a key");
+  CHECK_FALSE(parseJson("[1, 2", error));
+  CHECK(error.message == "expected ',' or ']' in an array");
+  CHECK_FALSE(parseJson("{\"a\": 1, \"a\": 2}", error));
+  CHECK(error.message == "duplicate key \"a\"");
+  CHECK_FALSE(parseJson(std::string(100, '['), error));
+  CHECK(error.message == "nested deeper than 64 levels");
+  CHECK_FALSE(parseJson("\x01\xff", error));
+  CHECK_FALSE(parseJson("", error));
+  CHECK(error.message == "unexpected end of input");
+
+  std::string out;
+  JsonWriter w(out);
+  w.beginObject();
+  w.key("a");
+  w.value(int64_t(1));
+  w.key("b");
+  w.beginArray();
+  w.value("q\"");
+  w.value(true);
+  w.endArray();
+  w.endObject();
+  CHECK(out == R"({"a":1,"b":["q\"",true]})");
+}
+
+TEST_CASE("manifest: a bundle klx export writes", "[runtime]") {
+  std::string error;
+  std::optional<Manifest> m = parseManifest(kManifest, error);
+  INFO(error);
+  REQUIRE(m);
+  CHECK(m->entry == "gemm");
+  CHECK(m->persistent);
+  CHECK(m->requiredCapability() == 90);
+  CHECK(m->problem.m == 2048);
+  CHECK(m->params.size() == 6);
+  CHECK(m->params[2].abiSlots() == 7);
+  CHECK(m->registers == 168);
+  REQUIRE(m->defines.size() == 1);
+  CHECK(m->defines[0].second == "3");
+}
+
+TEST_CASE("manifest: corrupt, missing and wrong fields", "[runtime]") {
+  CHECK(manifestError(std::string(kManifest).substr(0, 60)).rfind(
+            "manifest.json:", 0) == 0);
+  CHECK(manifestError(replaced(kManifest, R"("entry": "gemm",)", "")) ==
+        "manifest.json: entry is missing");
+  CHECK(manifestError(replaced(kManifest, R"("grid": "persistent")",
+                               R"("grid": 1)")) ==
+        "manifest.json: grid must be a string, not a number");
+  CHECK(manifestError(replaced(kManifest, R"("klx_bundle": 1)",
+                               R"("klx_bundle": 2)")) ==
+        "manifest.json: klx_bundle 2 is not a format this klx-run reads (1)");
+  CHECK(manifestError(replaced(kManifest, R"("block": [384, 1, 1])",
+                               R"("block": [384, 1])")) ==
+        "manifest.json: block must hold 3 numbers");
+  CHECK(manifestError(replaced(kManifest, R"("abi": ["ptr", )", R"("abi": [)")) ==
+        "manifest.json: params flatten to 12 kernel parameters but abi lists "
+        "11");
+  CHECK(manifestError(replaced(kManifest, R"("box": [128, 64])",
+                               R"("box": [128, 128])")) ==
+        "manifest.json: params[0].box has rows of 256 bytes, wider than the "
+        "128-byte swizzle");
+  CHECK(manifestError(replaced(kManifest, R"({"name": "K", "kind": "scalar"})",
+                               R"({"name": "L", "kind": "scalar"})")) ==
+        "manifest.json: params has no scalar named K (a gemm needs A, B, D, "
+        "M, N, K)");
+  CHECK(manifestError(replaced(kManifest, R"("M": 2048)", R"("M": 2000)")) ==
+        "manifest.json: problem 2000x1024x512: M must be a multiple of "
+        "tile_m = 128 and N of tile_n = 128 (the epilogue stores whole "
+        "tiles)");
+  CHECK(manifestError(replaced(kManifest, R"("binary": "kernel.cubin")",
+                               R"("binary": "../x.cubin")")) ==
+        "manifest.json: binary must name a file inside the bundle");
+}
+
+TEST_CASE("problem sizes: parsing and limits", "[runtime]") {
+  std::optional<ProblemSize> s = parseProblemSize("8192x4096x72");
+  REQUIRE(s);
+  CHECK(s->m == 8192);
+  CHECK(s->n == 4096);
+  CHECK(s->k == 72);
+  CHECK_FALSE(parseProblemSize("8192x4096"));
+  CHECK_FALSE(parseProblemSize("8192x-1x64"));
+  CHECK_FALSE(parseProblemSize("0x128x64"));
+  CHECK_FALSE(parseProblemSize("1x2x3x4"));
+  std::string error;
+  Manifest m = *parseManifest(kManifest, error);
+  CHECK(checkProblemSize(m, {256, 128, 72}).empty());
+  CHECK(checkProblemSize(m, {256, 128, 70}) ==
+        "256x128x70: K x 2 bytes must be a multiple of 16 (TMA row strides)");
+}
+
+TEST_CASE("arguments: memrefs flatten, sizes by name", "[runtime]") {
+  std::string error;
+  Manifest m = *parseManifest(kManifest, error);
+  PackedArguments packed =
+      packArguments(m, {2048, 1024, 512}, {0x1000, 0x1080, 0x20000});
+  REQUIRE(packed.values.size() == m.abi.size());
+  std::vector<uint64_t> expected = {0x1000, 0x1080, 0x20000, 0x20000, 0,
+                                    2048,   1024,   1024,    1,       2048,
+                                    1024,   512};
+  CHECK(packed.values == expected);
+  CHECK(packed.names[4] == "D.offset");
+  CHECK(packed.names[7] == "D.strides[0]");
+  std::vector<void *> pointers = packed.pointers();
+  CHECK(*static_cast<uint64_t *>(pointers[11]) == 512);
+}
+
+TEST_CASE("grids: persistent and one CTA per tile", "[runtime]") {
+  std::string error;
+  Manifest m = *parseManifest(kManifest, error);
+  CHECK(gridFor(m, {2048, 1024, 512}, 132) == std::array<unsigned, 3>{128, 1, 1});
+  CHECK(gridFor(m, {8192, 8192, 512}, 132) == std::array<unsigned, 3>{132, 1, 1});
+  m.persistent = false;
+  CHECK(gridFor(m, {512, 768, 64}, 132) == std::array<unsigned, 3>{6, 4, 1});
+}
+
+TEST_CASE("tensor maps: innermost dimension first", "[runtime]") {
+  std::string error;
+  Manifest m = *parseManifest(kManifest, error);
+  TensorMapRequest a = tensorMapFor(m, m.params[0], {2048, 1024, 512});
+  CHECK(a.dims == std::array<uint64_t, 2>{512, 2048});
+  CHECK(a.rowStrideBytes == 1024);
+  CHECK(a.box == std::array<unsigned, 2>{64, 128});
+  CHECK(a.swizzle == cu::kSwizzle128B);
+  CHECK(a.dataType == cu::kTensorFloat16);
+  TensorMapRequest b = tensorMapFor(m, m.params[1], {2048, 1024, 512});
+  CHECK(b.dims == std::array<uint64_t, 2>{1024, 512});
+  CHECK(b.rowStrideBytes == 2048);
+  CHECK(b.box == std::array<unsigned, 2>{64, 64});
+}
+
+TEST_CASE("host math: f16 and bf16 round trips", "[runtime]") {
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    uint16_t h = uint16_t(bits);
+    float f = halfToFloat(h);
+    if (std::isnan(f))
+      continue;
+    INFO(bits);
+    REQUIRE(floatToHalf(f) == h);
+    REQUIRE(floatToBF16(bf16ToFloat(h)) == h);
+  }
+  CHECK(halfToFloat(floatToHalf(1.0f / 3)) == Approx(0.333251953125));
+  CHECK(floatToHalf(1e6f) == 0x7C00);   // overflows to infinity
+  CHECK(floatToBF16(1.00390625f) == 0x3F80); // a tie rounds to even
+  std::vector<uint16_t> r = randomMatrix(4096, DType::F16, 7);
+  float lo = 1, hi = -1;
+  size_t zeros = 0;
+  for (uint16_t v : r) {
+    lo = std::min(lo, halfToFloat(v));
+    hi = std::max(hi, halfToFloat(v));
+    zeros += halfToFloat(v) == 0;
+  }
+  CHECK(lo >= -1.0f);
+  CHECK(hi <= 1.0f);
+  CHECK(hi - lo > 1.9f);
+  CHECK(zeros < 8);
+  CHECK(randomMatrix(16, DType::F16, 7) ==
+        std::vector<uint16_t>(r.begin(), r.begin() + 16));
+}
+
+TEST_CASE("host math: reference and relative error", "[runtime]") {
+  // A = [[1, 2], [3, 4]], B = [[5, 6], [7, 8]]: D = [[19, 22], [43, 50]].
+  std::vector<uint16_t> a, b;
+  for (float v : {1, 2, 3, 4})
+    a.push_back(floatToHalf(v));
+  for (float v : {5, 6, 7, 8})
+    b.push_back(floatToHalf(v));
+  std::vector<double> ref = referenceRows(a, b, DType::F16, {2, 2, 2}, {0, 1}, 2);
+  CHECK(ref == std::vector<double>{19, 22, 43, 50});
+  std::vector<double> second = referenceRows(a, b, DType::F16, {2, 2, 2}, {1}, 1);
+  CHECK(second == std::vector<double>{43, 50});
+
+  std::vector<float> out = {19, 22, 43, 50};
+  ErrorStats exact = compareRows(out, ref, 2, {0, 1});
+  CHECK(exact.relative == 0);
+  CHECK(exact.checked == 4);
+  out[3] = 51; // off by 1 of norm sqrt(19^2 + 22^2 + 43^2 + 50^2)
+  ErrorStats off = compareRows(out, ref, 2, {0, 1});
+  CHECK(off.relative == Approx(1 / std::sqrt(19.0 * 19 + 22 * 22 + 43 * 43 + 50 * 50)));
+  CHECK(off.maxAbsolute == 1);
+  out[1] = std::nanf("");
+  ErrorStats poisoned = compareRows(out, ref, 2, {0, 1});
+  CHECK(poisoned.nonFinite == 1);
+  CHECK(poisoned.firstBad == 1);
+  CHECK(errorThreshold(DType::BF16) == 1e-3);
+}
+
+TEST_CASE("runner: bundle errors come before the driver", "[runtime]") {
+  RunOptions options;
+  LaunchResult missing = runBundle("/nonexistent/bundle", options);
+  CHECK(missing.status == RunStatus::BundleError);
+  CHECK(exitCodeFor(missing) == 1);
+  CHECK(formatText(missing).find("result: bundle_error: /nonexistent/bundle/"
+                                 "manifest.json: cannot read it") !=
+        std::string::npos);
+}
+
+TEST_CASE("runner: no driver means no CUDA device, exit 2", "[runtime]") {
+  setenv("KLX_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+  std::string error;
+  CHECK(cu::loadDriver(error) == nullptr);
+  CHECK(error.rfind("no CUDA device: the driver does not load: "
+                    "/nonexistent/libcuda.so.1",
+                    0) == 0);
+  unsetenv("KLX_LIBCUDA");
+  LaunchResult result;
+  result.status = RunStatus::NoDevice;
+  CHECK(exitCodeFor(result) == 2);
+  result.status = RunStatus::Hang;
+  CHECK(exitCodeFor(result) == 3);
+  result.status = RunStatus::KernelFault;
+  CHECK(exitCodeFor(result) == 1);
+}
+
+TEST_CASE("timing summary: median and spread", "[runtime]") {
+  Timing t = summarize({3, 1, 2, 10});
+  CHECK(t.median == 2.5);
+  CHECK(t.min == 1);
+  CHECK(t.max == 10);
+  CHECK(summarize({4, 1, 2}).median == 2);
+}
