@@ -89,6 +89,11 @@ double LaunchResult::tflops() const {
 double LaunchResult::gbs() const {
   return kernel.median > 0 ? bytes(*this) / (kernel.median * 1e-3) / 1e9 : 0;
 }
+double LaunchResult::alternatingTflops() const {
+  return kernelAlternating.median > 0
+             ? flops(size) / (kernelAlternating.median * 1e-3) / 1e12
+             : 0;
+}
 double LaunchResult::blasTflops() const {
   return blasTimed && blas.median > 0
              ? flops(size) / (blas.median * 1e-3) / 1e12
@@ -153,7 +158,10 @@ std::string klx::rt::formatText(const LaunchResult &r) {
   if (r.blasTimed)
     out += format("cuBLAS: median %.4f ms", r.blas.median) +
            format(", %.1f TFLOP/s", r.blasTflops()) +
-           format("; klx / cuBLAS = %.2fx\n", r.tflops() / r.blasTflops());
+           format("; alternating launch by launch, klx %.1f TFLOP/s",
+                  r.alternatingTflops()) +
+           format(": klx / cuBLAS = %.2fx\n",
+                  r.alternatingTflops() / r.blasTflops());
   else if (!r.blasNote.empty() && r.status == RunStatus::Passed)
     out += "cuBLAS: not timed: " + r.blasNote + "\n";
   if (r.status == RunStatus::Passed)
@@ -222,6 +230,12 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
     writeTiming(w, r.blas);
     w.key("cublas_tflops");
     w.value(r.blasTflops());
+    w.key("alternating_time");
+    writeTiming(w, r.kernelAlternating);
+    w.key("alternating_tflops");
+    w.value(r.alternatingTflops());
+    w.key("vs_cublas");
+    w.value(r.alternatingTflops() / r.blasTflops());
   }
   if (!r.blasNote.empty()) {
     w.key("cublas_note");

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -148,6 +149,37 @@ bool encodeMap(Session &s, const Manifest &m, const Param &param,
 }
 
 } // namespace
+
+std::string klx::rt::probeDevice(std::string &error) {
+  const cu::Driver *driver = cu::loadDriver(error);
+  if (!driver)
+    return "";
+  int count = 0;
+  cu::Result init = driver->init(0);
+  if (init == cu::kErrorNoDevice ||
+      (init == cu::kSuccess && driver->deviceGetCount(&count) == cu::kSuccess &&
+       count == 0)) {
+    error = "no CUDA device";
+    return "";
+  }
+  if (init != cu::kSuccess) {
+    error = "no CUDA device: " + driver->describe("cuInit", init);
+    return "";
+  }
+  cu::Device device = 0;
+  char name[256] = {0};
+  int major = 0, minor = 0, sms = 0;
+  if (driver->deviceGet(&device, 0) != cu::kSuccess ||
+      driver->deviceGetName(name, sizeof name - 1, device) != cu::kSuccess) {
+    error = "no CUDA device: cuDeviceGet failed";
+    return "";
+  }
+  driver->deviceGetAttribute(&major, cu::kComputeCapabilityMajor, device);
+  driver->deviceGetAttribute(&minor, cu::kComputeCapabilityMinor, device);
+  driver->deviceGetAttribute(&sms, cu::kMultiprocessorCount, device);
+  return std::string(name) + " (sm_" + std::to_string(major * 10 + minor) +
+         ", " + std::to_string(sms) + " SMs)";
+}
 
 Timing klx::rt::summarize(std::vector<double> ms) {
   Timing t;
@@ -369,54 +401,68 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
                 "wrong result: see the check above (threshold " +
                     std::to_string(result.threshold) + ")");
 
-  // Timing: warm-up, then one event pair per launch.
-  auto time = [&](auto &&issue, Timing &timing) -> bool {
+  // Timing: warm-up, then one event pair per launch. With a baseline the
+  // two alternate launch by launch, so that clocks and temperature are the
+  // same for both.
+  using Issue = std::function<bool(size_t)>;
+  auto time = [&](const std::vector<Issue> &issues,
+                  const std::vector<Timing *> &timings) -> bool {
     for (int i = 0; i < options.warmup; ++i)
-      if (!issue(size_t(i) % sets.size()))
-        return false;
-    if (!s.wait(double(options.timeoutMs) * std::max(1, options.warmup)))
+      for (const Issue &issue : issues)
+        if (!issue(size_t(i) % sets.size()))
+          return false;
+    if (!s.wait(double(options.timeoutMs) * std::max(1, options.warmup) *
+                issues.size()))
       return false;
-    std::vector<cu::Event> events(2 * options.repeat);
+    size_t n = issues.size();
+    std::vector<cu::Event> events(2 * n * options.repeat);
     for (cu::Event &event : events) {
       if (!s.check("cuEventCreate", cu.eventCreate(&event, 0)))
         return false;
       s.events.push_back(event);
     }
     for (int i = 0; i < options.repeat; ++i)
-      if (!s.check("cuEventRecord", cu.eventRecord(events[2 * i], s.stream)) ||
-          !issue(size_t(i) % sets.size()) ||
-          !s.check("cuEventRecord",
-                   cu.eventRecord(events[2 * i + 1], s.stream)))
-        return false;
-    if (!s.wait(double(options.timeoutMs) * options.repeat))
+      for (size_t j = 0; j < n; ++j) {
+        cu::Event *pair = &events[2 * (i * n + j)];
+        if (!s.check("cuEventRecord", cu.eventRecord(pair[0], s.stream)) ||
+            !issues[j](size_t(i) % sets.size()) ||
+            !s.check("cuEventRecord", cu.eventRecord(pair[1], s.stream)))
+          return false;
+      }
+    if (!s.wait(double(options.timeoutMs) * options.repeat * n))
       return false;
-    std::vector<double> ms;
-    for (int i = 0; i < options.repeat; ++i) {
-      float elapsed = 0;
-      if (!s.check("cuEventElapsedTime",
-                   cu.eventElapsedTime(&elapsed, events[2 * i],
-                                       events[2 * i + 1])))
-        return false;
-      ms.push_back(elapsed);
+    for (size_t j = 0; j < n; ++j) {
+      std::vector<double> ms;
+      for (int i = 0; i < options.repeat; ++i) {
+        cu::Event *pair = &events[2 * (i * n + j)];
+        float elapsed = 0;
+        if (!s.check("cuEventElapsedTime",
+                     cu.eventElapsedTime(&elapsed, pair[0], pair[1])))
+          return false;
+        ms.push_back(elapsed);
+      }
+      *timings[j] = summarize(ms);
     }
-    timing = summarize(ms);
     return true;
   };
-  if (!time(launch, result.kernel))
+  // klx alone first: a kernel that hangs only when timed is caught before
+  // cuBLAS shares the stream.
+  if (!time({launch}, {&result.kernel}))
     return s.hung ? hang("timed launches")
                   : fail(result, RunStatus::DriverError, s.error);
   if (blas && options.baseline) {
-    auto issue = [&](size_t set) {
+    Issue issue = [&](size_t set) {
       std::string why =
           blas->gemm(size, m.dtype, sets[set].a, sets[set].b, sets[set].d);
       if (!why.empty() && s.error.empty())
         s.error = why;
       return why.empty();
     };
-    result.blasTimed = time(issue, result.blas);
+    result.blasTimed =
+        time({launch, issue}, {&result.kernelAlternating, &result.blas});
     if (!result.blasTimed) {
       if (s.hung)
-        return hang("cuBLAS launches");
+        return hang("timed launches, alternating with cuBLAS");
       result.blasNote = s.error;
     }
   }

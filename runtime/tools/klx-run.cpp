@@ -21,6 +21,7 @@ using namespace klx::rt;
 static const char kUsage[] =
     "usage: klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] "
     "[--size=MxNxK] [--no-baseline]\n"
+    "       klx-run --device       the GPU klx-run would use, or why none\n"
     "  DIR is a bundle written by `klx export FILE -o DIR`\n";
 
 static bool readInt(const char *text, int min, int max, int &out) {
@@ -42,6 +43,16 @@ int main(int argc, char **argv) {
       size_t n = std::strlen(flag);
       return arg.compare(0, n, flag) == 0 ? argv[i] + n : nullptr;
     };
+    if (arg == "--device") {
+      std::string error;
+      std::string device = probeDevice(error);
+      if (device.empty()) {
+        std::fprintf(stderr, "klx-run: %s\n", error.c_str());
+        return 2;
+      }
+      std::printf("%s\n", device.c_str());
+      return 0;
+    }
     if (arg == "--json") {
       json = true;
     } else if (arg == "--no-baseline") {

@@ -28,6 +28,7 @@
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // STEPS: gemm (sm_90a): {{[0-9]+}} registers, {{.*}} 0 bytes stack frame, 0/0 bytes spill
 // STEPS-NOT: C7508
+// STEPS-NOT: C7520
 // ROLES: warpgroup 0  232 regs  warps 0-3 consumer0
 // ROLES: warpgroup 1  232 regs  warps 4-7 consumer1
 // ROLES: role consumer0 [consumer] (inside consumers): threads 0-127, 128 active
@@ -38,7 +39,7 @@
 
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,
-                                 tile_k = 64 : i64, stages = 4 : i64,
+                                 tile_k = 64 : i64, stages = 4 : i64, group_m = 1 : i64,
                                  consumers = 2 : i64, persistent = true,
                                  pingpong = true,
                                  producer_regs = 40 : i64,

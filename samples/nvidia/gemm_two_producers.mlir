@@ -30,6 +30,7 @@
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // STEPS: gemm (sm_90a): {{[0-9]+}} registers
 // STEPS-NOT: C7508
+// STEPS-NOT: C7520
 // ROLES: roles after klx-to-nvgpu
 // ROLES: warpgroup 2   40 regs  warp 8 producer_a (1 thread active); warp 9 producer_b (1 thread active); warps 10-11 producers (idle)
 // ROLES: role producers [producer]: threads 256-383, 0 active, setmaxnreg.dec 40
@@ -46,7 +47,7 @@
 
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,
-                                 tile_k = 64 : i64, stages = 4 : i64,
+                                 tile_k = 64 : i64, stages = 4 : i64, group_m = 1 : i64,
                                  consumers = 2 : i64, persistent = true,
                                  producers = 2 : i64,
                                  shared_full_barrier = false,

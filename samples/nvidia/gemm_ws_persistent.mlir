@@ -27,6 +27,10 @@
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-DAG: mbarrier.try_wait.parity.shared.b64
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// One wgmma group stays in flight: the stage the previous k step read is
+// released after wait_group 1, the last one after wait_group 0.
+// PTX-DAG: wgmma.wait_group.sync.aligned 1;
+// PTX-DAG: wgmma.wait_group.sync.aligned 0;
 // STEPS: klx-materialize-schedule {{.*}} yes
 // STEPS: klx-warp-specialize {{.*}} yes
 // STEPS: klx-circular-buffer {{.*}} yes
@@ -34,6 +38,7 @@
 // STEPS: klx-to-nvgpu {{.*}} yes
 // STEPS: gemm (sm_90a): {{[0-9]+}} registers
 // STEPS-NOT: C7508
+// STEPS-NOT: C7520
 // ROLES: roles after klx-to-nvgpu
 // ROLES: warpgroup 0  232 regs  warps 0-3 consumer
 // ROLES: warpgroup 2   40 regs  warp 8 producer (1 thread active); warps 9-11 producer (idle)
@@ -52,7 +57,7 @@
 
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,
-                                 tile_k = 64 : i64, stages = 4 : i64,
+                                 tile_k = 64 : i64, stages = 4 : i64, group_m = 1 : i64,
                                  consumers = 2 : i64, persistent = true,
                                  warp_specialize = true,
                                  producer_regs = 40 : i64,

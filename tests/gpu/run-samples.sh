@@ -15,6 +15,7 @@ export_bundles() {
   rm -rf "$out" && mkdir -p "$out"
   "$klx" export $nv/gemm_ws_persistent.mlir -o "$out/ws_persistent" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D persistent=0 -o "$out/ws_tiles" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D group_m=3 -o "$out/ws_group3" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -o "$out/no_roles" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -D stages=1 -D consumers=1 -o "$out/no_roles_1stage" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D dtype=bf16 -D tile_n=256 -o "$out/ws_bf16_n256" >/dev/null &&

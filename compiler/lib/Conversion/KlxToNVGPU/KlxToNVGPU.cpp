@@ -211,8 +211,10 @@ void lowerMma(Lowering &l, MmaOp mma) {
   Value result = nvgpu::WarpgroupMmaOp::create(b, loc, l.accType, descA, descB,
                                                IntegerAttr(), UnitAttr(),
                                                b.getUnitAttr(), mma.getAcc());
-  // Done reading the stage before it is released.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
+  // Done reading the stage before it is released, unless the release
+  // waits a step (deferStageReleases).
+  if (!l.mmasInFlight.contains(mma))
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
   mma.replaceAllUsesWith(result);
   mma.erase();
 }
@@ -489,6 +491,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
                                             acquire.getIndex(), Value());
     acquire.erase();
   }
+  deferStageReleases(l, func);
   if (failed(lowerBodyOps(l, func, tensors)))
     return failure();
   for (TurnsOp t : turns)

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace klx::nvgpu_lowering {
 
@@ -45,6 +46,9 @@ struct Lowering {
   Value turns; // ping-pong: one mbarrier per consumer
   nvgpu::MBarrierGroupType barrierType;
   Type accType;
+  /// MMAs whose stage is released a k step later (deferStageReleases):
+  /// they are left in flight instead of waited for.
+  llvm::DenseSet<Operation *> mmasInFlight;
 
   Value index(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -74,6 +78,10 @@ struct Lowering {
 /// thread before everyone starts.
 void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines,
                     TurnsOp turns);
+
+/// Keeps one wgmma in flight per consumer: each stage is released one k
+/// step later, after wgmma.wait_group 1 (needs two or more stages).
+void deferStageReleases(Lowering &l, gpu::GPUFuncOp func);
 
 /// The roles become one if/else on the warpgroup index: the branch is where
 /// each role's setmaxnreg goes, and where ptxas can honour it.

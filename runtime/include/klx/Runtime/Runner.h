@@ -71,12 +71,22 @@ struct LaunchResult {
   Timing kernel;
   bool blasTimed = false;
   Timing blas;
+  /// klx again, launch by launch alternating with cuBLAS: the ratio uses
+  /// this, so that both saw the same clocks and temperature.
+  Timing kernelAlternating;
   double tflops() const;
   double gbs() const;
   double blasTflops() const;
+  double alternatingTflops() const;
 };
 
 LaunchResult runBundle(const std::string &dir, const RunOptions &options);
+
+/// The first GPU's name and compute capability ("NVIDIA H100 80GB HBM3
+/// (sm_90, 132 SMs)"), or an empty string and the reason (no driver, no
+/// device). What `klx-run --device` prints, and how the GUI decides
+/// whether its Run pane can run anything.
+std::string probeDevice(std::string &error);
 
 int exitCodeFor(const LaunchResult &result);
 std::string formatText(const LaunchResult &result);

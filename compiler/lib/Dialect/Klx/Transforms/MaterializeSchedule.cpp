@@ -52,7 +52,8 @@ LogicalResult read(KernelOp kernel, DictionaryAttr params, StringRef name,
 
 llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   static const llvm::StringLiteral names[] = {
-      "consumer_regs",  "consumers",     "dtype",     "persistent",
+      "consumer_regs",  "consumers",     "dtype",     "group_m",
+      "persistent",
       "pingpong",       "producer_regs", "producers", "shared_full_barrier",
       "stages",         "tile_k",        "tile_m",    "tile_n",
       "warp_specialize"};
@@ -95,7 +96,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
     }
   }
   int64_t tileM = 128, tileN = 128, tileK = 64, stages = 4, consumers = 2;
-  int64_t producerRegs = 40, consumerRegs = 232, producers = 1;
+  int64_t producerRegs = 40, consumerRegs = 232, producers = 1, groupM = 1;
   bool warpSpecialize = true, pingpong = false, persistent = false;
   bool sharedFullBarrier = false;
   if (failed(read(kernel, params, "tile_m", tileM)) ||
@@ -109,6 +110,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
       failed(read(kernel, params, "pingpong", pingpong)) ||
       failed(read(kernel, params, "persistent", persistent)) ||
       failed(read(kernel, params, "producers", producers)) ||
+      failed(read(kernel, params, "group_m", groupM)) ||
       failed(read(kernel, params, "shared_full_barrier", sharedFullBarrier)))
     return failure();
 
@@ -125,6 +127,10 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   }
 
   // What the hardware can run, checked in the order a reader would.
+  if (groupM < 1 || groupM > 64)
+    return kernel.emitOpError("schedule: group_m must be 1 to 64 tile rows, "
+                              "got ")
+           << groupM;
   if (stages < 1)
     return kernel.emitOpError("schedule: stages must be at least 1, got ")
            << stages;
@@ -207,7 +213,8 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   auto schedule = ScheduleAttr::get(kernel.getContext(), tileM, tileN, tileK,
                                     stages, consumers, warpSpecialize, pingpong,
                                     persistent, producerRegs, consumerRegs,
-                                    dtype, producers, sharedFullBarrier);
+                                    dtype, producers, sharedFullBarrier,
+                                    groupM);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes)
     return kernel.emitOpError("schedule: ")

@@ -79,9 +79,23 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule) {
   Value kTiles = loop.hasK()
                      ? ceilDiv(rewriter, loc, extents[2], schedule.getTileK())
                      : Value();
-  auto tileCoordinates = [&](OpBuilder &b, Value tile) {
-    return SmallVector<Value>{arith::DivUIOp::create(b, loc, tile, tilesN),
-                              arith::RemUIOp::create(b, loc, tile, tilesN)};
+  int64_t groupM = schedule.getGroupM();
+  auto tileCoordinates = [&](OpBuilder &b, Value tile) -> SmallVector<Value> {
+    if (groupM == 1)
+      return {arith::DivUIOp::create(b, loc, tile, tilesN),
+              arith::RemUIOp::create(b, loc, tile, tilesN)};
+    // Groups of groupM tile rows (the last one may be shorter), walked
+    // column by column: tile t of a group is row t % rows, column t / rows.
+    auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+    Value perGroup = arith::MulIOp::create(b, loc, tilesN, c(groupM));
+    Value group = arith::DivUIOp::create(b, loc, tile, perGroup);
+    Value firstRow = arith::MulIOp::create(b, loc, group, c(groupM));
+    Value rows = arith::MinUIOp::create(
+        b, loc, c(groupM), arith::SubIOp::create(b, loc, tilesM, firstRow));
+    Value inGroup = arith::RemUIOp::create(b, loc, tile, perGroup);
+    return {arith::AddIOp::create(b, loc, firstRow,
+                                  arith::RemUIOp::create(b, loc, inGroup, rows)),
+            arith::DivUIOp::create(b, loc, inGroup, rows)};
   };
 
   if (!schedule.getPersistent()) {

@@ -35,7 +35,10 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     large enough. `producers = 2` loads A and B from two producer warps,
     each with its own full/empty pair of barriers, unless
     `sharedFullBarrier` makes them share one full barrier (the known
-    deadlock, kept as a lesson).
+    deadlock, kept as a lesson). `groupM` orders a persistent kernel's
+    tiles: consecutive tiles walk down `groupM` tile rows before moving one
+    tile column right, so the CTAs of one wave share B's columns in L2 (1:
+    row after row).
 
     ```mlir
     #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4,
@@ -51,7 +54,8 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     "int64_t":$producerRegs, "int64_t":$consumerRegs,
     "::mlir::Type":$dtype,
     DefaultValuedParameter<"int64_t", "1">:$producers,
-    DefaultValuedParameter<"bool", "false">:$sharedFullBarrier);
+    DefaultValuedParameter<"bool", "false">:$sharedFullBarrier,
+    DefaultValuedParameter<"int64_t", "1">:$groupM);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Bytes of one operand tile in shared memory.

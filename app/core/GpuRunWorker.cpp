@@ -1,0 +1,228 @@
+//===- GpuRunWorker.cpp - Runs kernels on the GPU, off the GUI thread -----===//
+
+#include "GpuRunWorker.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+
+/// Runs `args` with stdout and stderr captured; `seconds` bounds the wait
+/// (klx-run bounds each launch itself; this is the backstop).
+int execute(llvm::ArrayRef<llvm::StringRef> args, unsigned seconds,
+            std::string &out, std::string &err, std::string &failure) {
+  llvm::SmallString<128> outPath, errPath;
+  if (llvm::sys::fs::createTemporaryFile("klx-run", "out", outPath) ||
+      llvm::sys::fs::createTemporaryFile("klx-run", "err", errPath)) {
+    failure = "cannot create a temporary file";
+    return -1;
+  }
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
+                                                llvm::StringRef(outPath),
+                                                llvm::StringRef(errPath)};
+  bool failed = false;
+  int code = llvm::sys::ExecuteAndWait(args[0], args, std::nullopt, redirects,
+                                       seconds, 0, &failure, &failed);
+  if (auto buffer = llvm::MemoryBuffer::getFile(outPath))
+    out = (*buffer)->getBuffer().str();
+  if (auto buffer = llvm::MemoryBuffer::getFile(errPath))
+    err = (*buffer)->getBuffer().str();
+  llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(errPath);
+  if (failed && failure.empty())
+    failure = "could not start " + args[0].str();
+  return code;
+}
+
+std::string firstLine(llvm::StringRef text) {
+  return text.trim().split('\n').first.str();
+}
+
+} // namespace
+
+GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
+                                       const std::string &stderrText) {
+  GpuRunRecord record;
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  const llvm::json::Object *root = parsed ? parsed->getAsObject() : nullptr;
+  if (!root) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    record.status = "error";
+    record.message = "klx-run exited with " + std::to_string(exitCode) +
+                     " and printed no result" +
+                     (stderrText.empty() ? std::string()
+                                         : ": " + firstLine(stderrText));
+    return record;
+  }
+  auto str = [&](llvm::StringRef key) {
+    return root->getString(key).value_or("").str();
+  };
+  auto num = [&](const llvm::json::Object *o, llvm::StringRef key,
+                 double fallback = 0) {
+    return o ? o->getNumber(key).value_or(fallback) : fallback;
+  };
+  record.status = str("status");
+  record.message = str("message");
+  record.device = str("device");
+  if (const llvm::json::Array *grid = root->getArray("grid"); grid && grid->size() == 3)
+    record.launch = llvm::formatv(
+        "grid {0}x{1}x{2}, block {3}, {4} B shared", (*grid)[0].getAsInteger().value_or(0),
+        (*grid)[1].getAsInteger().value_or(0), (*grid)[2].getAsInteger().value_or(0),
+        root->getInteger("block").value_or(0),
+        root->getInteger("dynamic_shared_memory").value_or(0));
+  const llvm::json::Object *time = root->getObject("time");
+  record.medianMs = num(time, "median_ms");
+  record.minMs = num(time, "min_ms");
+  record.maxMs = num(time, "max_ms");
+  record.tflops = num(root, "tflops");
+  double peak = num(root, "peak_tflops");
+  record.percentOfPeak = peak > 0 ? 100 * record.tflops / peak : 0;
+  record.cublasTflops = num(root, "cublas_tflops");
+  const llvm::json::Object *check = root->getObject("cublas_check");
+  if (!check)
+    check = root->getObject("cpu_check");
+  record.relativeError = num(check, "relative_error", -1);
+  if (const llvm::json::Object *cpu = root->getObject("cpu_check"))
+    record.relativeError =
+        std::max(record.relativeError, num(cpu, "relative_error", -1));
+  return record;
+}
+
+std::string GpuRunWorker::defaultRunner() {
+  if (const char *path = std::getenv("KLX_RUN"); path && *path)
+    return path;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(path, "klx-run");
+  return std::string(path);
+}
+
+GpuRunWorker::GpuRunWorker(std::string runner, std::function<void()> wake)
+    : runner(std::move(runner)), wake(std::move(wake)),
+      thread([this] { loop(); }) {}
+
+GpuRunWorker::~GpuRunWorker() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+  }
+  wakeWorker.notify_one();
+  thread.join();
+}
+
+void GpuRunWorker::submit(GpuRunRequest request) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    pending.push_back(std::move(request));
+  }
+  wakeWorker.notify_one();
+}
+
+GpuStatus GpuRunWorker::status() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return current;
+}
+
+std::vector<GpuRunRecord> GpuRunWorker::poll() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return std::move(finished);
+}
+
+void GpuRunWorker::loop() {
+  // First, whether there is anything to run on.
+  GpuStatus probed;
+  if (!llvm::sys::fs::can_execute(runner)) {
+    probed.availability = GpuStatus::Availability::Unavailable;
+    probed.reason = "klx-run not found at " + runner;
+  } else {
+    std::string out, err, failure;
+    llvm::StringRef args[] = {runner, "--device"};
+    int code = execute(args, 60, out, err, failure);
+    if (code == 0) {
+      probed.availability = GpuStatus::Availability::Available;
+      probed.device = firstLine(out);
+    } else {
+      probed.availability = GpuStatus::Availability::Unavailable;
+      probed.reason = !failure.empty() ? failure
+                      : err.empty()    ? "klx-run --device failed"
+                                       : firstLine(llvm::StringRef(err).drop_front(
+                                             err.rfind("klx-run: ", 0) == 0 ? 9 : 0));
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    current.availability = probed.availability;
+    current.device = probed.device;
+    current.reason = probed.reason;
+  }
+  if (wake)
+    wake();
+
+  while (true) {
+    GpuRunRequest request;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      wakeWorker.wait(lock, [&] { return stopping || !pending.empty(); });
+      if (stopping)
+        return;
+      request = std::move(pending.front());
+      pending.pop_front();
+      current.running = true;
+      current.runningLabel = request.label;
+    }
+    if (wake)
+      wake();
+    GpuRunRecord record = run(request);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      record.serial = ++serial;
+      finished.push_back(std::move(record));
+      current.running = !pending.empty();
+      current.runningLabel.clear();
+    }
+    if (wake)
+      wake();
+  }
+}
+
+GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
+  GpuRunRecord record;
+  record.label = request.label;
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("klx-bundle", dir)) {
+    record.status = "error";
+    record.message = "cannot create a folder for the bundle: " + ec.message();
+    return record;
+  }
+  if (llvm::Error error = writeBundle(dir, request.bundle)) {
+    record.status = "error";
+    record.message = llvm::toString(std::move(error));
+    return record;
+  }
+  std::string size = llvm::formatv("--size={0}x{1}x{2}", request.size.m,
+                                   request.size.n, request.size.k);
+  std::string timeout = "--timeout-ms=" + std::to_string(request.timeoutMs);
+  std::string repeat = "--repeat=" + std::to_string(request.repeat);
+  llvm::StringRef args[] = {runner, dir, "--json", size, timeout, repeat};
+  std::string out, err, failure;
+  // Every launch is bounded by the timeout; leave room for the checks.
+  unsigned backstop =
+      unsigned(request.timeoutMs / 1000) * unsigned(request.repeat + 8) + 120;
+  int code = execute(args, backstop, out, err, failure);
+  llvm::sys::fs::remove_directories(dir);
+  std::string label = record.label;
+  record = parseRunnerJson(out, code, failure.empty() ? err : failure);
+  record.label = label;
+  return record;
+}
