@@ -12,7 +12,7 @@ using namespace klx::cli;
 namespace {
 constexpr llvm::StringLiteral kUsage =
     "usage:\n"
-    "  klx [FILE] [--pass=NAME] [--role=NAME] [--screenshot=OUT.png "
+    "  klx [FILE] [--pass=NAME] [--role=NAME] [--run=MxNxK] [--screenshot=OUT.png "
     "--frames=N]\n"
     "  klx compile FILE [--target=sm_90a|gfx942|gfx950]\n"
     "                   [--emit=mlir|llvm|ptx|cubin|sass|amdgcn]\n"

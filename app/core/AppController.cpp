@@ -2,7 +2,9 @@
 
 #include "AppController.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace klx;
@@ -29,11 +31,54 @@ int klx::app::comparisonStep(const ViewState &view) {
 AppController::AppController(ControllerOptions options,
                              std::function<void()> wake)
     : options(std::move(options)), autosave(this->options.autosaveDir),
-      worker(std::move(wake)) {
+      worker(wake),
+      gpuWorker(this->options.runner.empty() ? GpuRunWorker::defaultRunner()
+                                             : this->options.runner,
+                wake) {
   if (!this->options.samplesDir.empty())
     appState.samples = scanSamples(this->options.samplesDir);
   pendingStep = this->options.initialStep;
   appState.view.focusedRole = this->options.initialRole;
+}
+
+void AppController::runOnGpu(const std::string &sizeText) {
+  // A record that did not reach the GPU still goes in the history: the
+  // pane shows why next to the runs that did.
+  auto refuse = [&](std::string why) {
+    GpuRunRecord record;
+    record.label = llvm::sys::path::filename(appState.source.path).str();
+    record.status = "not_run";
+    record.message = std::move(why);
+    appState.gpuRuns.push_back(std::move(record));
+  };
+  if (appState.gpu.availability != GpuStatus::Availability::Available)
+    return refuse(appState.gpu.reason.empty() ? "no GPU (yet)"
+                                              : appState.gpu.reason);
+  if (!appState.run)
+    return refuse("nothing compiled yet");
+  ProblemSize size{2048, 2048, 1024};
+  if (!sizeText.empty()) {
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    llvm::StringRef(sizeText).split(parts, 'x');
+    if (parts.size() != 3 || parts[0].trim().getAsInteger(10, size.m) ||
+        parts[1].trim().getAsInteger(10, size.n) ||
+        parts[2].trim().getAsInteger(10, size.k) || size.m <= 0 ||
+        size.n <= 0 || size.k <= 0)
+      return refuse("size \"" + sizeText + "\" is not MxNxK");
+  }
+  llvm::Expected<BundleContents> bundle = bundleFromRun(*appState.run);
+  if (!bundle)
+    return refuse(llvm::toString(bundle.takeError()));
+  GpuRunRequest request;
+  request.label = llvm::formatv("{0} {1}x{2}x{3}",
+                                llvm::sys::path::filename(appState.run->fileName),
+                                size.m, size.n, size.k)
+                      .str();
+  bundle->problem = size;
+  request.bundle = std::move(*bundle);
+  request.size = size;
+  gpuWorker.submit(std::move(request));
+  appState.gpu.running = true;
 }
 
 void AppController::setMessage(std::string message, bool isError) {
@@ -241,6 +286,9 @@ void AppController::apply(const Command &command, double now) {
   case Command::ResetLayout:
     ++appState.view.layoutGeneration;
     break;
+  case Command::RunOnGpu:
+    runOnGpu(command.text);
+    break;
   }
 }
 
@@ -258,6 +306,16 @@ bool AppController::tick(double now) {
   }
   if (std::optional<CompileResult> result = worker.poll()) {
     takeResult(std::move(*result));
+    changed = true;
+  }
+  GpuStatus gpu = gpuWorker.status();
+  if (gpu.availability != appState.gpu.availability ||
+      gpu.running != appState.gpu.running) {
+    appState.gpu = gpu;
+    changed = true;
+  }
+  for (GpuRunRecord &record : gpuWorker.poll()) {
+    appState.gpuRuns.push_back(std::move(record));
     changed = true;
   }
   bool compiling = worker.busy() || recompileAt >= 0;

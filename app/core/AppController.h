@@ -21,6 +21,8 @@ struct ControllerOptions {
   /// Role to focus from the start (--role).
   std::string initialRole;
   bool autosave = true;
+  /// klx-run for the Run pane; empty: beside the klx binary ($KLX_RUN).
+  std::string runner;
 };
 
 class AppController {
@@ -46,11 +48,13 @@ private:
   void takeResult(CompileResult result);
   void selectStep(int index);
   void setMessage(std::string message, bool isError);
+  void runOnGpu(const std::string &size);
 
   ControllerOptions options;
   AppState appState;
   Autosave autosave;
   CompileWorker worker;
+  GpuRunWorker gpuWorker;
   uint64_t nextRequestId = 1;
   uint64_t latestRequestId = 0;
   double recompileAt = -1; // when the typing pause ends, or -1

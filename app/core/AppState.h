@@ -8,6 +8,7 @@
 #ifndef KLX_APP_CORE_APPSTATE_H
 #define KLX_APP_CORE_APPSTATE_H
 
+#include "GpuRunWorker.h"
 #include "SampleCatalog.h"
 
 #include "klx/Pipeline/PipelineRun.h"
@@ -58,6 +59,11 @@ struct AppState {
   bool compiling = false;
   std::string compilingFile;
   double lastCompileMs = 0;
+  /// The GPU behind the Run pane (probed once, in the background) and
+  /// every run so far, oldest first.
+  GpuStatus gpu;
+  std::vector<GpuRunRecord> gpuRuns;
+
   /// One line for the status bar: what went wrong opening or saving.
   std::string message;
   bool messageIsError = false;
@@ -82,6 +88,7 @@ struct Command {
     FocusSourceLine,  // index: 1-based line, 0 to clear
     FocusRole,        // text: role name, empty to clear
     ResetLayout,
+    RunOnGpu,         // text: "MxNxK" or empty for 2048x2048x1024
   };
   Kind kind;
   std::string text = {};

@@ -88,6 +88,7 @@ GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
   double peak = num(root, "peak_tflops");
   record.percentOfPeak = peak > 0 ? 100 * record.tflops / peak : 0;
   record.cublasTflops = num(root, "cublas_tflops");
+  record.vsCublas = num(root, "vs_cublas");
   const llvm::json::Object *check = root->getObject("cublas_check");
   if (!check)
     check = root->getObject("cpu_check");

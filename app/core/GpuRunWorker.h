@@ -34,6 +34,7 @@ struct GpuRunRecord {
   double medianMs = 0, minMs = 0, maxMs = 0;
   double tflops = 0, percentOfPeak = 0;
   double cublasTflops = 0; // 0: not timed
+  double vsCublas = 0;     // klx / cuBLAS, timed alternately
   double relativeError = -1; // -1: not checked
   bool passed() const { return status == "passed"; }
 };

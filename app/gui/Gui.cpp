@@ -36,6 +36,8 @@ struct GuiArguments {
   std::string screenshot;
   int frames = 3;
   std::string target;
+  /// Run on the GPU once the first compile is done ("MxNxK", or "default").
+  std::string run;
   /// Diagnostics: exit after this many seconds without input once the
   /// first compile is done, printing how many frames were drawn.
   double exitAfterIdle = 0;
@@ -63,6 +65,8 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
       }
     } else if (arg.consume_front("--target="))
       args.target = arg.str();
+    else if (arg.consume_front("--run="))
+      args.run = arg.str();
     else if (arg.starts_with("-")) {
       llvm::errs() << "klx: unknown option '" << arg << "' (see `klx help`)\n";
       return std::nullopt;
@@ -221,6 +225,7 @@ int klx::gui::run(int argc, char **argv) {
   double idleSince = -1;
   unsigned idleFrames = 0;
   double screenshotDeadline = (*window)->now() + 300;
+  bool runRequested = false;
   while (!(*window)->shouldClose()) {
     double now = (*window)->now();
     bool event;
@@ -241,6 +246,15 @@ int klx::gui::run(int argc, char **argv) {
     for (std::string &path : (*window)->takeDroppedFiles())
       commands.push({Command::OpenFile, std::move(path)});
     bool changed = controller.tick(now);
+    // --run: once the kernel compiled and the GPU probe has answered.
+    if (!args->run.empty() && !runRequested && !controller.busy() &&
+        controller.state().run &&
+        controller.state().gpu.availability !=
+            GpuStatus::Availability::Probing) {
+      commands.push({Command::RunOnGpu,
+                     args->run == "default" ? std::string() : args->run});
+      runRequested = true;
+    }
     if (event || changed || !commands.empty())
       framesLeft = kFramesAfterEvent;
     if (args->exitAfterIdle > 0) {
@@ -277,7 +291,9 @@ int klx::gui::run(int argc, char **argv) {
     drawStatusBar(state, ImVec2(workPos.x, workPos.y + workSize.y),
                   ImVec2(workSize.x, statusHeight));
 
-    bool ready = screenshotMode && !controller.busy() && state.run;
+    bool ready = screenshotMode && !controller.busy() && state.run &&
+                 (args->run.empty() ||
+                  (runRequested && !state.gpu.running && !state.gpuRuns.empty()));
     if (ready && ++framesSinceReady == args->frames)
       (*window)->requestScreenshot(args->screenshot);
     (*window)->endFrame();

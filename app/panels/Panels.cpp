@@ -9,6 +9,7 @@ std::unique_ptr<Panel> createSourcePanel();
 std::unique_ptr<Panel> createWarpRolesPanel();
 std::unique_ptr<Panel> createIRPanel();
 std::unique_ptr<Panel> createAssemblyPanel();
+std::unique_ptr<Panel> createRunPanel();
 } // namespace klx::app
 
 std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
@@ -19,6 +20,7 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createWarpRolesPanel());
   panels.push_back(createIRPanel());
   panels.push_back(createAssemblyPanel());
+  panels.push_back(createRunPanel());
   return panels;
 }
 

@@ -42,7 +42,8 @@ constexpr Region kPasses{0.01f, 0.50f, 0.16f, 0.90f};
 constexpr Region kSource{0.18f, 0.05f, 0.43f, 0.58f};
 constexpr Region kWarpRoles{0.18f, 0.64f, 0.43f, 0.90f};
 constexpr Region kIR{0.45f, 0.08f, 0.72f, 0.90f};
-constexpr Region kAssembly{0.74f, 0.05f, 0.99f, 0.90f};
+constexpr Region kAssembly{0.74f, 0.05f, 0.99f, 0.58f};
+constexpr Region kRun{0.74f, 0.66f, 0.99f, 0.92f};
 
 struct RegionStats {
   double stddev = 0;
@@ -50,6 +51,7 @@ struct RegionStats {
   size_t reddish = 0; // pixels of the error-line background
   size_t orange = 0;  // pixels of the first role's colours
   size_t blue = 0;    // pixels of the second role's colours
+  size_t green = 0;   // pixels of a passed run
 };
 
 RegionStats measure(const Image &image, Region r) {
@@ -71,6 +73,8 @@ RegionStats measure(const Image &image, Region r) {
         ++stats.orange;
       if (p[2] > p[0] + 40 && p[1] > p[0] + 20)
         ++stats.blue;
+      if (p[1] > p[0] + 50 && p[1] > p[2] + 50)
+        ++stats.green;
     }
   double mean = sum / count;
   stats.stddev = std::sqrt(std::max(0.0, sumSq / count - mean * mean));
@@ -190,4 +194,34 @@ TEST_CASE("GUI: the warp-role tree, and a role's ops tinted", "[gui]") {
       differing += std::memcmp(plain.at(x, y), focused.at(x, y), 3) != 0;
   INFO("Source pane pixels that changed: " << differing);
   CHECK(differing > 5000);
+}
+
+TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
+  // klx-run's side is tested on its own (unit tests, the GPU machine);
+  // here a stand-in answers as it does, so the pane has a result to draw.
+  std::string runner = outputPath("fake-klx-run.sh");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(runner, ec);
+    REQUIRE_FALSE(ec);
+    os << "#!/bin/sh\n"
+          "if [ \"$1\" = --device ]; then echo 'Stand-in GPU (sm_90, 1 SMs)'; "
+          "exit 0; fi\n"
+          "echo '{\"status\":\"passed\",\"device\":\"Stand-in GPU\","
+          "\"grid\":[4,1,1],\"block\":384,\"dynamic_shared_memory\":133120,"
+          "\"cpu_check\":{\"relative_error\":6.4e-07},\"time\":"
+          "{\"median_ms\":0.01,\"min_ms\":0.01,\"max_ms\":0.02},"
+          "\"tflops\":26.8,\"peak_tflops\":1071}'\n";
+  }
+  llvm::sys::fs::setPermissions(runner, llvm::sys::fs::all_read |
+                                            llvm::sys::fs::all_exe |
+                                            llvm::sys::fs::owner_write);
+  Image before = screenshot("run-none.png", {});
+  setenv("KLX_RUN", runner.c_str(), 1);
+  Image after = screenshot("run-passed.png", {"--run=512x512x512"});
+  unsetenv("KLX_RUN");
+  RegionStats none = measure(before, kRun), passed = measure(after, kRun);
+  INFO("Run pane green pixels: " << none.green << " -> " << passed.green);
+  CHECK(none.green < 200);
+  CHECK(passed.green > 1500);
 }
