@@ -69,7 +69,7 @@ Cublas::~Cublas() {
 }
 
 std::string Cublas::gemm(const ProblemSize &size, DType dtype, uint64_t a,
-                         uint64_t b, uint64_t d) {
+                         uint64_t b, uint64_t d, int64_t ldd) {
   // Column-major cuBLAS sees row-major D^T = B^T x A^T: an N x M result
   // from B (N x K, leading dimension N) and A (K x M, leading dimension K).
   float alpha = 1.0f, beta = 0.0f;
@@ -78,7 +78,7 @@ std::string Cublas::gemm(const ProblemSize &size, DType dtype, uint64_t a,
                        int(size.k), &alpha, reinterpret_cast<void *>(b), type,
                        int(size.n), reinterpret_cast<void *>(a), type,
                        int(size.k), &beta, reinterpret_cast<void *>(d), kR32F,
-                       int(size.n), kCompute32F, kGemmDefault);
+                       int(ldd), kCompute32F, kGemmDefault);
   return status ? "cublasGemmEx failed with status " + std::to_string(status)
                 : "";
 }

@@ -130,12 +130,15 @@ std::vector<double> klx::rt::referenceRows(const std::vector<uint16_t> &a,
 
 ErrorStats klx::rt::compareRows(const std::vector<float> &out,
                                 const std::vector<double> &ref, int64_t n,
-                                const std::vector<int64_t> &rows) {
+                                const std::vector<int64_t> &rows,
+                                int64_t rowStride) {
   ErrorStats stats;
+  if (rowStride == 0)
+    rowStride = n;
   double diff2 = 0, ref2 = 0;
   for (size_t r = 0; r < rows.size(); ++r)
     for (int64_t j = 0; j < n; ++j) {
-      int64_t index = rows[r] * n + j;
+      int64_t index = rows[r] * rowStride + j;
       double got = out[index], want = ref[r * n + j];
       ++stats.checked;
       if (!std::isfinite(got)) {

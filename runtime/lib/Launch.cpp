@@ -8,10 +8,18 @@
 
 using namespace klx::rt;
 
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+OutputLayout klx::rt::outputLayout(const Manifest &m, const ProblemSize &size) {
+  return {ceilDiv(size.m, m.tile[0]) * m.tile[0],
+          ceilDiv(size.n, m.tile[1]) * m.tile[1]};
+}
+
 std::array<unsigned, 3> klx::rt::gridFor(const Manifest &m,
                                          const ProblemSize &size,
                                          int smCount) {
-  int64_t tilesM = size.m / m.tile[0], tilesN = size.n / m.tile[1];
+  int64_t tilesM = ceilDiv(size.m, m.tile[0]);
+  int64_t tilesN = ceilDiv(size.n, m.tile[1]);
   if (!m.persistent)
     return {unsigned(tilesN), unsigned(tilesM), 1};
   int64_t tiles = tilesM * tilesN;
@@ -41,12 +49,13 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
            param.name == "A" ? operands.tensorMapA : operands.tensorMapB);
       break;
     case Param::Kind::Memref: {
-      // (allocated, aligned, offset, sizes..., strides...), row-major M x N.
+      // (allocated, aligned, offset, sizes..., strides...): M x N inside
+      // a buffer of whole tiles (outputLayout).
       std::vector<int64_t> sizes = {size.m, size.n};
       sizes.resize(param.rank, 1);
       std::vector<int64_t> strides(param.rank, 1);
-      for (int64_t i = param.rank - 2; i >= 0; --i)
-        strides[i] = strides[i + 1] * sizes[i + 1];
+      if (param.rank >= 2)
+        strides[0] = outputLayout(m, size).rowStride;
       push(param.name + ".allocated", operands.d);
       push(param.name + ".aligned", operands.d);
       push(param.name + ".offset", 0);

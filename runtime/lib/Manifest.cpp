@@ -331,13 +331,14 @@ std::string klx::rt::checkProblemSize(const Manifest &m,
                       "x" + std::to_string(size.k);
   if (size.m <= 0 || size.n <= 0 || size.k <= 0)
     return shape + ": sizes must be positive";
-  if (size.m % m.tile[0] || size.n % m.tile[1])
-    return shape + ": M must be a multiple of tile_m = " +
-           std::to_string(m.tile[0]) + " and N of tile_n = " +
-           std::to_string(m.tile[1]) + " (the epilogue stores whole tiles)";
-  if ((size.k * dtypeBytes(m.dtype)) % 16)
-    return shape + ": K x " + std::to_string(dtypeBytes(m.dtype)) +
-           " bytes must be a multiple of 16 (TMA row strides)";
+  // TMA needs every row stride (K elements of A, N of B) to be a
+  // multiple of 16 bytes; ragged tiles are fine (zeros past the edge on
+  // load, padding on store).
+  unsigned bytes = dtypeBytes(m.dtype);
+  if ((size.k * bytes) % 16 || (size.n * bytes) % 16)
+    return shape + ": N and K must be multiples of " +
+           std::to_string(16 / bytes) + " (TMA needs row strides of A and "
+           "B in multiples of 16 bytes)";
   if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
     return shape + ": each size must be below 2^31 (TMA dimensions)";
   return "";

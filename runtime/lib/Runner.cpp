@@ -286,7 +286,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   // launches read from DRAM, as a kernel in a model would.
   const ProblemSize &size = result.size;
   size_t aCount = size.m * size.k, bCount = size.k * size.n;
-  size_t dCount = size.m * size.n;
+  OutputLayout layout = outputLayout(m, size);
+  size_t dCount = size_t(layout.elements());
   size_t setBytes = (aCount + bCount) * 2 + dCount * 4;
   result.inputSets = int(std::clamp<int64_t>(
       (2 * int64_t(l2Bytes) + setBytes - 1) / setBytes, 1, kMaxInputSets));
@@ -366,7 +367,7 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
                                         : std::max(1u, std::thread::hardware_concurrency());
   std::vector<double> reference =
       referenceRows(a, b, m.dtype, size, rows, threads);
-  result.cpuCheck = compareRows(out, reference, size.n, rows);
+  result.cpuCheck = compareRows(out, reference, size.n, rows, layout.rowStride);
   result.cpuRows = int64_t(rows.size());
 
   std::unique_ptr<Cublas> blas =
@@ -375,16 +376,21 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
           : nullptr;
   cu::DevicePtr blasOut = 0;
   if (blas && s.alloc(blasOut, dCount * 4)) {
-    std::string why = blas->gemm(size, m.dtype, sets[0].a, sets[0].b, blasOut);
+    std::string why = blas->gemm(size, m.dtype, sets[0].a, sets[0].b, blasOut,
+                                 layout.rowStride);
     std::vector<float> expected(dCount);
     if (why.empty() && s.wait(options.timeoutMs) &&
         s.check("cuMemcpyDtoH",
                 cu.memcpyDtoH(expected.data(), blasOut, dCount * 4))) {
-      std::vector<double> ref(expected.begin(), expected.end());
+      // cuBLAS wrote the same layout; compare the M x N inside it.
+      std::vector<double> ref(size_t(size.m) * size.n);
       std::vector<int64_t> all(size.m);
-      for (int64_t r = 0; r < size.m; ++r)
+      for (int64_t r = 0; r < size.m; ++r) {
         all[r] = r;
-      result.blasCheck = compareRows(out, ref, size.n, all);
+        for (int64_t c = 0; c < size.n; ++c)
+          ref[r * size.n + c] = expected[r * layout.rowStride + c];
+      }
+      result.blasCheck = compareRows(out, ref, size.n, all, layout.rowStride);
       result.blasChecked = true;
     } else {
       result.blasNote = why.empty() ? s.error : why;
@@ -453,7 +459,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   if (blas && options.baseline) {
     Issue issue = [&](size_t set) {
       std::string why =
-          blas->gemm(size, m.dtype, sets[set].a, sets[set].b, sets[set].d);
+          blas->gemm(size, m.dtype, sets[set].a, sets[set].b, sets[set].d,
+                     layout.rowStride);
       if (!why.empty() && s.error.empty())
         s.error = why;
       return why.empty();

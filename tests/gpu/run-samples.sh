@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # GPU correctness of every NVIDIA klx sample: export bundles (where klx is
 # built), then launch each with klx-run at several sizes, some not square,
-# one with a single k step, and check every element (klx-run's own check).
+# one with a single k step, two not multiples of the tile, and check every
+# element (klx-run's own check).
 #   run-samples.sh export DIR             klx export into DIR/NAME
 #   run-samples.sh run DIR [KLX_RUN]      klx-run on each bundle in DIR
 #   run-samples.sh all BUILD_BIN          both; exits 77 (skipped) with the
 #                                         reason when there is no GPU
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-sizes=(512x768x512 1024x1024x64 2048x4096x512 256x256x4160)
+# The last two are not multiples of the tile: ragged tiles at the edges.
+sizes=(512x768x512 1024x1024x64 2048x4096x512 256x256x4160 1000x1000x1000 200x136x72)
 
 export_bundles() {
   local klx=$1 out=$2 nv=$root/samples/nvidia

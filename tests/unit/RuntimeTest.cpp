@@ -136,10 +136,9 @@ TEST_CASE("manifest: corrupt, missing and wrong fields", "[runtime]") {
                                R"({"name": "L", "kind": "scalar"})")) ==
         "manifest.json: params has no scalar named K (a gemm needs A, B, D, "
         "M, N, K)");
-  CHECK(manifestError(replaced(kManifest, R"("M": 2048)", R"("M": 2000)")) ==
-        "manifest.json: problem 2000x1024x512: M must be a multiple of "
-        "tile_m = 128 and N of tile_n = 128 (the epilogue stores whole "
-        "tiles)");
+  CHECK(manifestError(replaced(kManifest, R"("N": 1024)", R"("N": 1020)")) ==
+        "manifest.json: problem 2048x1020x512: N and K must be multiples of "
+        "8 (TMA needs row strides of A and B in multiples of 16 bytes)");
   CHECK(manifestError(replaced(kManifest, R"("binary": "kernel.cubin")",
                                R"("binary": "../x.cubin")")) ==
         "manifest.json: binary must name a file inside the bundle");
@@ -158,8 +157,10 @@ TEST_CASE("problem sizes: parsing and limits", "[runtime]") {
   std::string error;
   Manifest m = *parseManifest(kManifest, error);
   CHECK(checkProblemSize(m, {256, 128, 72}).empty());
+  CHECK(checkProblemSize(m, {1000, 136, 72}).empty()); // ragged tiles
   CHECK(checkProblemSize(m, {256, 128, 70}) ==
-        "256x128x70: K x 2 bytes must be a multiple of 16 (TMA row strides)");
+        "256x128x70: N and K must be multiples of 8 (TMA needs row strides "
+        "of A and B in multiples of 16 bytes)");
 }
 
 TEST_CASE("arguments: memrefs flatten, sizes by name", "[runtime]") {
@@ -176,6 +177,17 @@ TEST_CASE("arguments: memrefs flatten, sizes by name", "[runtime]") {
   CHECK(packed.names[7] == "D.strides[0]");
   std::vector<void *> pointers = packed.pointers();
   CHECK(*static_cast<uint64_t *>(pointers[11]) == 512);
+
+  // A ragged size: D keeps its sizes, its rows are whole tiles apart in a
+  // buffer of whole tiles.
+  OutputLayout layout = outputLayout(m, {1000, 136, 72});
+  CHECK(layout.rows == 1024);
+  CHECK(layout.rowStride == 256);
+  PackedArguments ragged = packArguments(m, {1000, 136, 72}, {1, 2, 3});
+  CHECK(ragged.values[5] == 1000);
+  CHECK(ragged.values[6] == 136);
+  CHECK(ragged.values[7] == 256);
+  CHECK(ragged.values[8] == 1);
 }
 
 TEST_CASE("grids: persistent and one CTA per tile", "[runtime]") {
@@ -183,8 +195,10 @@ TEST_CASE("grids: persistent and one CTA per tile", "[runtime]") {
   Manifest m = *parseManifest(kManifest, error);
   CHECK(gridFor(m, {2048, 1024, 512}, 132) == std::array<unsigned, 3>{128, 1, 1});
   CHECK(gridFor(m, {8192, 8192, 512}, 132) == std::array<unsigned, 3>{132, 1, 1});
+  CHECK(gridFor(m, {130, 136, 64}, 132) == std::array<unsigned, 3>{4, 1, 1});
   m.persistent = false;
   CHECK(gridFor(m, {512, 768, 64}, 132) == std::array<unsigned, 3>{6, 4, 1});
+  CHECK(gridFor(m, {513, 776, 64}, 132) == std::array<unsigned, 3>{7, 5, 1});
 }
 
 TEST_CASE("tensor maps: innermost dimension first", "[runtime]") {
@@ -255,6 +269,11 @@ TEST_CASE("host math: reference and relative error", "[runtime]") {
   ErrorStats poisoned = compareRows(out, ref, 2, {0, 1});
   CHECK(poisoned.nonFinite == 1);
   CHECK(poisoned.firstBad == 1);
+  // Rows 3 apart, the padding poisoned: only the 2 x 2 inside counts.
+  std::vector<float> padded = {19, 22, std::nanf(""), 43, 50, std::nanf("")};
+  ErrorStats strided = compareRows(padded, ref, 2, {0, 1}, 3);
+  CHECK(strided.nonFinite == 0);
+  CHECK(strided.relative == 0);
   CHECK(errorThreshold(DType::BF16) == 1e-3);
 }
 

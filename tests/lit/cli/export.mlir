@@ -7,12 +7,12 @@
 // RUN: test -s %t/ws/kernel.cubin && test -s %t/ws/kernel.ptx
 // RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so not klx-run %t/ws 2>&1 | FileCheck %s --check-prefix=NODEVICE
 // RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so klx-run %t/ws --json; test $? -eq 2
-// RUN: not klx-run %t/ws --size=1000x512x256 2>&1 | FileCheck %s --check-prefix=SIZE
+// RUN: not klx-run %t/ws --size=1000x500x256 2>&1 | FileCheck %s --check-prefix=SIZE
 // RUN: mkdir -p %t/bad && cp %t/ws/kernel.cubin %t/bad/ && sed -e 's/"entry": "gemm",//' %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: head -c 100 %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=TRUNCATED
-// RUN: not klx export %samples/nvidia/gemm_ws_persistent.mlir --size=100x128x64 -o %t/odd 2>&1 | FileCheck %s --check-prefix=ODD
+// RUN: not klx export %samples/nvidia/gemm_ws_persistent.mlir --size=100x128x60 -o %t/odd 2>&1 | FileCheck %s --check-prefix=ODD
 // RUN: not klx export %samples/nvidia/gemm_tma_wgmma.mlir -o %t/hand 2>&1 | FileCheck %s --check-prefix=HAND
 
 // WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (gemm, block 384, 100352 bytes of dynamic shared memory, persistent grid, 1024x512x256)
@@ -45,12 +45,12 @@
 
 // NODEVICE: result: no_device: no CUDA device: the driver does not load: {{.*}}no-such-libcuda.so
 
-// SIZE: result: bundle_error: --size=1000x512x256: M must be a multiple of tile_m = 128 and N of tile_n = 128
+// SIZE: result: bundle_error: --size=1000x500x256: N and K must be multiples of 8 (TMA needs row strides of A and B in multiples of 16 bytes)
 
 // MISSING: result: bundle_error: {{.*}}bad/manifest.json: entry is missing
 
 // TRUNCATED: result: bundle_error: {{.*}}bad/manifest.json:{{[0-9]+}}:{{[0-9]+}}: unexpected end of input
 
-// ODD: klx export: --size=100x128x64: M must be a multiple of tile_m = 128
+// ODD: klx export: --size=100x128x60: N and K must be multiples of 8
 
 // HAND: error: klx export: no kernel with launch facts: klx export takes klx tile kernels (klx.kernel), which klx-to-nvgpu describes

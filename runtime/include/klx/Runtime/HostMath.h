@@ -36,11 +36,11 @@ struct ErrorStats {
   int64_t firstBad = -1; // index of the first non-finite element
 };
 
-/// Compares `out` at `rows` (each a full row of N) with `ref` (the same
-/// rows, in order).
+/// Compares `out` at `rows` (each a full row of N, rows `rowStride` apart;
+/// 0: N) with `ref` (the same rows, in order, N apart).
 ErrorStats compareRows(const std::vector<float> &out,
                        const std::vector<double> &ref, int64_t n,
-                       const std::vector<int64_t> &rows);
+                       const std::vector<int64_t> &rows, int64_t rowStride = 0);
 
 /// The relative error a correct kernel stays under: the products of f16
 /// or bf16 inputs are exact in f32, so only the f32 sums of K terms round.

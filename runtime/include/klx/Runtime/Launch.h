@@ -22,6 +22,16 @@ namespace klx::rt {
 std::array<unsigned, 3> gridFor(const Manifest &manifest,
                                 const ProblemSize &size, int smCount);
 
+/// How D is laid out in device memory: whole tiles, so that the epilogue
+/// of a ragged last tile writes into padding, never past the buffer.
+/// Elements (r, c) of the M x N result sit at r * rowStride + c.
+struct OutputLayout {
+  int64_t rows = 0;      // M rounded up to tile_m
+  int64_t rowStride = 0; // N rounded up to tile_n
+  int64_t elements() const { return rows * rowStride; }
+};
+OutputLayout outputLayout(const Manifest &manifest, const ProblemSize &size);
+
 /// Device addresses of one set of inputs and output.
 struct DeviceOperands {
   uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
