@@ -69,7 +69,9 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
       push(param.name, param.name == "M"   ? size.m
                        : param.name == "N" ? size.n
                        : param.name == "K" ? size.k
-                                           : 0);
+                       : param.name == "k_tiles"
+                           ? (size.k + m.tile[2] - 1) / m.tile[2]
+                           : 0);
       break;
     case Param::Kind::Unused:
       push(param.name, 0);

@@ -293,17 +293,24 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   }
   for (auto [name, kind] : {std::pair{"A", Param::Kind::TensorMap},
                             {"B", Param::Kind::TensorMap},
-                            {"D", Param::Kind::Memref},
-                            {"M", Param::Kind::Scalar},
-                            {"N", Param::Kind::Scalar},
-                            {"K", Param::Kind::Scalar}})
+                            {"D", Param::Kind::Memref}})
     if (!findParam(m, name, kind)) {
       r.fail("params", std::string("has no ") +
                            (kind == Param::Kind::TensorMap ? "tensor map"
-                            : kind == Param::Kind::Memref  ? "memref"
-                                                           : "scalar") +
-                           " named " + name + " (a gemm needs A, B, D, M, "
-                           "N, K)");
+                                                           : "memref") +
+                           " named " + name + " (a gemm needs A, B and D)");
+      return std::nullopt;
+    }
+  if (!findParam(m, "K", Param::Kind::Scalar) &&
+      !findParam(m, "k_tiles", Param::Kind::Scalar)) {
+    r.fail("params", "has no scalar K or k_tiles (the depth of the gemm)");
+    return std::nullopt;
+  }
+  for (const Param &p : m.params)
+    if (p.kind == Param::Kind::Scalar && p.name != "M" && p.name != "N" &&
+        p.name != "K" && p.name != "k_tiles") {
+      r.fail("params", "has scalar \"" + p.name +
+                           "\", which is none of M, N, K, k_tiles");
       return std::nullopt;
     }
   if (findParam(m, "D", Param::Kind::Memref)->rank != 2) {

@@ -20,7 +20,9 @@
 // Launch: grid (N/128, M/128), 128 threads, 67584 bytes of dynamic shared
 // memory (2 stages x 32 KB, plus 2 KB to start the stages on a 1024-byte
 // boundary, which the 128-byte swizzle needs, clear of the mbarriers). A is MxK and B is KxN, both row-major f16;
-// D is MxN row-major f32; K is a multiple of 64 and at least 64.
+// D is MxN row-major f32; K is a multiple of 64 and at least 64. The
+// kernel's klx.launch attribute describes all of that for `klx export`
+// (klx's own kernels get it from klx-to-nvgpu), so klx-run can run it.
 //
 // RUN: klx compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: klx pipeline %s | FileCheck %s --check-prefix=STEPS
@@ -46,7 +48,18 @@ module attributes {gpu.container_module} {
   gpu.module @gemm {
     gpu.func @gemm_tma_wgmma(%mapAPtr: !llvm.ptr, %mapBPtr: !llvm.ptr,
                              %d: memref<?x?xf32>, %kTiles: index) kernel
-        attributes {known_block_size = array<i32: 128, 1, 1>} {
+        attributes {known_block_size = array<i32: 128, 1, 1>,
+                    // What klx export writes into a Bundle's manifest, so
+                    // that klx-run can launch this hand-written kernel.
+                    klx.launch = {block = array<i64: 128, 1, 1>,
+                                  dtype = "f16", grid = "tiles",
+                                  dynamic_shared_memory = 67584 : i64,
+                                  tile = array<i64: 128, 128, 64>,
+                                  params = [
+      {name = "A", kind = "tensor_map", box = array<i64: 128, 64>, swizzle = 128 : i64, dtype = "f16"},
+      {name = "B", kind = "tensor_map", box = array<i64: 64, 64>, swizzle = 128 : i64, dtype = "f16"},
+      {name = "D", kind = "memref", rank = 2 : i64, dtype = "f32"},
+      {name = "k_tiles", kind = "scalar"}]}} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index

@@ -23,7 +23,8 @@ export_bundles() {
   "$klx" export $nv/gemm_ws_persistent.mlir -D dtype=bf16 -D tile_n=256 -o "$out/ws_bf16_n256" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -o "$out/two_producers" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -o "$out/pingpong" >/dev/null &&
-  "$klx" export $nv/gemm_pingpong.mlir -D dtype=bf16 -D stages=3 -o "$out/pingpong_bf16" >/dev/null
+  "$klx" export $nv/gemm_pingpong.mlir -D dtype=bf16 -D stages=3 -o "$out/pingpong_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null
 }
 
 run_bundles() {

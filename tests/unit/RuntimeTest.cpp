@@ -134,8 +134,16 @@ TEST_CASE("manifest: corrupt, missing and wrong fields", "[runtime]") {
         "128-byte swizzle");
   CHECK(manifestError(replaced(kManifest, R"({"name": "K", "kind": "scalar"})",
                                R"({"name": "L", "kind": "scalar"})")) ==
-        "manifest.json: params has no scalar named K (a gemm needs A, B, D, "
-        "M, N, K)");
+        "manifest.json: params has no scalar K or k_tiles (the depth of the "
+        "gemm)");
+  CHECK(manifestError(replaced(kManifest, R"({"name": "N", "kind": "scalar"})",
+                               R"({"name": "L", "kind": "scalar"})")) ==
+        "manifest.json: params has scalar \"L\", which is none of M, N, K, "
+        "k_tiles");
+  CHECK(manifestError(replaced(kManifest, R"("name": "D", "kind": "memref")",
+                               R"("name": "E", "kind": "memref")")) ==
+        "manifest.json: params has no memref named D (a gemm needs A, B and "
+        "D)");
   CHECK(manifestError(replaced(kManifest, R"("N": 1024)", R"("N": 1020)")) ==
         "manifest.json: problem 2048x1020x512: N and K must be multiples of "
         "8 (TMA needs row strides of A and B in multiples of 16 bytes)");
@@ -177,6 +185,13 @@ TEST_CASE("arguments: memrefs flatten, sizes by name", "[runtime]") {
   CHECK(packed.names[7] == "D.strides[0]");
   std::vector<void *> pointers = packed.pointers();
   CHECK(*static_cast<uint64_t *>(pointers[11]) == 512);
+
+  // A hand-written kernel may take the number of k tiles instead of K.
+  Manifest counted = *parseManifest(
+      replaced(kManifest, R"({"name": "K", "kind": "scalar"})",
+               R"({"name": "k_tiles", "kind": "scalar"})"),
+      error);
+  CHECK(packArguments(counted, {2048, 1024, 520}, {}).values[11] == 9);
 
   // A ragged size: D keeps its sizes, its rows are whole tiles apart in a
   // buffer of whole tiles.

@@ -98,8 +98,9 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
     return fail("export writes NVIDIA bundles (a cubin); " +
                 targetName(run.target) + " has no runner yet");
   if (run.launches.empty())
-    return fail("no kernel with launch facts: klx export takes klx tile "
-                "kernels (klx.kernel), which klx-to-nvgpu describes");
+    return fail("no kernel carries launch facts (klx.launch): klx-to-nvgpu "
+                "writes them for klx tile kernels, and a hand-written "
+                "gpu.func can carry its own (see gemm_tma_wgmma.mlir)");
   if (run.launches.size() != 1)
     return fail(llvm::formatv("{0} kernels with launch facts; a bundle holds "
                               "one",
@@ -108,14 +109,23 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   using Kind = LaunchParam::Kind;
   for (auto [name, kind] : {std::pair{"A", Kind::TensorMap},
                             {"B", Kind::TensorMap},
-                            {"D", Kind::Memref},
-                            {"M", Kind::Scalar},
-                            {"N", Kind::Scalar},
-                            {"K", Kind::Scalar}})
+                            {"D", Kind::Memref}})
     if (!hasParam(launch, name, kind))
       return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
-                                "klx-run knows D = A x B with sizes M, N, K",
+                                "klx-run knows D = A x B",
                                 launch.entry, kindName(kind), name));
+  // M and N may be implicit in the grid; K is a size or a count of k tiles.
+  if (!hasParam(launch, "K", Kind::Scalar) &&
+      !hasParam(launch, "k_tiles", Kind::Scalar))
+    return fail(llvm::formatv("kernel @{0} has no scalar parameter 'K' or "
+                              "'k_tiles': klx-run needs to pass the depth",
+                              launch.entry));
+  for (const LaunchParam &param : launch.params)
+    if (param.kind == Kind::Scalar &&
+        !llvm::is_contained({"M", "N", "K", "k_tiles"}, param.name))
+      return fail(llvm::formatv("kernel @{0}: scalar parameter '{1}' is none "
+                                "of M, N, K, k_tiles, which klx-run knows",
+                                launch.entry, param.name));
   const DeviceArtifacts *artifacts = nullptr;
   for (const DeviceArtifacts &a : run.artifacts)
     if (!a.cubin.empty())

@@ -13,7 +13,10 @@
 // RUN: head -c 100 %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=TRUNCATED
 // RUN: not klx export %samples/nvidia/gemm_ws_persistent.mlir --size=100x128x60 -o %t/odd 2>&1 | FileCheck %s --check-prefix=ODD
-// RUN: not klx export %samples/nvidia/gemm_tma_wgmma.mlir -o %t/hand 2>&1 | FileCheck %s --check-prefix=HAND
+// A hand-written kernel exports when it carries klx.launch itself.
+// RUN: klx export %samples/nvidia/gemm_tma_wgmma.mlir --size=512x1024x1024 -o %t/hand | FileCheck %s --check-prefix=HAND
+// RUN: FileCheck %s --check-prefix=HANDMANIFEST < %t/hand/manifest.json
+// RUN: not klx export %samples/nvidia/saxpy.mlir -o %t/saxpy 2>&1 | FileCheck %s --check-prefix=SAXPY
 
 // WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (gemm, block 384, 100352 bytes of dynamic shared memory, persistent grid, 1024x512x256)
 
@@ -53,4 +56,7 @@
 
 // ODD: klx export: --size=100x128x60: N and K must be multiples of 8
 
-// HAND: error: klx export: no kernel with launch facts: klx export takes klx tile kernels (klx.kernel), which klx-to-nvgpu describes
+// HAND: wrote {{.*}}hand: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (gemm_tma_wgmma, block 128, 67584 bytes of dynamic shared memory, tiles grid, 512x1024x1024)
+// HANDMANIFEST: "name": "k_tiles"
+
+// SAXPY: error: klx export: no kernel carries launch facts (klx.launch): klx-to-nvgpu writes them for klx tile kernels, and a hand-written gpu.func can carry its own (see gemm_tma_wgmma.mlir)
