@@ -20,7 +20,7 @@ constexpr llvm::StringLiteral kUsage =
     "                   [-D NAME=VALUE ...] [-o FILE]\n"
     "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
     "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
-    "  klx export FILE -o DIR [--size=MxNxK] [-D NAME=VALUE ...]\n"
+    "  klx export FILE -o DIR [--size=MxNxK] [--trace] [-D NAME=VALUE ...]\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
     "        /usr/local/cuda/bin)\n";
 } // namespace

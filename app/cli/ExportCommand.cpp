@@ -27,7 +27,7 @@ static std::optional<ProblemSize> parseSize(llvm::StringRef text) {
 }
 
 int cli::runExportCommand(const Arguments &args) {
-  static const llvm::StringRef ownFlags[] = {"size"};
+  static const llvm::StringRef ownFlags[] = {"size", "trace"};
   std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
     return kExitUsageError;
@@ -72,6 +72,20 @@ int cli::runExportCommand(const Arguments &args) {
     return kExitUsageError;
   }
   bundle->problem = size;
+  if (args.has("trace")) {
+    // The same kernel once more, recording its timeline.
+    CompileOptions traced = input->options;
+    traced.instrument = true;
+    PipelineRun tracedRun = runPipeline(input->source, input->fileName, traced);
+    printDiagnostics(tracedRun, llvm::errs());
+    llvm::Expected<TraceBundle> trace = traceBundleFromRun(tracedRun);
+    if (!trace) {
+      llvm::errs() << run.fileName << ": error: klx export --trace: "
+                   << llvm::toString(trace.takeError()) << "\n";
+      return kExitInputError;
+    }
+    bundle->trace = std::move(*trace);
+  }
   for (const auto &[name, value] : input->options.defines)
     bundle->defines[name] = value;
   if (llvm::Error error = writeBundle(args.output, *bundle)) {
@@ -84,6 +98,6 @@ int cli::runExportCommand(const Arguments &args) {
                << ", " << bundle->launch.dynamicSharedBytes
                << " bytes of dynamic shared memory, " << bundle->launch.grid
                << " grid, " << size.m << "x" << size.n << "x" << size.k
-               << ")\n";
+               << ")" << (bundle->trace ? ", kernel.trace.cubin" : "") << "\n";
   return kExitSuccess;
 }

@@ -37,12 +37,19 @@ std::vector<void *> PackedArguments::pointers() {
 PackedArguments klx::rt::packArguments(const Manifest &m,
                                        const ProblemSize &size,
                                        const DeviceOperands &operands) {
+  return packArguments(m, m.params, size, operands);
+}
+
+PackedArguments klx::rt::packArguments(const Manifest &m,
+                                       const std::vector<Param> &params,
+                                       const ProblemSize &size,
+                                       const DeviceOperands &operands) {
   PackedArguments packed;
   auto push = [&](const std::string &name, uint64_t value) {
     packed.names.push_back(name);
     packed.values.push_back(value);
   };
-  for (const Param &param : m.params) {
+  for (const Param &param : params) {
     switch (param.kind) {
     case Param::Kind::TensorMap:
       push(param.name,
@@ -75,6 +82,9 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
       break;
     case Param::Kind::Unused:
       push(param.name, 0);
+      break;
+    case Param::Kind::Trace:
+      push(param.name, operands.trace);
       break;
     }
   }

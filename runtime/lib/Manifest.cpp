@@ -172,6 +172,8 @@ bool readParam(const JsonValue &value, size_t index, Param &param,
     param.kind = Param::Kind::Scalar;
   } else if (kind == "unused") {
     param.kind = Param::Kind::Unused;
+  } else if (kind == "trace") {
+    param.kind = Param::Kind::Trace;
   } else {
     r.fail("kind", "must be tensor_map, memref, scalar or unused, got \"" +
                        kind + "\"");
@@ -325,6 +327,49 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     if (const JsonValue *registers = resources->get("registers");
         registers && registers->isNumber())
       m.registers = int64_t(registers->asNumber());
+  if (const JsonValue *trace = root->get("trace")) {
+    if (!trace->isObject()) {
+      r.fail("trace", "must be an object");
+      return std::nullopt;
+    }
+    Reader t(*trace, "trace.", error);
+    TraceSection section;
+    section.binary = t.string("binary");
+    section.ctas = t.integer("ctas", 1, 1 << 16);
+    section.warps = t.integer("warps", 1, 32);
+    section.events = t.integer("events", 1, 1 << 24);
+    const JsonValue *params = t.field("params", JsonValue::Kind::Array);
+    const JsonValue *abi = t.field("abi", JsonValue::Kind::Array);
+    if (t.failed())
+      return std::nullopt;
+    if (section.binary.find('/') != std::string::npos) {
+      t.fail("binary", "must name a file inside the bundle");
+      return std::nullopt;
+    }
+    for (size_t i = 0; i < params->items().size(); ++i) {
+      Param param;
+      if (!readParam(params->items()[i], i, param, error)) {
+        error.insert(std::string("manifest.json: ").size(), "trace.");
+        return std::nullopt;
+      }
+      section.params.push_back(param);
+    }
+    for (const JsonValue &slot : abi->items())
+      section.abi.push_back(slot.isString() ? slot.asString() : "?");
+    size_t slots = 0, buffers = 0;
+    for (const Param &param : section.params) {
+      slots += param.abiSlots();
+      buffers += param.kind == Param::Kind::Trace;
+    }
+    if (slots != section.abi.size() || buffers != 1) {
+      t.fail("params", "must flatten to abi and hold one trace buffer");
+      return std::nullopt;
+    }
+    if (const JsonValue *roles = trace->get("warp_roles"); roles && roles->isArray())
+      for (const JsonValue &role : roles->items())
+        section.warpRoles.push_back(role.isString() ? role.asString() : "");
+    m.trace = std::move(section);
+  }
   if (std::string why = checkProblemSize(m, m.problem); !why.empty()) {
     error = "manifest.json: problem " + why;
     return std::nullopt;

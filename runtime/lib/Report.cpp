@@ -164,6 +164,22 @@ std::string klx::rt::formatText(const LaunchResult &r) {
                   r.alternatingTflops() / r.blasTflops());
   else if (!r.blasNote.empty() && r.status == RunStatus::Passed)
     out += "cuBLAS: not timed: " + r.blasNote + "\n";
+  if (r.traced) {
+    out += "trace: " + std::to_string(r.traceEvents) + " events from " +
+           std::to_string(r.traceWarps) + " warps of the first " +
+           std::to_string(r.traceCtas) + " CTAs -> " + r.tracePath;
+    if (r.traceDropped)
+      out += " (" + std::to_string(r.traceDropped) + " past the buffer, dropped)";
+    out += "\n";
+    if (r.kernel.median > 0)
+      out += format("trace: instrumentation overhead %+.1f%%",
+                    100 * (r.tracedKernel.median / r.kernel.median - 1)) +
+             format(" (median %.4f ms", r.tracedKernel.median) +
+             format(" vs %.4f ms)\n", r.kernel.median);
+    for (const auto &[role, share] : r.waitingShare)
+      out += "trace: " + role + format(" waits on barriers %.0f%% of its time\n",
+                                       100 * share);
+  }
   if (r.status == RunStatus::Passed)
     out += "result: passed\n";
   else
@@ -236,6 +252,26 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
     w.value(r.alternatingTflops());
     w.key("vs_cublas");
     w.value(r.alternatingTflops() / r.blasTflops());
+  }
+  if (r.traced) {
+    w.key("trace");
+    w.beginObject();
+    w.key("path");
+    w.value(r.tracePath);
+    w.key("events");
+    w.value(r.traceEvents);
+    w.key("dropped");
+    w.value(r.traceDropped);
+    w.key("instrumented_time");
+    writeTiming(w, r.tracedKernel);
+    w.key("waiting_share");
+    w.beginObject();
+    for (const auto &[role, share] : r.waitingShare) {
+      w.key(role);
+      w.value(share);
+    }
+    w.endObject();
+    w.endObject();
   }
   if (!r.blasNote.empty()) {
     w.key("cublas_note");

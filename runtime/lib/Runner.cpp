@@ -11,6 +11,7 @@
 #include "klx/Runtime/CudaDriver.h"
 #include "klx/Runtime/Cublas.h"
 #include "klx/Runtime/Launch.h"
+#include "klx/Runtime/Trace.h"
 
 #include <algorithm>
 #include <chrono>
@@ -59,6 +60,8 @@ public:
       cu.streamDestroy(stream);
     if (module)
       cu.moduleUnload(module);
+    if (traceModule)
+      cu.moduleUnload(traceModule);
     if (context)
       cu.primaryCtxRelease(device);
   }
@@ -108,6 +111,7 @@ public:
   cu::Device device = 0;
   cu::Context context = nullptr;
   cu::Module module = nullptr;
+  cu::Module traceModule = nullptr;
   cu::Function function = nullptr;
   cu::Stream stream = nullptr;
   std::vector<cu::DevicePtr> allocations;
@@ -215,6 +219,10 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   if (cubin.size() < 52 || cubin.compare(0, 4, "\x7f" "ELF") != 0)
     return fail(result, RunStatus::BundleError,
                 dir + "/" + m.binary + ": not a cubin (no ELF header)");
+  if (!options.tracePath.empty() && !m.trace)
+    return fail(result, RunStatus::BundleError,
+                "--trace: the bundle has no instrumented build (export it "
+                "with `klx export --trace`)");
   result.entry = m.entry;
   result.size = options.size.value_or(m.problem);
   result.dtype = m.dtype;
@@ -472,6 +480,72 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
         return hang("timed launches, alternating with cuBLAS");
       result.blasNote = s.error;
     }
+  }
+  if (!options.tracePath.empty()) {
+    // The instrumented build: one launch whose events are written out,
+    // then timed like the kernel to state what recording costs.
+    const TraceSection &t = *m.trace; // checked before the driver
+    std::string traceCubin;
+    if (!readFile(dir + "/" + t.binary, traceCubin) || traceCubin.empty())
+      return fail(result, RunStatus::BundleError,
+                  dir + "/" + t.binary + ": missing or empty");
+    cu::Function traceFunction = nullptr;
+    TraceLayout layout{t.ctas, t.warps, t.events};
+    cu::DevicePtr buffer = 0;
+    size_t bytes = size_t(layout.words()) * 8;
+    if (!s.check("cuModuleLoadData",
+                 cu.moduleLoadData(&s.traceModule, traceCubin.data())) ||
+        !s.check("cuModuleGetFunction",
+                 cu.moduleGetFunction(&traceFunction, s.traceModule,
+                                      m.entry.c_str())) ||
+        (m.dynamicSharedBytes > 48 * 1024 &&
+         !s.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                  cu.funcSetAttribute(
+                      traceFunction, cu::kFuncAttributeMaxDynamicSharedSizeBytes,
+                      int(m.dynamicSharedBytes)))) ||
+        !s.alloc(buffer, bytes) ||
+        !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)))
+      return fail(result, RunStatus::DriverError, s.error);
+    std::vector<PackedArguments> traceArguments;
+    for (const InputSet &set : sets)
+      traceArguments.push_back(packArguments(
+          m, t.params, size,
+          {set.maps, set.maps + sizeof(cu::TensorMap), set.d, buffer}));
+    Issue traced = [&](size_t set) {
+      std::vector<void *> pointers = traceArguments[set].pointers();
+      return s.check("cuLaunchKernelEx",
+                     cu.launchKernelEx(&config, traceFunction, pointers.data(),
+                                       nullptr));
+    };
+    if (!traced(0))
+      return fail(result, RunStatus::DriverError, s.error);
+    if (!s.wait(options.timeoutMs))
+      return s.hung ? hang("instrumented launch")
+                    : fail(result, RunStatus::DriverError, s.error);
+    std::vector<int64_t> words(size_t(layout.words()));
+    if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(words.data(), buffer, bytes)))
+      return fail(result, RunStatus::DriverError, s.error);
+    int64_t unknown = 0;
+    std::vector<WarpTrace> warps = decodeTrace(words, layout, t.warpRoles, unknown);
+    TraceSummary summary = summarizeTrace(warps);
+    if (!time({traced}, {&result.tracedKernel}))
+      return s.hung ? hang("instrumented timed launches")
+                    : fail(result, RunStatus::DriverError, s.error);
+    std::string note =
+        "instrumented median " + std::to_string(result.tracedKernel.median) +
+        " ms vs " + std::to_string(result.kernel.median) + " ms without";
+    std::ofstream file(options.tracePath, std::ios::binary);
+    file << chromeTraceJson(warps, result.clockKHz, m.entry, note);
+    if (!file)
+      return fail(result, RunStatus::BundleError,
+                  options.tracePath + ": cannot write the trace");
+    result.traced = true;
+    result.tracePath = options.tracePath;
+    result.traceEvents = summary.events;
+    result.traceDropped = summary.dropped;
+    result.traceCtas = t.ctas;
+    result.traceWarps = int64_t(warps.size());
+    result.waitingShare = summary.waitingShare;
   }
   return result;
 }

@@ -20,7 +20,7 @@ using namespace klx::rt;
 
 static const char kUsage[] =
     "usage: klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] "
-    "[--size=MxNxK] [--no-baseline]\n"
+    "[--size=MxNxK] [--no-baseline] [--trace=OUT.json]\n"
     "       klx-run --device       the GPU klx-run would use, or why none\n"
     "  DIR is a bundle written by `klx export FILE -o DIR`\n";
 
@@ -65,6 +65,12 @@ int main(int argc, char **argv) {
     } else if (const char *v = value("--repeat=")) {
       if (!readInt(v, 1, 1000, options.repeat)) {
         std::fprintf(stderr, "klx-run: --repeat needs 1 to 1000\n");
+        return 2;
+      }
+    } else if (const char *v = value("--trace=")) {
+      options.tracePath = v;
+      if (options.tracePath.empty()) {
+        std::fprintf(stderr, "klx-run: --trace needs a file name\n");
         return 2;
       }
     } else if (const char *v = value("--size=")) {

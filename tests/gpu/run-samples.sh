@@ -15,7 +15,7 @@ sizes=(512x768x512 1024x1024x64 2048x4096x512 256x256x4160 1000x1000x1000 200x13
 export_bundles() {
   local klx=$1 out=$2 nv=$root/samples/nvidia
   rm -rf "$out" && mkdir -p "$out"
-  "$klx" export $nv/gemm_ws_persistent.mlir -o "$out/ws_persistent" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir --trace -o "$out/ws_persistent" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D persistent=0 -o "$out/ws_tiles" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D group_m=3 -o "$out/ws_group3" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -o "$out/no_roles" >/dev/null &&
@@ -67,6 +67,19 @@ run_bundles() {
   fi
   "$run" "$dir/ws_persistent" --size=512x512x512 --repeat=1 --no-baseline >"$log" 2>&1 ||
     { failed=1; echo "the GPU did not recover after the hang:"; cat "$log"; }
+  # The measured timeline: the instrumented build runs, checks, and writes
+  # a trace with events from both roles.
+  "$run" "$dir/ws_persistent" --size=1024x1024x1024 --repeat=3 --no-baseline \
+    --trace="$hang.json" >"$log" 2>&1
+  rc=$?
+  printf '%-16s %-14s rc=%d  %s\n' "trace" "1024x1024x1024" "$rc" \
+    "$(grep -o 'trace: [0-9]* events.*' "$log" | head -1)"
+  if [[ $rc -ne 0 ]] || ! grep -q '"warp 8 (producer)"' "$hang.json" ||
+     ! grep -q '"warp 0 (consumer)"' "$hang.json"; then
+    failed=1
+    cat "$log"
+  fi
+  rm -f "$hang.json"
   rm -rf "$hang" "$log"
   return $failed
 }

@@ -12,6 +12,7 @@
 #include "klx/Runtime/Launch.h"
 #include "klx/Runtime/Manifest.h"
 #include "klx/Runtime/Runner.h"
+#include "klx/Runtime/Trace.h"
 
 #include <catch2/catch.hpp>
 
@@ -325,4 +326,96 @@ TEST_CASE("timing summary: median and spread", "[runtime]") {
   CHECK(t.min == 1);
   CHECK(t.max == 10);
   CHECK(summarize({4, 1, 2}).median == 2);
+}
+
+TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
+          "[runtime]") {
+  // 1 CTA, 2 warps, room for 3 events each: warp 0 waited 50 cycles on
+  // full[1], then issued its MMA; warp 1 recorded 5 events (2 dropped),
+  // one of an unknown kind.
+  TraceLayout layout{1, 2, 3};
+  auto what = [](TraceKind kind, int stage) {
+    return int64_t(kind) | int64_t(stage) << 8;
+  };
+  std::vector<int64_t> buffer = {
+      3, 1100, what(TraceKind::WaitFullEnd, 1), 1050,
+      what(TraceKind::WaitFullBegin, 1), 1160, what(TraceKind::MmaIssue, 1),
+      5, 2000, what(TraceKind::CopyIssue, 2), 2010, 99, 2020,
+      what(TraceKind::ReleaseEmpty, 0)};
+  REQUIRE(buffer.size() == size_t(layout.words()));
+  int64_t unknown = 0;
+  std::vector<WarpTrace> warps =
+      decodeTrace(buffer, layout, {"consumer", "producer"}, unknown);
+  REQUIRE(warps.size() == 2);
+  CHECK(unknown == 1);
+  CHECK(warps[0].role == "consumer");
+  REQUIRE(warps[0].events.size() == 3);
+  CHECK(warps[0].events[0].kind == TraceKind::WaitFullBegin); // sorted
+  CHECK(warps[0].events[0].stage == 1);
+  CHECK(warps[1].dropped == 2);
+  CHECK(warps[1].events.size() == 2);
+
+  TraceSummary summary = summarizeTrace(warps);
+  CHECK(summary.events == 5);
+  CHECK(summary.dropped == 2);
+  REQUIRE(summary.waitingShare.size() == 2);
+  CHECK(summary.waitingShare[0].first == "consumer");
+  CHECK(summary.waitingShare[0].second == Approx(50.0 / 110.0));
+  CHECK(summary.waitingShare[1].second == 0);
+
+  // At 1000 kHz a cycle is a microsecond.
+  std::string json = chromeTraceJson(warps, 1000, "gemm", "a note");
+  JsonError error;
+  std::optional<JsonValue> parsed = parseJson(json, error);
+  INFO(error.message);
+  REQUIRE(parsed);
+  const std::vector<JsonValue> &events = parsed->get("traceEvents")->items();
+  const JsonValue *wait = nullptr;
+  size_t instants = 0;
+  for (const JsonValue &e : events) {
+    if (e.get("ph")->asString() == "X")
+      wait = &e;
+    instants += e.get("ph")->asString() == "i";
+  }
+  REQUIRE(wait);
+  CHECK(wait->get("name")->asString() == "wait full[1]");
+  CHECK(wait->get("ts")->asNumber() == 0);
+  CHECK(wait->get("dur")->asNumber() == 50);
+  CHECK(instants == 3); // mma[1], copy[2], arrive empty[0]
+  CHECK(json.find("\"warp 1 (producer)\"") != std::string::npos);
+}
+
+TEST_CASE("manifest: the instrumented build", "[runtime]") {
+  std::string withTrace = replaced(
+      kManifest, R"("defines": {"stages": "3"},)",
+      R"("defines": {"stages": "3"},
+  "trace": {"binary": "kernel.trace.cubin", "ctas": 2, "warps": 12,
+            "events": 4096, "clock": "clock64",
+            "warp_roles": ["consumer", "producer"],
+            "params": [
+    {"name": "A", "kind": "tensor_map", "dtype": "f16", "box": [128, 64], "swizzle": 128},
+    {"name": "B", "kind": "tensor_map", "dtype": "f16", "box": [64, 64], "swizzle": 128},
+    {"name": "D", "kind": "memref", "dtype": "f32", "rank": 2},
+    {"name": "M", "kind": "scalar"}, {"name": "N", "kind": "scalar"},
+    {"name": "K", "kind": "scalar"},
+    {"name": "trace", "kind": "trace", "ctas": 2, "warps": 12, "events": 4096}],
+            "abi": ["ptr", "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64",
+                    "i64", "i64", "i64", "i64", "ptr"]},)");
+  std::string error;
+  std::optional<Manifest> m = parseManifest(withTrace, error);
+  INFO(error);
+  REQUIRE(m);
+  REQUIRE(m->trace);
+  CHECK(m->trace->events == 4096);
+  CHECK(m->trace->warpRoles.size() == 2);
+  PackedArguments packed = packArguments(*m, m->trace->params, {2048, 1024, 512},
+                                         {1, 2, 3, 0xbeef});
+  REQUIRE(packed.values.size() == 13);
+  CHECK(packed.values.back() == 0xbeef);
+  CHECK(manifestError(replaced(withTrace, R"("i64", "ptr"]},)", R"("i64"]},)")) ==
+        "manifest.json: trace.params must flatten to abi and hold one trace "
+        "buffer");
+  CHECK(manifestError(replaced(withTrace, R"("binary": "kernel.trace.cubin",)",
+                               "")) ==
+        "manifest.json: trace.binary is missing");
 }

@@ -148,6 +148,7 @@ LoweringOptions klx::loweringOptionsFor(const CompileOptions &options,
   lowering.ptxFeatures = options.ptxFeatures;
   lowering.optLevel = options.optLevel;
   lowering.lineInfo = options.lineInfo;
+  lowering.instrument = options.instrument;
   return lowering;
 }
 

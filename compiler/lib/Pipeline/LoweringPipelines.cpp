@@ -23,7 +23,9 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
     for (const char *pass :
          {"klx-materialize-schedule", "klx-warp-specialize",
           "klx-circular-buffer", "klx-persistent", "klx-to-nvgpu"})
-      add("", pass);
+      add("", opts.instrument && llvm::StringRef(pass) == "klx-to-nvgpu"
+                  ? "klx-to-nvgpu{instrument=true}"
+                  : pass);
   // Vendor ops next; outlining before or after them changes nothing.
   if (nvidia) {
     add("", "convert-nvgpu-to-nvvm");

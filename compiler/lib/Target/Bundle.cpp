@@ -33,6 +33,11 @@ llvm::json::Object paramJson(const LaunchParam &param) {
   }
   if (param.kind == LaunchParam::Kind::Memref)
     object["rank"] = param.rank;
+  if (param.kind == LaunchParam::Kind::Trace) {
+    object["ctas"] = param.traceCtas;
+    object["warps"] = param.traceWarps;
+    object["events"] = param.traceEvents;
+  }
   return object;
 }
 
@@ -85,6 +90,28 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
         {"stack_frame", r->stackFrameBytes},
         {"spill_stores", r->spillStoreBytes},
         {"spill_loads", r->spillLoadBytes}};
+  if (bundle.trace) {
+    const TraceBundle &trace = *bundle.trace;
+    llvm::json::Array traceParams;
+    int64_t ctas = 0, warps = 0, events = 0;
+    for (const LaunchParam &param : trace.launch.params) {
+      traceParams.push_back(paramJson(param));
+      if (param.kind == LaunchParam::Kind::Trace) {
+        ctas = param.traceCtas;
+        warps = param.traceWarps;
+        events = param.traceEvents;
+      }
+    }
+    manifest["trace"] = llvm::json::Object{
+        {"binary", "kernel.trace.cubin"},
+        {"params", std::move(traceParams)},
+        {"abi", llvm::json::Array(trace.launch.abi)},
+        {"ctas", ctas},
+        {"warps", warps},
+        {"events", events},
+        {"clock", "clock64"},
+        {"warp_roles", llvm::json::Array(trace.warpRoles)}};
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
@@ -143,6 +170,30 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   return bundle;
 }
 
+llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
+  llvm::Expected<BundleContents> plain = bundleFromRun(run);
+  if (!plain)
+    return plain.takeError();
+  TraceBundle trace;
+  trace.launch = plain->launch;
+  trace.cubin = plain->cubin;
+  if (llvm::none_of(trace.launch.params, [](const LaunchParam &p) {
+        return p.kind == LaunchParam::Kind::Trace;
+      }))
+    return fail("the instrumented build has no trace parameter");
+  // Names per warp, from the role tree klx-to-nvgpu left.
+  const Snapshot *lowered = run.findSnapshot("klx-to-nvgpu");
+  if (lowered && !lowered->roles.empty()) {
+    const RoleTree &tree = lowered->roles.front();
+    for (const WarpgroupNode &group : tree.warpgroups)
+      for (const WarpNode &warp : group.warps)
+        trace.warpRoles.push_back(warp.roles.empty()
+                                      ? std::string("-")
+                                      : tree.roles[warp.roles.front()].name);
+  }
+  return trace;
+}
+
 llvm::Error klx::writeBundle(llvm::StringRef dir, const BundleContents &bundle) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return fail(dir + ": cannot create the folder: " + ec.message());
@@ -161,5 +212,8 @@ llvm::Error klx::writeBundle(llvm::StringRef dir, const BundleContents &bundle) 
     return e;
   if (llvm::Error e = write("kernel.ptx", bundle.ptx))
     return e;
+  if (bundle.trace)
+    if (llvm::Error e = write("kernel.trace.cubin", bundle.trace->cubin))
+      return e;
   return write("manifest.json", bundleManifest(bundle));
 }

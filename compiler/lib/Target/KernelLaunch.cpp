@@ -24,6 +24,8 @@ llvm::StringRef klx::kindName(LaunchParam::Kind kind) {
     return "scalar";
   case LaunchParam::Kind::Unused:
     return "unused";
+  case LaunchParam::Kind::Trace:
+    return "trace";
   }
   return "unknown";
 }
@@ -78,6 +80,17 @@ llvm::Expected<LaunchParam> readParam(llvm::StringRef entry,
     param.kind = LaunchParam::Kind::Scalar;
   } else if (k == "unused") {
     param.kind = LaunchParam::Kind::Unused;
+  } else if (k == "trace") {
+    param.kind = LaunchParam::Kind::Trace;
+    auto ctas = dict.getAs<mlir::IntegerAttr>("ctas");
+    auto warps = dict.getAs<mlir::IntegerAttr>("warps");
+    auto events = dict.getAs<mlir::IntegerAttr>("events");
+    if (!ctas || !warps || !events)
+      return malformed(entry, "trace '" + param.name +
+                                  "' needs ctas, warps and events");
+    param.traceCtas = ctas.getInt();
+    param.traceWarps = warps.getInt();
+    param.traceEvents = events.getInt();
   } else {
     return malformed(entry, "param '" + param.name + "' has unknown kind '" +
                                 k + "'");

@@ -8,6 +8,11 @@
 // RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so not klx-run %t/ws 2>&1 | FileCheck %s --check-prefix=NODEVICE
 // RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so klx-run %t/ws --json; test $? -eq 2
 // RUN: not klx-run %t/ws --size=1000x500x256 2>&1 | FileCheck %s --check-prefix=SIZE
+// RUN: not klx-run %t/ws --trace=%t/t.json 2>&1 | FileCheck %s --check-prefix=NOTRACE
+// With --trace the bundle also holds the instrumented build.
+// RUN: klx export %samples/nvidia/gemm_pingpong.mlir --trace -o %t/traced | FileCheck %s --check-prefix=TRACED
+// RUN: test -s %t/traced/kernel.trace.cubin
+// RUN: FileCheck %s --check-prefix=TRACEMANIFEST < %t/traced/manifest.json
 // RUN: mkdir -p %t/bad && cp %t/ws/kernel.cubin %t/bad/ && sed -e 's/"entry": "gemm",//' %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: head -c 100 %t/ws/manifest.json > %t/bad/manifest.json
@@ -49,6 +54,21 @@
 // NODEVICE: result: no_device: no CUDA device: the driver does not load: {{.*}}no-such-libcuda.so
 
 // SIZE: result: bundle_error: --size=1000x500x256: N and K must be multiples of 8 (TMA needs row strides of A and B in multiples of 16 bytes)
+
+// NOTRACE: result: bundle_error: --trace: the bundle has no instrumented build (export it with `klx export --trace`)
+
+// TRACED: manifest.json ({{.*}}), kernel.trace.cubin
+// TRACEMANIFEST: "trace": {
+// TRACEMANIFEST: "binary": "kernel.trace.cubin",
+// TRACEMANIFEST: "clock": "clock64",
+// TRACEMANIFEST: "ctas": 2,
+// TRACEMANIFEST: "events": 4096,
+// TRACEMANIFEST: "kind": "trace",
+// TRACEMANIFEST: "warp_roles": [
+// TRACEMANIFEST-NEXT: "consumer0",
+// TRACEMANIFEST: "consumer1",
+// TRACEMANIFEST: "producer",
+// TRACEMANIFEST: "warps": 12
 
 // MISSING: result: bundle_error: {{.*}}bad/manifest.json: entry is missing
 

@@ -9,8 +9,17 @@
 
 namespace klx {
 
-/// Replaces `kernel` with a gpu.func in a new gpu.module of `module`.
-mlir::LogicalResult lowerKernelToNVGPU(KernelOp kernel, mlir::ModuleOp module);
+/// A measured timeline: which CTAs record, and how many events per warp.
+struct TraceOptions {
+  bool enabled = false;
+  unsigned ctas = 2;
+  unsigned events = 4096;
+};
+
+/// Replaces `kernel` with a gpu.func in a new gpu.module of `module`; with
+/// `trace.enabled` the kernel records its timeline (Trace.cpp).
+mlir::LogicalResult lowerKernelToNVGPU(KernelOp kernel, mlir::ModuleOp module,
+                                       const TraceOptions &trace = {});
 
 } // namespace klx
 

@@ -16,7 +16,20 @@ def KlxToNVGPUPass : Pass<"klx-to-nvgpu", "mlir::ModuleOp"> {
     `nvgpu.warpgroup.mma`, the epilogue `nvgpu.warpgroup.mma.store`. The
     kernel gets `.maxntid` and `.minnctapersm 1`, the register cap at entry
     without which ptxas ignores `setmaxnreg` (warning C7508).
+
+    With `instrument`, the kernel takes one more parameter, a trace buffer,
+    and its first `trace-ctas` CTAs record the SM clock at each barrier
+    wait, arrive, copy and MMA issue into it (`trace-events` per warp):
+    the measured timeline `klx-run --trace` writes.
   }];
+  let options = [
+    Option<"instrument", "instrument", "bool", "false",
+           "record a measured timeline into an extra trace parameter">,
+    Option<"traceCtas", "trace-ctas", "unsigned", "2",
+           "CTAs that record (the first ones)">,
+    Option<"traceEvents", "trace-events", "unsigned", "4096",
+           "events kept per warp">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",

@@ -37,6 +37,9 @@ struct CompileOptions {
   std::string ptxFeatures = "+ptx88";
   unsigned optLevel = 3;
   bool lineInfo = true;
+  /// klx kernels record a measured timeline into an extra parameter
+  /// (what `klx export --trace` adds to a bundle).
+  bool instrument = false;
 };
 
 /// Parses `source`, runs the target's lowering pass by pass and then the

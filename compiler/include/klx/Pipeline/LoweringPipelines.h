@@ -36,6 +36,8 @@ struct LoweringOptions {
   bool lineInfo = true;
   /// The input has klx kernels: the klx passes come first (NVIDIA only).
   bool klxKernels = false;
+  /// klx kernels record a measured timeline (klx-to-nvgpu{instrument}).
+  bool instrument = false;
 };
 
 /// The MLIR passes for `options.target`, in order.

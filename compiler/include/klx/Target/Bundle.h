@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace klx {
@@ -29,6 +30,15 @@ struct ProblemSize {
   int64_t m = 0, n = 0, k = 0;
 };
 
+/// The instrumented build of the same kernel (`klx export --trace`): it
+/// takes one more parameter, the trace buffer.
+struct TraceBundle {
+  KernelLaunch launch;
+  std::string cubin;
+  /// The role each warp of the CTA runs, as the role tree names it.
+  std::vector<std::string> warpRoles;
+};
+
 struct BundleContents {
   KernelLaunch launch;
   std::string target;    // "sm_90a"
@@ -38,6 +48,7 @@ struct BundleContents {
   std::string cubin;     // bytes
   std::string ptx;
   const PtxasFunctionReport *resources = nullptr; // ptxas -v, when known
+  std::optional<TraceBundle> trace;
 };
 
 /// The text of manifest.json.
@@ -47,8 +58,11 @@ std::string bundleManifest(const BundleContents &bundle);
 /// the cubin step, with its launch facts. Says why not otherwise.
 llvm::Expected<BundleContents> bundleFromRun(const PipelineRun &run);
 
-/// Writes kernel.cubin, kernel.ptx and manifest.json into `dir` (created
-/// if missing).
+/// The instrumented build from a run compiled with `instrument`.
+llvm::Expected<TraceBundle> traceBundleFromRun(const PipelineRun &run);
+
+/// Writes kernel.cubin, kernel.ptx, manifest.json (and kernel.trace.cubin
+/// with a trace) into `dir` (created if missing).
 llvm::Error writeBundle(llvm::StringRef dir, const BundleContents &bundle);
 
 } // namespace klx

@@ -22,15 +22,31 @@ class ModuleOp;
 
 namespace klx {
 
+/// What an instrumented kernel records (klx-to-nvgpu{instrument}); the
+/// numbers are the low byte of each event's second word.
+enum class TraceEventKind : int64_t {
+  WaitFullBegin = 1,
+  WaitFullEnd = 2,
+  WaitEmptyBegin = 3,
+  WaitEmptyEnd = 4,
+  CopyIssue = 5,
+  MmaIssue = 6,
+  ReleaseEmpty = 7,
+  WaitTurnBegin = 8,
+  WaitTurnEnd = 9,
+  PassTurn = 10,
+};
+
 /// One kernel argument as the runner sees it.
 struct LaunchParam {
-  enum class Kind { TensorMap, Memref, Scalar, Unused };
+  enum class Kind { TensorMap, Memref, Scalar, Unused, Trace };
   std::string name; // "A", "B", "D", "M", ...
   Kind kind = Kind::Scalar;
   std::string dtype;                 // tensor maps and memrefs
   std::array<int64_t, 2> box{};      // tensor maps: rows, columns
   int64_t swizzleBytes = 0;          // tensor maps
   int64_t rank = 0;                  // memrefs
+  int64_t traceCtas = 0, traceWarps = 0, traceEvents = 0; // the trace
 
   /// Parameters this argument becomes in the lowered signature: a memref
   /// of rank r is (allocated, aligned, offset, sizes[r], strides[r]).

@@ -76,7 +76,8 @@ StringRef dtypeName(ScheduleAttr schedule) {
 /// What a runner passes for each kernel argument, in order: a tensor map
 /// (its box, rows x columns, and swizzle), the output memref, or a size
 /// named by klx.dims. The lowered signature flattens the memref.
-ArrayAttr describeParams(KernelOp kernel, ArrayRef<TensorUse> uses) {
+ArrayAttr describeParams(KernelOp kernel, ArrayRef<TensorUse> uses,
+                         const TraceOptions &trace) {
   Builder b(kernel.getContext());
   ScheduleAttr schedule = kernel.getScheduleAttr();
   auto dims = kernel->getAttrOfType<DictionaryAttr>(kDimsAttrName);
@@ -114,6 +115,14 @@ ArrayAttr describeParams(KernelOp kernel, ArrayRef<TensorUse> uses) {
     }
     params.push_back(b.getDictionaryAttr(param));
   }
+  if (trace.enabled)
+    params.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("name", b.getStringAttr("trace")),
+        b.getNamedAttr("kind", b.getStringAttr("trace")),
+        b.getNamedAttr("ctas", b.getI64IntegerAttr(trace.ctas)),
+        b.getNamedAttr("warps", b.getI64IntegerAttr(schedule.threads() / 32)),
+        b.getNamedAttr("events", b.getI64IntegerAttr(trace.events)),
+    }));
   return b.getArrayAttr(params);
 }
 
@@ -283,24 +292,35 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
     Location loc = op->getLoc();
     b.setInsertionPoint(op);
     if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
+      recordEvent(l, loc, TraceEventKind::WaitFullBegin, wait.getIndex(), true);
       tryWait(l, loc, l.barriers[wait.getPipeline()].full, wait.getIndex(),
               wait.getPhase());
+      recordEvent(l, loc, TraceEventKind::WaitFullEnd, wait.getIndex(), true);
       wait.erase();
     } else if (auto take = dyn_cast<TakeTurnOp>(op)) {
+      recordEvent(l, loc, TraceEventKind::WaitTurnBegin, Value(), true);
       tryWait(l, loc, l.turns, l.index(loc, take.getConsumer()),
               take.getPhase());
+      recordEvent(l, loc, TraceEventKind::WaitTurnEnd, Value(), true);
       take.erase();
     } else if (auto pass = dyn_cast<PassTurnOp>(op)) {
+      recordEvent(l, loc, TraceEventKind::PassTurn, Value(), true);
       nvgpu::MBarrierArriveOp::create(b, loc, l.turns,
                                       l.index(loc, pass.getConsumer()));
       pass.erase();
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
+      recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(),
+                  true);
       nvgpu::MBarrierArriveOp::create(
           b, loc, l.barriers[release.getPipeline()].empty, release.getIndex());
       release.erase();
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
+      // One elected thread issues copies.
+      recordEvent(l, loc, TraceEventKind::CopyIssue, copy.getIndex(), false);
       lowerCopy(l, copy);
     } else if (auto mma = dyn_cast<MmaOp>(op)) {
+      recordEvent(l, loc, TraceEventKind::MmaIssue,
+                  mma.getA().getDefiningOp<StageTileOp>().getIndex(), true);
       lowerMma(l, mma);
     } else if (auto zero = dyn_cast<ZeroOp>(op)) {
       Value acc =
@@ -335,7 +355,8 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
 // [SECTION] lowerKernelToNVGPU
 // -------------------------------------------------
 
-LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
+LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
+                                      const TraceOptions &trace) {
   ScheduleAttr schedule = kernel.getScheduleAttr();
   if (!schedule)
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
@@ -363,6 +384,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
     else
       argTypes.push_back(ptrType);
   }
+  if (trace.enabled)
+    argTypes.push_back(ptrType); // the trace buffer
 
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(context));
@@ -383,7 +406,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
   func->setAttr(
       kLaunchAttrName,
       b.getDictionaryAttr({
-          b.getNamedAttr("params", describeParams(kernel, *uses)),
+          b.getNamedAttr("params", describeParams(kernel, *uses, trace)),
           b.getNamedAttr("dtype", b.getStringAttr(dtypeName(schedule))),
           b.getNamedAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1})),
           b.getNamedAttr("dynamic_shared_memory",
@@ -401,6 +424,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
   Lowering l(schedule, b);
   l.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   l.warpgroup = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  if (trace.enabled)
+    setUpTrace(l, loc, entry.getArguments().back(), trace);
   l.accType = nvgpu::WarpgroupAccumulatorType::get(
       context,
       VectorType::get({schedule.rowsPerConsumer(), schedule.getTileN()},
@@ -485,7 +510,11 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
         b, aloc, acquire.getPhase(),
         arith::ConstantIntOp::create(b, aloc, b.getI1Type(), 1));
     const Lowering::Barriers &barriers = l.barriers[acquire.getPipeline()];
+    recordEvent(l, aloc, TraceEventKind::WaitEmptyBegin, acquire.getIndex(),
+                false);
     tryWait(l, aloc, barriers.empty, acquire.getIndex(), previous);
+    recordEvent(l, aloc, TraceEventKind::WaitEmptyEnd, acquire.getIndex(),
+                false);
     nvgpu::MBarrierArriveExpectTxOp::create(b, aloc, barriers.full,
                                             l.index(aloc, barriers.txBytes),
                                             acquire.getIndex(), Value());
@@ -510,10 +539,15 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module) {
 
 namespace {
 struct KlxToNVGPUPass final : klx::impl::KlxToNVGPUPassBase<KlxToNVGPUPass> {
+  using KlxToNVGPUPassBase::KlxToNVGPUPassBase;
   void runOnOperation() override {
     SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
+    TraceOptions trace;
+    trace.enabled = instrument;
+    trace.ctas = traceCtas;
+    trace.events = traceEvents;
     for (KernelOp kernel : kernels)
-      if (failed(lowerKernelToNVGPU(kernel, getOperation())))
+      if (failed(lowerKernelToNVGPU(kernel, getOperation(), trace)))
         return signalPassFailure();
   }
 };

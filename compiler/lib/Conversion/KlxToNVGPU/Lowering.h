@@ -7,7 +7,9 @@
 #ifndef KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H
 #define KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H
 
+#include "klx/Conversion/KlxToNVGPU.h"
 #include "klx/Dialect/Klx/IR/KlxOps.h"
+#include "klx/Target/KernelLaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -49,6 +51,14 @@ struct Lowering {
   /// MMAs whose stage is released a k step later (deferStageReleases):
   /// they are left in flight instead of waited for.
   llvm::DenseSet<Operation *> mmasInFlight;
+  /// The measured timeline (Trace.cpp); `buffer` is null when the kernel
+  /// is not instrumented.
+  struct Trace {
+    Value buffer, region;
+    Value traced;          // this CTA records
+    Value tracedWarpgroup; // ... and this thread is its warpgroup's first
+    TraceOptions options;
+  } trace;
 
   Value index(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -78,6 +88,16 @@ struct Lowering {
 /// thread before everyone starts.
 void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines,
                     TurnsOp turns);
+
+/// Computes where this warp's events go; called at the kernel's entry.
+void setUpTrace(Lowering &l, Location loc, Value buffer,
+                const TraceOptions &options);
+
+/// Records `kind` (with the stage, when there is one) at the builder's
+/// insertion point, by the warpgroup's first thread when `wholeWarpgroup`,
+/// else by whichever thread runs it. Nothing without a trace buffer.
+void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
+                 bool wholeWarpgroup);
 
 /// Keeps one wgmma in flight per consumer: each stage is released one k
 /// step later, after wgmma.wait_group 1 (needs two or more stages).

@@ -36,6 +36,7 @@ OutputLayout outputLayout(const Manifest &manifest, const ProblemSize &size);
 struct DeviceOperands {
   uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
   uint64_t d = 0;                          // M x N f32
+  uint64_t trace = 0;                      // the trace buffer, if any
 };
 
 /// The kernel's parameters in ABI order, each in 8 bytes (little-endian,
@@ -47,6 +48,11 @@ struct PackedArguments {
 };
 
 PackedArguments packArguments(const Manifest &manifest,
+                              const ProblemSize &size,
+                              const DeviceOperands &operands);
+/// The same for another parameter list of the kernel (its trace build).
+PackedArguments packArguments(const Manifest &manifest,
+                              const std::vector<Param> &params,
                               const ProblemSize &size,
                               const DeviceOperands &operands);
 

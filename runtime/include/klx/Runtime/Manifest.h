@@ -23,7 +23,7 @@ const char *dtypeName(DType dtype);
 unsigned dtypeBytes(DType dtype);
 
 struct Param {
-  enum class Kind { TensorMap, Memref, Scalar, Unused };
+  enum class Kind { TensorMap, Memref, Scalar, Unused, Trace };
   std::string name;
   Kind kind = Kind::Scalar;
   DType dtype = DType::F32;
@@ -35,6 +35,16 @@ struct Param {
 
 struct ProblemSize {
   int64_t m = 0, n = 0, k = 0;
+};
+
+/// The instrumented build (`klx export --trace`): the same kernel taking
+/// a trace buffer as one more parameter.
+struct TraceSection {
+  std::string binary;
+  std::vector<Param> params;
+  std::vector<std::string> abi;
+  int64_t ctas = 0, warps = 0, events = 0;
+  std::vector<std::string> warpRoles;
 };
 
 struct Manifest {
@@ -55,6 +65,7 @@ struct Manifest {
   std::vector<std::string> abi;
   std::vector<std::pair<std::string, std::string>> defines;
   int64_t registers = -1; // from ptxas -v when the bundle has it
+  std::optional<TraceSection> trace;
 
   /// The compute capability the target needs: 90 for sm_90a.
   int requiredCapability() const;

@@ -20,6 +20,9 @@ struct RunOptions {
   int warmup = 3;
   bool baseline = true; // time cuBLAS on the same shape when it loads
   unsigned cpuThreads = 0; // 0: all hardware threads
+  /// Also launch the instrumented build and write its timeline here
+  /// (Chrome trace JSON).
+  std::string tracePath;
 };
 
 enum class RunStatus {
@@ -78,6 +81,14 @@ struct LaunchResult {
   double gbs() const;
   double blasTflops() const;
   double alternatingTflops() const;
+
+  // Measured timeline (--trace)
+  bool traced = false;
+  std::string tracePath;
+  int64_t traceEvents = 0, traceDropped = 0;
+  int64_t traceWarps = 0, traceCtas = 0;
+  Timing tracedKernel; // the instrumented build, timed like the kernel
+  std::vector<std::pair<std::string, double>> waitingShare; // per role
 };
 
 LaunchResult runBundle(const std::string &dir, const RunOptions &options);
