@@ -24,13 +24,15 @@ export_bundles() {
   "$klx" export $nv/gemm_two_producers.mlir -o "$out/two_producers" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -o "$out/pingpong" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -D dtype=bf16 -D stages=3 -o "$out/pingpong_bf16" >/dev/null &&
-  "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null
+  "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null &&
+  "$klx" export $nv/gemm_two_producers.mlir -D shared_full_barrier=1 -o "$out/broken/two_producers_shared" >/dev/null
 }
 
 run_bundles() {
   local dir=$1 run=$2 failed=0 log
   log=$(mktemp)
   for bundle in "$dir"/*/; do
+    [[ -f $bundle/manifest.json ]] || continue
     local name
     name=$(basename "$bundle")
     for size in "${sizes[@]}"; do
@@ -80,6 +82,23 @@ run_bundles() {
     cat "$log"
   fi
   rm -f "$hang.json"
+  # The known deadlock (two producers on one full barrier initialised for
+  # one arrival) must be reported, as a hang or as a kernel fault, never
+  # pass, and leave the GPU usable.
+  if [[ -d $dir/broken/two_producers_shared ]]; then
+    "$run" "$dir/broken/two_producers_shared" --size=1024x1024x2048 \
+      --timeout-ms=2000 --no-baseline >"$log" 2>&1
+    rc=$?
+    printf '%-16s %-14s rc=%d  %s\n' "shared_full" "1024x1024x2048" "$rc" \
+      "$(grep -o 'result: .*' "$log" | head -1)"
+    if ! { [[ $rc -eq 3 ]] && grep -q "result: hang" "$log"; } &&
+       ! { [[ $rc -eq 1 ]] && grep -q "result: kernel_fault" "$log"; }; then
+      failed=1
+      cat "$log"
+    fi
+    "$run" "$dir/ws_persistent" --size=512x512x512 --repeat=1 --no-baseline >"$log" 2>&1 ||
+      { failed=1; echo "the GPU did not recover after the deadlock:"; cat "$log"; }
+  fi
   rm -rf "$hang" "$log"
   return $failed
 }
