@@ -1,0 +1,142 @@
+//===- BarrierSim.h - Simulating the mbarrier protocol ----------*- C++ -*-===//
+//
+// A warp-specialized kernel as its roles see it: each role runs the same
+// few barrier operations once per k step, on a ring of stages, and the
+// mbarriers between them decide who waits. This simulates that protocol
+// under a stated latency model, as hardware runs it (an mbarrier phase
+// completes when its pending arrivals reach zero and its transaction bytes
+// are all in; a wait on parity p passes once the phase of that parity has
+// completed), and says whether the kernel completes or where it blocks and
+// why. No IR here: BarrierModel.cpp builds the model from a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_ANALYSIS_BARRIERSIM_H
+#define KLX_ANALYSIS_BARRIERSIM_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace klx::sim {
+
+/// Cycles, all of them; stated with every timeline.
+struct LatencyModel {
+  double tmaLatency = 500;       // issue to first byte in shared memory
+  double tmaBytesPerCycle = 128; // the SM's copies share it, one at a time
+  double mmaCycles = 256;        // one k step's MMAs of one warpgroup
+  double issueCycles = 4;      // any other op
+  double wakeCycles = 20;      // a completed phase to the waiter running
+  std::string describe() const;
+};
+
+/// A group of mbarriers, one per stage ("slot"), each initialised for
+/// `count` arrivals per phase.
+struct BarrierGroup {
+  std::string name;
+  int slots = 1;
+  int count = 1;
+};
+
+enum class OpKind {
+  Wait,           // try_wait.parity until the phase completes
+  Arrive,         // arrive (`arrivals` of them)
+  ArriveExpectTx, // arrive.expect_tx `bytes`
+  Copy,           // async copy whose `bytes` complete_tx on the barrier
+  Compute,        // `cycles` of work (an MMA, an epilogue)
+};
+
+/// One op of a role's k step. Step s of the role addresses ring position
+/// pos = s * ringStride + ringOffset, or, with runLength > 0 (a ping-pong
+/// consumer taking runs of k steps), (s / runLength) * runStride +
+/// s % runLength + ringOffset; slot pos % slots, phase pos / slots.
+struct Op {
+  OpKind kind = OpKind::Compute;
+  int barrier = -1; // index into ProtocolModel::barriers
+  int64_t ringStride = 1, ringOffset = 0;
+  int64_t runLength = 0, runStride = 0;
+  /// Wait for the phase before (parity ^ 1): a producer acquiring an empty
+  /// slot, which passes on a fresh barrier.
+  bool previousPhase = false;
+  int arrivals = 1;
+  int64_t bytes = 0;
+  double cycles = 0; // Compute; 0 takes the latency model's MMA cycles
+  std::string label; // "wait full", "copy a", ...
+  unsigned line = 0; // source line, when known
+
+  int64_t position(int64_t step) const {
+    if (runLength > 0)
+      return (step / runLength) * runStride + step % runLength + ringOffset;
+    return step * ringStride + ringOffset;
+  }
+};
+
+struct RoleModel {
+  std::string name;
+  int64_t steps = 0;
+  std::vector<Op> body;
+};
+
+struct ProtocolModel {
+  std::string kernel;
+  std::vector<BarrierGroup> barriers;
+  std::vector<RoleModel> roles;
+};
+
+/// What happened to a role, in order.
+struct Event {
+  enum class Kind { Wait, Work, Arrive, Copy, CopyDone, PhaseDone };
+  Kind kind = Kind::Work;
+  double start = 0, end = 0; // equal for instants
+  int barrier = -1, slot = -1;
+  int64_t phase = -1; // the phase the op meant (ring position / slots)
+  int64_t step = -1;
+  std::string label;
+};
+
+struct BlockedWait {
+  std::string role;
+  std::string barrier;
+  int slot = 0;
+  int64_t step = 0;
+  int expectedParity = 0;      // the parity it waits to see completed
+  int64_t completedPhases = 0; // of that barrier so far
+  int pendingArrivals = 0;
+  int64_t pendingBytes = 0;
+  unsigned line = 0;
+};
+
+struct Verdict {
+  bool completes = true;
+  std::vector<BlockedWait> blocked;
+  /// Causes and protocol errors in words ("full[1] completed phase 0
+  /// early: ..."), each at most once.
+  std::vector<std::string> findings;
+};
+
+struct Timeline {
+  std::vector<std::vector<Event>> lanes; // one per role, as in the model
+  std::vector<std::string> roleNames;
+  Verdict verdict;
+  double endTime = 0;
+  /// Per role: share of its time from start to finish (or to the end)
+  /// spent in waits.
+  std::vector<double> waitingShare;
+  std::vector<double> waitingCycles;
+  LatencyModel latency;
+};
+
+/// Static checks of the model: per barrier and phase, arrivals against the
+/// init count, expect_tx bytes against the bytes copies deliver, and waits
+/// on barriers nothing arrives on.
+std::vector<std::string> checkProtocol(const ProtocolModel &model);
+
+/// Runs every role to its last step, or until nothing can move (a
+/// deadlock), or `maxEvents`.
+Timeline simulate(const ProtocolModel &model, const LatencyModel &latency = {},
+                  int64_t maxEvents = 5'000'000);
+
+} // namespace klx::sim
+
+#endif // KLX_ANALYSIS_BARRIERSIM_H

@@ -1,0 +1,385 @@
+//===- BarrierSim.cpp - Simulating the mbarrier protocol ------------------===//
+
+#include "klx/Analysis/BarrierSim.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+
+using namespace klx::sim;
+
+std::string LatencyModel::describe() const {
+  return llvm::formatv("TMA {0} cycles + bytes / {1} per cycle (copies "
+                       "stream one after another), MMA {2} cycles per k "
+                       "step, {3} cycles per other op, {4} to wake a waiter",
+                       tmaLatency, tmaBytesPerCycle, mmaCycles, issueCycles,
+                       wakeCycles)
+      .str();
+}
+
+namespace {
+
+bool arrives(OpKind k) {
+  return k == OpKind::Arrive || k == OpKind::ArriveExpectTx;
+}
+
+std::string slotName(const BarrierGroup &g, int slot) {
+  return g.name + "[" + std::to_string(slot) + "]";
+}
+
+/// Adds `text` once.
+void note(std::vector<std::string> &findings, std::string text) {
+  if (!llvm::is_contained(findings, text))
+    findings.push_back(std::move(text));
+}
+
+} // namespace
+
+std::vector<std::string> klx::sim::checkProtocol(const ProtocolModel &model) {
+  std::vector<std::string> findings;
+  struct PerPhase {
+    std::map<std::string, int> arrivals; // by role
+    int64_t expected = 0, delivered = 0;
+    bool waited = false;
+  };
+  // (barrier, ring position) -> what every role does there.
+  std::map<std::pair<int, int64_t>, PerPhase> phases;
+  for (const RoleModel &role : model.roles)
+    for (int64_t step = 0; step < role.steps; ++step)
+      for (const Op &op : role.body) {
+        if (op.barrier < 0)
+          continue;
+        int64_t pos = op.position(step);
+        if (op.kind == OpKind::Wait && op.previousPhase) {
+          // Waiting for the previous lap's phase: nothing to wait for on the
+          // first lap.
+          pos -= model.barriers[op.barrier].slots;
+          if (pos < 0)
+            continue;
+        }
+        PerPhase &p = phases[{op.barrier, pos}];
+        if (arrives(op.kind))
+          p.arrivals[role.name] += op.arrivals;
+        if (op.kind == OpKind::ArriveExpectTx)
+          p.expected += op.bytes;
+        if (op.kind == OpKind::Copy)
+          p.delivered += op.bytes;
+        if (op.kind == OpKind::Wait)
+          p.waited = true;
+      }
+  std::set<int> reported;
+  for (const auto &[key, p] : phases) {
+    const BarrierGroup &g = model.barriers[key.first];
+    int64_t slot = key.second % g.slots, phase = key.second / g.slots;
+    int total = 0;
+    std::string who;
+    for (const auto &[role, n] : p.arrivals) {
+      total += n;
+      who += (who.empty() ? "" : ", ") + role + " " + std::to_string(n);
+    }
+    if (reported.count(key.first))
+      continue;
+    if (total == 0 && p.waited) {
+      note(findings, llvm::formatv("{0} phase {1} is waited on but no role "
+                                   "arrives on it",
+                                   slotName(g, int(slot)), phase));
+      reported.insert(key.first);
+    } else if (total != 0 && total != g.count) {
+      note(findings,
+           llvm::formatv("{0}: {1} arrivals per phase ({2}) but it is "
+                         "initialised for {3}{4}",
+                         g.name, total, who, g.count,
+                         p.arrivals.size() > 1 && g.count < total
+                             ? ": the phase completes before every role "
+                               "has arrived, and the late arrivals land in "
+                               "the next phase"
+                             : ""));
+      reported.insert(key.first);
+    } else if (p.expected != p.delivered) {
+      note(findings, llvm::formatv("{0}: expect_tx announces {1} bytes per "
+                                   "phase but the copies deliver {2}",
+                                   g.name, p.expected, p.delivered));
+      reported.insert(key.first);
+    }
+  }
+  return findings;
+}
+
+namespace {
+
+struct SlotState {
+  int pending = 0;
+  int64_t tx = 0;
+  int64_t completed = 0; // phases completed so far
+};
+
+struct RoleState {
+  int64_t step = 0;
+  size_t op = 0;
+  bool done = false;
+  bool blocked = false;
+  double waitStart = -1;
+  double finishedAt = 0;
+  double waited = 0;
+};
+
+struct Pending {
+  double time;
+  int64_t seq;
+  int role = -1; // a role's next op, or
+  int barrier = -1, slot = -1; // a copy completing
+  int64_t bytes = 0, phase = 0;
+  int fromRole = -1;
+  bool operator>(const Pending &o) const {
+    return time != o.time ? time > o.time : seq > o.seq;
+  }
+};
+
+class Simulator {
+public:
+  Simulator(const ProtocolModel &model, const LatencyModel &latency)
+      : model(model), latency(latency), roles(model.roles.size()) {
+    for (const BarrierGroup &g : model.barriers) {
+      slots.emplace_back(g.slots);
+      for (SlotState &s : slots.back())
+        s.pending = g.count;
+    }
+    timeline.lanes.resize(model.roles.size());
+    timeline.latency = latency;
+    for (const RoleModel &r : model.roles)
+      timeline.roleNames.push_back(r.name);
+  }
+
+  Timeline run(int64_t maxEvents) {
+    timeline.verdict.findings = checkProtocol(model);
+    for (size_t r = 0; r < roles.size(); ++r) {
+      if (model.roles[r].steps <= 0 || model.roles[r].body.empty())
+        roles[r].done = true;
+      else
+        schedule({0, 0, int(r)});
+    }
+    int64_t events = 0;
+    while (!queue.empty() && !faulted && events++ < maxEvents) {
+      Pending p = queue.top();
+      queue.pop();
+      now = p.time;
+      if (p.role >= 0)
+        stepRole(p.role);
+      else
+        completeCopy(p);
+    }
+    finish(events >= maxEvents);
+    return std::move(timeline);
+  }
+
+private:
+  void schedule(Pending p) {
+    p.seq = seq++;
+    queue.push(p);
+  }
+
+  void stepRole(int r) {
+    RoleState &st = roles[r];
+    if (st.done)
+      return;
+    const RoleModel &role = model.roles[r];
+    const Op &op = role.body[st.op];
+    int64_t pos = op.position(st.step);
+    double next = now + latency.issueCycles;
+    if (op.barrier >= 0 && (op.barrier >= int(slots.size())))
+      return; // malformed model: never moves (reported as blocked)
+    const BarrierGroup *g = op.barrier >= 0 ? &model.barriers[op.barrier]
+                                            : nullptr;
+    int slot = g ? int(pos % g->slots) : -1;
+    int64_t phase = g ? pos / g->slots : -1;
+    switch (op.kind) {
+    case OpKind::Wait: {
+      SlotState &s = slots[op.barrier][slot];
+      int parity = int((phase & 1) ^ (op.previousPhase ? 1 : 0));
+      bool passes = (s.completed & 1) != parity;
+      if (!passes) {
+        if (!st.blocked) {
+          st.blocked = true;
+          st.waitStart = now;
+        }
+        waiters[{op.barrier, slot}].insert(r);
+        return;
+      }
+      // A wait that passes on a phase other than the one it meant has
+      // been fooled by parity: a slip.
+      int64_t meant = op.previousPhase ? phase : phase + 1;
+      if (s.completed != meant)
+        note(timeline.verdict.findings,
+             llvm::formatv("{0}: {1} waited for phase {2} to complete and "
+                           "passed after phase {3}: the parity matched a "
+                           "later phase",
+                           slotName(*g, slot), role.name,
+                           op.previousPhase ? phase - 1 : phase,
+                           s.completed - 1));
+      double start = st.blocked ? st.waitStart : now;
+      st.waited += now - start;
+      st.blocked = false;
+      add(r, {Event::Kind::Wait, start, now, op.barrier, slot, phase,
+              st.step, op.label});
+      break;
+    }
+    case OpKind::Arrive:
+    case OpKind::ArriveExpectTx: {
+      SlotState &s = slots[op.barrier][slot];
+      checkLanding(*g, op.barrier, slot, phase, role.name);
+      if (s.pending - op.arrivals < 0) {
+        // No pending count left to take: undefined on hardware, which may
+        // fault or hang; the simulation stops here.
+        note(timeline.verdict.findings,
+             llvm::formatv("{0}: {1} arrives on phase {2}, which already has "
+                           "its {3} arrival{4} (initialised for {3}): an "
+                           "arrival with no pending count left is undefined "
+                           "and the protocol stops here",
+                           slotName(*g, slot), role.name, s.completed,
+                           g->count, g->count == 1 ? "" : "s"));
+        faulted = true;
+        st.blocked = false;
+        return;
+      }
+      if (op.kind == OpKind::ArriveExpectTx)
+        s.tx += op.bytes;
+      s.pending -= op.arrivals;
+      add(r, {Event::Kind::Arrive, now, now, op.barrier, slot, phase, st.step,
+              op.label});
+      maybeComplete(op.barrier, slot);
+      break;
+    }
+    case OpKind::Copy: {
+      // Copies stream one after another through the SM's share of
+      // bandwidth, each after its own latency.
+      double start = std::max(now + latency.tmaLatency, copiesBusyUntil);
+      double done = start + double(op.bytes) / latency.tmaBytesPerCycle;
+      copiesBusyUntil = done;
+      schedule({done, 0, -1, op.barrier, slot, op.bytes, phase, r});
+      add(r, {Event::Kind::Copy, now, now, op.barrier, slot, phase, st.step,
+              op.label});
+      break;
+    }
+    case OpKind::Compute: {
+      double cycles = op.cycles > 0 ? op.cycles : latency.mmaCycles;
+      add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, st.step,
+              op.label});
+      next = now + cycles;
+      break;
+    }
+    }
+    // Next op, next step.
+    if (++st.op == role.body.size()) {
+      st.op = 0;
+      if (++st.step == role.steps) {
+        st.done = true;
+        st.finishedAt = next;
+        return;
+      }
+    }
+    schedule({next, 0, r});
+  }
+
+  void completeCopy(const Pending &p) {
+    const BarrierGroup &g = model.barriers[p.barrier];
+    checkLanding(g, p.barrier, p.slot, p.phase,
+                 model.roles[p.fromRole].name + "'s copy");
+    slots[p.barrier][p.slot].tx -= p.bytes;
+    add(p.fromRole, {Event::Kind::CopyDone, now, now, p.barrier, p.slot,
+                     p.phase, -1, "bytes in"});
+    maybeComplete(p.barrier, p.slot);
+  }
+
+  /// An arrive or bytes meant for phase `phase` that land in another one.
+  void checkLanding(const BarrierGroup &g, int barrier, int slot,
+                    int64_t phase, const std::string &who) {
+    int64_t current = slots[barrier][slot].completed;
+    if (current != phase)
+      note(timeline.verdict.findings,
+           llvm::formatv("{0} completed phase {1} early: {2} arrived for it "
+                         "after it had completed, and counted towards phase "
+                         "{3}",
+                         slotName(g, slot), phase, who, current));
+  }
+
+  void maybeComplete(int barrier, int slot) {
+    SlotState &s = slots[barrier][slot];
+    const BarrierGroup &g = model.barriers[barrier];
+    if (s.pending > 0 || s.tx != 0)
+      return;
+    ++s.completed;
+    s.pending = g.count;
+    auto it = waiters.find({barrier, slot});
+    if (it == waiters.end())
+      return;
+    for (int r : it->second)
+      schedule({now + latency.wakeCycles, 0, r});
+    waiters.erase(it);
+  }
+
+  void add(int role, Event e) { timeline.lanes[role].push_back(std::move(e)); }
+
+  void finish(bool outOfEvents) {
+    Verdict &v = timeline.verdict;
+    timeline.endTime = now;
+    for (size_t r = 0; r < roles.size(); ++r) {
+      RoleState &st = roles[r];
+      double end = st.done ? st.finishedAt : now;
+      timeline.endTime = std::max(timeline.endTime, end);
+      if (st.done)
+        continue;
+      v.completes = false;
+      const Op &op = model.roles[r].body[st.op];
+      BlockedWait b;
+      b.role = model.roles[r].name;
+      b.step = st.step;
+      b.line = op.line;
+      if (op.barrier >= 0 && op.barrier < int(slots.size())) {
+        const BarrierGroup &g = model.barriers[op.barrier];
+        int64_t pos = op.position(st.step);
+        b.barrier = g.name;
+        b.slot = int(pos % g.slots);
+        b.expectedParity =
+            int(((pos / g.slots) & 1) ^ (op.previousPhase ? 1 : 0));
+        const SlotState &s = slots[op.barrier][b.slot];
+        b.completedPhases = s.completed;
+        b.pendingArrivals = s.pending;
+        b.pendingBytes = s.tx;
+        if (st.blocked)
+          st.waited += now - st.waitStart;
+      }
+      v.blocked.push_back(b);
+    }
+    if (outOfEvents)
+      note(v.findings, "the simulation stopped after its event limit");
+    for (size_t r = 0; r < roles.size(); ++r) {
+      double end = roles[r].done ? roles[r].finishedAt : timeline.endTime;
+      timeline.waitingShare.push_back(end > 0 ? roles[r].waited / end : 0);
+      timeline.waitingCycles.push_back(roles[r].waited);
+    }
+  }
+
+  const ProtocolModel &model;
+  LatencyModel latency;
+  std::vector<RoleState> roles;
+  std::vector<std::vector<SlotState>> slots;
+  std::map<std::pair<int, int>, std::set<int>> waiters;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>>
+      queue;
+  int64_t seq = 0;
+  double now = 0;
+  bool faulted = false;
+  double copiesBusyUntil = 0;
+  Timeline timeline;
+};
+
+} // namespace
+
+Timeline klx::sim::simulate(const ProtocolModel &model,
+                            const LatencyModel &latency, int64_t maxEvents) {
+  return Simulator(model, latency).run(maxEvents);
+}

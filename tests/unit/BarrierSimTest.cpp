@@ -1,0 +1,198 @@
+//===- BarrierSimTest.cpp - The mbarrier protocol simulator ---------------===//
+
+#include "klx/Analysis/BarrierSim.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace klx::sim;
+
+namespace {
+
+bool mentions(const Verdict &v, const std::string &text) {
+  return std::any_of(v.findings.begin(), v.findings.end(),
+                     [&](const std::string &f) {
+                       return f.find(text) != std::string::npos;
+                     });
+}
+
+Op wait(int barrier, bool previous = false, std::string label = "wait") {
+  Op op;
+  op.kind = OpKind::Wait;
+  op.barrier = barrier;
+  op.previousPhase = previous;
+  op.label = std::move(label);
+  return op;
+}
+Op arrive(int barrier, int arrivals = 1) {
+  Op op;
+  op.kind = OpKind::Arrive;
+  op.barrier = barrier;
+  op.arrivals = arrivals;
+  op.label = "arrive";
+  return op;
+}
+Op expectTx(int barrier, int64_t bytes) {
+  Op op;
+  op.kind = OpKind::ArriveExpectTx;
+  op.barrier = barrier;
+  op.bytes = bytes;
+  op.label = "arrive.expect_tx";
+  return op;
+}
+Op copy(int barrier, int64_t bytes) {
+  Op op;
+  op.kind = OpKind::Copy;
+  op.barrier = barrier;
+  op.bytes = bytes;
+  op.label = "copy";
+  return op;
+}
+Op mma() {
+  Op op;
+  op.kind = OpKind::Compute;
+  op.label = "mma";
+  return op;
+}
+
+/// One producer and one consumer on a ring of `stages`: the CUTLASS
+/// producer_acquire/commit, consumer_wait/release protocol.
+ProtocolModel ring(int stages, int64_t steps, int emptyCount = 1,
+                   int64_t expected = 32768, int64_t delivered = 16384) {
+  ProtocolModel m;
+  m.barriers = {{"full", stages, 1}, {"empty", stages, emptyCount}};
+  m.roles.push_back({"producer", steps,
+                     {wait(0 + 1, true, "wait empty"), expectTx(0, expected),
+                      copy(0, delivered), copy(0, 16384)}});
+  m.roles.push_back({"consumer", steps, {wait(0, false, "wait full"), mma(),
+                                         arrive(1)}});
+  return m;
+}
+
+} // namespace
+
+TEST_CASE("barrier sim: a correct ring of 2, 4 and 7 stages completes",
+          "[barrier-sim]") {
+  for (int stages : {2, 4, 7}) {
+    INFO(stages << " stages");
+    Timeline t = simulate(ring(stages, 2 * stages + 3));
+    CHECK(t.verdict.completes);
+    CHECK(t.verdict.blocked.empty());
+    CHECK(t.verdict.findings.empty());
+    // Every k step: one wait, one MMA, one arrive on the consumer side.
+    auto count = [&](int lane, Event::Kind kind) {
+      return std::count_if(t.lanes[lane].begin(), t.lanes[lane].end(),
+                           [&](const Event &e) { return e.kind == kind; });
+    };
+    CHECK(count(1, Event::Kind::Work) == 2 * stages + 3);
+    CHECK(count(0, Event::Kind::Copy) == 2 * (2 * stages + 3));
+    CHECK(count(0, Event::Kind::CopyDone) == 2 * (2 * stages + 3));
+    CHECK(t.endTime > 0);
+  }
+}
+
+TEST_CASE("barrier sim: one stage makes the producer wait far more",
+          "[barrier-sim]") {
+  Timeline one = simulate(ring(1, 16)), four = simulate(ring(4, 16));
+  REQUIRE(one.verdict.completes);
+  REQUIRE(four.verdict.completes);
+  INFO("producer waits " << one.waitingCycles[0] << " cycles with 1 stage, "
+                         << four.waitingCycles[0] << " with 4");
+  CHECK(one.waitingCycles[0] > 2 * four.waitingCycles[0]);
+  CHECK(one.endTime > 2 * four.endTime);
+}
+
+TEST_CASE("barrier sim: an arrive count that does not match the init count",
+          "[barrier-sim]") {
+  // empty initialised for 2 arrivals; the one consumer arrives once.
+  Timeline t = simulate(ring(2, 8, /*emptyCount=*/2));
+  CHECK_FALSE(t.verdict.completes);
+  REQUIRE(t.verdict.blocked.size() >= 1);
+  const BlockedWait &b = t.verdict.blocked.front();
+  CHECK(b.role == "producer");
+  CHECK(b.barrier == "empty");
+  CHECK(b.slot == 0);
+  CHECK(b.pendingArrivals == 1);
+  CHECK(b.completedPhases == 0);
+  CHECK(mentions(t.verdict, "empty: 1 arrivals per phase (consumer 1) but it "
+                            "is initialised for 2"));
+}
+
+TEST_CASE("barrier sim: expect_tx bytes the copies do not deliver",
+          "[barrier-sim]") {
+  Timeline t = simulate(ring(2, 4, 1, /*expected=*/65536));
+  CHECK_FALSE(t.verdict.completes);
+  REQUIRE(t.verdict.blocked.size() == 2);
+  const BlockedWait &consumer = t.verdict.blocked[1];
+  CHECK(consumer.role == "consumer");
+  CHECK(consumer.barrier == "full");
+  CHECK(consumer.slot == 0);
+  CHECK(consumer.pendingBytes == 32768);
+  CHECK(consumer.pendingArrivals == 0);
+  CHECK(mentions(t.verdict, "full: expect_tx announces 65536 bytes per phase "
+                            "but the copies deliver 32768"));
+}
+
+TEST_CASE("barrier sim: a wait on a barrier nothing arrives on",
+          "[barrier-sim]") {
+  ProtocolModel m = ring(2, 4);
+  m.barriers.push_back({"turn", 2, 128});
+  m.roles[1].body.insert(m.roles[1].body.begin(), wait(2, false, "take turn"));
+  Timeline t = simulate(m);
+  CHECK_FALSE(t.verdict.completes);
+  CHECK(t.verdict.blocked.back().barrier == "turn");
+  CHECK(mentions(t.verdict, "turn[0] phase 0 is waited on but no role "
+                            "arrives on it"));
+}
+
+TEST_CASE("barrier sim: two producers on one full barrier for one arrival",
+          "[barrier-sim]") {
+  // gemm_two_producers -D shared_full_barrier=1: A and B each announce
+  // their bytes on full, initialised for one arrival.
+  ProtocolModel m;
+  m.barriers = {{"full", 2, 1}, {"empty_a", 2, 1}, {"empty_b", 2, 1}};
+  m.roles.push_back({"producer_a", 8,
+                     {wait(1, true), expectTx(0, 16384), copy(0, 16384)}});
+  m.roles.push_back({"producer_b", 8,
+                     {wait(2, true), expectTx(0, 16384), copy(0, 16384)}});
+  m.roles.push_back(
+      {"consumer", 8, {wait(0), mma(), arrive(1), arrive(2)}});
+  Timeline t = simulate(m);
+  CHECK_FALSE(t.verdict.completes);
+  CHECK(mentions(t.verdict, "full: 2 arrivals per phase (producer_a 1, "
+                            "producer_b 1) but it is initialised for 1: the "
+                            "phase completes before every role has arrived"));
+  CHECK(mentions(t.verdict, "full[0]: producer_b arrives on phase 0, which "
+                            "already has its 1 arrival"));
+  // With a full barrier each, the same roles complete.
+  m.barriers = {{"full_a", 2, 1}, {"full_b", 2, 1}, {"empty_a", 2, 1},
+                {"empty_b", 2, 1}};
+  m.roles[0].body = {wait(2, true), expectTx(0, 16384), copy(0, 16384)};
+  m.roles[1].body = {wait(3, true), expectTx(1, 16384), copy(1, 16384)};
+  m.roles[2].body = {wait(0), wait(1), mma(), arrive(2), arrive(3)};
+  Timeline fixed = simulate(m);
+  CHECK(fixed.verdict.completes);
+  CHECK(fixed.verdict.findings.empty());
+}
+
+TEST_CASE("barrier sim: ping-pong consumers take runs of k steps",
+          "[barrier-sim]") {
+  // Two consumers, each every other tile of 3 k steps, on one ring.
+  ProtocolModel m;
+  m.barriers = {{"full", 4, 1}, {"empty", 4, 1}};
+  m.roles.push_back({"producer", 12,
+                     {wait(1, true), expectTx(0, 16384), copy(0, 16384)}});
+  for (int c = 0; c < 2; ++c) {
+    Op w = wait(0), r = arrive(1);
+    for (Op *op : {&w, &r}) {
+      op->runLength = 3;
+      op->runStride = 6;
+      op->ringOffset = 3 * c;
+    }
+    m.roles.push_back({"consumer" + std::to_string(c), 6, {w, mma(), r}});
+  }
+  Timeline t = simulate(m);
+  CHECK(t.verdict.completes);
+  CHECK(t.verdict.findings.empty());
+}
