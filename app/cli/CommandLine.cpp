@@ -20,6 +20,7 @@ constexpr llvm::StringLiteral kUsage =
     "                   [-D NAME=VALUE ...] [-o FILE]\n"
     "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
     "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
+    "  klx timeline FILE [--json] [--trace=OUT.json] [-D NAME=VALUE ...]\n"
     "  klx export FILE -o DIR [--size=MxNxK] [--trace] [-D NAME=VALUE ...]\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
     "        /usr/local/cuda/bin)\n";
@@ -38,7 +39,7 @@ std::optional<std::string> Arguments::get(llvm::StringRef name) const {
 
 bool cli::isSubcommand(llvm::StringRef word) {
   return word == "compile" || word == "pipeline" || word == "roles" ||
-         word == "export" ||
+         word == "export" || word == "timeline" ||
          word == "help" ||
          word == "--help" || word == "-h";
 }
@@ -167,6 +168,8 @@ int cli::runSubcommand(int argc, char **argv) {
     return runRolesCommand(*args);
   if (args->command == "export")
     return runExportCommand(*args);
+  if (args->command == "timeline")
+    return runTimelineCommand(*args);
   llvm::outs() << kUsage;
   return args->command == "help" || args->command == "--help" ||
                  args->command == "-h"

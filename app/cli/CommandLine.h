@@ -71,6 +71,7 @@ int runCompile(const Arguments &args);
 int runPipelineCommand(const Arguments &args);
 int runRolesCommand(const Arguments &args);
 int runExportCommand(const Arguments &args);
+int runTimelineCommand(const Arguments &args);
 
 } // namespace klx::cli
 

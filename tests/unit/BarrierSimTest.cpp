@@ -196,3 +196,69 @@ TEST_CASE("barrier sim: ping-pong consumers take runs of k steps",
   CHECK(t.verdict.completes);
   CHECK(t.verdict.findings.empty());
 }
+
+// On the samples, through the real pipeline.
+#include "TestSupport.h"
+
+#include "klx/Pipeline/Compiler.h"
+
+namespace {
+
+/// The timeline of the sample's kernel, from its last step with a model.
+Timeline sampleTimeline(const std::string &sample,
+                        std::vector<std::pair<std::string, std::string>> defines) {
+  std::string path = "samples/nvidia/" + sample;
+  klx::CompileOptions options;
+  options.emitGoal = klx::EmitKind::MLIR;
+  options.defines = std::move(defines);
+  klx::PipelineRun run =
+      klx::runPipeline(klx::test::readSource(path), path, options);
+  REQUIRE(run.succeeded());
+  for (auto it = run.snapshots.rbegin(); it != run.snapshots.rend(); ++it)
+    if (!it->protocols.empty())
+      return simulate(it->protocols.front());
+  FAIL("no step of " << sample << " has a protocol model");
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("barrier sim: gemm_ws_persistent, one stage against four",
+          "[barrier-sim]") {
+  Timeline one = sampleTimeline("gemm_ws_persistent.mlir", {{"stages", "1"}});
+  Timeline four = sampleTimeline("gemm_ws_persistent.mlir", {{"stages", "4"}});
+  REQUIRE(one.verdict.completes);
+  REQUIRE(four.verdict.completes);
+  REQUIRE(one.roleNames[0] == "producer");
+  INFO("producer waits " << one.waitingCycles[0] << " cycles per "
+                         << one.lanes[0].size() << " events with 1 stage, "
+                         << four.waitingCycles[0] << " per "
+                         << four.lanes[0].size() << " with 4");
+  // Per k step the producer waits far longer with one stage.
+  double perStepOne = one.waitingCycles[0] / 3;  // 3 k steps per tile
+  double perStepFour = four.waitingCycles[0] / 9; // 9 k steps per tile
+  CHECK(perStepOne > 2 * perStepFour);
+}
+
+TEST_CASE("barrier sim: gemm_pingpong's consumers alternate on the MMA",
+          "[barrier-sim]") {
+  Timeline t = sampleTimeline("gemm_pingpong.mlir", {});
+  REQUIRE(t.verdict.completes);
+  REQUIRE(t.roleNames.size() == 3);
+  // The MMA spans of each consumer, tile by tile: no two overlap.
+  std::vector<std::pair<double, double>> spans[2];
+  for (int c = 0; c < 2; ++c)
+    for (const Event &e : t.lanes[1 + c])
+      if (e.kind == Event::Kind::Work) {
+        auto &s = spans[c];
+        if (s.empty() || e.start - s.back().second > 1000)
+          s.push_back({e.start, e.end});
+        else
+          s.back().second = e.end;
+      }
+  REQUIRE(spans[0].size() == 2);
+  REQUIRE(spans[1].size() == 2);
+  CHECK(spans[0][0].second <= spans[1][0].first);
+  CHECK(spans[1][0].second <= spans[0][1].first);
+  CHECK(spans[0][1].second <= spans[1][1].first);
+}

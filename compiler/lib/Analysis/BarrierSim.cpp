@@ -51,7 +51,7 @@ std::vector<std::string> klx::sim::checkProtocol(const ProtocolModel &model) {
   for (const RoleModel &role : model.roles)
     for (int64_t step = 0; step < role.steps; ++step)
       for (const Op &op : role.body) {
-        if (op.barrier < 0)
+        if (op.barrier < 0 || !op.runsAt(step))
           continue;
         int64_t pos = op.position(step);
         if (op.kind == OpKind::Wait && op.previousPhase) {
@@ -188,6 +188,10 @@ private:
       return;
     const RoleModel &role = model.roles[r];
     const Op &op = role.body[st.op];
+    if (!op.runsAt(st.step)) {
+      advance(r, now);
+      return;
+    }
     int64_t pos = op.position(st.step);
     double next = now + latency.issueCycles;
     if (op.barrier >= 0 && (op.barrier >= int(slots.size())))
@@ -272,10 +276,15 @@ private:
       break;
     }
     }
-    // Next op, next step.
-    if (++st.op == role.body.size()) {
+    advance(r, next);
+  }
+
+  /// Next op, next step.
+  void advance(int r, double next) {
+    RoleState &st = roles[r];
+    if (++st.op == model.roles[r].body.size()) {
       st.op = 0;
-      if (++st.step == role.steps) {
+      if (++st.step == model.roles[r].steps) {
         st.done = true;
         st.finishedAt = next;
         return;
@@ -336,6 +345,8 @@ private:
       const Op &op = model.roles[r].body[st.op];
       BlockedWait b;
       b.role = model.roles[r].name;
+      b.op = op.label;
+      b.waiting = op.kind == OpKind::Wait && st.blocked;
       b.step = st.step;
       b.line = op.line;
       if (op.barrier >= 0 && op.barrier < int(slots.size())) {
@@ -354,6 +365,7 @@ private:
       }
       v.blocked.push_back(b);
     }
+    v.protocolError = faulted;
     if (outOfEvents)
       note(v.findings, "the simulation stopped after its event limit");
     for (size_t r = 0; r < roles.size(); ++r) {

@@ -2,6 +2,8 @@
 
 #include "klx/Pipeline/SnapshotRecorder.h"
 
+#include "klx/Analysis/BarrierModel.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
@@ -42,10 +44,14 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
     return a.line < b.line;
   });
   countOps(op, snapshot);
-  snapshot.roles = analyzeRoles(op, [&](mlir::Operation *printed) {
+  auto lineOf = [&](mlir::Operation *printed) {
     auto it = locations.find(printed);
     return it == locations.end() ? 0u : it->second.first;
-  });
+  };
+  snapshot.roles = analyzeRoles(op, lineOf);
+  snapshot.protocolNotes.clear();
+  snapshot.protocols =
+      buildProtocolModels(op, ModelSize(), snapshot.protocolNotes, lineOf);
   return llvm::xxh3_64bits(snapshot.text);
 }
 
@@ -133,6 +139,8 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
       snapshot.opCounts = previous.opCounts;
       snapshot.opCount = previous.opCount;
       snapshot.roles = previous.roles;
+      snapshot.protocols = previous.protocols;
+      snapshot.protocolNotes = previous.protocolNotes;
       snapshot.changed = false;
     } else {
       // A failed pass may leave the IR invalid; the printer then falls back

@@ -56,6 +56,10 @@ struct Op {
   int barrier = -1; // index into ProtocolModel::barriers
   int64_t ringStride = 1, ringOffset = 0;
   int64_t runLength = 0, runStride = 0;
+  /// Ops done once per `period` steps (at step % period == `at`), such as
+  /// a ping-pong turn per tile: position (step / period) * ringStride +
+  /// ringOffset.
+  int64_t period = 0, at = 0;
   /// Wait for the phase before (parity ^ 1): a producer acquiring an empty
   /// slot, which passes on a fresh barrier.
   bool previousPhase = false;
@@ -65,7 +69,10 @@ struct Op {
   std::string label; // "wait full", "copy a", ...
   unsigned line = 0; // source line, when known
 
+  bool runsAt(int64_t step) const { return period <= 0 || step % period == at; }
   int64_t position(int64_t step) const {
+    if (period > 0)
+      return (step / period) * ringStride + ringOffset;
     if (runLength > 0)
       return (step / runLength) * runStride + step % runLength + ringOffset;
     return step * ringStride + ringOffset;
@@ -97,6 +104,8 @@ struct Event {
 
 struct BlockedWait {
   std::string role;
+  std::string op;       // the op it is stuck at ("wait full", "copy a")
+  bool waiting = false; // at a wait (else stopped by a protocol error)
   std::string barrier;
   int slot = 0;
   int64_t step = 0;
@@ -109,6 +118,9 @@ struct BlockedWait {
 
 struct Verdict {
   bool completes = true;
+  /// The protocol broke (an arrival with no pending count left): the
+  /// simulation stopped there; on hardware such a kernel faults or hangs.
+  bool protocolError = false;
   std::vector<BlockedWait> blocked;
   /// Causes and protocol errors in words ("full[1] completed phase 0
   /// early: ..."), each at most once.

@@ -8,6 +8,7 @@
 #ifndef KLX_PIPELINE_PIPELINERUN_H
 #define KLX_PIPELINE_PIPELINERUN_H
 
+#include "klx/Analysis/BarrierSim.h"
 #include "klx/Analysis/RoleTree.h"
 #include "klx/Pipeline/LoweringPipelines.h"
 #include "klx/Pipeline/Target.h"
@@ -49,6 +50,11 @@ struct Snapshot {
   /// The warp-role tree of each kernel the analysis could read at this
   /// step (none before warp specialization or once scf is lowered to cf).
   std::vector<RoleTree> roles;
+  /// The mbarrier protocol of each warp-specialized klx kernel, from
+  /// klx-circular-buffer until klx-to-nvgpu lowers it (klx timeline), and
+  /// why a kernel could not be modelled.
+  std::vector<sim::ProtocolModel> protocols;
+  std::vector<std::string> protocolNotes;
   bool failed = false;
   /// Set when the step could not run here for a reason that is not an
   /// error of the input, e.g. "nvdisasm is not on PATH"; text is empty.

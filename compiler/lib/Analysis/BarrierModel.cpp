@@ -1,0 +1,200 @@
+//===- BarrierModel.cpp - The mbarrier protocol of a klx kernel -----------===//
+//
+// The barriers are the ones klx-to-nvgpu creates (RolesAndBarriers.cpp):
+// per pipeline a full group initialised for one arrival (shared when a
+// pipeline is `full_of` another) and an empty group for the pipeline's
+// arrivals; with ping-pong a turn barrier per consumer for 128. A role's
+// ops in its k loop (or a producer's merged tile x k loop) run every k
+// step; ops in a tile loop outside it (the turns) once per tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Analysis/BarrierModel.h"
+
+#include "klx/Dialect/Klx/IR/KlxOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace klx;
+using SimOp = klx::sim::Op;
+using klx::sim::OpKind;
+
+namespace {
+
+struct Groups {
+  llvm::DenseMap<Value, int> full, empty;
+  int turn = -1;
+};
+
+/// The tile loop around a role's ops, for ping-pong's first_tile/tile_step.
+ForEachTileOp tileLoopOf(RoleOp role) {
+  ForEachTileOp found;
+  role.walk([&](ForEachTileOp loop) {
+    if (!found)
+      found = loop;
+  });
+  return found;
+}
+
+/// true when a take_turn's phase starts true (it passes on a fresh
+/// barrier): the tile loop's iter_arg initialised with `true`.
+bool startsPassing(TakeTurnOp take) {
+  auto arg = dyn_cast<BlockArgument>(take.getPhase());
+  if (!arg)
+    return false;
+  auto loop = dyn_cast<ForEachTileOp>(arg.getOwner()->getParentOp());
+  if (!loop)
+    return false;
+  unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+  if (index >= loop.getInits().size())
+    return false;
+  auto constant = loop.getInits()[index].getDefiningOp<arith::ConstantOp>();
+  auto value = constant ? dyn_cast<BoolAttr>(constant.getValue()) : nullptr;
+  if (auto integer =
+          constant ? dyn_cast<IntegerAttr>(constant.getValue()) : nullptr)
+    return integer.getInt() != 0;
+  return value && value.getValue();
+}
+
+sim::RoleModel modelRole(RoleOp role, const Groups &g, ScheduleAttr schedule,
+                         int64_t tiles, int64_t kSteps, int64_t consumers,
+                         const std::function<unsigned(Operation *)> &lineOf) {
+  sim::RoleModel model;
+  model.name = role.getName().str();
+  int threads = int(role.getWarpgroups().size() * role.getWarps().size() * 32);
+  ForEachTileOp tileLoop = tileLoopOf(role);
+  int64_t tileStep = tileLoop ? tileLoop.tileStep() : 1;
+  int64_t firstTile = tileLoop ? tileLoop.firstTile() : 0;
+  model.steps = (tiles / tileStep) * kSteps;
+  auto perStep = [&](SimOp op) {
+    if (tileStep > 1) { // this role's runs of k steps in the shared ring
+      op.runLength = kSteps;
+      op.runStride = tileStep * kSteps;
+      op.ringOffset = firstTile * kSteps;
+    }
+    return op;
+  };
+  role.walk([&](Operation *nested) {
+    SimOp op;
+    op.line = lineOf(nested);
+    if (auto acquire = dyn_cast<ProducerAcquireOp>(nested)) {
+      op.kind = OpKind::Wait;
+      op.barrier = g.empty.lookup(acquire.getPipeline());
+      op.previousPhase = true;
+      op.label = "wait empty";
+      model.body.push_back(perStep(op));
+      op.kind = OpKind::ArriveExpectTx;
+      op.barrier = g.full.lookup(acquire.getPipeline());
+      op.previousPhase = false;
+      op.bytes = acquire.getPipeline().getDefiningOp<PipelineOp>().getTxBytes();
+      op.label = "arrive.expect_tx full";
+      model.body.push_back(perStep(op));
+    } else if (auto copy = dyn_cast<CopyOp>(nested)) {
+      op.kind = OpKind::Copy;
+      op.barrier = g.full.lookup(copy.getPipeline());
+      op.bytes = schedule.tileBytes(copy.getOperand());
+      op.label = copy.getOperand() == Operand::A ? "copy a" : "copy b";
+      model.body.push_back(perStep(op));
+    } else if (auto wait = dyn_cast<ConsumerWaitOp>(nested)) {
+      op.kind = OpKind::Wait;
+      op.barrier = g.full.lookup(wait.getPipeline());
+      op.label = "wait full";
+      model.body.push_back(perStep(op));
+    } else if (isa<MmaOp>(nested)) {
+      op.kind = OpKind::Compute;
+      op.label = "mma";
+      model.body.push_back(perStep(op));
+    } else if (auto release = dyn_cast<ConsumerReleaseOp>(nested)) {
+      op.kind = OpKind::Arrive;
+      op.barrier = g.empty.lookup(release.getPipeline());
+      op.arrivals = threads;
+      op.label = "arrive empty";
+      model.body.push_back(perStep(op));
+    } else if (auto take = dyn_cast<TakeTurnOp>(nested)) {
+      op.kind = OpKind::Wait;
+      op.barrier = g.turn;
+      op.period = kSteps;
+      op.at = 0;
+      op.ringStride = consumers;
+      op.ringOffset = int64_t(take.getConsumer());
+      op.previousPhase = startsPassing(take);
+      op.label = "take turn";
+      model.body.push_back(op);
+    } else if (auto pass = dyn_cast<PassTurnOp>(nested)) {
+      op.kind = OpKind::Arrive;
+      op.barrier = g.turn;
+      op.period = kSteps;
+      op.at = kSteps - 1;
+      op.ringStride = consumers;
+      op.ringOffset = int64_t(pass.getConsumer());
+      op.arrivals = 128;
+      op.label = "pass turn";
+      model.body.push_back(op);
+    }
+  });
+  return model;
+}
+
+} // namespace
+
+std::vector<sim::ProtocolModel> klx::buildProtocolModels(
+    Operation *op, const ModelSize &size, std::vector<std::string> &notModelled,
+    const std::function<unsigned(Operation *)> &lineOf) {
+  std::vector<sim::ProtocolModel> models;
+  op->walk([&](KernelOp kernel) {
+    ScheduleAttr schedule = kernel.getScheduleAttr();
+    SmallVector<PipelineOp> pipelines;
+    kernel.walk([&](PipelineOp p) { pipelines.push_back(p); });
+    bool tileLoops = false;
+    kernel.walk([&](ForEachTileOp) { tileLoops = true; });
+    // Before klx-circular-buffer there is no protocol yet; after
+    // klx-persistent the tile loops that say who takes which tiles are gone.
+    if (!schedule || pipelines.empty() || !tileLoops)
+      return;
+    WarpSpecializeOp roles;
+    kernel.walk([&](WarpSpecializeOp w) { roles = w; });
+    if (!roles) {
+      notModelled.push_back(
+          "kernel @" + kernel.getSymName().str() +
+          " has no warp roles (warp_specialize = false): its threads wait on "
+          "their own copies, which the timeline does not model yet");
+      return;
+    }
+    sim::ProtocolModel model;
+    model.kernel = kernel.getSymName().str();
+    int64_t stages = pipelines.front().getStages();
+    int64_t kSteps = size.kSteps > 0 ? size.kSteps : 2 * stages + 1;
+    Groups g;
+    bool several = pipelines.size() > 1;
+    bool sharedFull =
+        llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
+    for (auto [i, p] : llvm::enumerate(pipelines)) {
+      std::string suffix = several ? operandSuffix(p.getPipeline()) : "";
+      if (several && suffix.empty())
+        suffix = std::to_string(i);
+      if (!p.getFullOf()) {
+        g.full[p.getPipeline()] = int(model.barriers.size());
+        model.barriers.push_back(
+            {sharedFull ? "full" : "full" + suffix, int(stages), 1});
+      }
+      g.empty[p.getPipeline()] = int(model.barriers.size());
+      model.barriers.push_back(
+          {"empty" + suffix, int(stages), int(p.getArrivals())});
+    }
+    for (PipelineOp p : pipelines)
+      if (Value other = p.getFullOf())
+        g.full[p.getPipeline()] = g.full.lookup(other);
+    int64_t consumers = 0;
+    kernel.walk([&](TurnsOp turns) {
+      consumers = turns.getConsumers();
+      g.turn = int(model.barriers.size());
+      model.barriers.push_back({"turn", int(consumers), 128});
+    });
+    for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
+      model.roles.push_back(modelRole(role, g, schedule, size.tiles, kSteps,
+                                      consumers, lineOf));
+    models.push_back(std::move(model));
+  });
+  return models;
+}

@@ -1,0 +1,41 @@
+// klx timeline: the simulated barrier protocol of each warp-specialized
+// kernel, read after klx-circular-buffer; exit 3 on a deadlock, with the
+// blocked waits and the reasons.
+// RUN: klx timeline %samples/nvidia/gemm_ws_persistent.mlir | FileCheck %s --check-prefix=WS
+// RUN: klx timeline %samples/nvidia/gemm_two_producers.mlir | FileCheck %s --check-prefix=TWO
+// RUN: klx timeline %samples/nvidia/gemm_two_producers.mlir -D shared_full_barrier=1 > %t.shared; test $? -eq 3
+// RUN: FileCheck %s --check-prefix=SHARED < %t.shared
+// RUN: klx timeline %samples/nvidia/gemm_pingpong.mlir --json --trace=%t.trace.json | FileCheck %s --check-prefix=PP
+// RUN: FileCheck %s --check-prefix=TRACE < %t.trace.json
+// RUN: not klx timeline %samples/nvidia/gemm_ws_persistent.mlir -D warp_specialize=0 2>&1 | FileCheck %s --check-prefix=NOROLES
+
+// WS: gemm_ws_persistent.mlir: simulated barrier timeline of @gemm after klx-circular-buffer
+// WS-NEXT: latency model: TMA 500.00 cycles + bytes / 128.00 per cycle
+// WS-NEXT: barriers: full x4 (init 1) empty x4 (init 256)
+// WS-NEXT: role producer: 36 k steps, waits
+// WS-NEXT: role consumer: 36 k steps, waits
+// WS-NEXT: verdict: completes in {{[0-9]+}} cycles
+// WS-NOT: why:
+
+// TWO: barriers: full_a x4 (init 1) empty_a x4 (init 256) full_b x4 (init 1) empty_b x4 (init 256)
+// TWO: verdict: completes
+
+// SHARED: barriers: full x4 (init 1) empty_a x4 (init 256) empty_b x4 (init 256)
+// SHARED: verdict: DEADLOCK (protocol error): the barriers break after {{[0-9]+}} cycles
+// SHARED: blocked: consumer at step 0, waiting on full[0] for parity 0: 0 phases completed, 0 arrivals and 16384 bytes pending (IR line {{[0-9]+}})
+// SHARED: why: full: 2 arrivals per phase (producer_a 1, producer_b 1) but it is initialised for 1: the phase completes before every role has arrived
+// SHARED: why: full[0]: producer_b arrives on phase 0, which already has its 1 arrival (initialised for 1)
+
+// PP: "completes": true,
+// PP: "name": "producer",
+// PP: "steps": 36,
+// PP: "name": "consumer0",
+// PP: "steps": 18,
+// PP: "name": "consumer1",
+// PP: "findings": []
+
+// TRACE: "name":"thread_name"
+// TRACE-SAME: "name":"consumer0"
+// TRACE: "name":"take turn[0]"
+
+// NOROLES: klx timeline: {{.*}}gemm_ws_persistent.mlir: kernel @gemm has no warp roles (warp_specialize = false)
