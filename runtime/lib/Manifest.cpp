@@ -327,6 +327,19 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     if (const JsonValue *registers = resources->get("registers");
         registers && registers->isNumber())
       m.registers = int64_t(registers->asNumber());
+  if (const JsonValue *sim = root->get("simulated"); sim && sim->isObject()) {
+    Manifest::Simulated simulated;
+    if (const JsonValue *c = sim->get("completes"))
+      simulated.completes = c->kind() != JsonValue::Kind::Bool || c->asBool();
+    for (const char *key : {"findings", "blocked"})
+      if (const JsonValue *list = sim->get(key); list && list->isArray())
+        for (const JsonValue &item : list->items())
+          if (item.isString())
+            (std::string(key) == "findings" ? simulated.findings
+                                            : simulated.blocked)
+                .push_back(item.asString());
+    m.simulated = std::move(simulated);
+  }
   if (const JsonValue *trace = root->get("trace")) {
     if (!trace->isObject()) {
       r.fail("trace", "must be an object");

@@ -185,6 +185,8 @@ std::string klx::rt::formatText(const LaunchResult &r) {
   else
     out += std::string("result: ") + statusName(r.status) + ": " + r.message +
            "\n";
+  for (const std::string &line : r.simulated)
+    out += "simulator: " + line + "\n";
   return out;
 }
 
@@ -196,6 +198,13 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
   w.value(statusName(r.status));
   w.key("message");
   w.value(r.message);
+  if (!r.simulated.empty()) {
+    w.key("simulated");
+    w.beginArray();
+    for (const std::string &line : r.simulated)
+      w.value(line);
+    w.endArray();
+  }
   w.key("device");
   w.value(r.device);
   w.key("capability");

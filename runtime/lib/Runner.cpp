@@ -341,7 +341,25 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
                    cu.launchKernelEx(&config, s.function, pointers.data(),
                                      nullptr));
   };
+  auto simulatorSays = [&]() {
+    std::vector<std::string> lines;
+    if (!m.simulated) {
+      lines.push_back("the bundle has no simulated verdict (klx timeline "
+                      "could not model this kernel)");
+      return lines;
+    }
+    lines.push_back(m.simulated->completes
+                        ? "the simulated protocol completes: the cause is "
+                          "not in the barrier protocol klx models"
+                        : "the simulated protocol deadlocks too");
+    for (const std::string &b : m.simulated->blocked)
+      lines.push_back("blocked: " + b);
+    for (const std::string &f : m.simulated->findings)
+      lines.push_back("why: " + f);
+    return lines;
+  };
   auto hang = [&](const char *when) {
+    result.simulated = simulatorSays();
     if (s.faulted)
       return fail(result, RunStatus::KernelFault,
                   s.error + " (" + when +

@@ -153,6 +153,25 @@ TEST_CASE("manifest: corrupt, missing and wrong fields", "[runtime]") {
         "manifest.json: binary must name a file inside the bundle");
 }
 
+TEST_CASE("manifest: the simulator's verdict rides along", "[runtime]") {
+  std::string error;
+  std::optional<Manifest> m = parseManifest(
+      replaced(kManifest, R"("defines": {"stages": "3"},)",
+               R"("defines": {"stages": "3"},
+  "simulated": {"completes": false, "protocol_error": true,
+                "findings": ["full: 2 arrivals per phase"],
+                "blocked": ["consumer waits on full[0] for parity 0"]},)"),
+      error);
+  INFO(error);
+  REQUIRE(m);
+  REQUIRE(m->simulated);
+  CHECK_FALSE(m->simulated->completes);
+  CHECK(m->simulated->findings ==
+        std::vector<std::string>{"full: 2 arrivals per phase"});
+  CHECK(m->simulated->blocked.size() == 1);
+  CHECK_FALSE(parseManifest(kManifest, error)->simulated);
+}
+
 TEST_CASE("problem sizes: parsing and limits", "[runtime]") {
   std::optional<ProblemSize> s = parseProblemSize("8192x4096x72");
   REQUIRE(s);

@@ -4,6 +4,8 @@
 
 #include "klx/Pipeline/PipelineRun.h"
 
+#include "klx/Analysis/BarrierSim.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -90,6 +92,13 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
         {"stack_frame", r->stackFrameBytes},
         {"spill_stores", r->spillStoreBytes},
         {"spill_loads", r->spillLoadBytes}};
+  if (const std::optional<SimulatedVerdict> &sim = bundle.simulated)
+    manifest["simulated"] = llvm::json::Object{
+        {"completes", sim->completes},
+        {"protocol_error", sim->protocolError},
+        {"findings", llvm::json::Array(sim->findings)},
+        {"blocked", llvm::json::Array(sim->blocked)},
+        {"latency", sim->latency}};
   if (bundle.trace) {
     const TraceBundle &trace = *bundle.trace;
     llvm::json::Array traceParams;
@@ -160,6 +169,31 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   if (!artifacts)
     return fail("no cubin: the run stopped before the cubin step");
   BundleContents bundle;
+  // The simulated protocol of the same kernel, when klx can model it.
+  for (auto it = run.snapshots.rbegin(); it != run.snapshots.rend(); ++it) {
+    auto model = llvm::find_if(it->protocols, [&](const sim::ProtocolModel &m) {
+      return m.kernel == launch.entry;
+    });
+    if (model == it->protocols.end())
+      continue;
+    sim::Timeline timeline = sim::simulate(*model);
+    SimulatedVerdict verdict;
+    verdict.completes = timeline.verdict.completes;
+    verdict.protocolError = timeline.verdict.protocolError;
+    verdict.findings = timeline.verdict.findings;
+    verdict.latency = timeline.latency.describe();
+    for (const sim::BlockedWait &b : timeline.verdict.blocked)
+      verdict.blocked.push_back(
+          b.waiting ? llvm::formatv("{0} waits on {1}[{2}] for parity {3} "
+                                    "({4} arrivals, {5} bytes pending)",
+                                    b.role, b.barrier, b.slot,
+                                    b.expectedParity, b.pendingArrivals,
+                                    b.pendingBytes)
+                          .str()
+                    : b.role + " stopped at " + b.op);
+    bundle.simulated = std::move(verdict);
+    break;
+  }
   bundle.launch = launch;
   bundle.target = targetName(run.target).str();
   bundle.source = run.fileName;

@@ -37,6 +37,9 @@
 // MANIFEST-DAG: "kind": "gemm",
 // MANIFEST-DAG: "registers": {{[0-9]+}},
 // MANIFEST-DAG: "stack_frame": 0,
+// The simulated protocol of the same kernel, for klx-run to cite on a hang.
+// MANIFEST-DAG: "simulated": {
+// MANIFEST-DAG: "completes": true,
 // The tensor maps' boxes: A 128 rows x 64 columns, B 64 x 64.
 // PARAMS: "params": [
 // PARAMS: "box": [

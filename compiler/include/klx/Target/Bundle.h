@@ -17,6 +17,7 @@
 
 #include <map>
 #include <optional>
+#include <vector>
 #include <string>
 
 namespace klx {
@@ -39,6 +40,16 @@ struct TraceBundle {
   std::vector<std::string> warpRoles;
 };
 
+/// What `klx timeline` says of the kernel, carried into the manifest so
+/// that klx-run can set a hang or fault beside the simulator's verdict.
+struct SimulatedVerdict {
+  bool completes = true;
+  bool protocolError = false;
+  std::vector<std::string> findings;
+  std::vector<std::string> blocked; // "consumer waits on full[0] ..."
+  std::string latency;
+};
+
 struct BundleContents {
   KernelLaunch launch;
   std::string target;    // "sm_90a"
@@ -49,6 +60,7 @@ struct BundleContents {
   std::string ptx;
   const PtxasFunctionReport *resources = nullptr; // ptxas -v, when known
   std::optional<TraceBundle> trace;
+  std::optional<SimulatedVerdict> simulated;
 };
 
 /// The text of manifest.json.

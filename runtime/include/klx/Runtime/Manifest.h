@@ -66,6 +66,12 @@ struct Manifest {
   std::vector<std::pair<std::string, std::string>> defines;
   int64_t registers = -1; // from ptxas -v when the bundle has it
   std::optional<TraceSection> trace;
+  /// klx timeline's verdict on the same kernel, when klx could model it.
+  struct Simulated {
+    bool completes = true;
+    std::vector<std::string> findings, blocked;
+  };
+  std::optional<Simulated> simulated;
 
   /// The compute capability the target needs: 90 for sm_90a.
   int requiredCapability() const;

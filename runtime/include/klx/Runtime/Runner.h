@@ -43,6 +43,8 @@ struct Timing {
 struct LaunchResult {
   RunStatus status = RunStatus::Passed;
   std::string message; // what went wrong, or empty
+  /// After a hang or a fault: what klx timeline said of the same kernel.
+  std::vector<std::string> simulated;
 
   // Device
   std::string device;
