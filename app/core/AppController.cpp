@@ -154,6 +154,7 @@ void AppController::takeResult(CompileResult result) {
   if (result.id != latestRequestId)
     return; // superseded by a newer edit
   appState.run = std::move(result.run);
+  appState.timeline = std::move(result.timeline);
   ++appState.runSerial;
   appState.compiling = false;
   appState.lastCompileMs = appState.run->totalMs;

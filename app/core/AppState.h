@@ -10,6 +10,7 @@
 
 #include "GpuRunWorker.h"
 #include "SampleCatalog.h"
+#include "TimelineView.h"
 
 #include "klx/Pipeline/PipelineRun.h"
 
@@ -52,6 +53,7 @@ struct AppState {
   std::optional<Target> target; // empty: the file's klx.target or sm_90a
   std::string stopAfter;        // empty: every step
   std::shared_ptr<const PipelineRun> run; // the last finished compile
+  std::shared_ptr<const TimelineView> timeline; // simulated, of that run
   /// Counts runs, so views can tell a new run from an old one.
   uint64_t runSerial = 0;
   ViewState view;

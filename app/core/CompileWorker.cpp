@@ -56,9 +56,10 @@ void CompileWorker::loop() {
     }
     auto run = std::make_shared<PipelineRun>(
         runPipeline(request.source, request.fileName, request.options));
+    auto timeline = std::make_shared<TimelineView>(buildTimelineView(*run));
     {
       std::lock_guard<std::mutex> lock(mutex);
-      finished = CompileResult{request.id, std::move(run)};
+      finished = CompileResult{request.id, std::move(run), std::move(timeline)};
       running.clear();
     }
     if (wake)

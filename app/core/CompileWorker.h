@@ -9,6 +9,8 @@
 #ifndef KLX_APP_CORE_COMPILEWORKER_H
 #define KLX_APP_CORE_COMPILEWORKER_H
 
+#include "TimelineView.h"
+
 #include "klx/Pipeline/Compiler.h"
 
 #include <condition_variable>
@@ -30,6 +32,9 @@ struct CompileRequest {
 struct CompileResult {
   uint64_t id = 0;
   std::shared_ptr<const PipelineRun> run;
+  /// The simulated barrier timeline, made here rather than on the GUI
+  /// thread.
+  std::shared_ptr<const TimelineView> timeline;
 };
 
 class CompileWorker {

@@ -10,6 +10,7 @@ std::unique_ptr<Panel> createWarpRolesPanel();
 std::unique_ptr<Panel> createIRPanel();
 std::unique_ptr<Panel> createAssemblyPanel();
 std::unique_ptr<Panel> createRunPanel();
+std::unique_ptr<Panel> createTimelinePanel();
 } // namespace klx::app
 
 std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createIRPanel());
   panels.push_back(createAssemblyPanel());
   panels.push_back(createRunPanel());
+  panels.push_back(createTimelinePanel());
   return panels;
 }
 

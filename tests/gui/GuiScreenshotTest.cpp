@@ -9,12 +9,14 @@
 #include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
 #include <catch2/catch.hpp>
 #include <stb/stb_image.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <set>
 
@@ -41,7 +43,8 @@ constexpr Region kSamples{0.01f, 0.05f, 0.16f, 0.40f};
 constexpr Region kPasses{0.01f, 0.50f, 0.16f, 0.90f};
 constexpr Region kSource{0.18f, 0.05f, 0.43f, 0.58f};
 constexpr Region kWarpRoles{0.18f, 0.64f, 0.43f, 0.90f};
-constexpr Region kIR{0.45f, 0.08f, 0.72f, 0.90f};
+constexpr Region kIR{0.45f, 0.08f, 0.72f, 0.58f};
+constexpr Region kTimeline{0.45f, 0.66f, 0.72f, 0.95f};
 constexpr Region kAssembly{0.74f, 0.05f, 0.99f, 0.58f};
 constexpr Region kRun{0.74f, 0.66f, 0.99f, 0.92f};
 
@@ -80,6 +83,12 @@ RegionStats measure(const Image &image, Region r) {
   stats.stddev = std::sqrt(std::max(0.0, sumSq / count - mean * mean));
   stats.distinctColours = colours.size();
   return stats;
+}
+
+std::string readFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  REQUIRE(buffer);
+  return (*buffer)->getBuffer().str();
 }
 
 std::string outputPath(const std::string &name) {
@@ -224,4 +233,31 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
   INFO("Run pane green pixels: " << none.green << " -> " << passed.green);
   CHECK(none.green < 200);
   CHECK(passed.green > 1500);
+}
+
+TEST_CASE("GUI: the barrier timeline, completing and deadlocked", "[gui]") {
+  Image ok = screenshot("timeline-ws.png", {"--pass=parse"});
+  RegionStats lanes = measure(ok, kTimeline);
+  INFO("timeline pane: " << lanes.blue << " blue (consumer MMAs), "
+                         << lanes.reddish << " reddish pixels");
+  CHECK(lanes.blue > 1500);
+  // The same two-producer kernel with one full barrier for both: the
+  // deadlock is drawn in red, with its blocked waits and reasons.
+  std::string source = readFile(std::string(KLX_SOURCE_DIR) +
+                                "/samples/nvidia/gemm_two_producers.mlir");
+  size_t at = source.find("shared_full_barrier = false");
+  REQUIRE(at != std::string::npos);
+  source.replace(at, strlen("shared_full_barrier = false"),
+                 "shared_full_barrier = true");
+  std::string shared = outputPath("two-producers-shared.mlir");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(shared, ec);
+    REQUIRE_FALSE(ec);
+    os << source;
+  }
+  Image broken = screenshot("timeline-deadlock.png", {shared});
+  RegionStats red = measure(broken, kTimeline);
+  INFO("deadlocked timeline pane: " << red.reddish << " reddish pixels");
+  CHECK(red.reddish > lanes.reddish + 1500);
 }

@@ -228,7 +228,7 @@ private:
       st.waited += now - start;
       st.blocked = false;
       add(r, {Event::Kind::Wait, start, now, op.barrier, slot, phase,
-              st.step, op.label});
+              st.step, op.label, op.line});
       break;
     }
     case OpKind::Arrive:
@@ -253,7 +253,7 @@ private:
         s.tx += op.bytes;
       s.pending -= op.arrivals;
       add(r, {Event::Kind::Arrive, now, now, op.barrier, slot, phase, st.step,
-              op.label});
+              op.label, op.line});
       maybeComplete(op.barrier, slot);
       break;
     }
@@ -265,13 +265,13 @@ private:
       copiesBusyUntil = done;
       schedule({done, 0, -1, op.barrier, slot, op.bytes, phase, r});
       add(r, {Event::Kind::Copy, now, now, op.barrier, slot, phase, st.step,
-              op.label});
+              op.label, op.line});
       break;
     }
     case OpKind::Compute: {
       double cycles = op.cycles > 0 ? op.cycles : latency.mmaCycles;
       add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, st.step,
-              op.label});
+              op.label, op.line});
       next = now + cycles;
       break;
     }

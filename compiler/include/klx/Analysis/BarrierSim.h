@@ -100,6 +100,7 @@ struct Event {
   int64_t phase = -1; // the phase the op meant (ring position / slots)
   int64_t step = -1;
   std::string label;
+  unsigned line = 0; // the op's line in the IR the model was read from
 };
 
 struct BlockedWait {

@@ -1,0 +1,71 @@
+//===- TimelineView.cpp - What the Barrier timeline pane draws ------------===//
+
+#include "TimelineView.h"
+
+#include <algorithm>
+
+using namespace klx;
+using namespace klx::app;
+
+size_t TimelineView::firstVisible(const TimelineLane &lane, double t) const {
+  // Nothing that starts before t - longest can still be visible at t.
+  double from = t - lane.longest;
+  auto it = std::lower_bound(
+      lane.events.begin(), lane.events.end(), from,
+      [](const sim::Event &e, double value) { return e.start < value; });
+  return size_t(it - lane.events.begin());
+}
+
+TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
+  TimelineView view;
+  for (int i = int(run.snapshots.size()) - 1; i >= 0; --i) {
+    const Snapshot &s = run.snapshots[i];
+    if (s.protocols.empty())
+      continue;
+    const sim::ProtocolModel &model = s.protocols.front();
+    sim::Timeline t = sim::simulate(model);
+    view.kernel = model.kernel;
+    view.step = i;
+    view.stepName = s.displayName();
+    for (const sim::BarrierGroup &g : model.barriers)
+      view.barrierNames.push_back(g.name);
+    for (size_t r = 0; r < t.lanes.size(); ++r) {
+      TimelineLane lane;
+      lane.role = t.roleNames[r];
+      lane.events = std::move(t.lanes[r]);
+      std::stable_sort(lane.events.begin(), lane.events.end(),
+                       [](const sim::Event &a, const sim::Event &b) {
+                         return a.start < b.start;
+                       });
+      for (const sim::Event &e : lane.events)
+        lane.longest = std::max(lane.longest, e.end - e.start);
+      lane.waitingShare = r < t.waitingShare.size() ? t.waitingShare[r] : 0;
+      view.lanes.push_back(std::move(lane));
+    }
+    view.verdict = std::move(t.verdict);
+    view.endTime = t.endTime;
+    view.latency = t.latency.describe();
+    return view;
+  }
+  for (const Snapshot &s : run.snapshots)
+    if (!s.protocolNotes.empty()) {
+      view.unavailable = s.protocolNotes.front();
+      return view;
+    }
+  view.unavailable = run.succeeded()
+                         ? "No warp-specialized klx kernel with pipelines: the "
+                           "timeline is read from klx-circular-buffer on."
+                         : "The kernel did not get as far as "
+                           "klx-circular-buffer.";
+  return view;
+}
+
+unsigned klx::app::sourceLineOf(const PipelineRun &run, int step,
+                                unsigned irLine) {
+  if (step < 0 || step >= int(run.snapshots.size()) || irLine == 0)
+    return 0;
+  for (const LineOrigin &origin : run.snapshots[step].origins)
+    if (origin.line == irLine)
+      return origin.source.line;
+  return 0;
+}

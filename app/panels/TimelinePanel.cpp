@@ -1,0 +1,223 @@
+//===- TimelinePanel.cpp - The simulated barrier timeline -----------------===//
+//
+// One lane per role: waits as boxes in their stage's colour, MMAs in the
+// role's colour, arrives and copy issues as ticks, copies landing as
+// marks. Wheel zooms around the pointer, dragging pans, hovering shows the
+// event, clicking it selects the step the model came from and the source
+// line of its op. Each lane draws only the events in the visible window
+// (binary search) and folds runs narrower than a couple of pixels into one
+// box, as profilers do. A deadlock is drawn in red with its blocked waits
+// and reasons.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Panel.h"
+
+#include "widgets/Palette.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace klx::app {
+namespace {
+
+constexpr float kLaneHeight = 22.0f;
+constexpr float kLabelWidth = 110.0f;
+constexpr float kFoldPixels = 2.0f;
+
+ImU32 stageColour(int slot) {
+  static const ImU32 colours[] = {
+      IM_COL32(120, 60, 60, 255), IM_COL32(120, 95, 50, 255),
+      IM_COL32(70, 100, 60, 255), IM_COL32(60, 90, 120, 255),
+      IM_COL32(100, 70, 120, 255), IM_COL32(60, 110, 110, 255),
+      IM_COL32(110, 110, 60, 255),
+  };
+  constexpr int count = sizeof(colours) / sizeof(colours[0]);
+  return colours[((slot % count) + count) % count];
+}
+
+std::string describe(const TimelineView &view, const sim::Event &e) {
+  char buffer[256];
+  std::string where =
+      e.barrier >= 0 && e.barrier < int(view.barrierNames.size())
+          ? view.barrierNames[e.barrier] + "[" + std::to_string(e.slot) + "]"
+          : "";
+  if (e.end > e.start)
+    std::snprintf(buffer, sizeof buffer,
+                  "%s %s\nstep %lld, phase %lld\ncycles %.0f - %.0f (%.0f)",
+                  e.label.c_str(), where.c_str(), (long long)e.step,
+                  (long long)e.phase, e.start, e.end, e.end - e.start);
+  else
+    std::snprintf(buffer, sizeof buffer, "%s %s\nstep %lld, phase %lld\ncycle %.0f",
+                  e.label.c_str(), where.c_str(), (long long)e.step,
+                  (long long)e.phase, e.start);
+  return buffer;
+}
+
+class TimelinePanel final : public Panel {
+public:
+  const char *title() const override { return "Barrier timeline"; }
+  Placement placement() const override { return {0.44f, 0.62f, 0.29f, 0.35f}; }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    if (!state.timeline) {
+      ImGui::TextDisabled("Compiling...");
+      return;
+    }
+    const TimelineView &view = *state.timeline;
+    if (!view.unavailable.empty()) {
+      ImGui::TextWrapped("%s", view.unavailable.c_str());
+      return;
+    }
+    if (state.runSerial != shownRun) {
+      shownRun = state.runSerial;
+      viewStart = 0;
+      viewEnd = std::max(1.0, view.endTime * 1.02);
+    }
+    drawVerdict(view);
+    drawLanes(state, view, commands);
+  }
+
+private:
+  void drawVerdict(const TimelineView &view) {
+    ImGui::TextDisabled("@%s after %s (simulated)", view.kernel.c_str(),
+                        view.stepName.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("latency model: %s", view.latency.c_str());
+    if (view.verdict.completes) {
+      ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1), "completes in %.0f cycles",
+                         view.endTime);
+      return;
+    }
+    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s after %.0f cycles",
+                       view.verdict.protocolError ? "DEADLOCK (protocol error)"
+                                                  : "DEADLOCK",
+                       view.endTime);
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
+    for (const sim::BlockedWait &b : view.verdict.blocked)
+      if (b.waiting)
+        ImGui::BulletText("%s waits on %s[%d] for parity %d (%lld phases "
+                          "done, %d arrivals, %lld bytes pending)",
+                          b.role.c_str(), b.barrier.c_str(), b.slot,
+                          b.expectedParity, (long long)b.completedPhases,
+                          b.pendingArrivals, (long long)b.pendingBytes);
+      else
+        ImGui::BulletText("%s stopped at %s", b.role.c_str(), b.op.c_str());
+    for (const std::string &f : view.verdict.findings)
+      ImGui::TextWrapped("why: %s", f.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  void drawLanes(const AppState &state, const TimelineView &view,
+                 CommandQueue &commands) {
+    ImDrawList *draw = ImGui::GetWindowDrawList();
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
+    float height = kLaneHeight * float(view.lanes.size()) + 18;
+    ImGui::InvisibleButton("lanes", ImVec2(width, height));
+    bool hovered = ImGui::IsItemHovered();
+    float x0 = origin.x + kLabelWidth, x1 = origin.x + width;
+    double span = std::max(1e-9, viewEnd - viewStart);
+    auto toX = [&](double t) {
+      return float(x0 + (t - viewStart) / span * (x1 - x0));
+    };
+    ImGuiIO &io = ImGui::GetIO();
+    // Zoom around the pointer; drag to pan.
+    if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0) {
+      double at = viewStart + (io.MousePos.x - x0) / (x1 - x0) * span;
+      double factor = io.MouseWheel > 0 ? 0.8 : 1.25;
+      viewStart = at - (at - viewStart) * factor;
+      viewEnd = at + (viewEnd - at) * factor;
+    }
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+      double shift = -io.MouseDelta.x / (x1 - x0) * span;
+      viewStart += shift;
+      viewEnd += shift;
+    }
+    draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
+    const sim::Event *under = nullptr;
+    for (size_t r = 0; r < view.lanes.size(); ++r) {
+      const TimelineLane &lane = view.lanes[r];
+      float y = origin.y + kLaneHeight * float(r);
+      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + kLaneHeight - 2),
+                          IM_COL32(30, 30, 34, 255));
+      char label[96];
+      std::snprintf(label, sizeof label, "%s %.0f%%", lane.role.c_str(),
+                    100 * lane.waitingShare);
+      draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(int(r)), label);
+      float foldEnd = -1, foldStart = 0;
+      auto flushFold = [&] {
+        if (foldEnd >= 0)
+          draw->AddRectFilled(ImVec2(foldStart, y + 4),
+                              ImVec2(std::max(foldEnd, foldStart + 1),
+                                     y + kLaneHeight - 6),
+                              IM_COL32(110, 110, 120, 255));
+        foldEnd = -1;
+      };
+      for (size_t i = view.firstVisible(lane, viewStart);
+           i < lane.events.size() && lane.events[i].start <= viewEnd; ++i) {
+        const sim::Event &e = lane.events[i];
+        float a = toX(e.start), b = toX(e.end);
+        bool box = e.end > e.start;
+        if (box && b - a < kFoldPixels) { // too narrow: fold into a run
+          if (foldEnd >= 0 && a - foldEnd > kFoldPixels)
+            flushFold();
+          if (foldEnd < 0)
+            foldStart = a;
+          foldEnd = std::max(foldEnd, b);
+          continue;
+        }
+        flushFold();
+        if (box) {
+          ImU32 fill = e.kind == sim::Event::Kind::Wait ? stageColour(e.slot)
+                                                        : palette::role(int(r));
+          draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + kLaneHeight - 5),
+                              fill);
+        } else {
+          ImU32 tick = e.kind == sim::Event::Kind::CopyDone
+                           ? IM_COL32(120, 220, 120, 255)
+                       : e.kind == sim::Event::Kind::Copy
+                           ? IM_COL32(230, 210, 90, 255)
+                           : IM_COL32(230, 230, 230, 255);
+          draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + kLaneHeight - 4), tick);
+        }
+        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + kLaneHeight &&
+            io.MousePos.x >= a - 2 && io.MousePos.x <= std::max(b, a + 2))
+          under = &e;
+      }
+      flushFold();
+    }
+    // Time axis, in cycles.
+    float axisY = origin.y + kLaneHeight * float(view.lanes.size()) + 2;
+    for (int i = 0; i <= 4; ++i) {
+      double t = viewStart + span * i / 4;
+      char tick[32];
+      std::snprintf(tick, sizeof tick, "%.0f", t);
+      draw->AddText(ImVec2(toX(t) - (i == 4 ? 40 : 0), axisY),
+                    palette::kDimText, tick);
+    }
+    draw->PopClipRect();
+    if (under) {
+      ImGui::SetTooltip("%s", describe(view, *under).c_str());
+      if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+          io.MouseDragMaxDistanceSqr[0] <
+              io.MouseDragThreshold * io.MouseDragThreshold) {
+        commands.push({Command::SelectStep, "", view.step});
+        if (unsigned line = sourceLineOf(*state.run, view.step, under->line))
+          commands.push({Command::FocusSourceLine, "", int(line)});
+      }
+    }
+  }
+
+  uint64_t shownRun = ~uint64_t(0);
+  double viewStart = 0, viewEnd = 1;
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createTimelinePanel() {
+  return std::make_unique<TimelinePanel>();
+}
+
+} // namespace klx::app
