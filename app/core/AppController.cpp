@@ -41,7 +41,7 @@ AppController::AppController(ControllerOptions options,
   appState.view.focusedRole = this->options.initialRole;
 }
 
-void AppController::runOnGpu(const std::string &sizeText) {
+void AppController::runOnGpu(const std::string &sizeText, bool trace) {
   // A record that did not reach the GPU still goes in the history: the
   // pane shows why next to the runs that did.
   auto refuse = [&](std::string why) {
@@ -77,6 +77,13 @@ void AppController::runOnGpu(const std::string &sizeText) {
   bundle->problem = size;
   request.bundle = std::move(*bundle);
   request.size = size;
+  if (trace) {
+    request.trace = true;
+    request.label += " (timeline)";
+    request.source = appState.run->source;
+    request.fileName = appState.run->fileName;
+    request.options.target = appState.target;
+  }
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;
 }
@@ -288,7 +295,7 @@ void AppController::apply(const Command &command, double now) {
     ++appState.view.layoutGeneration;
     break;
   case Command::RunOnGpu:
-    runOnGpu(command.text);
+    runOnGpu(command.text, command.flag);
     break;
   }
 }

@@ -48,7 +48,7 @@ private:
   void takeResult(CompileResult result);
   void selectStep(int index);
   void setMessage(std::string message, bool isError);
-  void runOnGpu(const std::string &size);
+  void runOnGpu(const std::string &size, bool trace);
 
   ControllerOptions options;
   AppState appState;

@@ -90,7 +90,8 @@ struct Command {
     FocusSourceLine,  // index: 1-based line, 0 to clear
     FocusRole,        // text: role name, empty to clear
     ResetLayout,
-    RunOnGpu,         // text: "MxNxK" or empty for 2048x2048x1024
+    RunOnGpu,         // text: "MxNxK" or empty for 2048x2048x1024;
+                      // flag: also record a measured timeline
   };
   Kind kind;
   std::string text = {};

@@ -206,7 +206,22 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
     record.message = "cannot create a folder for the bundle: " + ec.message();
     return record;
   }
-  if (llvm::Error error = writeBundle(dir, request.bundle)) {
+  BundleContents bundle = request.bundle;
+  if (request.trace) {
+    CompileOptions instrumented = request.options;
+    instrumented.instrument = true;
+    PipelineRun traced =
+        runPipeline(request.source, request.fileName, instrumented);
+    llvm::Expected<TraceBundle> trace = traceBundleFromRun(traced);
+    if (!trace) {
+      record.status = "error";
+      record.message = "the instrumented build failed: " +
+                       llvm::toString(trace.takeError());
+      return record;
+    }
+    bundle.trace = std::move(*trace);
+  }
+  if (llvm::Error error = writeBundle(dir, bundle)) {
     record.status = "error";
     record.message = llvm::toString(std::move(error));
     return record;
@@ -215,15 +230,31 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
                                    request.size.n, request.size.k);
   std::string timeout = "--timeout-ms=" + std::to_string(request.timeoutMs);
   std::string repeat = "--repeat=" + std::to_string(request.repeat);
-  llvm::StringRef args[] = {runner, dir, "--json", size, timeout, repeat};
+  llvm::SmallString<128> tracePath(dir);
+  llvm::sys::path::append(tracePath, "trace.json");
+  std::string traceFlag = "--trace=" + std::string(tracePath);
+  llvm::SmallVector<llvm::StringRef, 8> args = {runner, dir,     "--json",
+                                                size,   timeout, repeat};
+  if (request.trace)
+    args.push_back(traceFlag);
   std::string out, err, failure;
   // Every launch is bounded by the timeout; leave room for the checks.
   unsigned backstop =
       unsigned(request.timeoutMs / 1000) * unsigned(request.repeat + 8) + 120;
   int code = execute(args, backstop, out, err, failure);
-  llvm::sys::fs::remove_directories(dir);
   std::string label = record.label;
   record = parseRunnerJson(out, code, failure.empty() ? err : failure);
   record.label = label;
+  if (request.trace)
+    if (auto text = llvm::MemoryBuffer::getFile(tracePath)) {
+      std::string why;
+      if (std::optional<MeasuredTimeline> t =
+              readMeasuredTimeline((*text)->getBuffer().str(), why)) {
+        t->label = label;
+        t->device = record.device;
+        record.measured = std::make_shared<MeasuredTimeline>(std::move(*t));
+      }
+    }
+  llvm::sys::fs::remove_directories(dir);
   return record;
 }

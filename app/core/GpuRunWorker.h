@@ -10,10 +10,14 @@
 #ifndef KLX_APP_CORE_GPURUNWORKER_H
 #define KLX_APP_CORE_GPURUNWORKER_H
 
+#include "MeasuredTimeline.h"
+
+#include "klx/Pipeline/Compiler.h"
 #include "klx/Target/Bundle.h"
 
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -36,6 +40,8 @@ struct GpuRunRecord {
   double cublasTflops = 0; // 0: not timed
   double vsCublas = 0;     // klx / cuBLAS, timed alternately
   double relativeError = -1; // -1: not checked
+  /// With "record timeline": the first traced CTA, read back.
+  std::shared_ptr<const MeasuredTimeline> measured;
   bool passed() const { return status == "passed"; }
 };
 
@@ -50,6 +56,11 @@ struct GpuRunRequest {
   ProblemSize size;
   int timeoutMs = 10000;
   int repeat = 20;
+  /// Also record a measured timeline: the worker compiles the source once
+  /// more with instrumentation (off the GUI thread) and runs with --trace.
+  bool trace = false;
+  std::string source, fileName;
+  CompileOptions options;
 };
 
 struct GpuStatus {

@@ -36,8 +36,10 @@ struct GuiArguments {
   std::string screenshot;
   int frames = 3;
   std::string target;
-  /// Run on the GPU once the first compile is done ("MxNxK", or "default").
+  /// Run on the GPU once the first compile is done ("MxNxK", or "default"),
+  /// recording a measured timeline with --run-timeline.
   std::string run;
+  bool runTimeline = false;
   /// Diagnostics: exit after this many seconds without input once the
   /// first compile is done, printing how many frames were drawn.
   double exitAfterIdle = 0;
@@ -67,6 +69,10 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
       args.target = arg.str();
     else if (arg.consume_front("--run="))
       args.run = arg.str();
+    else if (arg.consume_front("--run-timeline=")) {
+      args.run = arg.str();
+      args.runTimeline = true;
+    }
     else if (arg.starts_with("-")) {
       llvm::errs() << "klx: unknown option '" << arg << "' (see `klx help`)\n";
       return std::nullopt;
@@ -252,7 +258,8 @@ int klx::gui::run(int argc, char **argv) {
         controller.state().gpu.availability !=
             GpuStatus::Availability::Probing) {
       commands.push({Command::RunOnGpu,
-                     args->run == "default" ? std::string() : args->run});
+                     args->run == "default" ? std::string() : args->run, 0,
+                     args->runTimeline});
       runRequested = true;
     }
     if (event || changed || !commands.empty())

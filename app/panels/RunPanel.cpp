@@ -119,7 +119,13 @@ public:
     if (!canRun)
       ImGui::BeginDisabled();
     if (ImGui::Button(gpu.running ? "Running..." : "Run on GPU"))
-      commands.push({Command::RunOnGpu, size});
+      commands.push({Command::RunOnGpu, size, 0, recordTimeline});
+    ImGui::SameLine();
+    ImGui::Checkbox("record timeline", &recordTimeline);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Also run an instrumented build and draw what it "
+                        "measured under the simulated lanes of the Barrier "
+                        "timeline pane.");
     if (!canRun)
       ImGui::EndDisabled();
     if (available && !compiled) {
@@ -172,6 +178,7 @@ public:
 
 private:
   char size[32] = "";
+  bool recordTimeline = false;
 };
 
 } // namespace

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace klx::app {
 namespace {
@@ -76,7 +77,13 @@ public:
       viewEnd = std::max(1.0, view.endTime * 1.02);
     }
     drawVerdict(view);
-    drawLanes(state, view, commands);
+    const MeasuredTimeline *measured = nullptr;
+    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
+      if (it->measured) {
+        measured = it->measured.get();
+        break;
+      }
+    drawLanes(state, view, measured, commands);
   }
 
 private:
@@ -110,11 +117,12 @@ private:
   }
 
   void drawLanes(const AppState &state, const TimelineView &view,
-                 CommandQueue &commands) {
+                 const MeasuredTimeline *measured, CommandQueue &commands) {
     ImDrawList *draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
     float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
-    float height = kLaneHeight * float(view.lanes.size()) + 18;
+    size_t measuredLanes = measured ? measured->lanes.size() : 0;
+    float height = kLaneHeight * float(view.lanes.size() + measuredLanes) + 18;
     ImGui::InvisibleButton("lanes", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
     float x0 = origin.x + kLabelWidth, x1 = origin.x + width;
@@ -188,8 +196,51 @@ private:
       }
       flushFold();
     }
+    // Measured lanes (klx-run --trace, the first traced CTA) on the same
+    // axis of cycles.
+    const MeasuredEvent *underMeasured = nullptr;
+    for (size_t m = 0; m < measuredLanes; ++m) {
+      const MeasuredLane &lane = measured->lanes[m];
+      float y = origin.y + kLaneHeight * float(view.lanes.size() + m);
+      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + kLaneHeight - 2),
+                          IM_COL32(26, 32, 40, 255));
+      // "warp 8 (producer)" -> "GPU producer": the label column is narrow.
+      size_t open = lane.name.find('('), close = lane.name.rfind(')');
+      std::string role = open != std::string::npos && close > open
+                             ? lane.name.substr(open + 1, close - open - 1)
+                             : lane.name;
+      draw->AddText(ImVec2(origin.x + 4, y + 3), IM_COL32(150, 200, 230, 255),
+                    ("GPU " + role).c_str());
+      auto first = std::lower_bound(
+          lane.events.begin(), lane.events.end(), viewStart - lane.longest,
+          [](const MeasuredEvent &e, double t) { return e.start < t; });
+      float lastX = -1e9f;
+      for (auto it = first; it != lane.events.end() && it->start <= viewEnd;
+           ++it) {
+        float a = toX(it->start), b = toX(it->end);
+        if (b - a < kFoldPixels && a - lastX < kFoldPixels)
+          continue; // folded into what is already drawn there
+        lastX = std::max(a, b);
+        if (it->isWait()) {
+          size_t open = it->name.find('[');
+          int slot = open == std::string::npos ? 0 : std::atoi(&it->name[open + 1]);
+          draw->AddRectFilled(ImVec2(a, y + 3),
+                              ImVec2(std::max(b, a + 1), y + kLaneHeight - 5),
+                              stageColour(slot));
+        } else {
+          draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + kLaneHeight - 4),
+                        it->name.rfind("mma", 0) == 0
+                            ? IM_COL32(80, 160, 230, 255)
+                            : IM_COL32(230, 230, 230, 255));
+        }
+        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + kLaneHeight &&
+            io.MousePos.x >= a - 2 && io.MousePos.x <= std::max(b, a + 2))
+          underMeasured = &*it;
+      }
+    }
     // Time axis, in cycles.
-    float axisY = origin.y + kLaneHeight * float(view.lanes.size()) + 2;
+    float axisY = origin.y +
+                  kLaneHeight * float(view.lanes.size() + measuredLanes) + 2;
     for (int i = 0; i <= 4; ++i) {
       double t = viewStart + span * i / 4;
       char tick[32];
@@ -198,6 +249,11 @@ private:
                     palette::kDimText, tick);
     }
     draw->PopClipRect();
+    if (underMeasured && !under)
+      ImGui::SetTooltip("measured on %s (%s)\n%s\ncycles %.0f - %.0f",
+                        measured->device.c_str(), measured->label.c_str(),
+                        underMeasured->name.c_str(), underMeasured->start,
+                        underMeasured->end);
     if (under) {
       ImGui::SetTooltip("%s", describe(view, *under).c_str());
       if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&

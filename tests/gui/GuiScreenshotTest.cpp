@@ -216,6 +216,19 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
     os << "#!/bin/sh\n"
           "if [ \"$1\" = --device ]; then echo 'Stand-in GPU (sm_90, 1 SMs)'; "
           "exit 0; fi\n"
+          // With --trace=FILE, a measured timeline of two warps.
+          "for a in \"$@\"; do case \"$a\" in --trace=*) "
+          "echo '{\"traceEvents\":["
+          "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
+          "\"args\":{\"name\":\"warp 0 (consumer)\"}},"
+          "{\"name\":\"wait full[0]\",\"ph\":\"X\",\"ts\":0.1,\"dur\":3.5,"
+          "\"pid\":0,\"tid\":0},"
+          "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":8,"
+          "\"args\":{\"name\":\"warp 8 (producer)\"}},"
+          "{\"name\":\"wait empty[1]\",\"ph\":\"X\",\"ts\":0.5,\"dur\":2,"
+          "\"pid\":0,\"tid\":8}],"
+          "\"otherData\":{\"clock\":\"clock64 cycles at 1980000 kHz\"}}' "
+          "> \"${a#--trace=}\";; esac; done\n"
           "echo '{\"status\":\"passed\",\"device\":\"Stand-in GPU\","
           "\"grid\":[4,1,1],\"block\":384,\"dynamic_shared_memory\":133120,"
           "\"cpu_check\":{\"relative_error\":6.4e-07},\"time\":"
@@ -229,10 +242,21 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
   setenv("KLX_RUN", runner.c_str(), 1);
   Image after = screenshot("run-passed.png", {"--run=512x512x512"});
   unsetenv("KLX_RUN");
+  setenv("KLX_RUN", runner.c_str(), 1);
+  Image traced = screenshot("run-timeline.png", {"--run-timeline=512x512x512"});
+  unsetenv("KLX_RUN");
   RegionStats none = measure(before, kRun), passed = measure(after, kRun);
   INFO("Run pane green pixels: " << none.green << " -> " << passed.green);
   CHECK(none.green < 200);
   CHECK(passed.green > 1500);
+  // The measured lanes appear under the simulated ones.
+  size_t differing = 0;
+  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight); ++y)
+    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth); ++x)
+      differing += std::memcmp(after.at(x, y), traced.at(x, y), 3) != 0;
+  INFO("Barrier timeline pixels that changed with a measured timeline: "
+       << differing);
+  CHECK(differing > 3000);
 }
 
 TEST_CASE("GUI: the barrier timeline, completing and deadlocked", "[gui]") {

@@ -166,3 +166,42 @@ TEST_CASE("Run pane: without a GPU it says why and runs nothing",
   CHECK(controller.state().gpuRuns[0].message ==
         "klx-run not found at /nonexistent/klx-run");
 }
+
+// klx-run writes the trace (runtime/lib/Trace.cpp); the pane reads it back.
+#include "core/MeasuredTimeline.h"
+#include "klx/Runtime/Trace.h"
+
+TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
+          "[app][gpu-run]") {
+  using klx::rt::TraceKind;
+  klx::rt::WarpTrace consumer;
+  consumer.cta = 0;
+  consumer.warp = 0;
+  consumer.role = "consumer";
+  consumer.events = {{1000, TraceKind::WaitFullBegin, 2},
+                     {1600, TraceKind::WaitFullEnd, 2},
+                     {1700, TraceKind::MmaIssue, 2}};
+  klx::rt::WarpTrace other = consumer;
+  other.cta = 1; // only the first CTA is drawn
+  std::string json =
+      klx::rt::chromeTraceJson({consumer, other}, 1980000, "gemm", "");
+  std::string error;
+  std::optional<MeasuredTimeline> t = readMeasuredTimeline(json, error);
+  INFO(error);
+  REQUIRE(t);
+  CHECK(t->clockKHz == 1980000);
+  REQUIRE(t->lanes.size() == 1);
+  CHECK(t->lanes[0].name == "warp 0 (consumer)");
+  REQUIRE(t->lanes[0].events.size() == 2);
+  CHECK(t->lanes[0].events[0].name == "wait full[2]");
+  CHECK(t->lanes[0].events[0].start == Approx(0).margin(1e-6));
+  CHECK(t->lanes[0].events[0].end == Approx(600));
+  CHECK(t->lanes[0].events[1].name == "mma[2]");
+  CHECK(t->lanes[0].events[1].start == Approx(700));
+  CHECK(t->endTime == Approx(700));
+
+  CHECK_FALSE(readMeasuredTimeline("{}", error));
+  CHECK(error == "the trace has no traceEvents");
+  CHECK_FALSE(readMeasuredTimeline(R"({"traceEvents": []})", error));
+  CHECK(error == "the trace does not say its clock rate");
+}

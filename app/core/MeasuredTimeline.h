@@ -1,0 +1,45 @@
+//===- MeasuredTimeline.h - A measured timeline, read back ------*- C++ -*-===//
+//
+// klx-run --trace writes Chrome trace JSON; the Barrier timeline pane
+// reads it back to draw the measured lanes under the simulated ones, on
+// the same axis of cycles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_CORE_MEASUREDTIMELINE_H
+#define KLX_APP_CORE_MEASUREDTIMELINE_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klx::app {
+
+struct MeasuredEvent {
+  double start = 0, end = 0; // cycles from the CTA's first event
+  std::string name;          // "wait full[2]", "mma[1]", ...
+  bool isWait() const { return end > start; }
+};
+
+struct MeasuredLane {
+  std::string name; // "warp 8 (producer)"
+  std::vector<MeasuredEvent> events; // by start
+  double longest = 0;
+};
+
+struct MeasuredTimeline {
+  std::string device;
+  std::string label; // which run it came from
+  double clockKHz = 0;
+  std::vector<MeasuredLane> lanes; // the first traced CTA's warps
+  double endTime = 0;
+};
+
+/// Reads the first CTA of a klx-run trace; nullopt with `error` when the
+/// text is not one.
+std::optional<MeasuredTimeline> readMeasuredTimeline(const std::string &json,
+                                                     std::string &error);
+
+} // namespace klx::app
+
+#endif // KLX_APP_CORE_MEASUREDTIMELINE_H
