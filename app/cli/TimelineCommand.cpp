@@ -70,6 +70,21 @@ void writeTrace(llvm::raw_ostream &os, const std::vector<sim::ProtocolModel> &mo
         events.push_back(std::move(o));
       }
     }
+    // Flow arrows: the arrive (or bytes landing) that completed a phase,
+    // to the end of the wait it released.
+    for (const sim::Flow &f : t.flows) {
+      const Event &from = t.lanes[f.fromRole][f.fromEvent];
+      const Event &to = t.lanes[f.toRole][f.toEvent];
+      int64_t id = int64_t(events.size());
+      events.push_back(llvm::json::Object{
+          {"name", "releases"}, {"cat", "barrier"}, {"ph", "s"}, {"id", id},
+          {"pid", int64_t(k)}, {"tid", int64_t(f.fromRole)},
+          {"ts", from.start / 1000.0}});
+      events.push_back(llvm::json::Object{
+          {"name", "releases"}, {"cat", "barrier"}, {"ph", "f"}, {"bp", "e"},
+          {"id", id}, {"pid", int64_t(k)}, {"tid", int64_t(f.toRole)},
+          {"ts", to.end / 1000.0}});
+    }
   }
   llvm::json::Object root{
       {"traceEvents", std::move(events)},

@@ -86,6 +86,16 @@ TEST_CASE("barrier sim: a correct ring of 2, 4 and 7 stages completes",
                            [&](const Event &e) { return e.kind == kind; });
     };
     CHECK(count(1, Event::Kind::Work) == 2 * stages + 3);
+    // Every wait that blocked ends with a flow from what released it.
+    REQUIRE_FALSE(t.flows.empty());
+    for (const Flow &f : t.flows) {
+      const Event &to = t.lanes[f.toRole][f.toEvent];
+      const Event &from = t.lanes[f.fromRole][f.fromEvent];
+      CHECK(to.kind == Event::Kind::Wait);
+      CHECK(from.start <= to.end);
+      CHECK((from.kind == Event::Kind::Arrive ||
+             from.kind == Event::Kind::CopyDone));
+    }
     CHECK(count(0, Event::Kind::Copy) == 2 * (2 * stages + 3));
     CHECK(count(0, Event::Kind::CopyDone) == 2 * (2 * stages + 3));
     CHECK(t.endTime > 0);
@@ -261,4 +271,24 @@ TEST_CASE("barrier sim: gemm_pingpong's consumers alternate on the MMA",
   CHECK(spans[0][0].second <= spans[1][0].first);
   CHECK(spans[1][0].second <= spans[0][1].first);
   CHECK(spans[0][1].second <= spans[1][1].first);
+}
+
+TEST_CASE("barrier sim: a parity slip, a phase missed by its waiter",
+          "[barrier-sim]") {
+  // The producer completes two phases of `ready` per k step (two arrivals
+  // on a barrier initialised for one); the consumer, counting one phase
+  // per step, waits for phase 0 after phases 0 and 1 are done, and its
+  // parity will not come round until phase 2 completes, which needs it.
+  ProtocolModel m;
+  m.barriers = {{"ready", 1, 1}, {"done", 1, 1}};
+  Op first = arrive(0), second = arrive(0);
+  second.ringOffset = 1; // its own phase: 2 per step
+  first.ringStride = second.ringStride = 2;
+  Op readyWait = wait(0, false, "wait ready");
+  m.roles.push_back({"producer", 4, {wait(1, true, "wait done"), first, second}});
+  m.roles.push_back({"consumer", 4, {readyWait, mma(), arrive(1)}});
+  Timeline t = simulate(m);
+  CHECK_FALSE(t.verdict.completes);
+  CHECK(mentions(t.verdict, "ready[0]: consumer waits for phase 0 to "
+                            "complete, but 2 phases have completed already"));
 }

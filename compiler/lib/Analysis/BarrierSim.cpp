@@ -206,6 +206,18 @@ private:
       int parity = int((phase & 1) ^ (op.previousPhase ? 1 : 0));
       bool passes = (s.completed & 1) != parity;
       if (!passes) {
+        // Its phase has come and gone: parity only says "same as now", so
+        // the wait holds until two more phases complete.
+        int64_t meant = op.previousPhase ? phase : phase + 1;
+        if (s.completed >= meant)
+          note(timeline.verdict.findings,
+               llvm::formatv("{0}: {1} waits for phase {2} to complete, but "
+                             "{3} phases have completed already: the parity "
+                             "it waits for comes round again only after "
+                             "phase {4}",
+                             slotName(*g, slot), role.name,
+                             op.previousPhase ? phase - 1 : phase,
+                             s.completed, s.completed));
         if (!st.blocked) {
           st.blocked = true;
           st.waitStart = now;
@@ -226,6 +238,10 @@ private:
                            s.completed - 1));
       double start = st.blocked ? st.waitStart : now;
       st.waited += now - start;
+      if (st.blocked)
+        if (auto c = completer.find({op.barrier, slot}); c != completer.end())
+          timeline.flows.push_back({c->second.first, c->second.second, r,
+                                    timeline.lanes[r].size()});
       st.blocked = false;
       add(r, {Event::Kind::Wait, start, now, op.barrier, slot, phase,
               st.step, op.label, op.line});
@@ -322,6 +338,7 @@ private:
       return;
     ++s.completed;
     s.pending = g.count;
+    completer[{barrier, slot}] = lastAdded;
     auto it = waiters.find({barrier, slot});
     if (it == waiters.end())
       return;
@@ -330,7 +347,10 @@ private:
     waiters.erase(it);
   }
 
-  void add(int role, Event e) { timeline.lanes[role].push_back(std::move(e)); }
+  void add(int role, Event e) {
+    lastAdded = {role, timeline.lanes[role].size()};
+    timeline.lanes[role].push_back(std::move(e));
+  }
 
   void finish(bool outOfEvents) {
     Verdict &v = timeline.verdict;
@@ -386,6 +406,9 @@ private:
   double now = 0;
   bool faulted = false;
   double copiesBusyUntil = 0;
+  /// The event that completed each slot's latest phase, for flows.
+  std::map<std::pair<int, int>, std::pair<int, size_t>> completer;
+  std::pair<int, size_t> lastAdded{0, 0};
   Timeline timeline;
 };
 

@@ -37,5 +37,7 @@
 // TRACE: "name":"thread_name"
 // TRACE-SAME: "name":"consumer0"
 // TRACE: "name":"take turn[0]"
+// Flow arrows from the arrive that completes a phase to the wait it ends.
+// TRACE: "bp":"e","cat":"barrier","id":{{[0-9]+}},"name":"releases","ph":"f"
 
 // NOROLES: klx timeline: {{.*}}gemm_ws_persistent.mlir: kernel @gemm has no warp roles (warp_specialize = false)

@@ -128,8 +128,19 @@ struct Verdict {
   std::vector<std::string> findings;
 };
 
+/// An arrive (or bytes landing) that completed the phase a wait was
+/// blocked on, to the end of that wait: lanes[fromRole][fromEvent] ->
+/// lanes[toRole][toEvent].
+struct Flow {
+  int fromRole = 0;
+  size_t fromEvent = 0;
+  int toRole = 0;
+  size_t toEvent = 0;
+};
+
 struct Timeline {
   std::vector<std::vector<Event>> lanes; // one per role, as in the model
+  std::vector<Flow> flows;
   std::vector<std::string> roleNames;
   Verdict verdict;
   double endTime = 0;
