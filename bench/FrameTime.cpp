@@ -7,13 +7,16 @@
 // building a frame (panels + ImGui::Render) and, apart, submitting it to
 // OpenGL. Then it runs `klx --exit-after-idle` to count frames drawn while
 // the window sits idle. Goals: under 8 ms per frame while scrolling, no
-// frames while idle.
+// frames while idle. Last, the Barrier timeline pane with a simulated
+// protocol of over 100,000 events, zoomed in and out with the wheel frame
+// after frame (goal: under 8 ms median).
 //
 // usage: xvfb-run -a klx-bench-frames [--frames=N]
 //
 //===----------------------------------------------------------------------===//
 
 #include "core/AppState.h"
+#include "core/TimelineView.h"
 #include "panels/Panel.h"
 #include "render/Window.h"
 
@@ -63,10 +66,12 @@ std::string bigIR(const std::string &unit, size_t lines, bool variant) {
 
 struct FrameTimes {
   std::vector<double> build, submit;
+  std::vector<double> vertices; // what each frame hands to OpenGL
 };
 
 FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
-                  const AppState &state, int frames) {
+                  const AppState &state, int frames, float x = 0.58f,
+                  float y = 0.5f) {
   FrameTimes times;
   CommandQueue commands;
   for (int frame = 0; frame < frames; ++frame) {
@@ -74,7 +79,7 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
     window.beginFrame([&](ImGuiIO &io) {
       // Over the IR pane (the middle of the window), three notches a frame,
       // down for the first half and back up for the second.
-      io.MousePos = ImVec2(io.DisplaySize.x * 0.58f, io.DisplaySize.y * 0.5f);
+      io.MousePos = ImVec2(io.DisplaySize.x * x, io.DisplaySize.y * y);
       io.MouseWheel = frame < frames / 2 ? -3.0f : 3.0f;
     });
     ImGuiViewport *viewport = ImGui::GetMainViewport();
@@ -83,6 +88,7 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
                       viewport->WorkSize, frame == 0);
     ImGui::Render();
     auto built = std::chrono::steady_clock::now();
+    double vertices = ImGui::GetDrawData()->TotalVtxCount;
     if (frame == frames / 2 && std::getenv("KLX_BENCH_SCREENSHOT"))
       window.requestScreenshot(std::getenv("KLX_BENCH_SCREENSHOT"));
     window.submitFrame();
@@ -93,6 +99,7 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
           std::chrono::duration<double, std::milli>(built - start).count());
       times.submit.push_back(
           std::chrono::duration<double, std::milli>(submitted - built).count());
+      times.vertices.push_back(vertices);
     }
   }
   return times;
@@ -156,12 +163,56 @@ int main(int argc, char **argv) {
       frames);
   auto row = [](const char *what, const FrameTimes &t) {
     llvm::outs() << llvm::formatv(
-        "  {0,-28} build {1,6:F2}   submit {2,6:F2}\n", what, medianOf(t.build),
-        medianOf(t.submit));
+        "  {0,-28} build {1,6:F2}   submit {2,6:F2}   vertices {3}\n", what,
+        medianOf(t.build), medianOf(t.submit), int64_t(medianOf(t.vertices)));
   };
   row("scrolling the IR", text);
   row("scrolling the diff, 2 columns", diff);
   row("scrolling the diff, inline", inlineDiff);
+
+  // The Barrier timeline pane: one producer and one consumer on a ring of
+  // 4 stages for enough k steps to make over 100,000 events, the pointer
+  // over the lanes, zooming in for half the frames and out again.
+  sim::ProtocolModel model;
+  model.kernel = "bench";
+  model.barriers = {{"full", 4, 1}, {"empty", 4, 1}};
+  auto op = [](sim::OpKind kind, int barrier, bool previous, int64_t bytes,
+               const char *label) {
+    sim::Op o;
+    o.kind = kind;
+    o.barrier = barrier;
+    o.previousPhase = previous;
+    o.bytes = bytes;
+    o.label = label;
+    return o;
+  };
+  int64_t steps = 20000;
+  model.roles.push_back(
+      {"producer", steps,
+       {op(sim::OpKind::Wait, 1, true, 0, "wait empty"),
+        op(sim::OpKind::ArriveExpectTx, 0, false, 32768, "arrive.expect_tx"),
+        op(sim::OpKind::Copy, 0, false, 16384, "copy a"),
+        op(sim::OpKind::Copy, 0, false, 16384, "copy b")}});
+  model.roles.push_back({"consumer", steps,
+                         {op(sim::OpKind::Wait, 0, false, 0, "wait full"),
+                          op(sim::OpKind::Compute, -1, false, 0, "mma"),
+                          op(sim::OpKind::Arrive, 1, false, 0, "arrive")}});
+  auto simStart = std::chrono::steady_clock::now();
+  sim::Timeline simulated = sim::simulate(model);
+  double simMs = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - simStart)
+                     .count();
+  size_t events = 0;
+  for (const auto &lane : simulated.lanes)
+    events += lane.size();
+  state.timeline = std::make_shared<TimelineView>(
+      makeTimelineView(model, std::move(simulated), 0, "bench"));
+  FrameTimes timeline = scroll(**window, panels, state, frames, 0.62f, 0.82f);
+  llvm::outs() << llvm::formatv(
+      "Barrier timeline pane, {0} simulated events (simulated in {1:F1} ms), "
+      "zooming in and out:\n",
+      events, simMs);
+  row("zooming the timeline", timeline);
   window->reset(); // one window at a time on the display
 
   auto klx = runTool(KLX_BINARY, {"--exit-after-idle=3"}, 120);

@@ -16,6 +16,34 @@ size_t TimelineView::firstVisible(const TimelineLane &lane, double t) const {
   return size_t(it - lane.events.begin());
 }
 
+TimelineView klx::app::makeTimelineView(const sim::ProtocolModel &model,
+                                        sim::Timeline t, int step,
+                                        std::string stepName) {
+  TimelineView view;
+  view.kernel = model.kernel;
+  view.step = step;
+  view.stepName = std::move(stepName);
+  for (const sim::BarrierGroup &g : model.barriers)
+    view.barrierNames.push_back(g.name);
+  for (size_t r = 0; r < t.lanes.size(); ++r) {
+    TimelineLane lane;
+    lane.role = t.roleNames[r];
+    lane.events = std::move(t.lanes[r]);
+    std::stable_sort(lane.events.begin(), lane.events.end(),
+                     [](const sim::Event &a, const sim::Event &b) {
+                       return a.start < b.start;
+                     });
+    for (const sim::Event &e : lane.events)
+      lane.longest = std::max(lane.longest, e.end - e.start);
+    lane.waitingShare = r < t.waitingShare.size() ? t.waitingShare[r] : 0;
+    view.lanes.push_back(std::move(lane));
+  }
+  view.verdict = std::move(t.verdict);
+  view.endTime = t.endTime;
+  view.latency = t.latency.describe();
+  return view;
+}
+
 TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
   TimelineView view;
   for (int i = int(run.snapshots.size()) - 1; i >= 0; --i) {
@@ -23,29 +51,7 @@ TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
     if (s.protocols.empty())
       continue;
     const sim::ProtocolModel &model = s.protocols.front();
-    sim::Timeline t = sim::simulate(model);
-    view.kernel = model.kernel;
-    view.step = i;
-    view.stepName = s.displayName();
-    for (const sim::BarrierGroup &g : model.barriers)
-      view.barrierNames.push_back(g.name);
-    for (size_t r = 0; r < t.lanes.size(); ++r) {
-      TimelineLane lane;
-      lane.role = t.roleNames[r];
-      lane.events = std::move(t.lanes[r]);
-      std::stable_sort(lane.events.begin(), lane.events.end(),
-                       [](const sim::Event &a, const sim::Event &b) {
-                         return a.start < b.start;
-                       });
-      for (const sim::Event &e : lane.events)
-        lane.longest = std::max(lane.longest, e.end - e.start);
-      lane.waitingShare = r < t.waitingShare.size() ? t.waitingShare[r] : 0;
-      view.lanes.push_back(std::move(lane));
-    }
-    view.verdict = std::move(t.verdict);
-    view.endTime = t.endTime;
-    view.latency = t.latency.describe();
-    return view;
+    return makeTimelineView(model, sim::simulate(model), i, s.displayName());
   }
   for (const Snapshot &s : run.snapshots)
     if (!s.protocolNotes.empty()) {

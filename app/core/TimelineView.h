@@ -43,6 +43,12 @@ struct TimelineView {
 
 TimelineView buildTimelineView(const PipelineRun &run);
 
+/// The view of one simulated model (what buildTimelineView does for the
+/// run's first kernel), also for benchmarks with made-up models.
+TimelineView makeTimelineView(const sim::ProtocolModel &model,
+                              sim::Timeline timeline, int step,
+                              std::string stepName);
+
 /// The source line of an IR line of snapshot `step`, 0 when unknown.
 unsigned sourceLineOf(const PipelineRun &run, int step, unsigned irLine);
 

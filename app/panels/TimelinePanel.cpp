@@ -135,6 +135,9 @@ private:
     if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0) {
       double at = viewStart + (io.MousePos.x - x0) / (x1 - x0) * span;
       double factor = io.MouseWheel > 0 ? 0.8 : 1.25;
+      // From 20 cycles across to the whole run and a bit.
+      factor = std::clamp(factor, 20.0 / span,
+                          std::max(1.0, view.endTime * 1.1 / span));
       viewStart = at - (at - viewStart) * factor;
       viewEnd = at + (viewEnd - at) * factor;
     }
@@ -155,6 +158,7 @@ private:
                     100 * lane.waitingShare);
       draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(int(r)), label);
       float foldEnd = -1, foldStart = 0;
+      float lastTick = -1e9f; // ticks closer than that fold into one
       auto flushFold = [&] {
         if (foldEnd >= 0)
           draw->AddRectFilled(ImVec2(foldStart, y + 4),
@@ -167,6 +171,10 @@ private:
            i < lane.events.size() && lane.events[i].start <= viewEnd; ++i) {
         const sim::Event &e = lane.events[i];
         float a = toX(e.start), b = toX(e.end);
+        if (b < x0 || a > x1)
+          continue; // started before the window and ended before it too
+        a = std::max(a, x0 - 1);
+        b = std::min(b, x1 + 1);
         bool box = e.end > e.start;
         if (box && b - a < kFoldPixels) { // too narrow: fold into a run
           if (foldEnd >= 0 && a - foldEnd > kFoldPixels)
@@ -176,13 +184,14 @@ private:
           foldEnd = std::max(foldEnd, b);
           continue;
         }
-        flushFold();
         if (box) {
+          flushFold(); // a wide box ends the run (ticks do not)
           ImU32 fill = e.kind == sim::Event::Kind::Wait ? stageColour(e.slot)
                                                         : palette::role(int(r));
           draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + kLaneHeight - 5),
                               fill);
-        } else {
+        } else if (a - lastTick >= kFoldPixels) {
+          lastTick = a;
           ImU32 tick = e.kind == sim::Event::Kind::CopyDone
                            ? IM_COL32(120, 220, 120, 255)
                        : e.kind == sim::Event::Kind::Copy
@@ -218,6 +227,10 @@ private:
       for (auto it = first; it != lane.events.end() && it->start <= viewEnd;
            ++it) {
         float a = toX(it->start), b = toX(it->end);
+        if (b < x0 || a > x1)
+          continue;
+        a = std::max(a, x0 - 1);
+        b = std::min(b, x1 + 1);
         if (b - a < kFoldPixels && a - lastX < kFoldPixels)
           continue; // folded into what is already drawn there
         lastX = std::max(a, b);
