@@ -136,6 +136,99 @@ sim::RoleModel modelRole(RoleOp role, const Groups &g, ScheduleAttr schedule,
   return model;
 }
 
+/// warp_specialize = false (SoftwarePipeline.cpp): one program that all
+/// threads run, thread 0 also issuing the copies. Its order is thread 0's:
+/// per tile the first `ahead` k steps' copies, then per k step wait, MMA,
+/// release and the copies `ahead` steps on while there are any.
+sim::RoleModel modelWithoutRoles(KernelOp kernel, const Groups &g,
+                                 ScheduleAttr schedule, int64_t tiles,
+                                 int64_t kSteps,
+                                 const std::function<unsigned(Operation *)> &lineOf) {
+  sim::RoleModel model;
+  model.name = "all threads";
+  model.steps = tiles * kSteps;
+  int64_t ahead =
+      std::min<int64_t>(std::max<int64_t>(1, schedule.getStages() - 1), kSteps);
+  int threads = int(schedule.threads());
+  scf::ForOp kLoop;
+  kernel.walk([&](ConsumerWaitOp wait) {
+    kLoop = wait->getParentOfType<scf::ForOp>();
+  });
+  // The producer side of one k step at ring position `offset` past the
+  // step, or (prologue) at tile start + j.
+  auto producerOps = [&](Operation *root, auto place) {
+    root->walk([&](Operation *nested) {
+      SimOp op;
+      op.line = lineOf(nested);
+      if (auto acquire = dyn_cast<ProducerAcquireOp>(nested)) {
+        op.kind = OpKind::Wait;
+        op.barrier = g.empty.lookup(acquire.getPipeline());
+        op.previousPhase = true;
+        op.label = "wait empty";
+        model.body.push_back(place(op));
+        op.kind = OpKind::ArriveExpectTx;
+        op.barrier = g.full.lookup(acquire.getPipeline());
+        op.previousPhase = false;
+        op.bytes =
+            acquire.getPipeline().getDefiningOp<PipelineOp>().getTxBytes();
+        op.label = "arrive.expect_tx full";
+        model.body.push_back(place(op));
+      } else if (auto copy = dyn_cast<CopyOp>(nested)) {
+        op.kind = OpKind::Copy;
+        op.barrier = g.full.lookup(copy.getPipeline());
+        op.bytes = schedule.tileBytes(copy.getOperand());
+        op.label = copy.getOperand() == Operand::A ? "copy a" : "copy b";
+        model.body.push_back(place(op));
+      }
+    });
+  };
+  // The prologue loop: the first copy group outside the k loop.
+  Operation *prologue = nullptr;
+  kernel.walk([&](ProducerAcquireOp acquire) {
+    if (!prologue && (!kLoop || !kLoop->isAncestor(acquire)))
+      prologue = acquire->getParentOfType<scf::ForOp>();
+  });
+  if (prologue)
+    for (int64_t j = 0; j < ahead; ++j)
+      producerOps(prologue, [&](SimOp op) {
+        op.period = kSteps;
+        op.at = 0;
+        op.ringStride = kSteps;
+        op.ringOffset = j;
+        return op;
+      });
+  if (!kLoop)
+    return model;
+  for (Operation &nested : *kLoop.getBody()) {
+    SimOp op;
+    op.line = lineOf(&nested);
+    if (auto wait = dyn_cast<ConsumerWaitOp>(nested)) {
+      op.kind = OpKind::Wait;
+      op.barrier = g.full.lookup(wait.getPipeline());
+      op.label = "wait full";
+      model.body.push_back(op);
+    } else if (isa<MmaOp>(nested)) {
+      op.kind = OpKind::Compute;
+      op.label = "mma";
+      model.body.push_back(op);
+    } else if (auto release = dyn_cast<ConsumerReleaseOp>(nested)) {
+      op.kind = OpKind::Arrive;
+      op.barrier = g.empty.lookup(release.getPipeline());
+      op.arrivals = threads;
+      op.label = "arrive empty";
+      model.body.push_back(op);
+    } else if (isa<scf::IfOp>(nested)) {
+      producerOps(&nested, [&](SimOp op) {
+        op.ringOffset = ahead;
+        op.guardPeriod = kSteps;
+        op.guardBelow = kSteps - ahead;
+        return op;
+      });
+    }
+  }
+  return model;
+}
+
 } // namespace
 
 std::vector<sim::ProtocolModel> klx::buildProtocolModels(
@@ -154,13 +247,6 @@ std::vector<sim::ProtocolModel> klx::buildProtocolModels(
       return;
     WarpSpecializeOp roles;
     kernel.walk([&](WarpSpecializeOp w) { roles = w; });
-    if (!roles) {
-      notModelled.push_back(
-          "kernel @" + kernel.getSymName().str() +
-          " has no warp roles (warp_specialize = false): its threads wait on "
-          "their own copies, which the timeline does not model yet");
-      return;
-    }
     sim::ProtocolModel model;
     model.kernel = kernel.getSymName().str();
     int64_t stages = pipelines.front().getStages();
@@ -191,9 +277,13 @@ std::vector<sim::ProtocolModel> klx::buildProtocolModels(
       g.turn = int(model.barriers.size());
       model.barriers.push_back({"turn", int(consumers), 128});
     });
-    for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
-      model.roles.push_back(modelRole(role, g, schedule, size.tiles, kSteps,
-                                      consumers, lineOf));
+    if (roles)
+      for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
+        model.roles.push_back(modelRole(role, g, schedule, size.tiles, kSteps,
+                                        consumers, lineOf));
+    else
+      model.roles.push_back(modelWithoutRoles(kernel, g, schedule, size.tiles,
+                                              kSteps, lineOf));
     models.push_back(std::move(model));
   });
   return models;

@@ -7,7 +7,8 @@
 // RUN: FileCheck %s --check-prefix=SHARED < %t.shared
 // RUN: klx timeline %samples/nvidia/gemm_pingpong.mlir --json --trace=%t.trace.json | FileCheck %s --check-prefix=PP
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace.json
-// RUN: not klx timeline %samples/nvidia/gemm_ws_persistent.mlir -D warp_specialize=0 2>&1 | FileCheck %s --check-prefix=NOROLES
+// RUN: klx timeline %samples/nvidia/gemm_ws_persistent.mlir -D warp_specialize=0 | FileCheck %s --check-prefix=NOROLES
+// RUN: not klx timeline %samples/nvidia/gemm_tma_wgmma.mlir 2>&1 | FileCheck %s --check-prefix=HAND
 
 // WS: gemm_ws_persistent.mlir: simulated barrier timeline of @gemm after klx-circular-buffer
 // WS-NEXT: latency model: TMA 500.00 cycles + bytes / 128.00 per cycle
@@ -40,4 +41,10 @@
 // Flow arrows from the arrive that completes a phase to the wait it ends.
 // TRACE: "bp":"e","cat":"barrier","id":{{[0-9]+}},"name":"releases","ph":"f"
 
-// NOROLES: klx timeline: {{.*}}gemm_ws_persistent.mlir: kernel @gemm has no warp roles (warp_specialize = false)
+// Without roles: one program, thread 0 issuing the first copies of each
+// tile and then refilling the ring stages-1 steps ahead.
+// NOROLES: barriers: full x4 (init 1) empty x4 (init 256)
+// NOROLES-NEXT: role all threads: 36 k steps, waits
+// NOROLES-NEXT: verdict: completes
+
+// HAND: klx timeline: {{.*}}gemm_tma_wgmma.mlir: no warp-specialized klx kernel with pipelines at any step

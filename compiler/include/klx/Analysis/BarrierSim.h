@@ -60,6 +60,9 @@ struct Op {
   /// a ping-pong turn per tile: position (step / period) * ringStride +
   /// ringOffset.
   int64_t period = 0, at = 0;
+  /// Ops done only at steps with step % guardPeriod < guardBelow: a refill
+  /// that stops `ahead` steps before the end of each tile.
+  int64_t guardPeriod = 0, guardBelow = 0;
   /// Wait for the phase before (parity ^ 1): a producer acquiring an empty
   /// slot, which passes on a fresh barrier.
   bool previousPhase = false;
@@ -69,7 +72,11 @@ struct Op {
   std::string label; // "wait full", "copy a", ...
   unsigned line = 0; // source line, when known
 
-  bool runsAt(int64_t step) const { return period <= 0 || step % period == at; }
+  bool runsAt(int64_t step) const {
+    if (guardPeriod > 0 && step % guardPeriod >= guardBelow)
+      return false;
+    return period <= 0 || step % period == at;
+  }
   int64_t position(int64_t step) const {
     if (period > 0)
       return (step / period) * ringStride + ringOffset;
