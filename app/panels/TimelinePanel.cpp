@@ -159,6 +159,7 @@ private:
       draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(int(r)), label);
       float foldEnd = -1, foldStart = 0;
       float lastTick = -1e9f; // ticks closer than that fold into one
+      float lastMarker = -1e9f;
       auto flushFold = [&] {
         if (foldEnd >= 0)
           draw->AddRectFilled(ImVec2(foldStart, y + 4),
@@ -190,6 +191,14 @@ private:
                                                         : palette::role(int(r));
           draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + kLaneHeight - 5),
                               fill);
+        } else if (e.kind == sim::Event::Kind::PhaseDone) {
+          // A phase flip: a small triangle in the stage's colour on top.
+          if (a - lastMarker >= 4) {
+            lastMarker = a;
+            ImU32 c = stageColour(e.slot) | IM_COL32(60, 60, 60, 0);
+            draw->AddTriangleFilled(ImVec2(a - 3, y), ImVec2(a + 3, y),
+                                    ImVec2(a, y + 5), c);
+          }
         } else if (a - lastTick >= kFoldPixels) {
           lastTick = a;
           ImU32 tick = e.kind == sim::Event::Kind::CopyDone

@@ -98,6 +98,10 @@ TEST_CASE("barrier sim: a correct ring of 2, 4 and 7 stages completes",
     }
     CHECK(count(0, Event::Kind::Copy) == 2 * (2 * stages + 3));
     CHECK(count(0, Event::Kind::CopyDone) == 2 * (2 * stages + 3));
+    // A phase flip per k step on each barrier: full (marked on the
+    // producer's lane, whose bytes complete it) and empty (consumer's).
+    CHECK(count(0, Event::Kind::PhaseDone) == 2 * stages + 3);
+    CHECK(count(1, Event::Kind::PhaseDone) == 2 * stages + 3);
     CHECK(t.endTime > 0);
   }
 }

@@ -339,6 +339,15 @@ private:
     ++s.completed;
     s.pending = g.count;
     completer[{barrier, slot}] = lastAdded;
+    // The phase flip, on the lane of the role whose arrive (or copy)
+    // completed it, after that event so flows still point at the arrive.
+    int role = lastAdded.first;
+    timeline.lanes[role].push_back({Event::Kind::PhaseDone, now, now, barrier,
+                                    slot, s.completed - 1, -1,
+                                    g.name + "[" + std::to_string(slot) +
+                                        "] phase " +
+                                        std::to_string(s.completed - 1) +
+                                        " done"});
     auto it = waiters.find({barrier, slot});
     if (it == waiters.end())
       return;

@@ -98,7 +98,8 @@ struct ProtocolModel {
   std::vector<RoleModel> roles;
 };
 
-/// What happened to a role, in order.
+/// What happened to a role, in order. PhaseDone marks a phase completing,
+/// on the lane of the role whose arrive or copy completed it.
 struct Event {
   enum class Kind { Wait, Work, Arrive, Copy, CopyDone, PhaseDone };
   Kind kind = Kind::Work;
