@@ -5,9 +5,10 @@
 // it at each barrier wait (before and after), arrive, copy issue and MMA
 // issue: the SM's clock64 and what happened. Each warp of a traced CTA has
 // a region of 1 + 2 x `events` words: a count, then (clock, what) pairs;
-// the count is bumped atomically, and events past the region's end are
-// counted but not written. Ops a whole warpgroup runs are recorded by its
-// first thread, ops one elected thread runs by that thread.
+// events past the region's end are counted but not written. Ops a whole
+// warpgroup runs are recorded by its first thread, ops one elected thread
+// runs by that thread, so each region has one writer and the count is a
+// plain load and store, not an atomic.
 //
 // what = kind | stage << 8 (TraceEventKind in KernelLaunch.h).
 //
@@ -62,9 +63,10 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   };
   Value clock = NVVM::Clock64Op::create(b, loc, i64);
   Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
-  Value count = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add,
-                                          at(l.trace.region), one,
-                                          LLVM::AtomicOrdering::monotonic);
+  Value countPtr = at(l.trace.region);
+  Value count = LLVM::LoadOp::create(b, loc, i64, countPtr);
+  LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, count, one),
+                        countPtr);
   Value fits = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ult, count,
       arith::ConstantIntOp::create(b, loc, i64, l.trace.options.events));
