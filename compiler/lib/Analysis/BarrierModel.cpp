@@ -57,6 +57,57 @@ bool startsPassing(TakeTurnOp take) {
   return value && value.getValue();
 }
 
+/// The simulator's ops for one klx pipeline op of a k step (none for other
+/// ops): producer_acquire is a wait on empty and arrive.expect_tx on full,
+/// a copy delivers its tile's bytes to full, consumer_wait waits on full,
+/// an MMA computes, consumer_release arrives `releaseArrivals` on empty.
+SmallVector<SimOp, 2> stepOps(Operation *nested, const Groups &g,
+                              ScheduleAttr schedule, int releaseArrivals,
+                              unsigned line) {
+  SimOp op;
+  op.line = line;
+  if (auto acquire = dyn_cast<ProducerAcquireOp>(nested)) {
+    op.kind = OpKind::Wait;
+    op.barrier = g.empty.lookup(acquire.getPipeline());
+    op.previousPhase = true;
+    op.label = "wait empty";
+    SimOp announce = op;
+    announce.kind = OpKind::ArriveExpectTx;
+    announce.barrier = g.full.lookup(acquire.getPipeline());
+    announce.previousPhase = false;
+    announce.bytes =
+        acquire.getPipeline().getDefiningOp<PipelineOp>().getTxBytes();
+    announce.label = "arrive.expect_tx full";
+    return {op, announce};
+  }
+  if (auto copy = dyn_cast<CopyOp>(nested)) {
+    op.kind = OpKind::Copy;
+    op.barrier = g.full.lookup(copy.getPipeline());
+    op.bytes = schedule.tileBytes(copy.getOperand());
+    op.label = copy.getOperand() == Operand::A ? "copy a" : "copy b";
+    return {op};
+  }
+  if (auto wait = dyn_cast<ConsumerWaitOp>(nested)) {
+    op.kind = OpKind::Wait;
+    op.barrier = g.full.lookup(wait.getPipeline());
+    op.label = "wait full";
+    return {op};
+  }
+  if (isa<MmaOp>(nested)) {
+    op.kind = OpKind::Compute;
+    op.label = "mma";
+    return {op};
+  }
+  if (auto release = dyn_cast<ConsumerReleaseOp>(nested)) {
+    op.kind = OpKind::Arrive;
+    op.barrier = g.empty.lookup(release.getPipeline());
+    op.arrivals = releaseArrivals;
+    op.label = "arrive empty";
+    return {op};
+  }
+  return {};
+}
+
 sim::RoleModel modelRole(RoleOp role, const Groups &g, ScheduleAttr schedule,
                          int64_t tiles, int64_t kSteps, int64_t consumers,
                          const std::function<unsigned(Operation *)> &lineOf) {
@@ -76,42 +127,11 @@ sim::RoleModel modelRole(RoleOp role, const Groups &g, ScheduleAttr schedule,
     return op;
   };
   role.walk([&](Operation *nested) {
+    for (SimOp op : stepOps(nested, g, schedule, threads, lineOf(nested)))
+      model.body.push_back(perStep(op));
     SimOp op;
     op.line = lineOf(nested);
-    if (auto acquire = dyn_cast<ProducerAcquireOp>(nested)) {
-      op.kind = OpKind::Wait;
-      op.barrier = g.empty.lookup(acquire.getPipeline());
-      op.previousPhase = true;
-      op.label = "wait empty";
-      model.body.push_back(perStep(op));
-      op.kind = OpKind::ArriveExpectTx;
-      op.barrier = g.full.lookup(acquire.getPipeline());
-      op.previousPhase = false;
-      op.bytes = acquire.getPipeline().getDefiningOp<PipelineOp>().getTxBytes();
-      op.label = "arrive.expect_tx full";
-      model.body.push_back(perStep(op));
-    } else if (auto copy = dyn_cast<CopyOp>(nested)) {
-      op.kind = OpKind::Copy;
-      op.barrier = g.full.lookup(copy.getPipeline());
-      op.bytes = schedule.tileBytes(copy.getOperand());
-      op.label = copy.getOperand() == Operand::A ? "copy a" : "copy b";
-      model.body.push_back(perStep(op));
-    } else if (auto wait = dyn_cast<ConsumerWaitOp>(nested)) {
-      op.kind = OpKind::Wait;
-      op.barrier = g.full.lookup(wait.getPipeline());
-      op.label = "wait full";
-      model.body.push_back(perStep(op));
-    } else if (isa<MmaOp>(nested)) {
-      op.kind = OpKind::Compute;
-      op.label = "mma";
-      model.body.push_back(perStep(op));
-    } else if (auto release = dyn_cast<ConsumerReleaseOp>(nested)) {
-      op.kind = OpKind::Arrive;
-      op.barrier = g.empty.lookup(release.getPipeline());
-      op.arrivals = threads;
-      op.label = "arrive empty";
-      model.body.push_back(perStep(op));
-    } else if (auto take = dyn_cast<TakeTurnOp>(nested)) {
+    if (auto take = dyn_cast<TakeTurnOp>(nested)) {
       op.kind = OpKind::Wait;
       op.barrier = g.turn;
       op.period = kSteps;
@@ -158,28 +178,8 @@ sim::RoleModel modelWithoutRoles(KernelOp kernel, const Groups &g,
   // step, or (prologue) at tile start + j.
   auto producerOps = [&](Operation *root, auto place) {
     root->walk([&](Operation *nested) {
-      SimOp op;
-      op.line = lineOf(nested);
-      if (auto acquire = dyn_cast<ProducerAcquireOp>(nested)) {
-        op.kind = OpKind::Wait;
-        op.barrier = g.empty.lookup(acquire.getPipeline());
-        op.previousPhase = true;
-        op.label = "wait empty";
+      for (SimOp op : stepOps(nested, g, schedule, threads, lineOf(nested)))
         model.body.push_back(place(op));
-        op.kind = OpKind::ArriveExpectTx;
-        op.barrier = g.full.lookup(acquire.getPipeline());
-        op.previousPhase = false;
-        op.bytes =
-            acquire.getPipeline().getDefiningOp<PipelineOp>().getTxBytes();
-        op.label = "arrive.expect_tx full";
-        model.body.push_back(place(op));
-      } else if (auto copy = dyn_cast<CopyOp>(nested)) {
-        op.kind = OpKind::Copy;
-        op.barrier = g.full.lookup(copy.getPipeline());
-        op.bytes = schedule.tileBytes(copy.getOperand());
-        op.label = copy.getOperand() == Operand::A ? "copy a" : "copy b";
-        model.body.push_back(place(op));
-      }
     });
   };
   // The prologue loop: the first copy group outside the k loop.
@@ -200,31 +200,18 @@ sim::RoleModel modelWithoutRoles(KernelOp kernel, const Groups &g,
   if (!kLoop)
     return model;
   for (Operation &nested : *kLoop.getBody()) {
-    SimOp op;
-    op.line = lineOf(&nested);
-    if (auto wait = dyn_cast<ConsumerWaitOp>(nested)) {
-      op.kind = OpKind::Wait;
-      op.barrier = g.full.lookup(wait.getPipeline());
-      op.label = "wait full";
-      model.body.push_back(op);
-    } else if (isa<MmaOp>(nested)) {
-      op.kind = OpKind::Compute;
-      op.label = "mma";
-      model.body.push_back(op);
-    } else if (auto release = dyn_cast<ConsumerReleaseOp>(nested)) {
-      op.kind = OpKind::Arrive;
-      op.barrier = g.empty.lookup(release.getPipeline());
-      op.arrivals = threads;
-      op.label = "arrive empty";
-      model.body.push_back(op);
-    } else if (isa<scf::IfOp>(nested)) {
+    if (isa<scf::IfOp>(nested)) {
       producerOps(&nested, [&](SimOp op) {
         op.ringOffset = ahead;
         op.guardPeriod = kSteps;
         op.guardBelow = kSteps - ahead;
         return op;
       });
+      continue;
     }
+    for (const SimOp &op : stepOps(&nested, g, schedule, threads,
+                                   lineOf(&nested)))
+      model.body.push_back(op);
   }
   return model;
 }
