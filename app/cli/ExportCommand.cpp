@@ -9,22 +9,9 @@
 
 #include "klx/Target/Bundle.h"
 
-#include "llvm/ADT/StringExtras.h"
 
 using namespace klx;
 using namespace klx::cli;
-
-/// "MxNxK", each a positive integer.
-static std::optional<ProblemSize> parseSize(llvm::StringRef text) {
-  llvm::SmallVector<llvm::StringRef, 3> parts;
-  text.split(parts, 'x');
-  ProblemSize size;
-  if (parts.size() != 3 || parts[0].getAsInteger(10, size.m) ||
-      parts[1].getAsInteger(10, size.n) || parts[2].getAsInteger(10, size.k) ||
-      size.m <= 0 || size.n <= 0 || size.k <= 0)
-    return std::nullopt;
-  return size;
-}
 
 int cli::runExportCommand(const Arguments &args) {
   static const llvm::StringRef ownFlags[] = {"size", "trace"};
@@ -35,9 +22,9 @@ int cli::runExportCommand(const Arguments &args) {
     llvm::errs() << "klx export: -o DIR is required (the bundle's folder)\n";
     return kExitUsageError;
   }
-  ProblemSize size{2048, 2048, 1024};
+  ProblemSize size = kDefaultProblemSize;
   if (std::optional<std::string> text = args.get("size")) {
-    std::optional<ProblemSize> parsed = parseSize(*text);
+    std::optional<ProblemSize> parsed = parseProblemSize(*text);
     if (!parsed) {
       llvm::errs() << "klx export: --size=" << *text
                    << " is not MxNxK with positive integers\n";

@@ -56,15 +56,13 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace) {
                                               : appState.gpu.reason);
   if (!appState.run)
     return refuse("nothing compiled yet");
-  ProblemSize size{2048, 2048, 1024};
+  ProblemSize size = kDefaultProblemSize;
   if (!sizeText.empty()) {
-    llvm::SmallVector<llvm::StringRef, 3> parts;
-    llvm::StringRef(sizeText).split(parts, 'x');
-    if (parts.size() != 3 || parts[0].trim().getAsInteger(10, size.m) ||
-        parts[1].trim().getAsInteger(10, size.n) ||
-        parts[2].trim().getAsInteger(10, size.k) || size.m <= 0 ||
-        size.n <= 0 || size.k <= 0)
+    std::optional<ProblemSize> parsed =
+        parseProblemSize(sizeText, /*allowSpaces=*/true);
+    if (!parsed)
       return refuse("size \"" + sizeText + "\" is not MxNxK");
+    size = *parsed;
   }
   llvm::Expected<BundleContents> bundle = bundleFromRun(*appState.run);
   if (!bundle)

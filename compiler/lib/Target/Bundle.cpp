@@ -52,6 +52,20 @@ bool hasParam(const KernelLaunch &launch, llvm::StringRef name,
 
 } // namespace
 
+std::optional<ProblemSize> klx::parseProblemSize(llvm::StringRef text,
+                                                 bool allowSpaces) {
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  text.split(parts, 'x');
+  if (parts.size() != 3)
+    return std::nullopt;
+  ProblemSize size;
+  int64_t *dims[] = {&size.m, &size.n, &size.k};
+  for (auto [part, dim] : llvm::zip(parts, dims))
+    if ((allowSpaces ? part.trim() : part).getAsInteger(10, *dim) || *dim <= 0)
+      return std::nullopt;
+  return size;
+}
+
 std::string klx::bundleManifest(const BundleContents &bundle) {
   const KernelLaunch &launch = bundle.launch;
   llvm::json::Array params;

@@ -31,6 +31,15 @@ struct ProblemSize {
   int64_t m = 0, n = 0, k = 0;
 };
 
+/// The size a bundle runs at when nobody says otherwise (klx export, the
+/// Run pane).
+inline constexpr ProblemSize kDefaultProblemSize{2048, 2048, 1024};
+
+/// "MxNxK", each a positive integer; with `allowSpaces`, spaces around each
+/// number too (what a person types into the Run pane).
+std::optional<ProblemSize> parseProblemSize(llvm::StringRef text,
+                                            bool allowSpaces = false);
+
 /// The instrumented build of the same kernel (`klx export --trace`): it
 /// takes one more parameter, the trace buffer.
 struct TraceBundle {
