@@ -19,15 +19,6 @@ using klx::sim::Event;
 
 namespace {
 
-/// The step the models come from: the last one that still has them
-/// (klx-circular-buffer; klx-persistent replaces the tile loops).
-const Snapshot *lastWithProtocols(const PipelineRun &run) {
-  for (auto it = run.snapshots.rbegin(); it != run.snapshots.rend(); ++it)
-    if (!it->protocols.empty())
-      return &*it;
-  return nullptr;
-}
-
 std::string eventName(const sim::ProtocolModel &model, const Event &e) {
   std::string name = e.label;
   if (e.barrier >= 0 && e.label.find('[') == std::string::npos &&
@@ -106,7 +97,8 @@ int cli::runTimelineCommand(const Arguments &args) {
   input->options.emitGoal = EmitKind::MLIR;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   printDiagnostics(run, llvm::errs());
-  const Snapshot *snapshot = lastWithProtocols(run);
+  int step = run.timelineStep();
+  const Snapshot *snapshot = step >= 0 ? &run.snapshots[step] : nullptr;
   if (!snapshot) {
     if (!run.succeeded())
       return exitCodeFor(run);
@@ -117,9 +109,10 @@ int cli::runTimelineCommand(const Arguments &args) {
         return kExitUsageError;
       }
     llvm::errs() << "klx timeline: " << run.fileName
-                 << ": no warp-specialized klx kernel with pipelines at any "
-                    "step (the timeline is read from klx-circular-buffer on; "
-                    "hand-written nvgpu kernels are not modelled yet)\n";
+                 << ": no kernel with a barrier protocol at any step (the "
+                    "timeline is read from a warp-specialized klx kernel "
+                    "from klx-circular-buffer on, or from nvgpu mbarrier ops "
+                    "before convert-nvgpu-to-nvvm)\n";
     return kExitUsageError;
   }
 
@@ -152,6 +145,9 @@ int cli::runTimelineCommand(const Arguments &args) {
           const sim::ProtocolModel &m = snapshot->protocols[k];
           json.object([&] {
             json.attribute("kernel", m.kernel);
+            json.attribute("read_from", m.readFrom);
+            if (!m.assumptions.empty())
+              json.attribute("assumptions", m.assumptions);
             json.attribute("completes", t.verdict.completes);
             json.attribute("protocol_error", t.verdict.protocolError);
             json.attribute("end_cycles", t.endTime);
@@ -159,7 +155,7 @@ int cli::runTimelineCommand(const Arguments &args) {
               for (size_t r = 0; r < t.lanes.size(); ++r)
                 json.object([&] {
                   json.attribute("name", t.roleNames[r]);
-                  json.attribute("steps", m.roles[r].steps);
+                  json.attribute("steps", m.roles[r].loopSteps());
                   json.attribute("events", int64_t(t.lanes[r].size()));
                   json.attribute("waiting_share", t.waitingShare[r]);
                   json.attribute("waiting_cycles", t.waitingCycles[r]);
@@ -198,7 +194,10 @@ int cli::runTimelineCommand(const Arguments &args) {
     const sim::Timeline &t = timelines[k];
     const sim::ProtocolModel &m = snapshot->protocols[k];
     os << run.fileName << ": simulated barrier timeline of @" << m.kernel
-       << " after " << snapshot->displayName() << "\n";
+       << " after " << snapshot->displayName() << ", read from "
+       << m.readFrom << "\n";
+    if (!m.assumptions.empty())
+      os << "  model: " << m.assumptions << "\n";
     os << "  latency model: " << t.latency.describe() << "\n";
     os << "  barriers:";
     for (const sim::BarrierGroup &g : m.barriers)
@@ -207,7 +206,8 @@ int cli::runTimelineCommand(const Arguments &args) {
     for (size_t r = 0; r < t.lanes.size(); ++r)
       os << llvm::formatv("  role {0}: {1} k steps, waits {2:P0} of its time "
                           "({3} cycles)\n",
-                          t.roleNames[r], m.roles[r].steps, t.waitingShare[r],
+                          t.roleNames[r], m.roles[r].loopSteps(),
+                          t.waitingShare[r],
                           int64_t(t.waitingCycles[r]));
     if (t.verdict.completes)
       os << llvm::formatv("  verdict: completes in {0} cycles\n",

@@ -46,12 +46,11 @@ TimelineView klx::app::makeTimelineView(const sim::ProtocolModel &model,
 
 TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
   TimelineView view;
-  for (int i = int(run.snapshots.size()) - 1; i >= 0; --i) {
-    const Snapshot &s = run.snapshots[i];
-    if (s.protocols.empty())
-      continue;
+  if (int step = run.timelineStep(); step >= 0) {
+    const Snapshot &s = run.snapshots[step];
     const sim::ProtocolModel &model = s.protocols.front();
-    return makeTimelineView(model, sim::simulate(model), i, s.displayName());
+    return makeTimelineView(model, sim::simulate(model), step,
+                            s.displayName());
   }
   for (const Snapshot &s : run.snapshots)
     if (!s.protocolNotes.empty()) {
@@ -59,8 +58,10 @@ TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
       return view;
     }
   view.unavailable = run.succeeded()
-                         ? "No warp-specialized klx kernel with pipelines: the "
-                           "timeline is read from klx-circular-buffer on."
+                         ? "No barrier protocol to simulate: the timeline is "
+                           "read from a warp-specialized klx kernel (from "
+                           "klx-circular-buffer on) or from nvgpu mbarrier "
+                           "ops."
                          : "The kernel did not get as far as "
                            "klx-circular-buffer.";
   return view;

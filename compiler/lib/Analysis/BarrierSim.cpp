@@ -39,7 +39,70 @@ void note(std::vector<std::string> &findings, std::string text) {
 
 } // namespace
 
+namespace {
+
+/// checkProtocol without phases: per barrier slot, over the whole run.
+std::vector<std::string> checkTotals(const ProtocolModel &model) {
+  std::vector<std::string> findings;
+  struct PerSlot {
+    std::map<std::string, int64_t> arrivals; // by role
+    int64_t expected = 0, delivered = 0;
+    bool waited = false;
+  };
+  std::map<std::pair<int, int64_t>, PerSlot> slots;
+  for (const RoleModel &role : model.roles)
+    for (int64_t step = 0; step < role.steps; ++step)
+      for (const Op &op : role.body) {
+        if (op.barrier < 0 || !op.runsAt(step))
+          continue;
+        int64_t slot = op.position(step) % model.barriers[op.barrier].slots;
+        PerSlot &p = slots[{op.barrier, slot}];
+        if (arrives(op.kind))
+          p.arrivals[role.name] += op.arrivals;
+        if (op.kind == OpKind::ArriveExpectTx)
+          p.expected += op.bytes;
+        if (op.kind == OpKind::Copy)
+          p.delivered += op.bytes;
+        if (op.kind == OpKind::Wait)
+          p.waited = true;
+      }
+  std::set<int> reported;
+  for (const auto &[key, p] : slots) {
+    const BarrierGroup &g = model.barriers[key.first];
+    if (reported.count(key.first))
+      continue;
+    int64_t total = 0;
+    std::string who;
+    for (const auto &[role, n] : p.arrivals) {
+      total += n;
+      who += (who.empty() ? "" : ", ") + role + " " + std::to_string(n);
+    }
+    std::string name = slotName(g, int(key.second));
+    if (total == 0 && p.waited)
+      note(findings, llvm::formatv("{0} is waited on but no role arrives on "
+                                   "it",
+                                   name));
+    else if (g.count > 0 && total % g.count != 0)
+      note(findings, llvm::formatv("{0}: {1} arrivals over the run ({2}) are "
+                                   "not a multiple of its count {3}: its last "
+                                   "phase never completes",
+                                   name, total, who, g.count));
+    else if (p.expected != p.delivered)
+      note(findings, llvm::formatv("{0}: expect_tx announces {1} bytes over "
+                                   "the run but the copies deliver {2}",
+                                   name, p.expected, p.delivered));
+    else
+      continue;
+    reported.insert(key.first);
+  }
+  return findings;
+}
+
+} // namespace
+
 std::vector<std::string> klx::sim::checkProtocol(const ProtocolModel &model) {
+  if (!model.phasesKnown)
+    return checkTotals(model);
   std::vector<std::string> findings;
   struct PerPhase {
     std::map<std::string, int> arrivals; // by role
@@ -193,6 +256,7 @@ private:
       return;
     }
     int64_t pos = op.position(st.step);
+    int64_t shown = op.shownStep >= 0 ? op.shownStep : st.step;
     double next = now + latency.issueCycles;
     if (op.barrier >= 0 && (op.barrier >= int(slots.size())))
       return; // malformed model: never moves (reported as blocked)
@@ -209,7 +273,7 @@ private:
         // Its phase has come and gone: parity only says "same as now", so
         // the wait holds until two more phases complete.
         int64_t meant = op.previousPhase ? phase : phase + 1;
-        if (s.completed >= meant)
+        if (model.phasesKnown && s.completed >= meant)
           note(timeline.verdict.findings,
                llvm::formatv("{0}: {1} waits for phase {2} to complete, but "
                              "{3} phases have completed already: the parity "
@@ -228,7 +292,7 @@ private:
       // A wait that passes on a phase other than the one it meant has
       // been fooled by parity: a slip.
       int64_t meant = op.previousPhase ? phase : phase + 1;
-      if (s.completed != meant)
+      if (model.phasesKnown && s.completed != meant)
         note(timeline.verdict.findings,
              llvm::formatv("{0}: {1} waited for phase {2} to complete and "
                            "passed after phase {3}: the parity matched a "
@@ -243,8 +307,9 @@ private:
           timeline.flows.push_back({c->second.first, c->second.second, r,
                                     timeline.lanes[r].size()});
       st.blocked = false;
-      add(r, {Event::Kind::Wait, start, now, op.barrier, slot, phase,
-              st.step, op.label, op.line});
+      add(r, {Event::Kind::Wait, start, now, op.barrier, slot,
+              model.phasesKnown ? phase : s.completed - 1, shown, op.label,
+              op.line});
       break;
     }
     case OpKind::Arrive:
@@ -268,7 +333,8 @@ private:
       if (op.kind == OpKind::ArriveExpectTx)
         s.tx += op.bytes;
       s.pending -= op.arrivals;
-      add(r, {Event::Kind::Arrive, now, now, op.barrier, slot, phase, st.step,
+      add(r, {Event::Kind::Arrive, now, now, op.barrier, slot,
+              model.phasesKnown ? phase : s.completed, shown,
               op.label, op.line});
       maybeComplete(op.barrier, slot);
       break;
@@ -280,13 +346,13 @@ private:
       double done = start + double(op.bytes) / latency.tmaBytesPerCycle;
       copiesBusyUntil = done;
       schedule({done, 0, -1, op.barrier, slot, op.bytes, phase, r});
-      add(r, {Event::Kind::Copy, now, now, op.barrier, slot, phase, st.step,
+      add(r, {Event::Kind::Copy, now, now, op.barrier, slot, phase, shown,
               op.label, op.line});
       break;
     }
     case OpKind::Compute: {
       double cycles = op.cycles > 0 ? op.cycles : latency.mmaCycles;
-      add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, st.step,
+      add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, shown,
               op.label, op.line});
       next = now + cycles;
       break;
@@ -323,7 +389,7 @@ private:
   void checkLanding(const BarrierGroup &g, int barrier, int slot,
                     int64_t phase, const std::string &who) {
     int64_t current = slots[barrier][slot].completed;
-    if (current != phase)
+    if (model.phasesKnown && current != phase)
       note(timeline.verdict.findings,
            llvm::formatv("{0} completed phase {1} early: {2} arrived for it "
                          "after it had completed, and counted towards phase "
@@ -376,7 +442,7 @@ private:
       b.role = model.roles[r].name;
       b.op = op.label;
       b.waiting = op.kind == OpKind::Wait && st.blocked;
-      b.step = st.step;
+      b.step = op.shownStep >= 0 ? op.shownStep : st.step;
       b.line = op.line;
       if (op.barrier >= 0 && op.barrier < int(slots.size())) {
         const BarrierGroup &g = model.barriers[op.barrier];

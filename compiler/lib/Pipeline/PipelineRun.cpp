@@ -26,3 +26,15 @@ const Snapshot *PipelineRun::findSnapshot(llvm::StringRef name) const {
       return &snapshot;
   return nullptr;
 }
+
+int PipelineRun::timelineStep() const {
+  int fromNvgpu = -1;
+  for (int i = int(snapshots.size()) - 1; i >= 0; --i)
+    for (const sim::ProtocolModel &model : snapshots[i].protocols) {
+      if (model.readFrom != "nvgpu ops")
+        return i;
+      if (fromNvgpu < 0)
+        fromNvgpu = i;
+    }
+  return fromNvgpu;
+}

@@ -52,6 +52,9 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
   snapshot.protocolNotes.clear();
   snapshot.protocols =
       buildProtocolModels(op, ModelSize(), snapshot.protocolNotes, lineOf);
+  for (sim::ProtocolModel &model : buildNvgpuProtocolModels(
+           op, ModelSize(), snapshot.protocolNotes, lineOf))
+    snapshot.protocols.push_back(std::move(model));
   return llvm::xxh3_64bits(snapshot.text);
 }
 

@@ -184,11 +184,18 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
     return fail("no cubin: the run stopped before the cubin step");
   BundleContents bundle;
   // The simulated protocol of the same kernel, when klx can model it.
-  for (auto it = run.snapshots.rbegin(); it != run.snapshots.rend(); ++it) {
-    auto model = llvm::find_if(it->protocols, [&](const sim::ProtocolModel &m) {
-      return m.kernel == launch.entry;
-    });
-    if (model == it->protocols.end())
+  // The timeline's step first (klx's own model of a klx kernel), then any.
+  std::vector<const Snapshot *> order;
+  if (int step = run.timelineStep(); step >= 0)
+    order.push_back(&run.snapshots[step]);
+  for (auto it = run.snapshots.rbegin(); it != run.snapshots.rend(); ++it)
+    order.push_back(&*it);
+  for (const Snapshot *snapshot : order) {
+    auto model =
+        llvm::find_if(snapshot->protocols, [&](const sim::ProtocolModel &m) {
+          return m.kernel == launch.entry;
+        });
+    if (model == snapshot->protocols.end())
       continue;
     sim::Timeline timeline = sim::simulate(*model);
     SimulatedVerdict verdict;

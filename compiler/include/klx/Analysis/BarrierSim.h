@@ -71,6 +71,9 @@ struct Op {
   double cycles = 0; // Compute; 0 takes the latency model's MMA cycles
   std::string label; // "wait full", "copy a", ...
   unsigned line = 0; // source line, when known
+  /// The k step its events show; -1: the role's step. A role read from
+  /// nvgpu IR runs its whole trace as one step and numbers its own.
+  int64_t shownStep = -1;
 
   bool runsAt(int64_t step) const {
     if (guardPeriod > 0 && step % guardPeriod >= guardBelow)
@@ -90,10 +93,27 @@ struct RoleModel {
   std::string name;
   int64_t steps = 0;
   std::vector<Op> body;
+  /// > 0: the body is the role's whole run, unrolled (steps == 1), and
+  /// covers this many loop iterations.
+  int64_t unrolledSteps = 0;
+  /// Loop iterations the role runs, for summaries.
+  int64_t loopSteps() const { return unrolledSteps > 0 ? unrolledSteps : steps; }
 };
 
 struct ProtocolModel {
   std::string kernel;
+  /// What it was read from: "klx pipelines" (before klx-to-nvgpu, with
+  /// the barriers that pass will create) or "nvgpu ops" (the barriers
+  /// as written, one thread of each class run through the kernel).
+  std::string readFrom = "klx pipelines";
+  /// How the model was sized and what it assumed, in words.
+  std::string assumptions;
+  /// Whether each op's ring position is the phase its author meant (klx
+  /// knows it from the pipeline state). Read from nvgpu ops, only the
+  /// parity of a wait is known: the simulation is still what hardware
+  /// does, but it cannot tell a parity slip from an intended skip, so the
+  /// checks are per barrier over the whole run rather than per phase.
+  bool phasesKnown = true;
   std::vector<BarrierGroup> barriers;
   std::vector<RoleModel> roles;
 };
@@ -105,7 +125,10 @@ struct Event {
   Kind kind = Kind::Work;
   double start = 0, end = 0; // equal for instants
   int barrier = -1, slot = -1;
-  int64_t phase = -1; // the phase the op meant (ring position / slots)
+  /// The phase the op meant (ring position / slots); without known
+  /// phases, the phase a wait saw complete and the one an arrive counts
+  /// towards.
+  int64_t phase = -1;
   int64_t step = -1;
   std::string label;
   unsigned line = 0; // the op's line in the IR the model was read from
@@ -159,9 +182,10 @@ struct Timeline {
   LatencyModel latency;
 };
 
-/// Static checks of the model: per barrier and phase, arrivals against the
-/// init count, expect_tx bytes against the bytes copies deliver, and waits
-/// on barriers nothing arrives on.
+/// Static checks of the model: per barrier and phase (per barrier over the
+/// run when phases are not known), arrivals against the init count,
+/// expect_tx bytes against the bytes copies deliver, and waits on barriers
+/// nothing arrives on.
 std::vector<std::string> checkProtocol(const ProtocolModel &model);
 
 /// Runs every role to its last step, or until nothing can move (a

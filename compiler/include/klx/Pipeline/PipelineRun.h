@@ -50,9 +50,11 @@ struct Snapshot {
   /// The warp-role tree of each kernel the analysis could read at this
   /// step (none before warp specialization or once scf is lowered to cf).
   std::vector<RoleTree> roles;
-  /// The mbarrier protocol of each warp-specialized klx kernel, from
-  /// klx-circular-buffer until klx-to-nvgpu lowers it (klx timeline), and
-  /// why a kernel could not be modelled.
+  /// The mbarrier protocol of each kernel klx can model at this step: a
+  /// warp-specialized klx kernel from klx-circular-buffer until
+  /// klx-persistent, and a gpu.func with nvgpu mbarriers until
+  /// convert-nvgpu-to-nvvm (klx timeline); and why a kernel could not be
+  /// modelled.
   std::vector<sim::ProtocolModel> protocols;
   std::vector<std::string> protocolNotes;
   bool failed = false;
@@ -109,6 +111,10 @@ struct PipelineRun {
   /// Finds a step by display name ("canonicalize#2") or by plain name
   /// (first occurrence).
   const Snapshot *findSnapshot(llvm::StringRef name) const;
+  /// The step whose protocol models the timeline shows: the last with
+  /// models read from klx pipelines (the schedule as written), else the
+  /// last with models read from nvgpu ops; -1 when no step has one.
+  int timelineStep() const;
 };
 
 } // namespace klx
