@@ -1,5 +1,6 @@
 // klx timeline: the simulated barrier protocol of each warp-specialized
-// kernel, read after klx-circular-buffer; exit 3 on a deadlock, with the
+// kernel, read after klx-circular-buffer, or of a kernel written with
+// nvgpu mbarriers, read from its ops; exit 3 on a deadlock, with the
 // blocked waits and the reasons.
 // RUN: klx timeline %samples/nvidia/gemm_ws_persistent.mlir | FileCheck %s --check-prefix=WS
 // RUN: klx timeline %samples/nvidia/gemm_two_producers.mlir | FileCheck %s --check-prefix=TWO
@@ -8,7 +9,13 @@
 // RUN: klx timeline %samples/nvidia/gemm_pingpong.mlir --json --trace=%t.trace.json | FileCheck %s --check-prefix=PP
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace.json
 // RUN: klx timeline %samples/nvidia/gemm_ws_persistent.mlir -D warp_specialize=0 | FileCheck %s --check-prefix=NOROLES
-// RUN: not klx timeline %samples/nvidia/gemm_tma_wgmma.mlir 2>&1 | FileCheck %s --check-prefix=HAND
+// RUN: klx timeline %samples/nvidia/gemm_tma_wgmma.mlir | FileCheck %s --check-prefix=HAND
+// RUN: klx timeline %samples/nvidia/gemm_tma_wgmma.mlir --json | FileCheck %s --check-prefix=HANDJSON
+// The lowered form of a klx kernel, read from the nvgpu ops klx-to-nvgpu wrote.
+// RUN: klx compile %samples/nvidia/gemm_two_producers.mlir -D shared_full_barrier=1 --stop-after=klx-to-nvgpu > %t.lowered.mlir
+// RUN: klx timeline %t.lowered.mlir > %t.lowered; test $? -eq 3
+// RUN: FileCheck %s --check-prefix=LOWERED < %t.lowered
+// RUN: not klx timeline %samples/nvidia/saxpy.mlir 2>&1 | FileCheck %s --check-prefix=NONE
 
 // WS: gemm_ws_persistent.mlir: simulated barrier timeline of @gemm after klx-circular-buffer
 // WS-NEXT: latency model: TMA 500.00 cycles + bytes / 128.00 per cycle
@@ -47,4 +54,26 @@
 // NOROLES-NEXT: role all threads: 36 k steps, waits
 // NOROLES-NEXT: verdict: completes
 
-// HAND: klx timeline: {{.*}}gemm_tma_wgmma.mlir: no warp-specialized klx kernel with pipelines at any step
+// The hand-written kernel: thread 0 issues the copies and also multiplies;
+// the other 127 threads wait and multiply, and all meet at gpu.barrier.
+// HAND: gemm_tma_wgmma.mlir: simulated barrier timeline of @gemm_tma_wgmma after parse, read from nvgpu ops
+// HAND-NEXT: model: CTA 0 of a grid of one CTA, k_tiles = 5; one thread of each class run through the kernel
+// HAND-NEXT: latency model:
+// HAND-NEXT: barriers: mbarrier@{{[0-9]+}} x2 (init 1) bar.sync x1 (init 128)
+// HAND-NEXT: role thread 0: 5 k steps, waits
+// HAND-NEXT: role threads 1-127: 5 k steps, waits
+// HAND-NEXT: verdict: completes in {{[0-9]+}} cycles
+// HAND-NOT: why:
+
+// HANDJSON: "read_from": "nvgpu ops",
+// HANDJSON: "findings": []
+
+// LOWERED: simulated barrier timeline of @gemm after parse, read from nvgpu ops
+// LOWERED: barriers: full x4 (init 1) empty_a x4 (init 256) empty_b x4 (init 256) bar.sync x1
+// LOWERED: role threads 0-255: 36 k steps
+// LOWERED: role thread 256: 36 k steps
+// LOWERED: role thread 288: 36 k steps
+// LOWERED: verdict: DEADLOCK (protocol error)
+// LOWERED: why: full[0]: thread 288 arrives on phase 0, which already has its 1 arrival (initialised for 1)
+
+// NONE: klx timeline: {{.*}}saxpy.mlir: no kernel with a barrier protocol at any step
