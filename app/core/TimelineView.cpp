@@ -41,6 +41,8 @@ TimelineView klx::app::makeTimelineView(const sim::ProtocolModel &model,
   view.verdict = std::move(t.verdict);
   view.endTime = t.endTime;
   view.latency = t.latency.describe();
+  view.readFrom = model.readFrom;
+  view.assumptions = model.assumptions;
   return view;
 }
 

@@ -36,6 +36,8 @@ struct TimelineView {
   sim::Verdict verdict;
   double endTime = 0;
   std::string latency;
+  std::string readFrom;    // "klx pipelines" or "nvgpu ops"
+  std::string assumptions; // how the model was sized, in words
 
   /// Index of the first event of `lane` that may reach into [t, ...).
   size_t firstVisible(const TimelineLane &lane, double t) const;

@@ -88,10 +88,13 @@ public:
 
 private:
   void drawVerdict(const TimelineView &view) {
-    ImGui::TextDisabled("@%s after %s (simulated)", view.kernel.c_str(),
-                        view.stepName.c_str());
+    ImGui::TextDisabled("@%s after %s, from %s (simulated)",
+                        view.kernel.c_str(), view.stepName.c_str(),
+                        view.readFrom.c_str());
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("latency model: %s", view.latency.c_str());
+      ImGui::SetTooltip("latency model: %s%s%s", view.latency.c_str(),
+                        view.assumptions.empty() ? "" : "\nmodel: ",
+                        view.assumptions.c_str());
     if (view.verdict.completes) {
       ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1), "completes in %.0f cycles",
                          view.endTime);

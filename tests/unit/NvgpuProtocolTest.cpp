@@ -4,6 +4,7 @@
 
 #include "klx/Analysis/BarrierSim.h"
 #include "klx/Pipeline/Compiler.h"
+#include "core/TimelineView.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -220,4 +221,22 @@ TEST_CASE("nvgpu protocol: the hand-written TMA + wgmma sample",
   }
   CHECK(announced == 5 * 32768);
   CHECK(copied == announced);
+}
+
+TEST_CASE("nvgpu protocol: the Barrier timeline pane's view of the sample",
+          "[nvgpu-protocol]") {
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  std::string path = "samples/nvidia/gemm_tma_wgmma.mlir";
+  PipelineRun run = runPipeline(test::readSource(path), path, options);
+  REQUIRE(run.succeeded());
+  // Read at parse: convert-nvgpu-to-nvvm, the next step, lowers the ops.
+  REQUIRE(run.timelineStep() == 0);
+  app::TimelineView view = app::buildTimelineView(run);
+  CHECK(view.unavailable.empty());
+  CHECK(view.readFrom == "nvgpu ops");
+  CHECK(view.kernel == "gemm_tma_wgmma");
+  REQUIRE(view.lanes.size() == 2);
+  CHECK(view.lanes[0].role == "thread 0");
+  CHECK(view.verdict.completes);
 }
