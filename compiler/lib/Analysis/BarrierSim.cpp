@@ -41,42 +41,67 @@ void note(std::vector<std::string> &findings, std::string text) {
 
 namespace {
 
-/// checkProtocol without phases: per barrier slot, over the whole run.
-std::vector<std::string> checkTotals(const ProtocolModel &model) {
-  std::vector<std::string> findings;
-  struct PerSlot {
-    std::map<std::string, int64_t> arrivals; // by role
-    int64_t expected = 0, delivered = 0;
-    bool waited = false;
-  };
-  std::map<std::pair<int, int64_t>, PerSlot> slots;
+/// What the roles do to one barrier slot, or to one phase of it.
+struct Tally {
+  std::map<std::string, int64_t> arrivals; // by role
+  int64_t expected = 0, delivered = 0;
+  bool waited = false;
+
+  void add(const std::string &role, const Op &op) {
+    if (arrives(op.kind))
+      arrivals[role] += op.arrivals;
+    if (op.kind == OpKind::ArriveExpectTx)
+      expected += op.bytes;
+    if (op.kind == OpKind::Copy)
+      delivered += op.bytes;
+    if (op.kind == OpKind::Wait)
+      waited = true;
+  }
+  int64_t total() const {
+    int64_t n = 0;
+    for (const auto &entry : arrivals)
+      n += entry.second;
+    return n;
+  }
+  /// "producer_a 1, producer_b 1".
+  std::string who() const {
+    std::string text;
+    for (const auto &[role, n] : arrivals)
+      text += (text.empty() ? "" : ", ") + role + " " + std::to_string(n);
+    return text;
+  }
+};
+
+/// Every barrier op of every role at every step it runs, tallied under
+/// (barrier, key(op, ring position)); a negative key skips the op.
+template <typename KeyFn>
+std::map<std::pair<int, int64_t>, Tally> tally(const ProtocolModel &model,
+                                               KeyFn key) {
+  std::map<std::pair<int, int64_t>, Tally> tallies;
   for (const RoleModel &role : model.roles)
     for (int64_t step = 0; step < role.steps; ++step)
       for (const Op &op : role.body) {
         if (op.barrier < 0 || !op.runsAt(step))
           continue;
-        int64_t slot = op.position(step) % model.barriers[op.barrier].slots;
-        PerSlot &p = slots[{op.barrier, slot}];
-        if (arrives(op.kind))
-          p.arrivals[role.name] += op.arrivals;
-        if (op.kind == OpKind::ArriveExpectTx)
-          p.expected += op.bytes;
-        if (op.kind == OpKind::Copy)
-          p.delivered += op.bytes;
-        if (op.kind == OpKind::Wait)
-          p.waited = true;
+        int64_t k = key(op, op.position(step));
+        if (k >= 0)
+          tallies[{op.barrier, k}].add(role.name, op);
       }
+  return tallies;
+}
+
+/// checkProtocol without phases: per barrier slot, over the whole run.
+std::vector<std::string> checkTotals(const ProtocolModel &model) {
+  std::vector<std::string> findings;
+  auto slots = tally(model, [&](const Op &op, int64_t pos) {
+    return pos % model.barriers[op.barrier].slots;
+  });
   std::set<int> reported;
   for (const auto &[key, p] : slots) {
     const BarrierGroup &g = model.barriers[key.first];
     if (reported.count(key.first))
       continue;
-    int64_t total = 0;
-    std::string who;
-    for (const auto &[role, n] : p.arrivals) {
-      total += n;
-      who += (who.empty() ? "" : ", ") + role + " " + std::to_string(n);
-    }
+    int64_t total = p.total();
     std::string name = slotName(g, int(key.second));
     if (total == 0 && p.waited)
       note(findings, llvm::formatv("{0} is waited on but no role arrives on "
@@ -86,7 +111,7 @@ std::vector<std::string> checkTotals(const ProtocolModel &model) {
       note(findings, llvm::formatv("{0}: {1} arrivals over the run ({2}) are "
                                    "not a multiple of its count {3}: its last "
                                    "phase never completes",
-                                   name, total, who, g.count));
+                                   name, total, p.who(), g.count));
     else if (p.expected != p.delivered)
       note(findings, llvm::formatv("{0}: expect_tx announces {1} bytes over "
                                    "the run but the copies deliver {2}",
@@ -104,46 +129,19 @@ std::vector<std::string> klx::sim::checkProtocol(const ProtocolModel &model) {
   if (!model.phasesKnown)
     return checkTotals(model);
   std::vector<std::string> findings;
-  struct PerPhase {
-    std::map<std::string, int> arrivals; // by role
-    int64_t expected = 0, delivered = 0;
-    bool waited = false;
-  };
   // (barrier, ring position) -> what every role does there.
-  std::map<std::pair<int, int64_t>, PerPhase> phases;
-  for (const RoleModel &role : model.roles)
-    for (int64_t step = 0; step < role.steps; ++step)
-      for (const Op &op : role.body) {
-        if (op.barrier < 0 || !op.runsAt(step))
-          continue;
-        int64_t pos = op.position(step);
-        if (op.kind == OpKind::Wait && op.previousPhase) {
-          // Waiting for the previous lap's phase: nothing to wait for on the
-          // first lap.
-          pos -= model.barriers[op.barrier].slots;
-          if (pos < 0)
-            continue;
-        }
-        PerPhase &p = phases[{op.barrier, pos}];
-        if (arrives(op.kind))
-          p.arrivals[role.name] += op.arrivals;
-        if (op.kind == OpKind::ArriveExpectTx)
-          p.expected += op.bytes;
-        if (op.kind == OpKind::Copy)
-          p.delivered += op.bytes;
-        if (op.kind == OpKind::Wait)
-          p.waited = true;
-      }
+  auto phases = tally(model, [&](const Op &op, int64_t pos) {
+    // Waiting for the previous lap's phase: nothing to wait for on the
+    // first lap.
+    if (op.kind == OpKind::Wait && op.previousPhase)
+      pos -= model.barriers[op.barrier].slots;
+    return pos;
+  });
   std::set<int> reported;
   for (const auto &[key, p] : phases) {
     const BarrierGroup &g = model.barriers[key.first];
     int64_t slot = key.second % g.slots, phase = key.second / g.slots;
-    int total = 0;
-    std::string who;
-    for (const auto &[role, n] : p.arrivals) {
-      total += n;
-      who += (who.empty() ? "" : ", ") + role + " " + std::to_string(n);
-    }
+    int64_t total = p.total();
     if (reported.count(key.first))
       continue;
     if (total == 0 && p.waited) {
@@ -155,7 +153,7 @@ std::vector<std::string> klx::sim::checkProtocol(const ProtocolModel &model) {
       note(findings,
            llvm::formatv("{0}: {1} arrivals per phase ({2}) but it is "
                          "initialised for {3}{4}",
-                         g.name, total, who, g.count,
+                         g.name, total, p.who(), g.count,
                          p.arrivals.size() > 1 && g.count < total
                              ? ": the phase completes before every role "
                                "has arrived, and the late arrivals land in "
