@@ -205,8 +205,10 @@ int main(int argc, char **argv) {
   size_t events = 0;
   for (const auto &lane : simulated.lanes)
     events += lane.size();
-  state.timeline = std::make_shared<TimelineView>(
+  auto views = std::make_shared<TimelineViews>();
+  views->views.push_back(
       makeTimelineView(model, std::move(simulated), 0, "bench"));
+  state.timeline = std::move(views);
   FrameTimes timeline = scroll(**window, panels, state, frames, 0.62f, 0.82f);
   llvm::outs() << llvm::formatv(
       "Barrier timeline pane, {0} simulated events (simulated in {1:F1} ms), "

@@ -12,8 +12,9 @@ using namespace klx::cli;
 namespace {
 constexpr llvm::StringLiteral kUsage =
     "usage:\n"
-    "  klx [FILE] [--pass=NAME] [--role=NAME] [--run=MxNxK] [--screenshot=OUT.png "
-    "--frames=N]\n"
+    "  klx [FILE] [--pass=NAME] [--role=NAME] [--timeline-at=STEP] "
+    "[--run=MxNxK]\n"
+    "      [--screenshot=OUT.png --frames=N]\n"
     "  klx compile FILE [--target=sm_90a|gfx942|gfx950]\n"
     "                   [--emit=mlir|llvm|ptx|cubin|sass|amdgcn]\n"
     "                   [--stop-after=PASS] [--dump-dir=DIR] [--json]\n"

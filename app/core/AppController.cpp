@@ -289,6 +289,9 @@ void AppController::apply(const Command &command, double now) {
   case Command::FocusRole:
     appState.view.focusedRole = command.text;
     break;
+  case Command::ShowTimelineOf:
+    appState.view.timelineStep = command.text;
+    break;
   case Command::ResetLayout:
     ++appState.view.layoutGeneration;
     break;

@@ -45,6 +45,9 @@ struct ViewState {
   /// The warp role whose ops the IR and Source panes tint; empty for none.
   /// A name, so it stays focused while stepping through passes.
   std::string focusedRole;
+  /// The step whose protocol model the Barrier timeline pane draws; empty
+  /// for the run's timeline step. A name, so it survives recompiles.
+  std::string timelineStep;
 };
 
 struct AppState {
@@ -53,7 +56,8 @@ struct AppState {
   std::optional<Target> target; // empty: the file's klx.target or sm_90a
   std::string stopAfter;        // empty: every step
   std::shared_ptr<const PipelineRun> run; // the last finished compile
-  std::shared_ptr<const TimelineView> timeline; // simulated, of that run
+  /// Simulated, of that run: one per step with a protocol model.
+  std::shared_ptr<const TimelineViews> timeline;
   /// Counts runs, so views can tell a new run from an old one.
   uint64_t runSerial = 0;
   ViewState view;
@@ -89,6 +93,7 @@ struct Command {
     SetStopAfter,     // text: step name, empty for all
     FocusSourceLine,  // index: 1-based line, 0 to clear
     FocusRole,        // text: role name, empty to clear
+    ShowTimelineOf,   // text: step name, empty for the run's timeline step
     ResetLayout,
     RunOnGpu,         // text: "MxNxK" or empty for 2048x2048x1024;
                       // flag: also record a measured timeline

@@ -56,7 +56,7 @@ void CompileWorker::loop() {
     }
     auto run = std::make_shared<PipelineRun>(
         runPipeline(request.source, request.fileName, request.options));
-    auto timeline = std::make_shared<TimelineView>(buildTimelineView(*run));
+    auto timeline = std::make_shared<TimelineViews>(buildTimelineViews(*run));
     {
       std::lock_guard<std::mutex> lock(mutex);
       finished = CompileResult{request.id, std::move(run), std::move(timeline)};

@@ -32,9 +32,9 @@ struct CompileRequest {
 struct CompileResult {
   uint64_t id = 0;
   std::shared_ptr<const PipelineRun> run;
-  /// The simulated barrier timeline, made here rather than on the GUI
+  /// The simulated barrier timelines, made here rather than on the GUI
   /// thread.
-  std::shared_ptr<const TimelineView> timeline;
+  std::shared_ptr<const TimelineViews> timeline;
 };
 
 class CompileWorker {

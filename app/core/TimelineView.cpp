@@ -46,14 +46,9 @@ TimelineView klx::app::makeTimelineView(const sim::ProtocolModel &model,
   return view;
 }
 
-TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
+/// Why a run has no timeline.
+static TimelineView unavailableView(const PipelineRun &run) {
   TimelineView view;
-  if (int step = run.timelineStep(); step >= 0) {
-    const Snapshot &s = run.snapshots[step];
-    const sim::ProtocolModel &model = s.protocols.front();
-    return makeTimelineView(model, sim::simulate(model), step,
-                            s.displayName());
-  }
   for (const Snapshot &s : run.snapshots)
     if (!s.protocolNotes.empty()) {
       view.unavailable = s.protocolNotes.front();
@@ -67,6 +62,41 @@ TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
                          : "The kernel did not get as far as "
                            "klx-circular-buffer.";
   return view;
+}
+
+TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
+  if (int step = run.timelineStep(); step >= 0) {
+    const Snapshot &s = run.snapshots[step];
+    const sim::ProtocolModel &model = s.protocols.front();
+    return makeTimelineView(model, sim::simulate(model), step,
+                            s.displayName());
+  }
+  return unavailableView(run);
+}
+
+TimelineViews klx::app::buildTimelineViews(const PipelineRun &run) {
+  TimelineViews result;
+  int preferred = run.timelineStep();
+  for (int i = 0; i < int(run.snapshots.size()); ++i) {
+    const Snapshot &s = run.snapshots[i];
+    if (s.protocols.empty())
+      continue;
+    if (i == preferred)
+      result.preferred = result.views.size();
+    const sim::ProtocolModel &model = s.protocols.front();
+    result.views.push_back(
+        makeTimelineView(model, sim::simulate(model), i, s.displayName()));
+  }
+  if (result.views.empty())
+    result.views.push_back(unavailableView(run));
+  return result;
+}
+
+const TimelineView &TimelineViews::pick(const std::string &stepName) const {
+  for (const TimelineView &view : views)
+    if (!stepName.empty() && view.stepName == stepName)
+      return view;
+  return views[preferred];
 }
 
 unsigned klx::app::sourceLineOf(const PipelineRun &run, int step,

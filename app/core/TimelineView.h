@@ -1,7 +1,9 @@
 //===- TimelineView.h - What the Barrier timeline pane draws ----*- C++ -*-===//
 //
-// The simulated timeline of the run's first warp-specialized kernel, made
-// on the compile worker's thread, with what the pane needs to draw fast:
+// The simulated timelines of a run (one per step that has a protocol
+// model: klx's own model of a klx kernel, and the one read from the nvgpu
+// ops klx-to-nvgpu wrote), made on the compile worker's thread, with what
+// the pane needs to draw fast:
 // events sorted by start per lane and the longest event per lane, so the
 // visible window is found by binary search.
 //
@@ -44,6 +46,19 @@ struct TimelineView {
 };
 
 TimelineView buildTimelineView(const PipelineRun &run);
+
+/// One view per step that has a protocol model (of its first kernel), in
+/// step order, and which of them the run's timeline step is; with none,
+/// one view saying why.
+struct TimelineViews {
+  std::vector<TimelineView> views;
+  size_t preferred = 0;
+
+  /// The view read at `stepName`, else the preferred one.
+  const TimelineView &pick(const std::string &stepName) const;
+};
+
+TimelineViews buildTimelineViews(const PipelineRun &run);
 
 /// The view of one simulated model (what buildTimelineView does for the
 /// run's first kernel), also for benchmarks with made-up models.

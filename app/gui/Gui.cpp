@@ -33,6 +33,8 @@ struct GuiArguments {
   std::string file;
   std::string pass;
   std::string role;
+  /// The step whose protocol model the Barrier timeline pane draws.
+  std::string timelineAt;
   std::string screenshot;
   int frames = 3;
   std::string target;
@@ -53,6 +55,8 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
       args.pass = arg.str();
     else if (arg.consume_front("--role="))
       args.role = arg.str();
+    else if (arg.consume_front("--timeline-at="))
+      args.timelineAt = arg.str();
     else if (arg.consume_front("--screenshot="))
       args.screenshot = arg.str();
     else if (arg.consume_front("--frames=")) {
@@ -217,6 +221,8 @@ int klx::gui::run(int argc, char **argv) {
                                         : args->file;
   if (!args->target.empty())
     controller.apply({Command::SetTarget, args->target}, (*window)->now());
+  controller.apply({Command::ShowTimelineOf, args->timelineAt},
+                   (*window)->now());
   controller.apply({Command::OpenFile, file}, (*window)->now());
   if (controller.state().source.path.empty()) {
     llvm::errs() << "klx: " << controller.state().message << "\n";

@@ -66,16 +66,18 @@ public:
       ImGui::TextDisabled("Compiling...");
       return;
     }
-    const TimelineView &view = *state.timeline;
+    const TimelineView &view = state.timeline->pick(state.view.timelineStep);
     if (!view.unavailable.empty()) {
       ImGui::TextWrapped("%s", view.unavailable.c_str());
       return;
     }
-    if (state.runSerial != shownRun) {
+    if (state.runSerial != shownRun || view.stepName != shownStep) {
       shownRun = state.runSerial;
+      shownStep = view.stepName;
       viewStart = 0;
       viewEnd = std::max(1.0, view.endTime * 1.02);
     }
+    drawModelChoice(*state.timeline, view, commands);
     drawVerdict(view);
     const MeasuredTimeline *measured = nullptr;
     for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
@@ -87,6 +89,23 @@ public:
   }
 
 private:
+  /// With models at more than one step (klx's own, and the one read from
+  /// the lowered nvgpu ops), which one to draw.
+  void drawModelChoice(const TimelineViews &views, const TimelineView &shown,
+                       CommandQueue &commands) {
+    if (views.views.size() < 2)
+      return;
+    ImGui::TextDisabled("read at");
+    for (const TimelineView &view : views.views) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(view.stepName.c_str(), &view == &shown))
+        commands.push({Command::ShowTimelineOf, view.stepName});
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("the model read from %s at %s", view.readFrom.c_str(),
+                          view.stepName.c_str());
+    }
+  }
+
   void drawVerdict(const TimelineView &view) {
     ImGui::TextDisabled("@%s after %s, from %s (simulated)",
                         view.kernel.c_str(), view.stepName.c_str(),
@@ -292,6 +311,7 @@ private:
   }
 
   uint64_t shownRun = ~uint64_t(0);
+  std::string shownStep;
   double viewStart = 0, viewEnd = 1;
 };
 

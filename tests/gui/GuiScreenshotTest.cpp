@@ -285,3 +285,29 @@ TEST_CASE("GUI: the barrier timeline, completing and deadlocked", "[gui]") {
   INFO("deadlocked timeline pane: " << red.reddish << " reddish pixels");
   CHECK(red.reddish > lanes.reddish + 1500);
 }
+
+TEST_CASE("GUI: barrier timelines read from nvgpu ops", "[gui]") {
+  // The hand-written kernel has no klx pipelines: its timeline is read
+  // from its nvgpu ops (thread 0, and threads 1-127 multiplying in blue).
+  Image hand = screenshot("timeline-hand-written.png",
+                          {std::string(KLX_SOURCE_DIR) +
+                           "/samples/nvidia/gemm_tma_wgmma.mlir"});
+  RegionStats lanes = measure(hand, kTimeline);
+  INFO("hand-written kernel's timeline: " << lanes.blue << " blue, "
+                                          << lanes.orange << " orange");
+  CHECK(lanes.blue > 1500);
+  CHECK(lanes.orange > 1500);
+  // The warp-specialized sample has two models; --timeline-at picks the
+  // one read from what klx-to-nvgpu wrote, which the pane draws instead.
+  Image own = screenshot("timeline-ws-own.png", {"--pass=parse"});
+  Image lowered = screenshot("timeline-ws-lowered.png",
+                             {"--pass=parse", "--timeline-at=klx-to-nvgpu"});
+  size_t differing = 0;
+  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight); ++y)
+    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth); ++x)
+      differing += std::memcmp(own.at(x, y), lowered.at(x, y), 3) != 0;
+  INFO("Barrier timeline pixels that differ between the two models: "
+       << differing);
+  CHECK(differing > 3000);
+  CHECK(measure(lowered, kTimeline).reddish < lanes.reddish + 1500);
+}
