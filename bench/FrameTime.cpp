@@ -188,12 +188,14 @@ int main(int argc, char **argv) {
   };
   int64_t steps = 20000;
   model.roles.push_back(
-      {"producer", steps,
+      {"producer",
+       steps,
        {op(sim::OpKind::Wait, 1, true, 0, "wait empty"),
         op(sim::OpKind::ArriveExpectTx, 0, false, 32768, "arrive.expect_tx"),
         op(sim::OpKind::Copy, 0, false, 16384, "copy a"),
         op(sim::OpKind::Copy, 0, false, 16384, "copy b")}});
-  model.roles.push_back({"consumer", steps,
+  model.roles.push_back({"consumer",
+                         steps,
                          {op(sim::OpKind::Wait, 0, false, 0, "wait full"),
                           op(sim::OpKind::Compute, -1, false, 0, "mma"),
                           op(sim::OpKind::Arrive, 1, false, 0, "arrive")}});

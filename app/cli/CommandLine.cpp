@@ -40,8 +40,7 @@ std::optional<std::string> Arguments::get(llvm::StringRef name) const {
 
 bool cli::isSubcommand(llvm::StringRef word) {
   return word == "compile" || word == "pipeline" || word == "roles" ||
-         word == "export" || word == "timeline" ||
-         word == "help" ||
+         word == "export" || word == "timeline" || word == "help" ||
          word == "--help" || word == "-h";
 }
 

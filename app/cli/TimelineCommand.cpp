@@ -30,18 +30,23 @@ std::string eventName(const sim::ProtocolModel &model, const Event &e) {
   return name;
 }
 
-void writeTrace(llvm::raw_ostream &os, const std::vector<sim::ProtocolModel> &models,
+void writeTrace(llvm::raw_ostream &os,
+                const std::vector<sim::ProtocolModel> &models,
                 const std::vector<sim::Timeline> &timelines) {
   llvm::json::Array events;
   for (size_t k = 0; k < models.size(); ++k) {
     const sim::Timeline &t = timelines[k];
     events.push_back(llvm::json::Object{
-        {"name", "process_name"}, {"ph", "M"}, {"pid", int64_t(k)},
-        {"args", llvm::json::Object{{"name", "@" + models[k].kernel +
-                                                 " (simulated)"}}}});
+        {"name", "process_name"},
+        {"ph", "M"},
+        {"pid", int64_t(k)},
+        {"args", llvm::json::Object{
+                     {"name", "@" + models[k].kernel + " (simulated)"}}}});
     for (size_t r = 0; r < t.lanes.size(); ++r) {
       events.push_back(llvm::json::Object{
-          {"name", "thread_name"}, {"ph", "M"}, {"pid", int64_t(k)},
+          {"name", "thread_name"},
+          {"ph", "M"},
+          {"pid", int64_t(k)},
           {"tid", int64_t(r)},
           {"args", llvm::json::Object{{"name", t.roleNames[r]}}}});
       for (const Event &e : t.lanes[r]) {
@@ -67,14 +72,21 @@ void writeTrace(llvm::raw_ostream &os, const std::vector<sim::ProtocolModel> &mo
       const Event &from = t.lanes[f.fromRole][f.fromEvent];
       const Event &to = t.lanes[f.toRole][f.toEvent];
       int64_t id = int64_t(events.size());
-      events.push_back(llvm::json::Object{
-          {"name", "releases"}, {"cat", "barrier"}, {"ph", "s"}, {"id", id},
-          {"pid", int64_t(k)}, {"tid", int64_t(f.fromRole)},
-          {"ts", from.start / 1000.0}});
-      events.push_back(llvm::json::Object{
-          {"name", "releases"}, {"cat", "barrier"}, {"ph", "f"}, {"bp", "e"},
-          {"id", id}, {"pid", int64_t(k)}, {"tid", int64_t(f.toRole)},
-          {"ts", to.end / 1000.0}});
+      events.push_back(llvm::json::Object{{"name", "releases"},
+                                          {"cat", "barrier"},
+                                          {"ph", "s"},
+                                          {"id", id},
+                                          {"pid", int64_t(k)},
+                                          {"tid", int64_t(f.fromRole)},
+                                          {"ts", from.start / 1000.0}});
+      events.push_back(llvm::json::Object{{"name", "releases"},
+                                          {"cat", "barrier"},
+                                          {"ph", "f"},
+                                          {"bp", "e"},
+                                          {"id", id},
+                                          {"pid", int64_t(k)},
+                                          {"tid", int64_t(f.toRole)},
+                                          {"ts", to.end / 1000.0}});
     }
   }
   llvm::json::Object root{
@@ -83,7 +95,8 @@ void writeTrace(llvm::raw_ostream &os, const std::vector<sim::ProtocolModel> &mo
       {"otherData",
        llvm::json::Object{
            {"time", "simulated cycles / 1000 (1 us on the axis = 1000 cycles)"},
-           {"latency", timelines.empty() ? "" : timelines[0].latency.describe()}}}};
+           {"latency",
+            timelines.empty() ? "" : timelines[0].latency.describe()}}}};
   os << llvm::formatv("{0}", llvm::json::Value(std::move(root))) << "\n";
 }
 
@@ -126,8 +139,8 @@ int cli::runTimelineCommand(const Arguments &args) {
     std::error_code ec;
     llvm::raw_fd_ostream os(*path, ec);
     if (ec) {
-      llvm::errs() << "klx timeline: " << *path << ": cannot write: "
-                   << ec.message() << "\n";
+      llvm::errs() << "klx timeline: " << *path
+                   << ": cannot write: " << ec.message() << "\n";
       return kExitUsageError;
     }
     writeTrace(os, snapshot->protocols, timelines);
@@ -194,8 +207,8 @@ int cli::runTimelineCommand(const Arguments &args) {
     const sim::Timeline &t = timelines[k];
     const sim::ProtocolModel &m = snapshot->protocols[k];
     os << run.fileName << ": simulated barrier timeline of @" << m.kernel
-       << " after " << snapshot->displayName() << ", read from "
-       << m.readFrom << "\n";
+       << " after " << snapshot->displayName() << ", read from " << m.readFrom
+       << "\n";
     if (!m.assumptions.empty())
       os << "  model: " << m.assumptions << "\n";
     os << "  latency model: " << t.latency.describe() << "\n";
@@ -207,8 +220,7 @@ int cli::runTimelineCommand(const Arguments &args) {
       os << llvm::formatv("  role {0}: {1} k steps, waits {2:P0} of its time "
                           "({3} cycles)\n",
                           t.roleNames[r], m.roles[r].loopSteps(),
-                          t.waitingShare[r],
-                          int64_t(t.waitingCycles[r]));
+                          t.waitingShare[r], int64_t(t.waitingCycles[r]));
     if (t.verdict.completes)
       os << llvm::formatv("  verdict: completes in {0} cycles\n",
                           int64_t(t.endTime));

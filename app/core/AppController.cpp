@@ -68,10 +68,11 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace) {
   if (!bundle)
     return refuse(llvm::toString(bundle.takeError()));
   GpuRunRequest request;
-  request.label = llvm::formatv("{0} {1}x{2}x{3}",
-                                llvm::sys::path::filename(appState.run->fileName),
-                                size.m, size.n, size.k)
-                      .str();
+  request.label =
+      llvm::formatv("{0} {1}x{2}x{3}",
+                    llvm::sys::path::filename(appState.run->fileName), size.m,
+                    size.n, size.k)
+          .str();
   bundle->problem = size;
   request.bundle = std::move(*bundle);
   request.size = size;

@@ -95,8 +95,8 @@ struct Command {
     FocusRole,        // text: role name, empty to clear
     ShowTimelineOf,   // text: step name, empty for the run's timeline step
     ResetLayout,
-    RunOnGpu,         // text: "MxNxK" or empty for 2048x2048x1024;
-                      // flag: also record a measured timeline
+    RunOnGpu, // text: "MxNxK" or empty for 2048x2048x1024;
+              // flag: also record a measured timeline
   };
   Kind kind;
   std::string text = {};

@@ -68,8 +68,7 @@ TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
   if (int step = run.timelineStep(); step >= 0) {
     const Snapshot &s = run.snapshots[step];
     const sim::ProtocolModel &model = s.protocols.front();
-    return makeTimelineView(model, sim::simulate(model), step,
-                            s.displayName());
+    return makeTimelineView(model, sim::simulate(model), step, s.displayName());
   }
   return unavailableView(run);
 }

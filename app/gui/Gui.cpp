@@ -76,8 +76,7 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
     else if (arg.consume_front("--run-timeline=")) {
       args.run = arg.str();
       args.runTimeline = true;
-    }
-    else if (arg.starts_with("-")) {
+    } else if (arg.starts_with("-")) {
       llvm::errs() << "klx: unknown option '" << arg << "' (see `klx help`)\n";
       return std::nullopt;
     } else if (args.file.empty())
@@ -305,8 +304,8 @@ int klx::gui::run(int argc, char **argv) {
                   ImVec2(workSize.x, statusHeight));
 
     bool ready = screenshotMode && !controller.busy() && state.run &&
-                 (args->run.empty() ||
-                  (runRequested && !state.gpu.running && !state.gpuRuns.empty()));
+                 (args->run.empty() || (runRequested && !state.gpu.running &&
+                                        !state.gpuRuns.empty()));
     if (ready && ++framesSinceReady == args->frames)
       (*window)->requestScreenshot(args->screenshot);
     (*window)->endFrame();

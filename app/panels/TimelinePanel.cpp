@@ -29,8 +29,8 @@ constexpr float kFoldPixels = 2.0f;
 
 ImU32 stageColour(int slot) {
   static const ImU32 colours[] = {
-      IM_COL32(120, 60, 60, 255), IM_COL32(120, 95, 50, 255),
-      IM_COL32(70, 100, 60, 255), IM_COL32(60, 90, 120, 255),
+      IM_COL32(120, 60, 60, 255),  IM_COL32(120, 95, 50, 255),
+      IM_COL32(70, 100, 60, 255),  IM_COL32(60, 90, 120, 255),
       IM_COL32(100, 70, 120, 255), IM_COL32(60, 110, 110, 255),
       IM_COL32(110, 110, 60, 255),
   };
@@ -50,9 +50,10 @@ std::string describe(const TimelineView &view, const sim::Event &e) {
                   e.label.c_str(), where.c_str(), (long long)e.step,
                   (long long)e.phase, e.start, e.end, e.end - e.start);
   else
-    std::snprintf(buffer, sizeof buffer, "%s %s\nstep %lld, phase %lld\ncycle %.0f",
-                  e.label.c_str(), where.c_str(), (long long)e.step,
-                  (long long)e.phase, e.start);
+    std::snprintf(buffer, sizeof buffer,
+                  "%s %s\nstep %lld, phase %lld\ncycle %.0f", e.label.c_str(),
+                  where.c_str(), (long long)e.step, (long long)e.phase,
+                  e.start);
   return buffer;
 }
 
@@ -115,8 +116,8 @@ private:
                         view.assumptions.empty() ? "" : "\nmodel: ",
                         view.assumptions.c_str());
     if (view.verdict.completes) {
-      ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1), "completes in %.0f cycles",
-                         view.endTime);
+      ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1),
+                         "completes in %.0f cycles", view.endTime);
       return;
     }
     ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s after %.0f cycles",
@@ -163,7 +164,8 @@ private:
       viewStart = at - (at - viewStart) * factor;
       viewEnd = at + (viewEnd - at) * factor;
     }
-    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    if (ImGui::IsItemActive() &&
+        ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
       double shift = -io.MouseDelta.x / (x1 - x0) * span;
       viewStart += shift;
       viewEnd += shift;
@@ -184,10 +186,10 @@ private:
       float lastMarker = -1e9f;
       auto flushFold = [&] {
         if (foldEnd >= 0)
-          draw->AddRectFilled(ImVec2(foldStart, y + 4),
-                              ImVec2(std::max(foldEnd, foldStart + 1),
-                                     y + kLaneHeight - 6),
-                              IM_COL32(110, 110, 120, 255));
+          draw->AddRectFilled(
+              ImVec2(foldStart, y + 4),
+              ImVec2(std::max(foldEnd, foldStart + 1), y + kLaneHeight - 6),
+              IM_COL32(110, 110, 120, 255));
         foldEnd = -1;
       };
       for (size_t i = view.firstVisible(lane, viewStart);
@@ -267,7 +269,8 @@ private:
         lastX = std::max(a, b);
         if (it->isWait()) {
           size_t open = it->name.find('[');
-          int slot = open == std::string::npos ? 0 : std::atoi(&it->name[open + 1]);
+          int slot =
+              open == std::string::npos ? 0 : std::atoi(&it->name[open + 1]);
           draw->AddRectFilled(ImVec2(a, y + 3),
                               ImVec2(std::max(b, a + 1), y + kLaneHeight - 5),
                               stageColour(slot));
@@ -283,8 +286,8 @@ private:
       }
     }
     // Time axis, in cycles.
-    float axisY = origin.y +
-                  kLaneHeight * float(view.lanes.size() + measuredLanes) + 2;
+    float axisY =
+        origin.y + kLaneHeight * float(view.lanes.size() + measuredLanes) + 2;
     for (int i = 0; i <= 4; ++i) {
       double t = viewStart + span * i / 4;
       char tick[32];

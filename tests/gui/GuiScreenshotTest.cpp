@@ -251,8 +251,10 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
   CHECK(passed.green > 1500);
   // The measured lanes appear under the simulated ones.
   size_t differing = 0;
-  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight); ++y)
-    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth); ++x)
+  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight);
+       ++y)
+    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth);
+         ++x)
       differing += std::memcmp(after.at(x, y), traced.at(x, y), 3) != 0;
   INFO("Barrier timeline pixels that changed with a measured timeline: "
        << differing);
@@ -289,9 +291,9 @@ TEST_CASE("GUI: the barrier timeline, completing and deadlocked", "[gui]") {
 TEST_CASE("GUI: barrier timelines read from nvgpu ops", "[gui]") {
   // The hand-written kernel has no klx pipelines: its timeline is read
   // from its nvgpu ops (thread 0, and threads 1-127 multiplying in blue).
-  Image hand = screenshot("timeline-hand-written.png",
-                          {std::string(KLX_SOURCE_DIR) +
-                           "/samples/nvidia/gemm_tma_wgmma.mlir"});
+  Image hand = screenshot(
+      "timeline-hand-written.png",
+      {std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gemm_tma_wgmma.mlir"});
   RegionStats lanes = measure(hand, kTimeline);
   INFO("hand-written kernel's timeline: " << lanes.blue << " blue, "
                                           << lanes.orange << " orange");
@@ -303,8 +305,10 @@ TEST_CASE("GUI: barrier timelines read from nvgpu ops", "[gui]") {
   Image lowered = screenshot("timeline-ws-lowered.png",
                              {"--pass=parse", "--timeline-at=klx-to-nvgpu"});
   size_t differing = 0;
-  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight); ++y)
-    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth); ++x)
+  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight);
+       ++y)
+    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth);
+         ++x)
       differing += std::memcmp(own.at(x, y), lowered.at(x, y), 3) != 0;
   INFO("Barrier timeline pixels that differ between the two models: "
        << differing);

@@ -11,10 +11,9 @@ using namespace klx::sim;
 namespace {
 
 bool mentions(const Verdict &v, const std::string &text) {
-  return std::any_of(v.findings.begin(), v.findings.end(),
-                     [&](const std::string &f) {
-                       return f.find(text) != std::string::npos;
-                     });
+  return std::any_of(
+      v.findings.begin(), v.findings.end(),
+      [&](const std::string &f) { return f.find(text) != std::string::npos; });
 }
 
 Op wait(int barrier, bool previous = false, std::string label = "wait") {
@@ -62,11 +61,12 @@ ProtocolModel ring(int stages, int64_t steps, int emptyCount = 1,
                    int64_t expected = 32768, int64_t delivered = 16384) {
   ProtocolModel m;
   m.barriers = {{"full", stages, 1}, {"empty", stages, emptyCount}};
-  m.roles.push_back({"producer", steps,
+  m.roles.push_back({"producer",
+                     steps,
                      {wait(0 + 1, true, "wait empty"), expectTx(0, expected),
                       copy(0, delivered), copy(0, 16384)}});
-  m.roles.push_back({"consumer", steps, {wait(0, false, "wait full"), mma(),
-                                         arrive(1)}});
+  m.roles.push_back(
+      {"consumer", steps, {wait(0, false, "wait full"), mma(), arrive(1)}});
   return m;
 }
 
@@ -166,12 +166,11 @@ TEST_CASE("barrier sim: two producers on one full barrier for one arrival",
   // their bytes on full, initialised for one arrival.
   ProtocolModel m;
   m.barriers = {{"full", 2, 1}, {"empty_a", 2, 1}, {"empty_b", 2, 1}};
-  m.roles.push_back({"producer_a", 8,
-                     {wait(1, true), expectTx(0, 16384), copy(0, 16384)}});
-  m.roles.push_back({"producer_b", 8,
-                     {wait(2, true), expectTx(0, 16384), copy(0, 16384)}});
   m.roles.push_back(
-      {"consumer", 8, {wait(0), mma(), arrive(1), arrive(2)}});
+      {"producer_a", 8, {wait(1, true), expectTx(0, 16384), copy(0, 16384)}});
+  m.roles.push_back(
+      {"producer_b", 8, {wait(2, true), expectTx(0, 16384), copy(0, 16384)}});
+  m.roles.push_back({"consumer", 8, {wait(0), mma(), arrive(1), arrive(2)}});
   Timeline t = simulate(m);
   CHECK_FALSE(t.verdict.completes);
   CHECK(mentions(t.verdict, "full: 2 arrivals per phase (producer_a 1, "
@@ -180,8 +179,8 @@ TEST_CASE("barrier sim: two producers on one full barrier for one arrival",
   CHECK(mentions(t.verdict, "full[0]: producer_b arrives on phase 0, which "
                             "already has its 1 arrival"));
   // With a full barrier each, the same roles complete.
-  m.barriers = {{"full_a", 2, 1}, {"full_b", 2, 1}, {"empty_a", 2, 1},
-                {"empty_b", 2, 1}};
+  m.barriers = {
+      {"full_a", 2, 1}, {"full_b", 2, 1}, {"empty_a", 2, 1}, {"empty_b", 2, 1}};
   m.roles[0].body = {wait(2, true), expectTx(0, 16384), copy(0, 16384)};
   m.roles[1].body = {wait(3, true), expectTx(1, 16384), copy(1, 16384)};
   m.roles[2].body = {wait(0), wait(1), mma(), arrive(2), arrive(3)};
@@ -195,8 +194,8 @@ TEST_CASE("barrier sim: ping-pong consumers take runs of k steps",
   // Two consumers, each every other tile of 3 k steps, on one ring.
   ProtocolModel m;
   m.barriers = {{"full", 4, 1}, {"empty", 4, 1}};
-  m.roles.push_back({"producer", 12,
-                     {wait(1, true), expectTx(0, 16384), copy(0, 16384)}});
+  m.roles.push_back(
+      {"producer", 12, {wait(1, true), expectTx(0, 16384), copy(0, 16384)}});
   for (int c = 0; c < 2; ++c) {
     Op w = wait(0), r = arrive(1);
     for (Op *op : {&w, &r}) {
@@ -219,8 +218,9 @@ TEST_CASE("barrier sim: ping-pong consumers take runs of k steps",
 namespace {
 
 /// The timeline of the sample's kernel, from its last step with a model.
-Timeline sampleTimeline(const std::string &sample,
-                        std::vector<std::pair<std::string, std::string>> defines) {
+Timeline
+sampleTimeline(const std::string &sample,
+               std::vector<std::pair<std::string, std::string>> defines) {
   std::string path = "samples/nvidia/" + sample;
   klx::CompileOptions options;
   options.emitGoal = klx::EmitKind::MLIR;
@@ -248,7 +248,7 @@ TEST_CASE("barrier sim: gemm_ws_persistent, one stage against four",
                          << four.waitingCycles[0] << " per "
                          << four.lanes[0].size() << " with 4");
   // Per k step the producer waits far longer with one stage.
-  double perStepOne = one.waitingCycles[0] / 3;  // 3 k steps per tile
+  double perStepOne = one.waitingCycles[0] / 3;   // 3 k steps per tile
   double perStepFour = four.waitingCycles[0] / 9; // 9 k steps per tile
   CHECK(perStepOne > 2 * perStepFour);
 }
@@ -288,7 +288,8 @@ TEST_CASE("barrier sim: a parity slip, a phase missed by its waiter",
   second.ringOffset = 1; // its own phase: 2 per step
   first.ringStride = second.ringStride = 2;
   Op readyWait = wait(0, false, "wait ready");
-  m.roles.push_back({"producer", 4, {wait(1, true, "wait done"), first, second}});
+  m.roles.push_back(
+      {"producer", 4, {wait(1, true, "wait done"), first, second}});
   m.roles.push_back({"consumer", 4, {readyWait, mma(), arrive(1)}});
   Timeline t = simulate(m);
   CHECK_FALSE(t.verdict.completes);

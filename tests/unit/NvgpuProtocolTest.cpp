@@ -2,9 +2,9 @@
 
 #include "TestSupport.h"
 
+#include "core/TimelineView.h"
 #include "klx/Analysis/BarrierSim.h"
 #include "klx/Pipeline/Compiler.h"
-#include "core/TimelineView.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -19,8 +19,7 @@ namespace {
 std::string ringKernel(llvm::StringRef fullCount = "1",
                        llvm::StringRef producerTest = "eq",
                        llvm::StringRef steps = "%c5",
-                       llvm::StringRef launch = "",
-                       bool initEmpty = true) {
+                       llvm::StringRef launch = "", bool initEmpty = true) {
   std::string text = R"(
 !g = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 module attributes {gpu.container_module} {
@@ -81,9 +80,10 @@ module attributes {gpu.container_module} {
   replace("PRODUCER", producerTest);
   replace("STEPS", steps);
   replace("LAUNCH", launch);
-  replace("INIT_EMPTY", initEmpty ? "nvgpu.mbarrier.init %empty[%c0], %c32 : !g\n"
-                                    "        nvgpu.mbarrier.init %empty[%c1], %c32 : !g"
-                                  : "");
+  replace("INIT_EMPTY",
+          initEmpty ? "nvgpu.mbarrier.init %empty[%c0], %c32 : !g\n"
+                      "        nvgpu.mbarrier.init %empty[%c1], %c32 : !g"
+                    : "");
   return text;
 }
 
@@ -136,8 +136,8 @@ TEST_CASE("nvgpu protocol: a hand-written ring completes", "[nvgpu-protocol]") {
   // The consumer's waits are numbered by its loop's iterations.
   int64_t lastStep = -1;
   for (const sim::Event &e : t.lanes[0])
-    if (e.kind == sim::Event::Kind::Wait && e.label.find("bar.sync") ==
-                                                std::string::npos)
+    if (e.kind == sim::Event::Kind::Wait &&
+        e.label.find("bar.sync") == std::string::npos)
       lastStep = std::max(lastStep, e.step);
   CHECK(lastStep == 4);
 }

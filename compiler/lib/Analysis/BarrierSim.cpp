@@ -191,7 +191,7 @@ struct RoleState {
 struct Pending {
   double time;
   int64_t seq;
-  int role = -1; // a role's next op, or
+  int role = -1;               // a role's next op, or
   int barrier = -1, slot = -1; // a copy completing
   int64_t bytes = 0, phase = 0;
   int fromRole = -1;
@@ -258,8 +258,8 @@ private:
     double next = now + latency.issueCycles;
     if (op.barrier >= 0 && (op.barrier >= int(slots.size())))
       return; // malformed model: never moves (reported as blocked)
-    const BarrierGroup *g = op.barrier >= 0 ? &model.barriers[op.barrier]
-                                            : nullptr;
+    const BarrierGroup *g =
+        op.barrier >= 0 ? &model.barriers[op.barrier] : nullptr;
     int slot = g ? int(pos % g->slots) : -1;
     int64_t phase = g ? pos / g->slots : -1;
     switch (op.kind) {
@@ -278,8 +278,8 @@ private:
                              "it waits for comes round again only after "
                              "phase {4}",
                              slotName(*g, slot), role.name,
-                             op.previousPhase ? phase - 1 : phase,
-                             s.completed, s.completed));
+                             op.previousPhase ? phase - 1 : phase, s.completed,
+                             s.completed));
         if (!st.blocked) {
           st.blocked = true;
           st.waitStart = now;
@@ -302,8 +302,8 @@ private:
       st.waited += now - start;
       if (st.blocked)
         if (auto c = completer.find({op.barrier, slot}); c != completer.end())
-          timeline.flows.push_back({c->second.first, c->second.second, r,
-                                    timeline.lanes[r].size()});
+          timeline.flows.push_back(
+              {c->second.first, c->second.second, r, timeline.lanes[r].size()});
       st.blocked = false;
       add(r, {Event::Kind::Wait, start, now, op.barrier, slot,
               model.phasesKnown ? phase : s.completed - 1, shown, op.label,
@@ -322,8 +322,8 @@ private:
                            "its {3} arrival{4} (initialised for {3}): an "
                            "arrival with no pending count left is undefined "
                            "and the protocol stops here",
-                           slotName(*g, slot), role.name, s.completed,
-                           g->count, g->count == 1 ? "" : "s"));
+                           slotName(*g, slot), role.name, s.completed, g->count,
+                           g->count == 1 ? "" : "s"));
         faulted = true;
         st.blocked = false;
         return;
@@ -331,9 +331,9 @@ private:
       if (op.kind == OpKind::ArriveExpectTx)
         s.tx += op.bytes;
       s.pending -= op.arrivals;
-      add(r, {Event::Kind::Arrive, now, now, op.barrier, slot,
-              model.phasesKnown ? phase : s.completed, shown,
-              op.label, op.line});
+      add(r,
+          {Event::Kind::Arrive, now, now, op.barrier, slot,
+           model.phasesKnown ? phase : s.completed, shown, op.label, op.line});
       maybeComplete(op.barrier, slot);
       break;
     }
@@ -350,8 +350,8 @@ private:
     }
     case OpKind::Compute: {
       double cycles = op.cycles > 0 ? op.cycles : latency.mmaCycles;
-      add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, shown,
-              op.label, op.line});
+      add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, shown, op.label,
+              op.line});
       next = now + cycles;
       break;
     }
@@ -384,8 +384,8 @@ private:
   }
 
   /// An arrive or bytes meant for phase `phase` that land in another one.
-  void checkLanding(const BarrierGroup &g, int barrier, int slot,
-                    int64_t phase, const std::string &who) {
+  void checkLanding(const BarrierGroup &g, int barrier, int slot, int64_t phase,
+                    const std::string &who) {
     int64_t current = slots[barrier][slot].completed;
     if (model.phasesKnown && current != phase)
       note(timeline.verdict.findings,
@@ -406,12 +406,10 @@ private:
     // The phase flip, on the lane of the role whose arrive (or copy)
     // completed it, after that event so flows still point at the arrive.
     int role = lastAdded.first;
-    timeline.lanes[role].push_back({Event::Kind::PhaseDone, now, now, barrier,
-                                    slot, s.completed - 1, -1,
-                                    g.name + "[" + std::to_string(slot) +
-                                        "] phase " +
-                                        std::to_string(s.completed - 1) +
-                                        " done"});
+    timeline.lanes[role].push_back(
+        {Event::Kind::PhaseDone, now, now, barrier, slot, s.completed - 1, -1,
+         g.name + "[" + std::to_string(slot) + "] phase " +
+             std::to_string(s.completed - 1) + " done"});
     auto it = waiters.find({barrier, slot});
     if (it == waiters.end())
       return;

@@ -126,12 +126,12 @@ bool klx::roletree::isFoldableInteger(Operation *op) {
          isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
              arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRUIOp,
              arith::ShRSIOp, arith::MinUIOp, arith::MaxUIOp, arith::MinSIOp,
-             arith::MaxSIOp, arith::DivUIOp, arith::RemUIOp,
-             arith::CeilDivUIOp, arith::DivSIOp, arith::RemSIOp>(op);
+             arith::MaxSIOp, arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp,
+             arith::DivSIOp, arith::RemSIOp>(op);
 }
 
-std::optional<uint64_t> klx::roletree::foldInteger(Operation *op,
-                                                   ArrayRef<uint64_t> operands) {
+std::optional<uint64_t>
+klx::roletree::foldInteger(Operation *op, ArrayRef<uint64_t> operands) {
   if (op->getNumResults() != 1 || operands.size() != op->getNumOperands())
     return std::nullopt;
   unsigned width = widthOfImpl(op->getResult(0));
@@ -154,8 +154,7 @@ std::optional<uint64_t> klx::roletree::foldInteger(Operation *op,
   if (auto cmp = dyn_cast<arith::CmpIOp>(op))
     return uint64_t(compare(cmp.getPredicate(), operands[0], operands[1],
                             widthOfImpl(op->getOperand(0))));
-  std::optional<uint64_t> r =
-      applyBinary(op, operands[0], operands[1], width);
+  std::optional<uint64_t> r = applyBinary(op, operands[0], operands[1], width);
   if (!r)
     return std::nullopt;
   return truncateImpl(*r, width);

@@ -62,9 +62,9 @@ SmallVector<Value> protocolOperands(gpu::GPUFuncOp func) {
     if (auto branch = dyn_cast<scf::IfOp>(op))
       roots.push_back(branch.getCondition());
     else if (auto loop = dyn_cast<scf::ForOp>(op))
-      llvm::append_range(roots, ValueRange{loop.getLowerBound(),
-                                           loop.getUpperBound(),
-                                           loop.getStep()});
+      llvm::append_range(roots,
+                         ValueRange{loop.getLowerBound(), loop.getUpperBound(),
+                                    loop.getStep()});
     else if (isa<nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
                  nvgpu::MBarrierArriveNoCompleteOp,
                  nvgpu::MBarrierArriveExpectTxOp,
@@ -79,8 +79,8 @@ SmallVector<Value> protocolOperands(gpu::GPUFuncOp func) {
 /// The values that depend on the thread index alone and differ between
 /// threads, found by walking back from the protocol's operands through
 /// integer arithmetic and loop-carried and branch-yielded values.
-SmallVector<const ThreadValues::Lanes *> threadDependentLeaves(
-    gpu::GPUFuncOp func, ThreadValues &values) {
+SmallVector<const ThreadValues::Lanes *>
+threadDependentLeaves(gpu::GPUFuncOp func, ThreadValues &values) {
   SmallVector<const ThreadValues::Lanes *> leaves;
   llvm::SetVector<Value> seen;
   SmallVector<Value> work = protocolOperands(func);
@@ -141,9 +141,9 @@ std::string describeThreads(const std::vector<unsigned> &threads) {
       ranges.push_back({t, t});
   }
   auto range = [](std::pair<unsigned, unsigned> r) {
-    return r.first == r.second ? std::to_string(r.first)
-                               : llvm::formatv("{0}-{1}", r.first, r.second)
-                                     .str();
+    return r.first == r.second
+               ? std::to_string(r.first)
+               : llvm::formatv("{0}-{1}", r.first, r.second).str();
   };
   std::string text = threads.size() == 1 ? "thread " : "threads ";
   for (size_t i = 0; i < ranges.size() && i < 3; ++i)
@@ -184,8 +184,9 @@ void sizeArguments(gpu::GPUFuncOp func, const ModelSize &size, int64_t kSteps,
     if (value < 0)
       continue;
     in.arguments[unsigned(i)] = uint64_t(value);
-    assumptions += llvm::formatv("{0}{1} = {2}", assumptions.empty() ? "" : ", ",
-                                 name.getValue(), value);
+    assumptions +=
+        llvm::formatv("{0}{1} = {2}", assumptions.empty() ? "" : ", ",
+                      name.getValue(), value);
   }
 }
 
@@ -202,12 +203,12 @@ public:
       return it->second;
     std::string name = "mbarrier";
     Operation *create = group.getDefiningOp();
-    if (auto attr = create ? create->getAttrOfType<StringAttr>(
-                                 kBarrierNameAttrName)
-                           : nullptr)
+    if (auto attr =
+            create ? create->getAttrOfType<StringAttr>(kBarrierNameAttrName)
+                   : nullptr)
       name = attr.getValue().str();
-    else if (SourceLoc loc = create ? toSourceLoc(create->getLoc())
-                                    : SourceLoc();
+    else if (SourceLoc loc =
+                 create ? toSourceLoc(create->getLoc()) : SourceLoc();
              loc.isKnown())
       name = llvm::formatv("mbarrier@{0}", loc.line).str();
     if (unsigned uses = ++nameUses[name]; uses > 1)
@@ -219,7 +220,8 @@ public:
 
   /// Init counts, from whichever classes ran the inits; a reason when a
   /// group is never initialised or its barriers expect different counts.
-  std::optional<std::string> readInits(const std::vector<ThreadClass> &classes) {
+  std::optional<std::string>
+  readInits(const std::vector<ThreadClass> &classes) {
     std::map<int, std::set<int64_t>> counts;
     for (const ThreadClass &c : classes)
       for (const TraceEntry &e : c.inits)
@@ -352,9 +354,8 @@ private:
 };
 
 int64_t syncCount(const ThreadRun &run) {
-  return llvm::count_if(run.trace, [](const TraceEntry &e) {
-    return e.kind == Kind::Sync;
-  });
+  return llvm::count_if(
+      run.trace, [](const TraceEntry &e) { return e.kind == Kind::Sync; });
 }
 
 /// The model of one kernel, or a reason it has none.
@@ -373,8 +374,8 @@ modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
   unsigned threads = block[0] * block[1] * block[2];
   int64_t slots = 1;
   func.walk([&](nvgpu::MBarrierCreateOp create) {
-    slots = std::max<int64_t>(slots, create.getBarriers().getType()
-                                         .getNumBarriers());
+    slots = std::max<int64_t>(slots,
+                              create.getBarriers().getType().getNumBarriers());
   });
   int64_t kSteps = size.kSteps > 0 ? size.kSteps : 2 * slots + 1;
 
@@ -412,11 +413,10 @@ modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
     ThreadRun run = runAsThread(func, in);
     if (!run.ok) {
       unsigned line = run.errorAt ? lineOf(run.errorAt) : 0;
-      why = llvm::formatv("running {0}: {1}{2}", describeThreads({t}),
-                          run.error,
-                          line ? llvm::formatv(" (IR line {0})", line).str()
-                               : "")
-                .str();
+      why =
+          llvm::formatv("running {0}: {1}{2}", describeThreads({t}), run.error,
+                        line ? llvm::formatv(" (IR line {0})", line).str() : "")
+              .str();
       return failure();
     }
     // Classes that did the same are one role; who initialised the

@@ -96,13 +96,13 @@ private:
     } else if (Operation *def = v.getDefiningOp()) {
       source = "'" + def->getName().getStringRef().str() + "'";
     }
-    return fail(op, llvm::formatv("{0} is not known: it comes from {1}", what,
-                                  source));
+    return fail(
+        op, llvm::formatv("{0} is not known: it comes from {1}", what, source));
   }
 
   unsigned linearThread() const {
-    return in.thread[0] + in.block[0] * (in.thread[1] + in.block[1] *
-                                                            in.thread[2]);
+    return in.thread[0] +
+           in.block[0] * (in.thread[1] + in.block[1] * in.thread[2]);
   }
 
   /// Values of ops whose result is fixed by the thread and CTA 0 of a grid
@@ -140,8 +140,8 @@ private:
 
   std::optional<Stop> runOp(Operation *op) {
     if (++opsRun > in.maxOps)
-      return fail(op, llvm::formatv("the thread ran more than {0} ops",
-                                    in.maxOps));
+      return fail(op,
+                  llvm::formatv("the thread ran more than {0} ops", in.maxOps));
     if (int64_t(trace.size()) > in.maxEntries)
       return fail(op, llvm::formatv("the thread did more than {0} barrier "
                                     "operations",
@@ -180,11 +180,11 @@ private:
 
   std::optional<Stop> runFor(scf::ForOp loop) {
     uint64_t lb, ub, step;
-    if (auto stop = needs(loop, loop.getLowerBound(), "the loop's lower bound",
-                          lb))
+    if (auto stop =
+            needs(loop, loop.getLowerBound(), "the loop's lower bound", lb))
       return stop;
-    if (auto stop = needs(loop, loop.getUpperBound(), "the loop's upper bound",
-                          ub))
+    if (auto stop =
+            needs(loop, loop.getUpperBound(), "the loop's upper bound", ub))
       return stop;
     if (auto stop = needs(loop, loop.getStep(), "the loop's step", step))
       return stop;
@@ -239,8 +239,8 @@ private:
 
   std::optional<Stop> runIf(scf::IfOp branch) {
     uint64_t condition;
-    if (auto stop = needs(branch, branch.getCondition(),
-                          "the branch condition", condition))
+    if (auto stop = needs(branch, branch.getCondition(), "the branch condition",
+                          condition))
       return stop;
     Region &taken =
         (condition & 1) ? branch.getThenRegion() : branch.getElseRegion();
@@ -323,8 +323,7 @@ private:
       if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
         return fail(op, "the copy's destination has no static size");
       entry.kind = Kind::Copy;
-      entry.bytes =
-          type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      entry.bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
     } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
       if (auto stop = slotOf(wait.getBarriers(), wait.getMbarId()))
         return stop;

@@ -52,9 +52,9 @@ struct TraceEntry {
   int64_t iteration = -1;
 
   bool operator==(const TraceEntry &o) const {
-    return kind == o.kind && op == o.op && group == o.group &&
-           slot == o.slot && count == o.count && bytes == o.bytes &&
-           parity == o.parity && iteration == o.iteration;
+    return kind == o.kind && op == o.op && group == o.group && slot == o.slot &&
+           count == o.count && bytes == o.bytes && parity == o.parity &&
+           iteration == o.iteration;
   }
 };
 
@@ -71,7 +71,7 @@ struct ThreadRunInputs {
 struct ThreadRun {
   bool ok = true;
   std::vector<TraceEntry> trace;
-  std::string error;               // why the run stopped, when !ok
+  std::string error; // why the run stopped, when !ok
   mlir::Operation *errorAt = nullptr;
 };
 

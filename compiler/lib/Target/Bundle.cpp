@@ -100,19 +100,19 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {"abi", llvm::json::Array(launch.abi)},
   };
   if (const PtxasFunctionReport *r = bundle.resources)
-    manifest["resources"] = llvm::json::Object{
-        {"registers", r->registers},
-        {"static_shared_memory", r->sharedBytes},
-        {"stack_frame", r->stackFrameBytes},
-        {"spill_stores", r->spillStoreBytes},
-        {"spill_loads", r->spillLoadBytes}};
+    manifest["resources"] =
+        llvm::json::Object{{"registers", r->registers},
+                           {"static_shared_memory", r->sharedBytes},
+                           {"stack_frame", r->stackFrameBytes},
+                           {"spill_stores", r->spillStoreBytes},
+                           {"spill_loads", r->spillLoadBytes}};
   if (const std::optional<SimulatedVerdict> &sim = bundle.simulated)
-    manifest["simulated"] = llvm::json::Object{
-        {"completes", sim->completes},
-        {"protocol_error", sim->protocolError},
-        {"findings", llvm::json::Array(sim->findings)},
-        {"blocked", llvm::json::Array(sim->blocked)},
-        {"latency", sim->latency}};
+    manifest["simulated"] =
+        llvm::json::Object{{"completes", sim->completes},
+                           {"protocol_error", sim->protocolError},
+                           {"findings", llvm::json::Array(sim->findings)},
+                           {"blocked", llvm::json::Array(sim->blocked)},
+                           {"latency", sim->latency}};
   if (bundle.trace) {
     const TraceBundle &trace = *bundle.trace;
     llvm::json::Array traceParams;
@@ -125,15 +125,15 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
         events = param.traceEvents;
       }
     }
-    manifest["trace"] = llvm::json::Object{
-        {"binary", "kernel.trace.cubin"},
-        {"params", std::move(traceParams)},
-        {"abi", llvm::json::Array(trace.launch.abi)},
-        {"ctas", ctas},
-        {"warps", warps},
-        {"events", events},
-        {"clock", "clock64"},
-        {"warp_roles", llvm::json::Array(trace.warpRoles)}};
+    manifest["trace"] =
+        llvm::json::Object{{"binary", "kernel.trace.cubin"},
+                           {"params", std::move(traceParams)},
+                           {"abi", llvm::json::Array(trace.launch.abi)},
+                           {"ctas", ctas},
+                           {"warps", warps},
+                           {"events", events},
+                           {"clock", "clock64"},
+                           {"warp_roles", llvm::json::Array(trace.warpRoles)}};
   }
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -207,9 +207,8 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
       verdict.blocked.push_back(
           b.waiting ? llvm::formatv("{0} waits on {1}[{2}] for parity {3} "
                                     "({4} arrivals, {5} bytes pending)",
-                                    b.role, b.barrier, b.slot,
-                                    b.expectedParity, b.pendingArrivals,
-                                    b.pendingBytes)
+                                    b.role, b.barrier, b.slot, b.expectedParity,
+                                    b.pendingArrivals, b.pendingBytes)
                           .str()
                     : b.role + " stopped at " + b.op);
     bundle.simulated = std::move(verdict);
@@ -249,7 +248,8 @@ llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
   return trace;
 }
 
-llvm::Error klx::writeBundle(llvm::StringRef dir, const BundleContents &bundle) {
+llvm::Error klx::writeBundle(llvm::StringRef dir,
+                             const BundleContents &bundle) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return fail(dir + ": cannot create the folder: " + ec.message());
   auto write = [&](llvm::StringRef name,

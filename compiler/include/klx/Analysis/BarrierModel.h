@@ -41,10 +41,10 @@ buildProtocolModels(mlir::Operation *op, const ModelSize &size,
 /// read from the ops themselves (NvgpuProtocol.cpp): hand-written kernels,
 /// and klx kernels after klx-to-nvgpu. Sized by `size` through the
 /// kernel's klx.launch parameters (M, N, K, k_tiles) where it has them.
-std::vector<sim::ProtocolModel>
-buildNvgpuProtocolModels(mlir::Operation *op, const ModelSize &size,
-                         std::vector<std::string> &notModelled,
-                         const std::function<unsigned(mlir::Operation *)> &lineOf);
+std::vector<sim::ProtocolModel> buildNvgpuProtocolModels(
+    mlir::Operation *op, const ModelSize &size,
+    std::vector<std::string> &notModelled,
+    const std::function<unsigned(mlir::Operation *)> &lineOf);
 
 } // namespace klx
 

@@ -26,8 +26,8 @@ struct LatencyModel {
   double tmaLatency = 500;       // issue to first byte in shared memory
   double tmaBytesPerCycle = 128; // the SM's copies share it, one at a time
   double mmaCycles = 256;        // one k step's MMAs of one warpgroup
-  double issueCycles = 4;      // any other op
-  double wakeCycles = 20;      // a completed phase to the waiter running
+  double issueCycles = 4;        // any other op
+  double wakeCycles = 20;        // a completed phase to the waiter running
   std::string describe() const;
 };
 
@@ -97,7 +97,9 @@ struct RoleModel {
   /// covers this many loop iterations.
   int64_t unrolledSteps = 0;
   /// Loop iterations the role runs, for summaries.
-  int64_t loopSteps() const { return unrolledSteps > 0 ? unrolledSteps : steps; }
+  int64_t loopSteps() const {
+    return unrolledSteps > 0 ? unrolledSteps : steps;
+  }
 };
 
 struct ProtocolModel {
