@@ -5,6 +5,7 @@
 #include "klx/Conversion/Passes.h"
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 #include "klx/Dialect/Klx/Transforms/Passes.h"
+#include "klx/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -39,6 +40,7 @@ void klx::registerAllPasses() {
     mlir::registerAllPasses();
     registerKlxPasses();
     registerKlxConversionPasses();
+    registerKlxTransformsPasses();
   });
 }
 

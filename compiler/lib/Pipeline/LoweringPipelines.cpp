@@ -57,6 +57,9 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
                    .str());
   for (const char *pass : {"canonicalize", "cse", "reconcile-unrealized-casts"})
     add(kGpuModule, pass);
+  // Named LDS bases get their alias scopes once LDS accesses are LLVM ops.
+  if (!nvidia && opts.ldsAliasScopes)
+    add(kGpuModule, "klx-lds-alias-scope");
   // Line info for correlation. On NVIDIA directives only: .loc/.file lines
   // in PTX without DWARF sections, which ptxas rejects at -O3 ("Optimized
   // debugging not supported"), as clang's -gline-directives-only does.

@@ -20,6 +20,8 @@ namespace {
 struct Instruction {
   llvm::StringRef opcode;
   llvm::StringRef operands;
+  /// In a block LLVM's asm printer marks as part of a loop (AMDGCN).
+  bool inLoop = false;
 };
 
 struct InstructionClass {
@@ -154,6 +156,16 @@ const InstructionClass amdgcnClasses[] = {
        return isWaitcnt(i) && i.operands.contains("vmcnt(") &&
               !i.operands.contains("vmcnt(0)");
      }},
+    // The hot loop's: what a kernel waits for every iteration.
+    {"loop vmcnt(0)",
+     [](const Instruction &i) {
+       return i.inLoop && isWaitcnt(i) && i.operands.contains("vmcnt(0)");
+     }},
+    {"loop vmcnt(N)",
+     [](const Instruction &i) {
+       return i.inLoop && isWaitcnt(i) && i.operands.contains("vmcnt(") &&
+              !i.operands.contains("vmcnt(0)");
+     }},
     {"s_waitcnt lgkmcnt",
      [](const Instruction &i) {
        return isWaitcnt(i) && i.operands.contains("lgkmcnt(");
@@ -234,8 +246,17 @@ InstructionCounts klx::countInstructions(EmitKind kind,
     return counts;
   llvm::SmallVector<llvm::StringRef> lines;
   assembly.split(lines, '\n');
+  // LLVM's asm printer says which blocks are loops: "=>This Inner Loop
+  // Header" on a header's label, "in Loop: Header=..." under the others.
+  bool inLoop = false;
   for (llvm::StringRef line : lines) {
+    llvm::StringRef code = line.split(';').first.trim();
+    if (code.ends_with(":"))
+      inLoop = line.contains("Loop Header");
+    else if (code.empty() && line.contains("in Loop:"))
+      inLoop = true;
     Instruction instruction;
+    instruction.inLoop = inLoop;
     if (!split(line, instruction))
       continue;
     ++counts.total;

@@ -38,6 +38,10 @@ struct LoweringOptions {
   bool klxKernels = false;
   /// klx kernels record a measured timeline (klx-to-nvgpu{instrument}).
   bool instrument = false;
+  /// AMD: klx-lds-alias-scope tags the accesses of each named LDS base a
+  /// kernel declares; off when the module's klx.params say
+  /// `alias_scopes = false` (`-D alias_scopes=0`).
+  bool ldsAliasScopes = true;
 };
 
 /// The MLIR passes for `options.target`, in order.

@@ -143,5 +143,21 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
              << "'" << kBarrierNameAttrName << "' must be a string";
     return mlir::success();
   }
+  if (name == kLdsBasesAttrName) {
+    auto bases = llvm::dyn_cast<mlir::DictionaryAttr>(attribute.getValue());
+    auto isBase = [](mlir::NamedAttribute base) {
+      auto pair = llvm::dyn_cast<mlir::ArrayAttr>(base.getValue());
+      if (!pair || pair.size() != 2)
+        return false;
+      auto offset = llvm::dyn_cast<mlir::IntegerAttr>(pair[0]);
+      auto size = llvm::dyn_cast<mlir::IntegerAttr>(pair[1]);
+      return offset && size && offset.getInt() >= 0 && size.getInt() > 0;
+    };
+    if (!bases || !llvm::all_of(bases, isBase))
+      return op->emitError() << "'" << kLdsBasesAttrName
+                             << "' must map each base's name to [offset, "
+                                "size] in bytes, size > 0";
+    return mlir::success();
+  }
   return op->emitError() << "unknown klx attribute '" << name << "'";
 }

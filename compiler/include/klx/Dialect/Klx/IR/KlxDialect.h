@@ -35,6 +35,9 @@ inline constexpr llvm::StringLiteral kLaunchAttrName = "klx.launch";
 inline constexpr llvm::StringLiteral kRoleNamesAttrName = "klx.roles";
 /// On an nvgpu.mbarrier.create: the group's name ("full", "empty").
 inline constexpr llvm::StringLiteral kBarrierNameAttrName = "klx.barrier";
+/// On a kernel: the named bases it carves its one LDS allocation into,
+/// `{name = [offset, size]}` in bytes (klx-lds-alias-scope).
+inline constexpr llvm::StringLiteral kLdsBasesAttrName = "klx.lds_bases";
 } // namespace klx
 
 #endif // KLX_DIALECT_KLX_IR_KLXDIALECT_H
