@@ -79,3 +79,33 @@ TEST_CASE("SASS where ptxas ignored setmaxnreg has no USETMAXREG", "[counts]") {
   CHECK(counts.total == 24);
   CHECK(counts.get("USETMAXREG") == 0);
 }
+
+TEST_CASE("AMDGCN: waits inside loops, as LLVM's asm printer marks them",
+          "[counts]") {
+  // Block labels in both spellings, a nested loop whose header says so on
+  // the line under its label, and a block after the loop.
+  const char *amdgcn =
+      "; %bb.0:\n"
+      "\ts_waitcnt vmcnt(0)\n"
+      ".LBB0_1:                                ; =>This Loop Header: Depth=1\n"
+      "                                        ;     Child Loop BB0_2 Depth 2\n"
+      "\ts_waitcnt vmcnt(3)\n"
+      ".LBB0_2:                                ;   Parent Loop BB0_1 Depth=1\n"
+      "                                        ; =>  This Inner Loop Header: "
+      "Depth=2\n"
+      "\ts_waitcnt vmcnt(0) lgkmcnt(0)\n"
+      "\ts_cbranch_scc1 .LBB0_2\n"
+      "; %bb.3:                                ;   in Loop: Header=BB0_1 "
+      "Depth=1\n"
+      "\ts_waitcnt vmcnt(1)\n"
+      "\ts_cbranch_scc1 .LBB0_1\n"
+      "; %bb.4:\n"
+      "\ts_waitcnt vmcnt(0)\n"
+      "\ts_endpgm\n";
+  InstructionCounts counts = countInstructions(EmitKind::AMDGCN, amdgcn);
+  CHECK(counts.get("s_waitcnt vmcnt(0)") == 3);
+  CHECK(counts.get("s_waitcnt vmcnt(N)") == 2);
+  CHECK(counts.get("loop vmcnt(0)") == 1);
+  CHECK(counts.get("loop vmcnt(N)") == 2);
+  CHECK(counts.get("s_waitcnt lgkmcnt") == 1);
+}

@@ -18,7 +18,13 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
   auto add = [&](llvm::StringRef anchor, std::string pipeline) {
     steps.push_back({anchor.str(), std::move(pipeline)});
   };
-  // Tile programs become nvgpu kernels first, a pass per lesson.
+  // Tile programs become nvgpu kernels first, a pass per lesson; on AMD
+  // the tile program goes straight to MFMA and LDS-DMA.
+  if (!nvidia && opts.klxKernels) {
+    add("", "klx-materialize-schedule");
+    add("", "klx-persistent{grid-stride=false}");
+    add("", llvm::formatv("klx-to-amdgpu{{chipset={0}}", chip));
+  }
   if (nvidia && opts.klxKernels)
     for (const char *pass :
          {"klx-materialize-schedule", "klx-warp-specialize",

@@ -246,14 +246,20 @@ InstructionCounts klx::countInstructions(EmitKind kind,
     return counts;
   llvm::SmallVector<llvm::StringRef> lines;
   assembly.split(lines, '\n');
-  // LLVM's asm printer says which blocks are loops: "=>This Inner Loop
-  // Header" on a header's label, "in Loop: Header=..." under the others.
+  // LLVM's asm printer says which blocks are loops, in comments on a
+  // block's label (".LBB0_4:" or "; %bb.10:") or the lines under it:
+  // "=>This Inner Loop Header", "Parent Loop ...", "in Loop: Header=...".
   bool inLoop = false;
+  auto mentionsLoop = [](llvm::StringRef line) {
+    return line.contains("Loop Header") || line.contains("in Loop:") ||
+           line.contains("Parent Loop");
+  };
   for (llvm::StringRef line : lines) {
     llvm::StringRef code = line.split(';').first.trim();
-    if (code.ends_with(":"))
-      inLoop = line.contains("Loop Header");
-    else if (code.empty() && line.contains("in Loop:"))
+    bool blockStart = code.ends_with(":") || line.trim().starts_with("; %bb.");
+    if (blockStart)
+      inLoop = mentionsLoop(line);
+    else if (code.empty() && mentionsLoop(line))
       inLoop = true;
     Instruction instruction;
     instruction.inLoop = inLoop;

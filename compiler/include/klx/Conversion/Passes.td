@@ -5,6 +5,39 @@
 
 include "mlir/Pass/PassBase.td"
 
+def KlxToAMDGPUPass : Pass<"klx-to-amdgpu", "mlir::ModuleOp"> {
+  let summary = "Lower klx tile programs to gpu.func with amdgpu ops (MFMA, "
+                "LDS-DMA)";
+  let description = [{
+    Each `klx.kernel` (a tile program, after klx-materialize-schedule and
+    klx-persistent) becomes a `gpu.func` of four waves (256 threads) in a
+    `gpu.module`. The waves split the output tile 2 x 2; each multiplies its
+    part with `amdgpu.mfma` 32x32x8 (f16 or bf16 in, f32 accumulate). A and
+    B tiles reach LDS by LDS-DMA (`amdgpu.gather_to_lds`) into two stages,
+    so the copy of k-tile k+1 runs while k-tile k is multiplied; the four
+    stage buffers are named bases of one workgroup buffer, declared in
+    `klx.lds_bases` for klx-lds-alias-scope. Each k step starts with a wait
+    for this wave's DMAs and a workgroup barrier (every wave's DMAs are in,
+    and every wave is done with the stage about to be refilled). The
+    epilogue writes the accumulators to D.
+
+    The warp-role parameters of a schedule (warp_specialize, consumers,
+    producers, register budgets, pingpong) are NVIDIA's and are ignored,
+    with a warning; `stages` is always 2 here (LDS holds two stages of the
+    default 128x128x64 tile on gfx942).
+  }];
+  let options = [
+    Option<"chipset", "chipset", "std::string", "\"gfx942\"",
+           "the AMD chip, for its LDS size">,
+  ];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def KlxToNVGPUPass : Pass<"klx-to-nvgpu", "mlir::ModuleOp"> {
   let summary = "Lower klx kernels to gpu.func with nvgpu and nvvm ops";
   let description = [{

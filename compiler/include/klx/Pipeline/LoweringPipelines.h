@@ -34,7 +34,7 @@ struct LoweringOptions {
   unsigned optLevel = 3;
   /// Emit line tables so PTX .loc and AMDGCN line info point to the source.
   bool lineInfo = true;
-  /// The input has klx kernels: the klx passes come first (NVIDIA only).
+  /// The input has klx kernels: the klx passes come first.
   bool klxKernels = false;
   /// klx kernels record a measured timeline (klx-to-nvgpu{instrument}).
   bool instrument = false;

@@ -11,6 +11,8 @@
 
 #include "Lowering.h"
 
+#include "../KernelArguments.h"
+
 #include "klx/Conversion/KlxToNVGPU.h"
 #include "klx/Conversion/Passes.h"
 
@@ -34,44 +36,6 @@ using namespace klx::nvgpu_lowering;
 namespace {
 
 // [SECTION] Kernel signature and launch facts ---------------------------------
-
-/// How each !klx.tensor argument is used.
-enum class TensorUse { Unused, OperandA, OperandB, Output };
-
-FailureOr<SmallVector<TensorUse>> classifyArguments(KernelOp kernel) {
-  SmallVector<TensorUse> uses;
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments()) {
-    TensorUse use = TensorUse::Unused;
-    if (!isa<klx::TensorType>(arg.getType())) {
-      uses.push_back(use);
-      continue;
-    }
-    for (Operation *user : arg.getUsers()) {
-      TensorUse found = TensorUse::Output;
-      if (auto copy = dyn_cast<CopyOp>(user))
-        found = copy.getOperand() == Operand::A ? TensorUse::OperandA
-                                                : TensorUse::OperandB;
-      else if (auto load = dyn_cast<LoadOp>(user))
-        found = load.getOperand() == Operand::A ? TensorUse::OperandA
-                                                : TensorUse::OperandB;
-      else if (!isa<StoreOp>(user))
-        return user->emitOpError("uses a kernel tensor in a way klx-to-nvgpu "
-                                 "cannot lower");
-      if (use != TensorUse::Unused && use != found)
-        return user->emitOpError("uses tensor argument #")
-               << arg.getArgNumber()
-               << " differently from an earlier op (one tensor is one "
-                  "operand: A, B or the output)";
-      use = found;
-    }
-    uses.push_back(use);
-  }
-  return uses;
-}
-
-StringRef dtypeName(ScheduleAttr schedule) {
-  return schedule.getDtype().isBF16() ? "bf16" : "f16";
-}
 
 /// What a runner passes for each kernel argument, in order: a tensor map
 /// (its box, rows x columns, and swizzle), the output memref, or a size
@@ -361,7 +325,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   if (!schedule)
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
                               "first");
-  FailureOr<SmallVector<TensorUse>> uses = classifyArguments(kernel);
+  FailureOr<SmallVector<TensorUse>> uses = classifyArguments(kernel, "klx-to-nvgpu");
   if (failed(uses))
     return failure();
   MLIRContext *context = kernel.getContext();

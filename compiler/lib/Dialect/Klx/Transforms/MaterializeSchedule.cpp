@@ -51,7 +51,10 @@ LogicalResult read(KernelOp kernel, DictionaryAttr params, StringRef name,
 } // namespace
 
 llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
+  // alias_scopes is the AMD pipeline's (klx-lds-alias-scope), not the
+  // schedule's, but lives in the same klx.params.
   static const llvm::StringLiteral names[] = {
+      "alias_scopes",
       "consumer_regs",  "consumers",     "dtype",     "group_m",
       "persistent",
       "pingpong",       "producer_regs", "producers", "shared_full_barrier",

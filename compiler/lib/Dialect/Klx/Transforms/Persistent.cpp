@@ -69,7 +69,7 @@ void replaceLoop(IRRewriter &rewriter, ForEachTileOp loop, Value count,
   rewriter.replaceOp(loop, forOp.getResults());
 }
 
-void mapLoop(ForEachTileOp loop, ScheduleAttr schedule) {
+void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
   Location loc = loop.getLoc();
@@ -98,7 +98,7 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule) {
             arith::DivUIOp::create(b, loc, inGroup, rows)};
   };
 
-  if (!schedule.getPersistent()) {
+  if (!schedule.getPersistent() || !gridStride) {
     // One tile per CTA: grid (tiles_n, tiles_m).
     Value tm = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y);
     Value tn = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
@@ -156,7 +156,7 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule) {
 
 } // namespace
 
-LogicalResult klx::mapTilesToCTAs(KernelOp kernel) {
+LogicalResult klx::mapTilesToCTAs(KernelOp kernel, bool gridStride) {
   SmallVector<ForEachTileOp> loops;
   kernel.walk([&](ForEachTileOp loop) { loops.push_back(loop); });
   if (loops.empty())
@@ -169,11 +169,11 @@ LogicalResult klx::mapTilesToCTAs(KernelOp kernel) {
     if (loop->getParentOfType<ForEachTileOp>())
       return loop.emitOpError("is nested in another klx.for_each_tile");
     if ((loop.firstTile() != 0 || loop.tileStep() != 1) &&
-        !schedule.getPersistent())
+        (!schedule.getPersistent() || !gridStride))
       return loop.emitOpError("visits only some of the CTA's tiles, which "
                               "needs a persistent schedule (one tile per CTA "
                               "leaves nothing to share)");
-    mapLoop(loop, schedule);
+    mapLoop(loop, schedule, gridStride);
   }
   return success();
 }
@@ -185,8 +185,11 @@ LogicalResult klx::mapTilesToCTAs(KernelOp kernel) {
 namespace {
 struct KlxPersistentPass final
     : klx::impl::KlxPersistentPassBase<KlxPersistentPass> {
+  using KlxPersistentPassBase::KlxPersistentPassBase;
   void runOnOperation() override {
-    if (failed(forEachKernel(getOperation(), mapTilesToCTAs)))
+    if (failed(forEachKernel(getOperation(), [&](KernelOp kernel) {
+          return mapTilesToCTAs(kernel, gridStride);
+        })))
       signalPassFailure();
   }
 };

@@ -46,7 +46,15 @@ def KlxPersistentPass : Pass<"klx-persistent", "mlir::ModuleOp"> {
     the cta-k loop stays inside. A producer's merged (tile x k) loop becomes
     one loop over this CTA's tiles times the k tiles. Otherwise each CTA
     computes the tile at (block_id.y, block_id.x).
+
+    `grid-stride=false` gives persistent schedules one tile per CTA too:
+    the AMD pipeline uses it, since the grid size is read there through a
+    device-library call (`__ockl_get_num_groups`) that klx does not link.
   }];
+  let options = [
+    Option<"gridStride", "grid-stride", "bool", "true",
+           "persistent schedules stride over tiles by the grid size">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect"];

@@ -47,8 +47,9 @@ mlir::LogicalResult buildCircularBuffers(KernelOp kernel);
 /// max(1, stages-1) k steps ahead of the MMAs all warpgroups run.
 mlir::LogicalResult pipelineWithoutRoles(KernelOp kernel);
 
-/// Lowers the kernel's klx.for_each_tile loops onto CTAs.
-mlir::LogicalResult mapTilesToCTAs(KernelOp kernel);
+/// Lowers the kernel's klx.for_each_tile loops onto CTAs; without
+/// `gridStride`, one tile per CTA even for persistent schedules.
+mlir::LogicalResult mapTilesToCTAs(KernelOp kernel, bool gridStride = true);
 
 } // namespace klx
 

@@ -1,0 +1,30 @@
+//===- KernelArguments.h - How a klx kernel uses its arguments --*- C++ -*-===//
+//
+// Private to lib/Conversion: what klx-to-nvgpu and klx-to-amdgpu both need
+// to know about a kernel's signature before they lower it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_LIB_CONVERSION_KERNELARGUMENTS_H
+#define KLX_LIB_CONVERSION_KERNELARGUMENTS_H
+
+#include "klx/Dialect/Klx/IR/KlxOps.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace klx {
+
+/// How each !klx.tensor argument is used.
+enum class TensorUse { Unused, OperandA, OperandB, Output };
+
+/// One entry per kernel argument (Unused for the non-tensors); an error
+/// naming `pass` on a tensor used two ways or in a way it cannot lower.
+mlir::FailureOr<llvm::SmallVector<TensorUse>>
+classifyArguments(KernelOp kernel, llvm::StringRef pass);
+
+/// "f16" or "bf16".
+llvm::StringRef dtypeName(ScheduleAttr schedule);
+
+} // namespace klx
+
+#endif // KLX_LIB_CONVERSION_KERNELARGUMENTS_H
