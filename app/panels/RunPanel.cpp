@@ -103,7 +103,16 @@ public:
   void draw(const AppState &state, CommandQueue &commands) override {
     const GpuStatus &gpu = state.gpu;
     bool available = gpu.availability == GpuStatus::Availability::Available;
-    if (gpu.availability == GpuStatus::Availability::Probing)
+    // klx-run launches cubins through the CUDA driver; AMD code objects
+    // have no runner yet.
+    bool amd = state.run && !isNvidia(state.run->target);
+    if (amd)
+      ImGui::TextWrapped("Running is off for %s: klx-run launches NVIDIA "
+                         "kernels only, and no AMD GPU is available to "
+                         "klx; the AMDGCN and its report are in the "
+                         "Assembly pane.",
+                         std::string(targetName(state.run->target)).c_str());
+    else if (gpu.availability == GpuStatus::Availability::Probing)
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kDimText),
                          "looking for a GPU...");
     else if (available)
@@ -115,7 +124,7 @@ public:
     ImGui::InputTextWithHint("##size", "2048x2048x1024", size, sizeof size);
     ImGui::SameLine();
     bool compiled = state.run && state.run->succeeded();
-    bool canRun = available && compiled && !gpu.running;
+    bool canRun = available && compiled && !amd && !gpu.running;
     if (!canRun)
       ImGui::BeginDisabled();
     if (ImGui::Button(gpu.running ? "Running..." : "Run on GPU"))
