@@ -9,6 +9,8 @@
 
 #include "klx/Target/Bundle.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 
 using namespace klx;
 using namespace klx::cli;
@@ -33,6 +35,7 @@ int cli::runExportCommand(const Arguments &args) {
     size = *parsed;
   }
   input->options.emitGoal = EmitKind::Cubin;
+  input->options.codeObject = true; // AMD: the object ld.lld links
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   printDiagnostics(run, llvm::errs());
   if (!run.succeeded())
@@ -50,9 +53,20 @@ int cli::runExportCommand(const Arguments &args) {
                  << "\n";
     return kExitInputError;
   }
-  // TMA row strides (K elements of A, N of B) must be multiples of 16
-  // bytes; ragged tiles are fine (klx-run pads D to whole tiles).
-  if (size.n % 8 || size.k % 8) {
+  if (bundle->isAmd()) {
+    // klx-to-amdgpu's copies and epilogue do not mask.
+    const std::array<int64_t, 3> &tile = bundle->launch.tile;
+    if (size.m % tile[0] || size.n % tile[1] || size.k % tile[2]) {
+      llvm::errs() << llvm::formatv(
+          "klx export: --size={0}x{1}x{2}: for {3}, M, N and K must be "
+          "multiples of the tile {4}x{5}x{6} (the AMD kernel does not mask "
+          "its copies or its stores)\n",
+          size.m, size.n, size.k, bundle->target, tile[0], tile[1], tile[2]);
+      return kExitUsageError;
+    }
+  } else if (size.n % 8 || size.k % 8) {
+    // TMA row strides (K elements of A, N of B) must be multiples of 16
+    // bytes; ragged tiles are fine (klx-run pads D to whole tiles).
     llvm::errs() << "klx export: --size=" << size.m << "x" << size.n << "x"
                  << size.k << ": N and K must be multiples of 8 (TMA needs "
                     "row strides of A and B in multiples of 16 bytes)\n";
@@ -79,8 +93,11 @@ int cli::runExportCommand(const Arguments &args) {
     llvm::errs() << "klx export: " << llvm::toString(std::move(error)) << "\n";
     return kExitUsageError;
   }
-  llvm::outs() << "wrote " << args.output << ": kernel.cubin ("
-               << bundle->cubin.size() << " bytes), kernel.ptx, manifest.json ("
+  llvm::outs() << "wrote " << args.output << ": "
+               << (bundle->isAmd() ? "kernel.hsaco (" : "kernel.cubin (")
+               << (bundle->isAmd() ? bundle->hsaco : bundle->cubin).size()
+               << " bytes), " << (bundle->isAmd() ? "kernel.s" : "kernel.ptx")
+               << ", manifest.json (" << bundle->target << ", "
                << bundle->launch.entry << ", block " << bundle->launch.block[0]
                << ", " << bundle->launch.dynamicSharedBytes
                << " bytes of dynamic shared memory, " << bundle->launch.grid

@@ -218,6 +218,17 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   m.source = r.string("source", false);
   m.target = r.string("target");
   m.binary = r.string("binary");
+  if (r.failed())
+    return std::nullopt;
+  if (m.target.rfind("gfx", 0) == 0) {
+    // klx export writes AMD bundles (kernel.hsaco); this runner drives the
+    // CUDA driver only.
+    r.fail("target", "is " + m.target + ": an AMD code object (" + m.binary +
+                         "), which klx-run cannot launch: it runs NVIDIA "
+                         "cubins through the CUDA driver and has no HIP "
+                         "backend yet");
+    return std::nullopt;
+  }
   m.ptx = r.string("ptx", false);
   m.entry = r.string("entry");
   m.block = r.integers<3>("block", 1, 1024);

@@ -40,3 +40,39 @@ FailureOr<SmallVector<TensorUse>> klx::classifyArguments(KernelOp kernel,
 StringRef klx::dtypeName(ScheduleAttr schedule) {
   return schedule.getDtype().isBF16() ? "bf16" : "f16";
 }
+
+ArrayAttr klx::describeParams(
+    KernelOp kernel, ArrayRef<TensorUse> uses,
+    function_ref<void(bool isA, AddParamField add)> describeOperand) {
+  Builder b(kernel.getContext());
+  auto dims = kernel->getAttrOfType<DictionaryAttr>(kDimsAttrName);
+  SmallVector<Attribute> params;
+  for (auto [arg, use] : llvm::zip(kernel.getBodyBlock().getArguments(), uses)) {
+    SmallVector<NamedAttribute> param;
+    auto add = [&](StringRef key, Attribute value) {
+      param.push_back(b.getNamedAttr(key, value));
+    };
+    if (!isa<klx::TensorType>(arg.getType())) {
+      std::string name = "arg" + std::to_string(arg.getArgNumber());
+      for (NamedAttribute dim :
+           dims ? dims.getValue() : ArrayRef<NamedAttribute>())
+        if (cast<IntegerAttr>(dim.getValue()).getInt() == arg.getArgNumber())
+          name = dim.getName().str();
+      add("name", b.getStringAttr(name));
+      add("kind", b.getStringAttr("scalar"));
+    } else if (use == TensorUse::Unused) {
+      // Lowered to an argument the kernel never reads: a runner passes null.
+      add("name", b.getStringAttr("arg" + std::to_string(arg.getArgNumber())));
+      add("kind", b.getStringAttr("unused"));
+    } else if (use == TensorUse::Output) {
+      add("name", b.getStringAttr("D"));
+      add("kind", b.getStringAttr("memref"));
+      add("rank", b.getI64IntegerAttr(2));
+      add("dtype", b.getStringAttr("f32"));
+    } else {
+      describeOperand(use == TensorUse::OperandA, add);
+    }
+    params.push_back(b.getDictionaryAttr(param));
+  }
+  return b.getArrayAttr(params);
+}

@@ -25,6 +25,19 @@ classifyArguments(KernelOp kernel, llvm::StringRef pass);
 /// "f16" or "bf16".
 llvm::StringRef dtypeName(ScheduleAttr schedule);
 
+/// Adds one entry to a parameter's description in klx.launch.
+using AddParamField =
+    llvm::function_ref<void(llvm::StringRef, mlir::Attribute)>;
+
+/// What a runner passes for each kernel argument, in order (klx.launch's
+/// `params`): a size named by klx.dims ("M", "N", "K"), an unused tensor,
+/// the output memref D, or operand A or B as `describeOperand` says (name
+/// and kind included). The lowered signature flattens each memref.
+mlir::ArrayAttr
+describeParams(KernelOp kernel, llvm::ArrayRef<TensorUse> uses,
+               llvm::function_ref<void(bool isA, AddParamField add)>
+                   describeOperand);
+
 } // namespace klx
 
 #endif // KLX_LIB_CONVERSION_KERNELARGUMENTS_H

@@ -162,6 +162,19 @@ RunStatus BackendRunner::optimize(Snapshot &snapshot, DeviceModule &device) {
 RunStatus BackendRunner::emit(Snapshot &snapshot, DeviceModule &device,
                               EmitKind kind) {
   FatalErrorCatcher catcher;
+  if (kind == EmitKind::AMDGCN && options.codeObject) {
+    llvm::Expected<std::string> object = std::string();
+    if (!catcher.run(
+            [&] { object = emitObject(*device.module, *device.machine); })) {
+      llvm::consumeError(object.takeError());
+      return fail(snapshot, "the AMDGPU backend failed: " + catcher.message,
+                  RunStatus::InputError);
+    }
+    if (!object)
+      return fail(snapshot, llvm::toString(object.takeError()),
+                  RunStatus::InputError);
+    device.artifacts->amdgcnObject = std::move(*object);
+  }
   llvm::Expected<std::string> assembly = std::string();
   if (!catcher.run(
           [&] { assembly = emitAssembly(*device.module, *device.machine); })) {

@@ -44,6 +44,21 @@ llvm::Expected<std::string> klx::findCudaTool(llvm::StringRef name,
       name.str().c_str());
 }
 
+llvm::Expected<std::string> klx::findLlvmTool(llvm::StringRef name) {
+  // The LLVM klx was built with first: an older ld.lld on PATH (Debian's
+  // default is LLVM 14's) rejects the code object versions LLVM 22 emits.
+  llvm::SmallString<256> candidate(KLX_LLVM_TOOLS_DIR);
+  llvm::sys::path::append(candidate, name);
+  if (isExecutable(candidate))
+    return std::string(candidate);
+  if (llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName(name))
+    return *onPath;
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "%s not found on PATH or in %s (Debian's lld-22 package has it)",
+      name.str().c_str(), KLX_LLVM_TOOLS_DIR);
+}
+
 llvm::Expected<TempFile> TempFile::create(llvm::StringRef prefix,
                                           llvm::StringRef suffix) {
   llvm::SmallString<256> path;

@@ -5,6 +5,7 @@
 #include "klx/Pipeline/PipelineRun.h"
 
 #include "klx/Analysis/BarrierSim.h"
+#include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -79,8 +80,7 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {"source", bundle.source},
       {"defines", std::move(defines)},
       {"target", bundle.target},
-      {"binary", "kernel.cubin"},
-      {"ptx", "kernel.ptx"},
+      {"binary", bundle.isAmd() ? "kernel.hsaco" : "kernel.cubin"},
       {"entry", launch.entry},
       {"block", array(launch.block)},
       {"cluster", array(launch.cluster)},
@@ -99,6 +99,10 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {"params", std::move(params)},
       {"abi", llvm::json::Array(launch.abi)},
   };
+  if (bundle.isAmd())
+    manifest["amdgcn"] = "kernel.s";
+  else
+    manifest["ptx"] = "kernel.ptx";
   if (const PtxasFunctionReport *r = bundle.resources)
     manifest["resources"] =
         llvm::json::Object{{"registers", r->registers},
@@ -141,12 +145,33 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
   return text;
 }
 
+/// ld.lld -shared: the relocatable object the AMDGPU backend emits becomes
+/// the code object (.hsaco) a HIP runtime loads.
+static llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
+  llvm::Expected<std::string> lld = findLlvmTool("ld.lld");
+  if (!lld)
+    return lld.takeError();
+  llvm::Expected<TempFile> input = TempFile::create("klx-kernel", "o");
+  if (!input)
+    return input.takeError();
+  llvm::Expected<TempFile> output = TempFile::create("klx-kernel", "hsaco");
+  if (!output)
+    return output.takeError();
+  if (llvm::Error e = input->write(object))
+    return std::move(e);
+  llvm::Expected<ToolResult> linked =
+      runTool(*lld, {"-shared", input->path(), "-o", output->path()});
+  if (!linked)
+    return linked.takeError();
+  if (linked->exitCode != 0)
+    return fail("ld.lld could not link the code object: " + linked->output);
+  return output->read();
+}
+
 llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   if (!run.succeeded())
     return fail("the kernel did not compile (see the diagnostics above)");
-  if (!isNvidia(run.target))
-    return fail("export writes NVIDIA bundles (a cubin); " +
-                targetName(run.target) + " has no runner yet");
+  bool amd = !isNvidia(run.target);
   if (run.launches.empty())
     return fail("no kernel carries launch facts (klx.launch): klx-to-nvgpu "
                 "writes them for klx tile kernels, and a hand-written "
@@ -157,8 +182,10 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                               run.launches.size()));
   const KernelLaunch &launch = run.launches.front();
   using Kind = LaunchParam::Kind;
-  for (auto [name, kind] : {std::pair{"A", Kind::TensorMap},
-                            {"B", Kind::TensorMap},
+  // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs.
+  Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
+  for (auto [name, kind] : {std::pair{"A", operandKind},
+                            {"B", operandKind},
                             {"D", Kind::Memref}})
     if (!hasParam(launch, name, kind))
       return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
@@ -178,11 +205,21 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                                 launch.entry, param.name));
   const DeviceArtifacts *artifacts = nullptr;
   for (const DeviceArtifacts &a : run.artifacts)
-    if (!a.cubin.empty())
+    if (!(amd ? a.amdgcnObject : a.cubin).empty())
       artifacts = &a;
   if (!artifacts)
-    return fail("no cubin: the run stopped before the cubin step");
+    return fail(amd ? "no code object: the run stopped before the amdgcn "
+                      "step, or was not asked for one"
+                    : "no cubin: the run stopped before the cubin step");
   BundleContents bundle;
+  if (amd) {
+    llvm::Expected<std::string> hsaco =
+        linkCodeObject(artifacts->amdgcnObject);
+    if (!hsaco)
+      return hsaco.takeError();
+    bundle.hsaco = std::move(*hsaco);
+    bundle.amdgcn = artifacts->amdgcn;
+  }
   // The simulated protocol of the same kernel, when klx can model it.
   // The timeline's step first (klx's own model of a klx kernel), then any.
   std::vector<const Snapshot *> order;
@@ -263,6 +300,13 @@ llvm::Error klx::writeBundle(llvm::StringRef dir,
     os << contents;
     return llvm::Error::success();
   };
+  if (bundle.isAmd()) {
+    if (llvm::Error e = write("kernel.hsaco", bundle.hsaco))
+      return e;
+    if (llvm::Error e = write("kernel.s", bundle.amdgcn))
+      return e;
+    return write("manifest.json", bundleManifest(bundle));
+  }
   if (llvm::Error e = write("kernel.cubin", bundle.cubin))
     return e;
   if (llvm::Error e = write("kernel.ptx", bundle.ptx))

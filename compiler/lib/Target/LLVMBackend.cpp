@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace klx;
 
@@ -148,21 +149,34 @@ void klx::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   mpm.run(module, mam);
 }
 
-llvm::Expected<std::string> klx::emitAssembly(llvm::Module &module,
-                                              llvm::TargetMachine &machine) {
-  std::string assembly;
+static llvm::Expected<std::string> emitFile(llvm::Module &module,
+                                            llvm::TargetMachine &machine,
+                                            llvm::CodeGenFileType type) {
+  std::string bytes;
   {
-    llvm::raw_string_ostream stream(assembly);
+    llvm::raw_string_ostream stream(bytes);
     llvm::buffer_ostream bufferedStream(stream);
     llvm::legacy::PassManager codegen;
-    if (machine.addPassesToEmitFile(codegen, bufferedStream, nullptr,
-                                    llvm::CodeGenFileType::AssemblyFile))
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "the %s backend cannot emit assembly",
-                                     machine.getTargetTriple().str().c_str());
+    if (machine.addPassesToEmitFile(codegen, bufferedStream, nullptr, type))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(), "the %s backend cannot emit %s",
+          machine.getTargetTriple().str().c_str(),
+          type == llvm::CodeGenFileType::AssemblyFile ? "assembly"
+                                                      : "an object file");
     codegen.run(module);
   }
-  return assembly;
+  return bytes;
+}
+
+llvm::Expected<std::string> klx::emitAssembly(llvm::Module &module,
+                                              llvm::TargetMachine &machine) {
+  return emitFile(module, machine, llvm::CodeGenFileType::AssemblyFile);
+}
+
+llvm::Expected<std::string> klx::emitObject(const llvm::Module &module,
+                                            llvm::TargetMachine &machine) {
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
+  return emitFile(*copy, machine, llvm::CodeGenFileType::ObjectFile);
 }
 
 std::string klx::printModule(const llvm::Module &module) {

@@ -40,6 +40,9 @@ struct CompileOptions {
   /// klx kernels record a measured timeline into an extra parameter
   /// (what `klx export --trace` adds to a bundle).
   bool instrument = false;
+  /// AMD: also emit the kernel's code object (an ELF relocatable, which
+  /// `klx export` links into kernel.hsaco).
+  bool codeObject = false;
 };
 
 /// Parses `source`, runs the target's lowering pass by pass and then the

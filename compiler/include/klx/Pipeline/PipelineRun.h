@@ -78,6 +78,7 @@ struct DeviceArtifacts {
   std::string sass;
   std::string sassMissingReason; // why there is no SASS, when there is none
   std::string amdgcn;
+  std::string amdgcnObject; // relocatable ELF, with CompileOptions::codeObject
   std::optional<AmdgcnMetadata> amdgcnMetadata;
   std::map<EmitKind, InstructionCounts> counts;
 };

@@ -18,6 +18,10 @@ namespace klx {
 llvm::Expected<std::string> findCudaTool(llvm::StringRef name,
                                          llvm::StringRef explicitPath = "");
 
+/// An LLVM tool (ld.lld, llvm-readelf) of the LLVM this klx was built
+/// with (Debian's /usr/lib/llvm-22/bin, not on PATH), else from PATH.
+llvm::Expected<std::string> findLlvmTool(llvm::StringRef name);
+
 struct ToolResult {
   int exitCode = 0;
   std::string output; // stdout and stderr, in that order

@@ -65,8 +65,11 @@ struct BundleContents {
   std::string source;    // the file it was compiled from
   std::map<std::string, std::string> defines; // -D NAME=VALUE
   ProblemSize problem;   // the size klx-run uses without --size
-  std::string cubin;     // bytes
+  std::string cubin;     // bytes (NVIDIA)
   std::string ptx;
+  std::string hsaco;     // bytes: the linked AMD code object
+  std::string amdgcn;    // its assembly
+  bool isAmd() const { return !hsaco.empty(); }
   const PtxasFunctionReport *resources = nullptr; // ptxas -v, when known
   std::optional<TraceBundle> trace;
   std::optional<SimulatedVerdict> simulated;

@@ -47,6 +47,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
 llvm::Expected<std::string> emitAssembly(llvm::Module &module,
                                          llvm::TargetMachine &machine);
 
+/// Emits a relocatable object file (AMDGPU: what ld.lld links into an
+/// .hsaco) for a copy of the module; the module itself is not touched,
+/// since code generation rewrites it (the AMDGPU backend lowers LDS).
+llvm::Expected<std::string> emitObject(const llvm::Module &module,
+                                       llvm::TargetMachine &machine);
+
 /// Prints an LLVM module as text.
 std::string printModule(const llvm::Module &module);
 

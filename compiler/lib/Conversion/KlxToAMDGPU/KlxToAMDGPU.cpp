@@ -402,6 +402,27 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
                                               g.bBytes)),
                 }));
 
+  // What klx export writes into a Bundle's manifest: A and B are plain
+  // memrefs here, and the LDS is static (no dynamic shared memory).
+  ArrayAttr params =
+      describeParams(kernel, *uses, [&](bool isA, AddParamField add) {
+        add("name", b.getStringAttr(isA ? "A" : "B"));
+        add("kind", b.getStringAttr("memref"));
+        add("rank", b.getI64IntegerAttr(2));
+        add("dtype", b.getStringAttr(dtypeName(schedule)));
+      });
+  func->setAttr(
+      kLaunchAttrName,
+      b.getDictionaryAttr({
+          b.getNamedAttr("params", params),
+          b.getNamedAttr("dtype", b.getStringAttr(dtypeName(schedule))),
+          b.getNamedAttr("block", b.getDenseI64ArrayAttr({kThreads, 1, 1})),
+          b.getNamedAttr("dynamic_shared_memory", b.getI64IntegerAttr(0)),
+          b.getNamedAttr("grid", b.getStringAttr("tiles")),
+          b.getNamedAttr("tile", b.getDenseI64ArrayAttr(
+                                     {g.tileM, g.tileN, g.tileK})),
+      }));
+
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   AmdLowering l(g, b);

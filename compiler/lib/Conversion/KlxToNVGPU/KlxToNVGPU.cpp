@@ -37,48 +37,23 @@ namespace {
 
 // [SECTION] Kernel signature and launch facts ---------------------------------
 
-/// What a runner passes for each kernel argument, in order: a tensor map
-/// (its box, rows x columns, and swizzle), the output memref, or a size
-/// named by klx.dims. The lowered signature flattens the memref.
-ArrayAttr describeParams(KernelOp kernel, ArrayRef<TensorUse> uses,
-                         const TraceOptions &trace) {
+/// klx.launch's params: A and B as tensor maps (box rows x columns,
+/// swizzle), then the trace buffer of an instrumented kernel.
+ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
+                              const TraceOptions &trace) {
   Builder b(kernel.getContext());
   ScheduleAttr schedule = kernel.getScheduleAttr();
-  auto dims = kernel->getAttrOfType<DictionaryAttr>(kDimsAttrName);
-  SmallVector<Attribute> params;
-  for (auto [arg, use] : llvm::zip(kernel.getBodyBlock().getArguments(), uses)) {
-    SmallVector<NamedAttribute> param;
-    auto add = [&](StringRef key, Attribute value) {
-      param.push_back(b.getNamedAttr(key, value));
-    };
-    if (!isa<klx::TensorType>(arg.getType())) {
-      std::string name = "arg" + std::to_string(arg.getArgNumber());
-      for (NamedAttribute dim : dims ? dims.getValue() : ArrayRef<NamedAttribute>())
-        if (cast<IntegerAttr>(dim.getValue()).getInt() == arg.getArgNumber())
-          name = dim.getName().str();
-      add("name", b.getStringAttr(name));
-      add("kind", b.getStringAttr("scalar"));
-    } else if (use == TensorUse::Unused) {
-      // Lowered to a pointer the kernel never reads: a runner passes null.
-      add("name", b.getStringAttr("arg" + std::to_string(arg.getArgNumber())));
-      add("kind", b.getStringAttr("unused"));
-    } else if (use == TensorUse::Output) {
-      add("name", b.getStringAttr("D"));
-      add("kind", b.getStringAttr("memref"));
-      add("rank", b.getI64IntegerAttr(2));
-      add("dtype", b.getStringAttr("f32"));
-    } else {
-      bool isA = use == TensorUse::OperandA;
-      add("name", b.getStringAttr(isA ? "A" : "B"));
-      add("kind", b.getStringAttr("tensor_map"));
-      add("box", b.getDenseI64ArrayAttr(
-                     {isA ? schedule.getTileM() : schedule.getTileK(),
-                      kBoxColumns}));
-      add("swizzle", b.getI64IntegerAttr(128));
-      add("dtype", b.getStringAttr(dtypeName(schedule)));
-    }
-    params.push_back(b.getDictionaryAttr(param));
-  }
+  ArrayAttr described =
+      describeParams(kernel, uses, [&](bool isA, AddParamField add) {
+        add("name", b.getStringAttr(isA ? "A" : "B"));
+        add("kind", b.getStringAttr("tensor_map"));
+        add("box", b.getDenseI64ArrayAttr(
+                       {isA ? schedule.getTileM() : schedule.getTileK(),
+                        kBoxColumns}));
+        add("swizzle", b.getI64IntegerAttr(128));
+        add("dtype", b.getStringAttr(dtypeName(schedule)));
+      });
+  SmallVector<Attribute> params(described.begin(), described.end());
   if (trace.enabled)
     params.push_back(b.getDictionaryAttr({
         b.getNamedAttr("name", b.getStringAttr("trace")),
@@ -370,7 +345,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   func->setAttr(
       kLaunchAttrName,
       b.getDictionaryAttr({
-          b.getNamedAttr("params", describeParams(kernel, *uses, trace)),
+          b.getNamedAttr("params", describeNvgpuParams(kernel, *uses, trace)),
           b.getNamedAttr("dtype", b.getStringAttr(dtypeName(schedule))),
           b.getNamedAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1})),
           b.getNamedAttr("dynamic_shared_memory",
