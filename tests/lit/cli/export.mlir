@@ -23,7 +23,7 @@
 // RUN: FileCheck %s --check-prefix=HANDMANIFEST < %t/hand/manifest.json
 // RUN: not klx export %samples/nvidia/saxpy.mlir -o %t/saxpy 2>&1 | FileCheck %s --check-prefix=SAXPY
 
-// WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (gemm, block 384, 100352 bytes of dynamic shared memory, persistent grid, 1024x512x256)
+// WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (sm_90a, gemm, block 384, 100352 bytes of dynamic shared memory, persistent grid, 1024x512x256)
 
 // MANIFEST-DAG: "klx_bundle": 1,
 // MANIFEST-DAG: "entry": "gemm",
@@ -79,7 +79,7 @@
 
 // ODD: klx export: --size=100x128x60: N and K must be multiples of 8
 
-// HAND: wrote {{.*}}hand: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (gemm_tma_wgmma, block 128, 67584 bytes of dynamic shared memory, tiles grid, 512x1024x1024)
+// HAND: wrote {{.*}}hand: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (sm_90a, gemm_tma_wgmma, block 128, 67584 bytes of dynamic shared memory, tiles grid, 512x1024x1024)
 // HANDMANIFEST: "name": "k_tiles"
 
 // SAXPY: error: klx export: no kernel carries launch facts (klx.launch): klx-to-nvgpu writes them for klx tile kernels, and a hand-written gpu.func can carry its own (see gemm_tma_wgmma.mlir)
