@@ -21,7 +21,8 @@ constexpr llvm::StringLiteral kUsage =
     "                   [-D NAME=VALUE ...] [-o FILE]\n"
     "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
     "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
-    "  klx timeline FILE [--json] [--trace=OUT.json] [-D NAME=VALUE ...]\n"
+    "  klx timeline FILE [--json] [--trace=OUT.json] [--latency=tma=N,...]\n"
+    "                    [-D NAME=VALUE ...]\n"
     "  klx export FILE -o DIR [--size=MxNxK] [--trace] [-D NAME=VALUE ...]\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
     "        /usr/local/cuda/bin)\n";

@@ -103,10 +103,19 @@ void writeTrace(llvm::raw_ostream &os,
 } // namespace
 
 int cli::runTimelineCommand(const Arguments &args) {
-  static const llvm::StringRef ownFlags[] = {"json", "trace"};
+  static const llvm::StringRef ownFlags[] = {"json", "trace", "latency"};
   std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
     return kExitUsageError;
+  sim::LatencyModel latency;
+  if (std::optional<std::string> spec = args.get("latency")) {
+    std::string error = sim::parseLatencyModel(*spec, latency);
+    if (!error.empty()) {
+      llvm::errs() << "klx timeline: --latency=" << *spec << ": " << error
+                   << "\n";
+      return kExitUsageError;
+    }
+  }
   input->options.emitGoal = EmitKind::MLIR;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   printDiagnostics(run, llvm::errs());
@@ -132,7 +141,7 @@ int cli::runTimelineCommand(const Arguments &args) {
   std::vector<sim::Timeline> timelines;
   bool deadlock = false;
   for (const sim::ProtocolModel &model : snapshot->protocols) {
-    timelines.push_back(sim::simulate(model));
+    timelines.push_back(sim::simulate(model, latency));
     deadlock |= !timelines.back().verdict.completes;
   }
   if (std::optional<std::string> path = args.get("trace")) {

@@ -338,3 +338,21 @@ TEST_CASE("barrier sim: the lowered kernels agree with klx's own model",
     CHECK(read.verdict.protocolError == own.verdict.protocolError);
   }
 }
+
+TEST_CASE("barrier sim: the latency model from a --latency spec",
+          "[barrier-sim]") {
+  LatencyModel model;
+  CHECK(parseLatencyModel("tma=800, mma=1024,tma_bytes=64", model).empty());
+  CHECK(model.tmaLatency == 800);
+  CHECK(model.mmaCycles == 1024);
+  CHECK(model.tmaBytesPerCycle == 64);
+  CHECK(model.issueCycles == 4); // untouched
+  CHECK(parseLatencyModel("mma=0", model) ==
+        "'mma=0' is not name=positive number");
+  CHECK(parseLatencyModel("wake", model) ==
+        "'wake' is not name=positive number");
+  CHECK(parseLatencyModel("clock=3", model).find("unknown latency 'clock'") !=
+        std::string::npos);
+  CHECK(parseLatencyModel("", model) ==
+        "expects name=cycles pairs, e.g. tma=800,mma=512");
+}

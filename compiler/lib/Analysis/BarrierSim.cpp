@@ -3,6 +3,7 @@
 #include "klx/Analysis/BarrierSim.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -19,6 +20,34 @@ std::string LatencyModel::describe() const {
                        tmaLatency, tmaBytesPerCycle, mmaCycles, issueCycles,
                        wakeCycles)
       .str();
+}
+
+std::string klx::sim::parseLatencyModel(llvm::StringRef spec,
+                                        LatencyModel &model) {
+  llvm::SmallVector<llvm::StringRef> items;
+  spec.split(items, ',', -1, /*KeepEmpty=*/false);
+  if (items.empty())
+    return "expects name=cycles pairs, e.g. tma=800,mma=512";
+  for (llvm::StringRef item : items) {
+    auto [name, text] = item.split('=');
+    name = name.trim();
+    double value = 0;
+    if (text.trim().getAsDouble(value) || !(value > 0))
+      return ("'" + item + "' is not name=positive number").str();
+    double *field = llvm::StringSwitch<double *>(name)
+                        .Case("tma", &model.tmaLatency)
+                        .Case("tma_bytes", &model.tmaBytesPerCycle)
+                        .Case("mma", &model.mmaCycles)
+                        .Case("issue", &model.issueCycles)
+                        .Case("wake", &model.wakeCycles)
+                        .Default(nullptr);
+    if (!field)
+      return ("unknown latency '" + name +
+              "' (known: tma, tma_bytes, mma, issue, wake)")
+          .str();
+    *field = value;
+  }
+  return "";
 }
 
 namespace {

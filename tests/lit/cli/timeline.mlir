@@ -9,6 +9,8 @@
 // RUN: klx timeline %samples/nvidia/gemm_pingpong.mlir --json --trace=%t.trace.json | FileCheck %s --check-prefix=PP
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace.json
 // RUN: klx timeline %samples/nvidia/gemm_ws_persistent.mlir -D warp_specialize=0 | FileCheck %s --check-prefix=NOROLES
+// RUN: klx timeline %samples/nvidia/gemm_ws_persistent.mlir --latency=mma=1024,tma=800 | FileCheck %s --check-prefix=SLOWMMA
+// RUN: not klx timeline %samples/nvidia/gemm_ws_persistent.mlir --latency=mmx=3 2>&1 | FileCheck %s --check-prefix=BADLATENCY
 // RUN: klx timeline %samples/nvidia/gemm_tma_wgmma.mlir | FileCheck %s --check-prefix=HAND
 // RUN: klx timeline %samples/nvidia/gemm_tma_wgmma.mlir --json | FileCheck %s --check-prefix=HANDJSON
 // The lowered form of a klx kernel, read from the nvgpu ops klx-to-nvgpu wrote.
@@ -53,6 +55,12 @@
 // NOROLES: barriers: full x4 (init 1) empty x4 (init 256)
 // NOROLES-NEXT: role all threads: 36 k steps, waits
 // NOROLES-NEXT: verdict: completes
+
+// A slower MMA: the producer, four stages ahead, waits nearly all the time.
+// SLOWMMA: latency model: TMA 800.00 cycles + bytes / 128.00 per cycle (copies stream one after another), MMA 1024.00 cycles per k step
+// SLOWMMA-NEXT: barriers:
+// SLOWMMA-NEXT: role producer: 36 k steps, waits 9{{[0-9]}}% of its time
+// BADLATENCY: klx timeline: --latency=mmx=3: unknown latency 'mmx' (known: tma, tma_bytes, mma, issue, wake)
 
 // The hand-written kernel: thread 0 issues the copies and also multiplies;
 // the other 127 threads wait and multiply, and all meet at gpu.barrier.

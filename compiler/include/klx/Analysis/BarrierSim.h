@@ -14,6 +14,8 @@
 #ifndef KLX_ANALYSIS_BARRIERSIM_H
 #define KLX_ANALYSIS_BARRIERSIM_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -30,6 +32,12 @@ struct LatencyModel {
   double wakeCycles = 20;        // a completed phase to the waiter running
   std::string describe() const;
 };
+
+/// Sets the fields named in `spec`, "tma=800,mma=512": tma (latency),
+/// tma_bytes (per cycle), mma, issue, wake, each a positive number of
+/// cycles (bytes per cycle for tma_bytes). Returns why it cannot, or an
+/// empty string.
+std::string parseLatencyModel(llvm::StringRef spec, LatencyModel &model);
 
 /// A group of mbarriers, one per stage ("slot"), each initialised for
 /// `count` arrivals per phase.
