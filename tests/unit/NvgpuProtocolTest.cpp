@@ -240,3 +240,45 @@ TEST_CASE("nvgpu protocol: the Barrier timeline pane's view of the sample",
   CHECK(view.lanes[0].role == "thread 0");
   CHECK(view.verdict.completes);
 }
+
+TEST_CASE("nvgpu protocol: a value from memory is not reused from an "
+          "earlier iteration",
+          "[nvgpu-protocol]") {
+  // The slot comes from memory after the first k step: the run must stop
+  // there, not wait on the slot the first step computed.
+  const char *source = R"(
+!g = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @stale(%slots: memref<4xindex>) kernel
+        attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %false = arith.constant false
+      %timeout = arith.constant 1000000 : index
+      %tid = gpu.thread_id x
+      %g = nvgpu.mbarrier.create -> !g
+      %leader = arith.cmpi eq, %tid, %c0 : index
+      scf.if %leader {
+        nvgpu.mbarrier.init %g[%c0], %c1 : !g
+        nvgpu.mbarrier.init %g[%c1], %c1 : !g
+      }
+      gpu.barrier
+      %last = scf.for %k = %c0 to %c4 step %c1 iter_args(%s = %c0) -> (index) {
+        %slot = arith.remui %s, %c2 : index
+        nvgpu.mbarrier.try_wait.parity %g[%slot], %false, %timeout : !g
+        %next = memref.load %slots[%k] : memref<4xindex>
+        scf.yield %next : index
+      }
+      gpu.return
+    }
+  }
+}
+)";
+  Read read = readKernel(source);
+  CHECK(read.models.empty());
+  INFO(llvm::join(read.notes, "\n"));
+  CHECK(mentions(read.notes, "the mbarrier index is not known"));
+}

@@ -454,7 +454,11 @@ modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
   int64_t mostSyncs = 0;
   for (const ThreadClass &c : classes)
     mostSyncs = std::max(mostSyncs, syncCount(c.run));
-  builder.syncThreads = int(threads);
+  // Threads that do nothing to the barriers (they return early) do not
+  // take part in bar.sync either.
+  builder.syncThreads = 0;
+  for (const ThreadClass &c : classes)
+    builder.syncThreads += int(c.threads.size());
   std::vector<unsigned> passive;
   llvm::erase_if(classes, [&](const ThreadClass &c) {
     bool onlySyncs = syncCount(c.run) == int64_t(c.run.trace.size());

@@ -156,11 +156,14 @@ private:
     if (evalSpecial(op))
       return std::nullopt;
     if (isFoldableInteger(op)) {
+      // Unknown stays unknown until it matters, and never keeps a value
+      // from an earlier iteration.
+      values.erase(op->getResult(0));
       SmallVector<uint64_t, 3> operands;
       for (Value operand : op->getOperands()) {
         std::optional<uint64_t> v = get(operand);
         if (!v)
-          return std::nullopt; // unknown stays unknown until it matters
+          return std::nullopt;
         operands.push_back(*v);
       }
       if (std::optional<uint64_t> r = foldInteger(op, operands))
@@ -231,9 +234,7 @@ private:
       iv = next;
     }
     loops.pop_back();
-    for (auto [result, value] : llvm::zip(loop.getResults(), carried))
-      if (value)
-        values[result] = *value;
+    setOrForget(loop.getResults(), carried);
     return std::nullopt;
   }
 
@@ -249,10 +250,22 @@ private:
     if (std::optional<Stop> stop = runBlock(taken.front()))
       return stop;
     auto yield = cast<scf::YieldOp>(taken.front().getTerminator());
-    for (auto [result, v] : llvm::zip(branch.getResults(), yield.getOperands()))
-      if (std::optional<uint64_t> value = get(v))
-        values[result] = *value;
+    SmallVector<std::optional<uint64_t>> yielded;
+    for (Value v : yield.getOperands())
+      yielded.push_back(get(v));
+    setOrForget(branch.getResults(), yielded);
     return std::nullopt;
+  }
+
+  /// Results take their values, or lose the ones an earlier run gave them.
+  void setOrForget(ValueRange results,
+                   ArrayRef<std::optional<uint64_t>> known) {
+    for (auto [result, value] : llvm::zip(results, known)) {
+      if (value)
+        values[result] = *value;
+      else
+        values.erase(result);
+    }
   }
 
   /// False when an optional predicate operand is present and false (the op

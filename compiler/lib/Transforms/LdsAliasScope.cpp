@@ -32,6 +32,7 @@ using namespace klx;
 namespace {
 
 constexpr unsigned kLdsAddressSpace = 3;
+constexpr int64_t kWaveLanes = 64; // gfx9 waves (gfx942, gfx950)
 
 struct NamedBase {
   std::string name;
@@ -88,12 +89,19 @@ private:
     for (Value index : gep.getDynamicIndices())
       if (mayCarryAddress(index))
         return std::nullopt;
-    if (base->dynamic || !gep.getDynamicIndices().empty())
-      return Derivation{base->offset, true};
-    std::optional<int64_t> bytes = constantOffset(gep);
+    std::optional<int64_t> bytes =
+        base->dynamic ? std::nullopt : constantOffset(gep);
     if (!bytes)
       return Derivation{base->offset, true};
     return Derivation{base->offset + *bytes, false};
+  }
+
+  /// Bytes between consecutive elements of `type` in memory: its size
+  /// rounded up to its ABI alignment, as LLVM's GEP counts them.
+  int64_t allocSize(Type type) {
+    int64_t size = int64_t(layout.getTypeSize(type));
+    int64_t align = std::max<int64_t>(1, layout.getTypeABIAlignment(type));
+    return (size + align - 1) / align * align;
   }
 
   /// The byte offset of a GEP whose indices are all constants.
@@ -102,18 +110,24 @@ private:
     int64_t bytes = 0;
     bool first = true;
     for (auto index : gep.getIndices()) {
-      auto attr = llvm::dyn_cast_if_present<IntegerAttr>(index);
-      if (!attr)
+      // Constants, as attributes or as constant SSA values.
+      APInt constant;
+      int64_t i = 0;
+      if (auto attr = llvm::dyn_cast_if_present<IntegerAttr>(index))
+        i = attr.getInt();
+      else if (auto value = llvm::dyn_cast_if_present<Value>(index);
+               value && matchPattern(value, m_ConstantInt(&constant)))
+        i = constant.getSExtValue();
+      else
         return std::nullopt;
-      int64_t i = attr.getInt();
       if (first) {
-        bytes += i * int64_t(layout.getTypeSize(type));
+        bytes += i * allocSize(type);
         first = false;
         continue;
       }
       if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
         type = array.getElementType();
-        bytes += i * int64_t(layout.getTypeSize(type));
+        bytes += i * allocSize(type);
       } else if (auto vector = dyn_cast<VectorType>(type)) {
         type = vector.getElementType();
         bytes += i * int64_t(layout.getTypeSize(type));
@@ -141,6 +155,10 @@ private:
 
   /// An integer that is an LDS address: ptrtoint, plus offsets.
   std::optional<Derivation> integer(Value v) {
+    // A narrower integer may wrap where the address would not.
+    auto type = dyn_cast<IntegerType>(v.getType());
+    if (!type || type.getWidth() < 32)
+      return std::nullopt;
     if (auto cast = v.getDefiningOp<LLVM::PtrToIntOp>())
       return pointer(cast.getArg());
     auto add = v.getDefiningOp<LLVM::AddOp>();
@@ -274,33 +292,43 @@ LogicalResult klx::tagLdsAliasScopes(LLVM::LLVMFuncOp func) {
     base.scope = LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, base.name));
 
   Deriver deriver(*root, layout);
-  // The base an LDS pointer of `bytes` bytes (0: unknown) lies in.
-  auto baseOf = [&](Value ptr, int64_t bytes) -> const NamedBase * {
+  // The base an access of `bytes` bytes at `ptr` + `extra` lies in: a
+  // constant address whose bytes are all inside one base, or a run-time
+  // index from a base's own start (its view), which declaring the bases
+  // promises stays inside it.
+  auto baseOf = [&](Value ptr, int64_t bytes,
+                    int64_t extra) -> const NamedBase * {
     std::optional<Derivation> d = deriver.pointer(ptr);
     if (!d)
       return nullptr;
     for (const NamedBase &base : *bases) {
       int64_t end = base.offset + base.size;
-      bool starts = d->offset >= base.offset && d->offset < end;
-      if (starts && (d->dynamic || (bytes > 0 && d->offset + bytes <= end)))
+      if (d->dynamic ? d->offset == base.offset && extra >= 0 && extra < base.size
+                     : d->offset + extra >= base.offset && bytes > 0 &&
+                           d->offset + extra + bytes <= end)
         return &base;
     }
     return nullptr;
   };
   func.walk([&](LLVM::AliasAnalysisOpInterface access) {
-    int64_t bytes = 0;
+    int64_t bytes = 0, extra = 0;
     if (auto load = dyn_cast<LLVM::LoadOp>(access.getOperation()))
       bytes = int64_t(layout.getTypeSize(load.getType()));
     else if (auto store = dyn_cast<LLVM::StoreOp>(access.getOperation()))
       bytes = int64_t(layout.getTypeSize(store.getValue().getType()));
-    else if (auto size = access->getAttrOfType<IntegerAttr>("size"))
-      bytes = size.getInt(); // the LDS-DMA ops
+    else if (auto size = access->getAttrOfType<IntegerAttr>("size")) {
+      // LDS-DMA: each lane brings `size` bytes and the wave writes them
+      // one after another from lane 0's address, plus the op's offset.
+      bytes = size.getInt() * kWaveLanes;
+      if (auto offset = access->getAttrOfType<IntegerAttr>("offset"))
+        extra = offset.getInt();
+    }
     const NamedBase *only = nullptr;
     bool lds = false;
     for (Value operand : access.getAccessedOperands()) {
       if (!isLdsPointer(operand))
         continue;
-      const NamedBase *base = baseOf(operand, bytes);
+      const NamedBase *base = baseOf(operand, bytes, extra);
       if (!base || (lds && base != only))
         return; // ambiguous, or two bases
       lds = true;

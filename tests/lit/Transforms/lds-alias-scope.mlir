@@ -41,9 +41,29 @@ llvm.func @tagged(%g: !llvm.ptr<1>, %i: i64) attributes {klx.lds_bases = {a = [0
 llvm.mlir.global internal @lds() {addr_space = 3 : i32} : !llvm.array<2048 x i8>
 // What is not provably one base stays untagged.
 // CHECK-LABEL: llvm.func @ambiguous
-llvm.func @ambiguous(%c: i1, %i: i32) attributes {klx.lds_bases = {a = [0, 1024], b = [1024, 1024]}} {
+llvm.func @ambiguous(%c: i1, %i: i32, %g: !llvm.ptr<1>) attributes {klx.lds_bases = {a = [0, 1024], b = [1024, 1024]}} {
   %root = llvm.mlir.addressof @lds : !llvm.ptr<3>
   %b = llvm.getelementptr %root[1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // An LDS-DMA writes a whole wave's bytes (64 x 4 here): from 1020 they
+  // run into b.
+  %edge = llvm.getelementptr %root[1020] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: rocdl.global.load.lds %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, 4, 0, 0{{$}}
+  rocdl.global.load.lds %g, %edge, 4, 0, 0
+  // ... and so does one whose offset moves it past a's end.
+  // CHECK: rocdl.global.load.lds %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, 4, 1000, 0{{$}}
+  rocdl.global.load.lds %g, %root, 4, 1000, 0
+  // A run-time index from inside a base rather than from its start.
+  %inner = llvm.getelementptr %root[16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  %p0 = llvm.getelementptr %inner[%i] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  // CHECK: llvm.load %{{[0-9a-z_]+}} : !llvm.ptr<3> -> f32
+  %v0 = llvm.load %p0 : !llvm.ptr<3> -> f32
+  // An address squeezed into 16 bits may wrap.
+  %narrow = llvm.ptrtoint %b : !llvm.ptr<3> to i16
+  %one6 = llvm.mlir.constant(4 : i16) : i16
+  %moved = llvm.add %narrow, %one6 : i16
+  %p7 = llvm.inttoptr %moved : i16 to !llvm.ptr<3>
+  // CHECK: llvm.load %{{[0-9a-z_]+}} : !llvm.ptr<3> -> f32
+  %v7 = llvm.load %p7 : !llvm.ptr<3> -> f32
   %ia = llvm.ptrtoint %root : !llvm.ptr<3> to i32
   %ib = llvm.ptrtoint %b : !llvm.ptr<3> to i32
   // or on an address

@@ -22,17 +22,22 @@ def KlxLdsAliasScopePass : Pass<"klx-lds-alias-scope"> {
     of them (`s_waitcnt vmcnt(0)`). This pass creates one alias scope per
     base under one domain and tags every LDS load, store and LDS-DMA
     (`rocdl.load.to.lds`, `rocdl.global.load.lds`,
-    `rocdl.raw.ptr.buffer.load.lds`) whose pointer provably derives from
+    `rocdl.raw.ptr.buffer.load.lds`) that lies in
     exactly one base: its own scope, the other bases' as `noalias`. The
     AMDGPU waitcnt insertion then waits only for the DMAs into that base.
 
-    A pointer derives from a base when it is the LDS global plus a constant
-    byte offset inside that base, followed by any GEPs or integer adds of
-    values that are not themselves LDS addresses (a pointer derived from a
-    base stays in it: that is what declaring the bases promises).
-    Everything else is left untagged: block-argument merges, selects, `or`
-    and `sub` on addresses, adds of two addresses, pointers loaded from
-    memory, and constant offsets that fall between bases or across two.
+    An access lies in a base when its address is the LDS global plus a
+    constant and every byte it touches (a whole wave's for an LDS-DMA,
+    past the op's offset) is inside the base; or when it is a base's own
+    start plus run-time GEP indices or integer adds of values that are not
+    addresses. The second kind cannot be bounded here: declaring the bases
+    promises that an index from a base's start stays inside it, as an
+    access through a `memref.view` of it must (klx-to-amdgpu's stages are
+    such views). Everything else is left untagged: block-argument merges,
+    selects, `or` and `sub` on addresses, adds of two addresses, run-time
+    indices from inside a base, integers narrower than 32 bits, pointers
+    loaded from memory, and constant offsets that fall between or across
+    bases.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -81,6 +81,10 @@ FailureOr<Geometry> checkSchedule(KernelOp kernel, ScheduleAttr s,
   g.tileN = s.getTileN();
   g.tileK = s.getTileK();
   g.dtype = s.getDtype();
+  if (!g.dtype.isF16() && !g.dtype.isBF16())
+    return kernel.emitOpError("klx-to-amdgpu: MFMA 32x32x8 takes f16 or bf16 "
+                              "operands; got ")
+           << g.dtype;
   if (g.tileM % (2 * kMfma) || g.tileN % (2 * kMfma))
     return kernel.emitOpError("klx-to-amdgpu: tile_m and tile_n must be "
                               "multiples of 64 (two waves of 32x32 MFMA "
@@ -287,6 +291,9 @@ void lowerKLoop(AmdLowering &l, KLoop k,
     l.copyTile(loc, globalA, rowA, kOffset, l.a[stage], g.tileM, g.tileK);
     l.copyTile(loc, globalB, kOffset, colB, l.bt[stage], g.tileK, g.tileN);
   };
+  // A k loop before this one may still be reading stage 0 in slower
+  // waves.
+  gpu::BarrierOp::create(b, loc);
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, tiles,
                                     l.c(loc, 0));
   auto prologue = scf::IfOp::create(b, loc, any, /*withElse=*/false);
