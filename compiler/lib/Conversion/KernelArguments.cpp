@@ -37,6 +37,19 @@ FailureOr<SmallVector<TensorUse>> klx::classifyArguments(KernelOp kernel,
   return uses;
 }
 
+void klx::retypeAccumulators(Operation *root, Type type) {
+  root->walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (isa<AccType>(result.getType()))
+        result.setType(type);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isa<AccType>(arg.getType()))
+            arg.setType(type);
+  });
+}
+
 StringRef klx::dtypeName(ScheduleAttr schedule) {
   return schedule.getDtype().isBF16() ? "bf16" : "f16";
 }

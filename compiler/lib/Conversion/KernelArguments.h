@@ -25,6 +25,11 @@ classifyArguments(KernelOp kernel, llvm::StringRef pass);
 /// "f16" or "bf16".
 llvm::StringRef dtypeName(ScheduleAttr schedule);
 
+/// Gives every !klx.acc value under `root` (op results and block
+/// arguments, loop-carried ones included) the target's accumulator type,
+/// in place, before the ops that make and use them are lowered.
+void retypeAccumulators(mlir::Operation *root, mlir::Type type);
+
 /// Adds one entry to a parameter's description in klx.launch.
 using AddParamField =
     llvm::function_ref<void(llvm::StringRef, mlir::Attribute)>;

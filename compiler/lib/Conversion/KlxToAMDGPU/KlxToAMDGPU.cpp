@@ -470,17 +470,7 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
   IRRewriter rewriter(context);
   rewriter.inlineBlockBefore(&body, terminator, replacements);
 
-  // Accumulators change type in place: op results, loop-carried values.
-  func.walk([&](Operation *op) {
-    for (Value result : op->getResults())
-      if (isa<AccType>(result.getType()))
-        result.setType(l.accType);
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (isa<AccType>(arg.getType()))
-            arg.setType(l.accType);
-  });
+  retypeAccumulators(func, l.accType);
 
   SmallVector<MmaOp> mmas;
   func.walk([&](MmaOp mma) { mmas.push_back(mma); });
