@@ -11,7 +11,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-
 using namespace klx;
 using namespace klx::cli;
 
@@ -48,9 +47,8 @@ int cli::runExportCommand(const Arguments &args) {
     }
   llvm::Expected<BundleContents> bundle = bundleFromRun(run);
   if (!bundle) {
-    llvm::errs() << run.fileName
-                 << ": error: klx export: " << llvm::toString(bundle.takeError())
-                 << "\n";
+    llvm::errs() << run.fileName << ": error: klx export: "
+                 << llvm::toString(bundle.takeError()) << "\n";
     return kExitInputError;
   }
   if (bundle->isAmd()) {
@@ -68,7 +66,8 @@ int cli::runExportCommand(const Arguments &args) {
     // TMA row strides (K elements of A, N of B) must be multiples of 16
     // bytes; ragged tiles are fine (klx-run pads D to whole tiles).
     llvm::errs() << "klx export: --size=" << size.m << "x" << size.n << "x"
-                 << size.k << ": N and K must be multiples of 8 (TMA needs "
+                 << size.k
+                 << ": N and K must be multiples of 8 (TMA needs "
                     "row strides of A and B in multiples of 16 bytes)\n";
     return kExitUsageError;
   }
@@ -101,7 +100,7 @@ int cli::runExportCommand(const Arguments &args) {
                << bundle->launch.entry << ", block " << bundle->launch.block[0]
                << ", " << bundle->launch.dynamicSharedBytes
                << " bytes of dynamic shared memory, " << bundle->launch.grid
-               << " grid, " << size.m << "x" << size.n << "x" << size.k
-               << ")" << (bundle->trace ? ", kernel.trace.cubin" : "") << "\n";
+               << " grid, " << size.m << "x" << size.n << "x" << size.k << ")"
+               << (bundle->trace ? ", kernel.trace.cubin" : "") << "\n";
   return kExitSuccess;
 }

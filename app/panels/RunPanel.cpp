@@ -53,8 +53,8 @@ void drawLatest(const GpuRunRecord &r) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(value.c_str());
     };
-    row("time", format("%.4f ms", r.medianMs) +
-                    format(" (%.4f", r.minMs) + format(" - %.4f)", r.maxMs));
+    row("time", format("%.4f ms", r.medianMs) + format(" (%.4f", r.minMs) +
+                    format(" - %.4f)", r.maxMs));
     row("throughput", format("%.1f TFLOP/s", r.tflops) +
                           format(", %.1f%% of peak", r.percentOfPeak));
     if (r.cublasTflops > 0)
@@ -89,8 +89,8 @@ void drawHistoryChart(const std::vector<GpuRunRecord> &runs) {
                         ImVec2(origin.x + length, y + row - 2),
                         statusColour(r));
     std::string text = format("%.0f TFLOP/s  ", r.tflops) + r.label;
-    draw->AddText(ImVec2(origin.x + length + 4, y), IM_COL32(220, 220, 220, 255),
-                  text.c_str());
+    draw->AddText(ImVec2(origin.x + length + 4, y),
+                  IM_COL32(220, 220, 220, 255), text.c_str());
   }
   ImGui::Dummy(ImVec2(width, row * float(shown)));
 }
@@ -158,7 +158,8 @@ public:
     ImGui::TextUnformatted("History");
     drawHistoryChart(runs);
     if (ImGui::BeginTable("history", 4,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                          ImGuiTableFlags_RowBg |
+                              ImGuiTableFlags_BordersInnerV |
                               ImGuiTableFlags_SizingStretchProp)) {
       ImGui::TableSetupColumn("run");
       ImGui::TableSetupColumn("status");

@@ -78,9 +78,8 @@ public:
       return fallback;
     double d = v->asNumber();
     if (d != std::floor(d) || d < double(min) || d > double(max)) {
-      fail(name, "must be a whole number from " + std::to_string(min) +
-                     " to " + std::to_string(max) + ", got " +
-                     std::to_string(d));
+      fail(name, "must be a whole number from " + std::to_string(min) + " to " +
+                     std::to_string(max) + ", got " + std::to_string(d));
       return fallback;
     }
     return int64_t(d);
@@ -264,8 +263,9 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   if (p.failed())
     return std::nullopt;
   if (kind != "gemm") {
-    p.fail("kind", "\"" + kind + "\" is not a problem klx-run can check "
-                                 "(gemm)");
+    p.fail("kind", "\"" + kind +
+                       "\" is not a problem klx-run can check "
+                       "(gemm)");
     return std::nullopt;
   }
   if (*dtype == DType::F32) {
@@ -287,9 +287,9 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   if (!abi)
     return std::nullopt;
   for (const JsonValue &slot : abi->items()) {
-    if (!slot.isString() || (slot.asString() != "ptr" &&
-                             slot.asString() != "i64" &&
-                             slot.asString() != "i32")) {
+    if (!slot.isString() ||
+        (slot.asString() != "ptr" && slot.asString() != "i64" &&
+         slot.asString() != "i32")) {
       r.fail("abi", "entries must be \"ptr\", \"i64\" or \"i32\"");
       return std::nullopt;
     }
@@ -308,10 +308,10 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
                             {"B", Param::Kind::TensorMap},
                             {"D", Param::Kind::Memref}})
     if (!findParam(m, name, kind)) {
-      r.fail("params", std::string("has no ") +
-                           (kind == Param::Kind::TensorMap ? "tensor map"
-                                                           : "memref") +
-                           " named " + name + " (a gemm needs A, B and D)");
+      r.fail("params",
+             std::string("has no ") +
+                 (kind == Param::Kind::TensorMap ? "tensor map" : "memref") +
+                 " named " + name + " (a gemm needs A, B and D)");
       return std::nullopt;
     }
   if (!findParam(m, "K", Param::Kind::Scalar) &&
@@ -330,8 +330,8 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     r.fail("params", "D must be a memref of rank 2");
     return std::nullopt;
   }
-  if (const JsonValue *defines = root->get("defines"); defines &&
-                                                       defines->isObject())
+  if (const JsonValue *defines = root->get("defines");
+      defines && defines->isObject())
     for (const auto &[name, value] : defines->members())
       m.defines.emplace_back(name, value.isString() ? value.asString() : "?");
   if (const JsonValue *resources = root->get("resources"))
@@ -389,7 +389,8 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
       t.fail("params", "must flatten to abi and hold one trace buffer");
       return std::nullopt;
     }
-    if (const JsonValue *roles = trace->get("warp_roles"); roles && roles->isArray())
+    if (const JsonValue *roles = trace->get("warp_roles");
+        roles && roles->isArray())
       for (const JsonValue &role : roles->items())
         section.warpRoles.push_back(role.isString() ? role.asString() : "");
     m.trace = std::move(section);
@@ -413,7 +414,8 @@ std::string klx::rt::checkProblemSize(const Manifest &m,
   unsigned bytes = dtypeBytes(m.dtype);
   if ((size.k * bytes) % 16 || (size.n * bytes) % 16)
     return shape + ": N and K must be multiples of " +
-           std::to_string(16 / bytes) + " (TMA needs row strides of A and "
+           std::to_string(16 / bytes) +
+           " (TMA needs row strides of A and "
            "B in multiples of 16 bytes)";
   if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
     return shape + ": each size must be below 2^31 (TMA dimensions)";

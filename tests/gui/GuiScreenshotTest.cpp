@@ -319,10 +319,10 @@ TEST_CASE("GUI: barrier timelines read from nvgpu ops", "[gui]") {
 TEST_CASE("GUI: the tile program lowered for AMD", "[gui]") {
   // The AMDGCN of klx-to-amdgpu's kernel in the Assembly pane, its IR at
   // the step, and no warp roles (an AMD kernel has none).
-  Image amd = screenshot("amd-gemm-mfma.png",
-                         {std::string(KLX_SOURCE_DIR) +
-                              "/samples/amd/gemm_mfma.mlir",
-                          "--pass=klx-to-amdgpu"});
+  Image amd =
+      screenshot("amd-gemm-mfma.png",
+                 {std::string(KLX_SOURCE_DIR) + "/samples/amd/gemm_mfma.mlir",
+                  "--pass=klx-to-amdgpu"});
   requireBusy(amd, kAssembly, "Assembly pane (AMDGCN)");
   requireBusy(amd, kIR, "IR pane after klx-to-amdgpu");
   RegionStats roles = measure(amd, kWarpRoles);

@@ -60,7 +60,8 @@ ArrayAttr klx::describeParams(
   Builder b(kernel.getContext());
   auto dims = kernel->getAttrOfType<DictionaryAttr>(kDimsAttrName);
   SmallVector<Attribute> params;
-  for (auto [arg, use] : llvm::zip(kernel.getBodyBlock().getArguments(), uses)) {
+  for (auto [arg, use] :
+       llvm::zip(kernel.getBodyBlock().getArguments(), uses)) {
     SmallVector<NamedAttribute> param;
     auto add = [&](StringRef key, Attribute value) {
       param.push_back(b.getNamedAttr(key, value));

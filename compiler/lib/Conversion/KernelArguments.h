@@ -38,10 +38,9 @@ using AddParamField =
 /// `params`): a size named by klx.dims ("M", "N", "K"), an unused tensor,
 /// the output memref D, or operand A or B as `describeOperand` says (name
 /// and kind included). The lowered signature flattens each memref.
-mlir::ArrayAttr
-describeParams(KernelOp kernel, llvm::ArrayRef<TensorUse> uses,
-               llvm::function_ref<void(bool isA, AddParamField add)>
-                   describeOperand);
+mlir::ArrayAttr describeParams(
+    KernelOp kernel, llvm::ArrayRef<TensorUse> uses,
+    llvm::function_ref<void(bool isA, AddParamField add)> describeOperand);
 
 } // namespace klx
 

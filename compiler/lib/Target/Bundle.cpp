@@ -184,9 +184,8 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   using Kind = LaunchParam::Kind;
   // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs.
   Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
-  for (auto [name, kind] : {std::pair{"A", operandKind},
-                            {"B", operandKind},
-                            {"D", Kind::Memref}})
+  for (auto [name, kind] :
+       {std::pair{"A", operandKind}, {"B", operandKind}, {"D", Kind::Memref}})
     if (!hasParam(launch, name, kind))
       return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
                                 "klx-run knows D = A x B",
@@ -213,8 +212,7 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                     : "no cubin: the run stopped before the cubin step");
   BundleContents bundle;
   if (amd) {
-    llvm::Expected<std::string> hsaco =
-        linkCodeObject(artifacts->amdgcnObject);
+    llvm::Expected<std::string> hsaco = linkCodeObject(artifacts->amdgcnObject);
     if (!hsaco)
       return hsaco.takeError();
     bundle.hsaco = std::move(*hsaco);

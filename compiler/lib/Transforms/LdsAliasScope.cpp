@@ -16,8 +16,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -138,8 +138,9 @@ private:
           return std::nullopt;
         int64_t at = 0;
         for (int64_t f = 0; f <= i; ++f) {
-          int64_t align =
-              record.isPacked() ? 1 : int64_t(layout.getTypeABIAlignment(fields[f]));
+          int64_t align = record.isPacked()
+                              ? 1
+                              : int64_t(layout.getTypeABIAlignment(fields[f]));
           at = (at + align - 1) / align * align;
           if (f < i)
             at += int64_t(layout.getTypeSize(fields[f]));
@@ -206,8 +207,7 @@ private:
     if (isa<LLVM::LoadOp, LLVM::CallOp>(def) || def->getNumRegions() > 0)
       return false;
     return llvm::any_of(def->getOperands(), [&](Value operand) {
-      return operand.getType().isIntOrIndex() &&
-             mayCarryAddress(operand, seen);
+      return operand.getType().isIntOrIndex() && mayCarryAddress(operand, seen);
     });
   }
 
@@ -221,14 +221,15 @@ FailureOr<SmallVector<NamedBase>> readBases(LLVM::LLVMFuncOp func,
   SmallVector<NamedBase> bases;
   for (NamedAttribute entry : declared) {
     auto pair = dyn_cast<ArrayAttr>(entry.getValue());
-    auto offset = pair && pair.size() == 2 ? dyn_cast<IntegerAttr>(pair[0])
-                                           : nullptr;
+    auto offset =
+        pair && pair.size() == 2 ? dyn_cast<IntegerAttr>(pair[0]) : nullptr;
     auto size = offset ? dyn_cast<IntegerAttr>(pair[1]) : nullptr;
     if (!size || offset.getInt() < 0 || size.getInt() <= 0)
       return func.emitOpError()
              << kLdsBasesAttrName << ": base '" << entry.getName().getValue()
              << "' must be [offset, size] in bytes, size > 0";
-    bases.push_back({entry.getName().str(), offset.getInt(), size.getInt(), {}});
+    bases.push_back(
+        {entry.getName().str(), offset.getInt(), size.getInt(), {}});
   }
   llvm::sort(bases, [](const NamedBase &a, const NamedBase &b) {
     return a.offset < b.offset;
@@ -289,7 +290,8 @@ LogicalResult klx::tagLdsAliasScopes(LLVM::LLVMFuncOp func) {
   auto domain = LLVM::AliasScopeDomainAttr::get(
       ctx, StringAttr::get(ctx, "klx.lds_bases of " + func.getSymName()));
   for (NamedBase &base : *bases)
-    base.scope = LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, base.name));
+    base.scope =
+        LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, base.name));
 
   Deriver deriver(*root, layout);
   // The base an access of `bytes` bytes at `ptr` + `extra` lies in: a
@@ -303,9 +305,10 @@ LogicalResult klx::tagLdsAliasScopes(LLVM::LLVMFuncOp func) {
       return nullptr;
     for (const NamedBase &base : *bases) {
       int64_t end = base.offset + base.size;
-      if (d->dynamic ? d->offset == base.offset && extra >= 0 && extra < base.size
-                     : d->offset + extra >= base.offset && bytes > 0 &&
-                           d->offset + extra + bytes <= end)
+      if (d->dynamic
+              ? d->offset == base.offset && extra >= 0 && extra < base.size
+              : d->offset + extra >= base.offset && bytes > 0 &&
+                    d->offset + extra + bytes <= end)
         return &base;
     }
     return nullptr;

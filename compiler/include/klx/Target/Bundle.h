@@ -17,8 +17,8 @@
 
 #include <map>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace klx {
 
@@ -61,14 +61,14 @@ struct SimulatedVerdict {
 
 struct BundleContents {
   KernelLaunch launch;
-  std::string target;    // "sm_90a"
-  std::string source;    // the file it was compiled from
+  std::string target;                         // "sm_90a"
+  std::string source;                         // the file it was compiled from
   std::map<std::string, std::string> defines; // -D NAME=VALUE
-  ProblemSize problem;   // the size klx-run uses without --size
-  std::string cubin;     // bytes (NVIDIA)
+  ProblemSize problem; // the size klx-run uses without --size
+  std::string cubin;   // bytes (NVIDIA)
   std::string ptx;
-  std::string hsaco;     // bytes: the linked AMD code object
-  std::string amdgcn;    // its assembly
+  std::string hsaco;  // bytes: the linked AMD code object
+  std::string amdgcn; // its assembly
   bool isAmd() const { return !hsaco.empty(); }
   const PtxasFunctionReport *resources = nullptr; // ptxas -v, when known
   std::optional<TraceBundle> trace;

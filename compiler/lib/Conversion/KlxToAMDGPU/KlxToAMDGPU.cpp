@@ -65,9 +65,9 @@ int64_t ldsCapacity(StringRef chipset) {
 
 struct Geometry {
   int64_t tileM = 0, tileN = 0, tileK = 0;
-  int64_t waveRows = 0, waveCols = 0;   // of D, per wave
-  int64_t blocksM = 0, blocksN = 0;     // 32x32 MFMA blocks per wave
-  int64_t aBytes = 0, bBytes = 0;       // one stage of A, of B
+  int64_t waveRows = 0, waveCols = 0; // of D, per wave
+  int64_t blocksM = 0, blocksN = 0;   // 32x32 MFMA blocks per wave
+  int64_t aBytes = 0, bBytes = 0;     // one stage of A, of B
   Type dtype;
 
   int64_t blocks() const { return blocksM * blocksN; }
@@ -147,15 +147,15 @@ struct AmdLowering {
   /// A `rows x cols` tile of `global` at (row0, col0) into `stage`: the
   /// tile's bytes in 256-byte pieces, one LDS-DMA per wave each, dealt to
   /// the waves in turn; lane l brings bytes 4l..4l+3 of its piece.
-  void copyTile(Location loc, Value global, Value row0, Value col0,
-                Value stage, int64_t rows, int64_t cols) {
+  void copyTile(Location loc, Value global, Value row0, Value col0, Value stage,
+                int64_t rows, int64_t cols) {
     int64_t elementBytes = g.dtype.getIntOrFloatBitWidth() / 8;
     int64_t perLane = kDmaLaneBytes / elementBytes;
     int64_t pieces = rows * cols * elementBytes / kDmaWaveBytes;
     int64_t perWave = pieces / (kThreads / kWaveSize);
     auto transfer = VectorType::get({perLane}, g.dtype);
-    auto loop = scf::ForOp::create(b, loc, c(loc, 0), c(loc, perWave),
-                                   c(loc, 1));
+    auto loop =
+        scf::ForOp::create(b, loc, c(loc, 0), c(loc, perWave), c(loc, 1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value piece = add(loc, mul(loc, loop.getInductionVar(), 4), wave);
@@ -202,9 +202,9 @@ struct AmdLowering {
         int64_t block = i * g.blocksN + j;
         Value c = vector::ExtractOp::create(b, loc, sum, block);
         Value d = amdgpu::MFMAOp::create(
-            b, loc, c.getType(), kMfma, kMfma, kMfmaK, /*blocks=*/1,
-            aFrags[i], bFrags[j], c, /*cbsz=*/0, /*abid=*/0,
-            amdgpu::MFMAPermB::none, false, false, false, false);
+            b, loc, c.getType(), kMfma, kMfma, kMfmaK, /*blocks=*/1, aFrags[i],
+            bFrags[j], c, /*cbsz=*/0, /*abid=*/0, amdgpu::MFMAPermB::none,
+            false, false, false, false);
         sum = vector::InsertOp::create(b, loc, d, sum, block);
       }
     scf::YieldOp::create(b, loc, sum);
@@ -328,8 +328,8 @@ void lowerKLoop(AmdLowering &l, KLoop k,
         b.setInsertionPointToStart(refill.thenBlock());
         copyStage(next, 1 - stage);
       }
-      Value acc = l.multiply(loc, l.a[stage], l.bt[stage],
-                             loop.getRegionIterArgs()[0]);
+      Value acc =
+          l.multiply(loc, l.a[stage], l.bt[stage], loop.getRegionIterArgs()[0]);
       scf::YieldOp::create(b, loc, acc);
     }
     b.setInsertionPointAfter(parity);
@@ -349,11 +349,13 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
   if (!schedule)
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
                               "first");
-  if (kernel->walk([](Operation *op) {
-        return isa<WarpSpecializeOp, PipelineOp, ForEachTileOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      }).wasInterrupted())
+  if (kernel
+          ->walk([](Operation *op) {
+            return isa<WarpSpecializeOp, PipelineOp, ForEachTileOp>(op)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted())
     return kernel.emitOpError("klx-to-amdgpu takes a tile program after "
                               "klx-persistent, without roles or pipelines");
   FailureOr<Geometry> geometry = checkSchedule(kernel, schedule, chipset);
@@ -379,10 +381,10 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
     argTypes.push_back(!isa<klx::TensorType>(arg.getType()) ? arg.getType()
                        : use == TensorUse::Output ? dynamic2d(b.getF32Type())
                                                   : dynamic2d(g.dtype));
-  auto workgroup = gpu::AddressSpaceAttr::get(context,
-                                              gpu::AddressSpace::Workgroup);
-  auto ldsType = MemRefType::get({g.ldsBytes()}, b.getI8Type(), AffineMap(),
-                                 workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  auto ldsType =
+      MemRefType::get({g.ldsBytes()}, b.getI8Type(), AffineMap(), workgroup);
 
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(context));
@@ -397,17 +399,17 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
                 UnitAttr::get(context));
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
   auto base = [&](int64_t offset, int64_t size) {
-    return b.getArrayAttr({b.getI64IntegerAttr(offset),
-                           b.getI64IntegerAttr(size)});
+    return b.getArrayAttr(
+        {b.getI64IntegerAttr(offset), b.getI64IntegerAttr(size)});
   };
-  func->setAttr(kLdsBasesAttrName,
-                b.getDictionaryAttr({
-                    b.getNamedAttr("a0", base(0, g.aBytes)),
-                    b.getNamedAttr("a1", base(g.aBytes, g.aBytes)),
-                    b.getNamedAttr("b0", base(2 * g.aBytes, g.bBytes)),
-                    b.getNamedAttr("b1", base(2 * g.aBytes + g.bBytes,
-                                              g.bBytes)),
-                }));
+  func->setAttr(
+      kLdsBasesAttrName,
+      b.getDictionaryAttr({
+          b.getNamedAttr("a0", base(0, g.aBytes)),
+          b.getNamedAttr("a1", base(g.aBytes, g.aBytes)),
+          b.getNamedAttr("b0", base(2 * g.aBytes, g.bBytes)),
+          b.getNamedAttr("b1", base(2 * g.aBytes + g.bBytes, g.bBytes)),
+      }));
 
   // What klx export writes into a Bundle's manifest: A and B are plain
   // memrefs here, and the LDS is static (no dynamic shared memory).
@@ -426,8 +428,8 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
           b.getNamedAttr("block", b.getDenseI64ArrayAttr({kThreads, 1, 1})),
           b.getNamedAttr("dynamic_shared_memory", b.getI64IntegerAttr(0)),
           b.getNamedAttr("grid", b.getStringAttr("tiles")),
-          b.getNamedAttr("tile", b.getDenseI64ArrayAttr(
-                                     {g.tileM, g.tileN, g.tileK})),
+          b.getNamedAttr("tile",
+                         b.getDenseI64ArrayAttr({g.tileM, g.tileN, g.tileK})),
       }));
 
   Block &entry = func.getBody().front();
@@ -523,11 +525,11 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
   return success();
 }
 
-// [SECTION] Pass definition ----------------------------------------------------
+// [SECTION] Pass definition
+// ----------------------------------------------------
 
 namespace {
-struct KlxToAMDGPUPass final
-    : klx::impl::KlxToAMDGPUPassBase<KlxToAMDGPUPass> {
+struct KlxToAMDGPUPass final : klx::impl::KlxToAMDGPUPassBase<KlxToAMDGPUPass> {
   using KlxToAMDGPUPassBase::KlxToAMDGPUPassBase;
   void runOnOperation() override {
     SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());

@@ -300,7 +300,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   if (!schedule)
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
                               "first");
-  FailureOr<SmallVector<TensorUse>> uses = classifyArguments(kernel, "klx-to-nvgpu");
+  FailureOr<SmallVector<TensorUse>> uses =
+      classifyArguments(kernel, "klx-to-nvgpu");
   if (failed(uses))
     return failure();
   MLIRContext *context = kernel.getContext();

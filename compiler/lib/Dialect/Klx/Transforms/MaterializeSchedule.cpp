@@ -54,11 +54,13 @@ llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   // alias_scopes is the AMD pipeline's (klx-lds-alias-scope), not the
   // schedule's, but lives in the same klx.params.
   static const llvm::StringLiteral names[] = {
-      "alias_scopes",
-      "consumer_regs",  "consumers",     "dtype",     "group_m",
-      "persistent",
-      "pingpong",       "producer_regs", "producers", "shared_full_barrier",
-      "stages",         "tile_k",        "tile_m",    "tile_n",
+      "alias_scopes",   "consumer_regs",
+      "consumers",      "dtype",
+      "group_m",        "persistent",
+      "pingpong",       "producer_regs",
+      "producers",      "shared_full_barrier",
+      "stages",         "tile_k",
+      "tile_m",         "tile_n",
       "warp_specialize"};
   return names;
 }
@@ -72,8 +74,10 @@ static void recordProblemDims(KernelOp kernel) {
   auto name = [&](StringRef dim, Value value) {
     auto arg = dyn_cast<BlockArgument>(value);
     if (arg && arg.getOwner() == &kernel.getBodyBlock() &&
-        llvm::none_of(dims, [&](NamedAttribute d) { return d.getName() == dim; }))
-      dims.push_back(b.getNamedAttr(dim, b.getI64IntegerAttr(arg.getArgNumber())));
+        llvm::none_of(dims,
+                      [&](NamedAttribute d) { return d.getName() == dim; }))
+      dims.push_back(
+          b.getNamedAttr(dim, b.getI64IntegerAttr(arg.getArgNumber())));
   };
   kernel.walk([&](ForEachTileOp loop) {
     if (loop.getExtents().size() >= 2) {
@@ -196,8 +200,8 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   // Without roles there is no setmaxnreg: every thread keeps the cap at
   // entry (.maxntid, .minnctapersm 1), which is what the accumulators get.
   if (!warpSpecialize)
-    consumerRegs = std::min<int64_t>(
-        255, ScheduleAttr::kRegisterFile / threads) / 8 * 8;
+    consumerRegs =
+        std::min<int64_t>(255, ScheduleAttr::kRegisterFile / threads) / 8 * 8;
   int64_t registers = 128 * producerRegs + 128 * consumers * consumerRegs;
   if (warpSpecialize && registers > ScheduleAttr::kRegisterFile)
     return kernel.emitOpError("schedule: the roles do not fit the register "
@@ -213,11 +217,10 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << (warpSpecialize ? "consumer_regs = " : "the registers at entry, ")
            << consumerRegs;
 
-  auto schedule = ScheduleAttr::get(kernel.getContext(), tileM, tileN, tileK,
-                                    stages, consumers, warpSpecialize, pingpong,
-                                    persistent, producerRegs, consumerRegs,
-                                    dtype, producers, sharedFullBarrier,
-                                    groupM);
+  auto schedule = ScheduleAttr::get(
+      kernel.getContext(), tileM, tileN, tileK, stages, consumers,
+      warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype,
+      producers, sharedFullBarrier, groupM);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes)
     return kernel.emitOpError("schedule: ")

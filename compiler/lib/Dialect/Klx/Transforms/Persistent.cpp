@@ -86,16 +86,19 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
               arith::RemUIOp::create(b, loc, tile, tilesN)};
     // Groups of groupM tile rows (the last one may be shorter), walked
     // column by column: tile t of a group is row t % rows, column t / rows.
-    auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+    auto c = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
     Value perGroup = arith::MulIOp::create(b, loc, tilesN, c(groupM));
     Value group = arith::DivUIOp::create(b, loc, tile, perGroup);
     Value firstRow = arith::MulIOp::create(b, loc, group, c(groupM));
     Value rows = arith::MinUIOp::create(
         b, loc, c(groupM), arith::SubIOp::create(b, loc, tilesM, firstRow));
     Value inGroup = arith::RemUIOp::create(b, loc, tile, perGroup);
-    return {arith::AddIOp::create(b, loc, firstRow,
-                                  arith::RemUIOp::create(b, loc, inGroup, rows)),
-            arith::DivUIOp::create(b, loc, inGroup, rows)};
+    return {
+        arith::AddIOp::create(b, loc, firstRow,
+                              arith::RemUIOp::create(b, loc, inGroup, rows)),
+        arith::DivUIOp::create(b, loc, inGroup, rows)};
   };
 
   if (!schedule.getPersistent() || !gridStride) {
