@@ -6,8 +6,9 @@
 // not wait for it. A kernel that carves one LDS buffer into named bases
 // (stage buffers for A and B, say) gets no such scopes from anyone, so
 // every read waits for every DMA in flight (`s_waitcnt vmcnt(0)`). The
-// bases are declared on the function; this pass proves which base each
-// LDS access derives from and tags it.
+// bases are declared on the function; this pass finds the base each LDS
+// access lies in (checked for constant addresses, promised by the
+// declaration for run-time indices from a base's start) and tags it.
 //
 //===----------------------------------------------------------------------===//
 
