@@ -103,13 +103,14 @@ public:
   void draw(const AppState &state, CommandQueue &commands) override {
     const GpuStatus &gpu = state.gpu;
     bool available = gpu.availability == GpuStatus::Availability::Available;
-    // klx-run launches cubins through the CUDA driver; AMD code objects
-    // have no runner yet.
+    // The pane probes and runs through the CUDA driver; AMD bundles run
+    // from the command line (klx-run's HIP path).
     bool amd = state.run && !isNvidia(state.run->target);
     if (amd)
-      ImGui::TextWrapped("Running is off for %s: klx-run launches NVIDIA "
-                         "kernels only, and no AMD GPU is available to "
-                         "klx; the AMDGCN and its report are in the "
+      ImGui::TextWrapped("Running is off for %s: this pane runs NVIDIA "
+                         "kernels. On a machine with ROCm, `klx export` "
+                         "and `klx-run` launch the AMD code object through "
+                         "HIP; the AMDGCN and its report are in the "
                          "Assembly pane.",
                          std::string(targetName(state.run->target)).c_str());
     else if (gpu.availability == GpuStatus::Availability::Probing)

@@ -56,15 +56,20 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
            param.name == "A" ? operands.tensorMapA : operands.tensorMapB);
       break;
     case Param::Kind::Memref: {
-      // (allocated, aligned, offset, sizes..., strides...): M x N inside
-      // a buffer of whole tiles (outputLayout).
-      std::vector<int64_t> sizes = {size.m, size.n};
+      // (allocated, aligned, offset, sizes..., strides...): D is M x N
+      // inside a buffer of whole tiles (outputLayout); A (M x K) and B
+      // (K x N), when memrefs, are dense row-major.
+      bool isA = param.name == "A", isB = param.name == "B";
+      std::vector<int64_t> sizes = isA   ? std::vector<int64_t>{size.m, size.k}
+                                   : isB ? std::vector<int64_t>{size.k, size.n}
+                                         : std::vector<int64_t>{size.m, size.n};
       sizes.resize(param.rank, 1);
       std::vector<int64_t> strides(param.rank, 1);
       if (param.rank >= 2)
-        strides[0] = outputLayout(m, size).rowStride;
-      push(param.name + ".allocated", operands.d);
-      push(param.name + ".aligned", operands.d);
+        strides[0] = isA || isB ? sizes[1] : outputLayout(m, size).rowStride;
+      uint64_t data = isA ? operands.a : isB ? operands.b : operands.d;
+      push(param.name + ".allocated", data);
+      push(param.name + ".aligned", data);
       push(param.name + ".offset", 0);
       for (int64_t i = 0; i < param.rank; ++i)
         push(param.name + ".sizes[" + std::to_string(i) + "]", sizes[i]);

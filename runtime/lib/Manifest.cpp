@@ -217,17 +217,6 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   m.source = r.string("source", false);
   m.target = r.string("target");
   m.binary = r.string("binary");
-  if (r.failed())
-    return std::nullopt;
-  if (m.target.rfind("gfx", 0) == 0) {
-    // klx export writes AMD bundles (kernel.hsaco); this runner drives the
-    // CUDA driver only.
-    r.fail("target", "is " + m.target + ": an AMD code object (" + m.binary +
-                         "), which klx-run cannot launch: it runs NVIDIA "
-                         "cubins through the CUDA driver and has no HIP "
-                         "backend yet");
-    return std::nullopt;
-  }
   m.ptx = r.string("ptx", false);
   m.entry = r.string("entry");
   m.block = r.integers<3>("block", 1, 1024);
@@ -304,8 +293,10 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
                          std::to_string(m.abi.size()));
     return std::nullopt;
   }
-  for (auto [name, kind] : {std::pair{"A", Param::Kind::TensorMap},
-                            {"B", Param::Kind::TensorMap},
+  // NVIDIA kernels read A and B through TMA; AMD kernels as memrefs.
+  Param::Kind operands = m.amd() ? Param::Kind::Memref : Param::Kind::TensorMap;
+  for (auto [name, kind] : {std::pair{"A", operands},
+                            {"B", operands},
                             {"D", Param::Kind::Memref}})
     if (!findParam(m, name, kind)) {
       r.fail("params",
@@ -408,6 +399,16 @@ std::string klx::rt::checkProblemSize(const Manifest &m,
                       "x" + std::to_string(size.k);
   if (size.m <= 0 || size.n <= 0 || size.k <= 0)
     return shape + ": sizes must be positive";
+  if (m.amd()) {
+    // klx-to-amdgpu masks neither its copies nor its stores.
+    if (size.m % m.tile[0] || size.n % m.tile[1] || size.k % m.tile[2])
+      return shape + ": M, N and K must be multiples of the tile " +
+             std::to_string(m.tile[0]) + "x" + std::to_string(m.tile[1]) +
+             "x" + std::to_string(m.tile[2]) + " on " + m.target;
+    if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
+      return shape + ": each size must be below 2^31";
+    return "";
+  }
   // TMA needs every row stride (K elements of A, N of B) to be a
   // multiple of 16 bytes; ragged tiles are fine (zeros past the edge on
   // load, padding on store).

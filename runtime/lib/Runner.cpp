@@ -8,6 +8,8 @@
 
 #include "klx/Runtime/Runner.h"
 
+#include "HipRunner.h"
+
 #include "klx/Runtime/CudaDriver.h"
 #include "klx/Runtime/Cublas.h"
 #include "klx/Runtime/Launch.h"
@@ -218,7 +220,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
                 dir + "/" + m.binary + ": missing or empty");
   if (cubin.size() < 52 || cubin.compare(0, 4, "\x7f" "ELF") != 0)
     return fail(result, RunStatus::BundleError,
-                dir + "/" + m.binary + ": not a cubin (no ELF header)");
+                dir + "/" + m.binary + ": not a " +
+                    (m.amd() ? "code object" : "cubin") + " (no ELF header)");
   if (!options.tracePath.empty() && !m.trace)
     return fail(result, RunStatus::BundleError,
                 "--trace: the bundle has no instrumented build (export it "
@@ -229,6 +232,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   result.threshold = errorThreshold(m.dtype);
   if (std::string why = checkProblemSize(m, result.size); !why.empty())
     return fail(result, RunStatus::BundleError, "--size=" + why);
+  if (m.amd())
+    return runHipBundle(m, cubin, options, std::move(result));
 
   const cu::Driver *driver = cu::loadDriver(error);
   if (!driver)

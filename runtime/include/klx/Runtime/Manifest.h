@@ -75,6 +75,9 @@ struct Manifest {
 
   /// The compute capability the target needs: 90 for sm_90a.
   int requiredCapability() const;
+  /// An AMD code object (target gfx942, gfx950): launched through HIP,
+  /// with A and B as memrefs rather than tensor maps.
+  bool amd() const { return target.rfind("gfx", 0) == 0; }
 };
 
 /// Parses and checks manifest.json. On failure returns nullopt and sets
