@@ -35,9 +35,9 @@ OutputLayout outputLayout(const Manifest &manifest, const ProblemSize &size);
 /// Device addresses of one set of inputs and output.
 struct DeviceOperands {
   uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
-  uint64_t a = 0, b = 0;                   // A and B, when they are memrefs
   uint64_t d = 0;                          // M x N f32
   uint64_t trace = 0;                      // the trace buffer, if any
+  uint64_t a = 0, b = 0; // A and B, when they are memrefs (AMD)
 };
 
 /// The kernel's parameters in ABI order, each in 8 bytes (little-endian,
