@@ -89,7 +89,9 @@ struct HipSession {
   bool hung = false;
 };
 
-uint64_t address(void *ptr) { return uint64_t(reinterpret_cast<uintptr_t>(ptr)); }
+uint64_t address(void *ptr) {
+  return uint64_t(reinterpret_cast<uintptr_t>(ptr));
+}
 
 } // namespace
 
@@ -147,12 +149,12 @@ LaunchResult klx::rt::runHipBundle(const Manifest &m,
                   unsigned(m.block[2])};
   auto launch = [&] {
     std::vector<void *> pointers = arguments.pointers();
-    return s.check("hipModuleLaunchKernel",
-                   hip.moduleLaunchKernel(
-                       s.function, result.grid[0], result.grid[1],
-                       result.grid[2], result.block[0], result.block[1],
-                       result.block[2], unsigned(m.dynamicSharedBytes),
-                       s.stream, pointers.data(), nullptr));
+    return s.check(
+        "hipModuleLaunchKernel",
+        hip.moduleLaunchKernel(s.function, result.grid[0], result.grid[1],
+                               result.grid[2], result.block[0], result.block[1],
+                               result.block[2], unsigned(m.dynamicSharedBytes),
+                               s.stream, pointers.data(), nullptr));
   };
   auto hang = [&](const char *when) {
     return fail(result, RunStatus::Hang,
@@ -216,9 +218,9 @@ LaunchResult klx::rt::runHipBundle(const Manifest &m,
   std::vector<double> ms;
   for (int i = 0; i < options.repeat; ++i) {
     float elapsed = 0;
-    if (!s.check("hipEventElapsedTime",
-                 hip.eventElapsedTime(&elapsed, events[2 * i],
-                                      events[2 * i + 1])))
+    if (!s.check(
+            "hipEventElapsedTime",
+            hip.eventElapsedTime(&elapsed, events[2 * i], events[2 * i + 1])))
       return fail(result, RunStatus::DriverError, s.error);
     ms.push_back(elapsed);
   }

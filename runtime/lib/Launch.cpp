@@ -16,8 +16,7 @@ OutputLayout klx::rt::outputLayout(const Manifest &m, const ProblemSize &size) {
 }
 
 std::array<unsigned, 3> klx::rt::gridFor(const Manifest &m,
-                                         const ProblemSize &size,
-                                         int smCount) {
+                                         const ProblemSize &size, int smCount) {
   int64_t tilesM = ceilDiv(size.m, m.tile[0]);
   int64_t tilesN = ceilDiv(size.n, m.tile[1]);
   if (!m.persistent)
@@ -109,8 +108,8 @@ TensorMapRequest klx::rt::tensorMapFor(const Manifest &m, const Param &param,
                     : param.swizzleBytes == 64 ? cu::kSwizzle64B
                     : param.swizzleBytes == 32 ? cu::kSwizzle32B
                                                : cu::kSwizzleNone;
-  request.dataType = param.dtype == DType::BF16 ? cu::kTensorBFloat16
-                                                : cu::kTensorFloat16;
+  request.dataType =
+      param.dtype == DType::BF16 ? cu::kTensorBFloat16 : cu::kTensorFloat16;
   (void)m;
   return request;
 }

@@ -295,9 +295,8 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   }
   // NVIDIA kernels read A and B through TMA; AMD kernels as memrefs.
   Param::Kind operands = m.amd() ? Param::Kind::Memref : Param::Kind::TensorMap;
-  for (auto [name, kind] : {std::pair{"A", operands},
-                            {"B", operands},
-                            {"D", Param::Kind::Memref}})
+  for (auto [name, kind] :
+       {std::pair{"A", operands}, {"B", operands}, {"D", Param::Kind::Memref}})
     if (!findParam(m, name, kind)) {
       r.fail("params",
              std::string("has no ") +
@@ -403,8 +402,8 @@ std::string klx::rt::checkProblemSize(const Manifest &m,
     // klx-to-amdgpu masks neither its copies nor its stores.
     if (size.m % m.tile[0] || size.n % m.tile[1] || size.k % m.tile[2])
       return shape + ": M, N and K must be multiples of the tile " +
-             std::to_string(m.tile[0]) + "x" + std::to_string(m.tile[1]) +
-             "x" + std::to_string(m.tile[2]) + " on " + m.target;
+             std::to_string(m.tile[0]) + "x" + std::to_string(m.tile[1]) + "x" +
+             std::to_string(m.tile[2]) + " on " + m.target;
     if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
       return shape + ": each size must be below 2^31";
     return "";

@@ -10,8 +10,8 @@
 
 #include "HipRunner.h"
 
-#include "klx/Runtime/CudaDriver.h"
 #include "klx/Runtime/Cublas.h"
+#include "klx/Runtime/CudaDriver.h"
 #include "klx/Runtime/Launch.h"
 #include "klx/Runtime/Trace.h"
 
@@ -131,8 +131,8 @@ LaunchResult fail(LaunchResult result, RunStatus status, std::string message) {
 
 int attribute(Session &s, int which) {
   int value = 0;
-  s.check("cuDeviceGetAttribute", s.cu.deviceGetAttribute(&value, which,
-                                                          s.device));
+  s.check("cuDeviceGetAttribute",
+          s.cu.deviceGetAttribute(&value, which, s.device));
   return value;
 }
 
@@ -218,7 +218,9 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   if (!readFile(dir + "/" + m.binary, cubin) || cubin.empty())
     return fail(result, RunStatus::BundleError,
                 dir + "/" + m.binary + ": missing or empty");
-  if (cubin.size() < 52 || cubin.compare(0, 4, "\x7f" "ELF") != 0)
+  if (cubin.size() < 52 || cubin.compare(0, 4,
+                                         "\x7f"
+                                         "ELF") != 0)
     return fail(result, RunStatus::BundleError,
                 dir + "/" + m.binary + ": not a " +
                     (m.amd() ? "code object" : "cubin") + " (no ELF header)");
@@ -246,7 +248,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
       (init == cu::kSuccess && cu.deviceGetCount(&count) == cu::kSuccess &&
        count == 0))
     return fail(result, RunStatus::NoDevice, "no CUDA device");
-  if (!s.check("cuInit", init) || !s.check("cuDeviceGet", cu.deviceGet(&s.device, 0)))
+  if (!s.check("cuInit", init) ||
+      !s.check("cuDeviceGet", cu.deviceGet(&s.device, 0)))
     return fail(result, RunStatus::NoDevice, s.error);
   char name[256] = {0};
   s.check("cuDeviceGetName", cu.deviceGetName(name, sizeof name - 1, s.device));
@@ -264,7 +267,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   result.peakGBs = 2.0 * memoryKHz * 1e3 * (busBits / 8) / 1e9;
   if (result.capability / 10 == 9) {
     // Hopper: 4096 dense f16/bf16 flops per SM per clock.
-    result.peakTflops = double(result.smCount) * 4096 * result.clockKHz * 1e3 / 1e12;
+    result.peakTflops =
+        double(result.smCount) * 4096 * result.clockKHz * 1e3 / 1e12;
     result.peakFormula = std::to_string(result.smCount) +
                          " SMs x 4096 flop/clk x " +
                          std::to_string(result.clockKHz / 1000) + " MHz";
@@ -282,7 +286,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   if (!s.check("cuDevicePrimaryCtxRetain",
                cu.primaryCtxRetain(&s.context, s.device)) ||
       !s.check("cuCtxSetCurrent", cu.ctxSetCurrent(s.context)) ||
-      !s.check("cuModuleLoadData", cu.moduleLoadData(&s.module, cubin.data())) ||
+      !s.check("cuModuleLoadData",
+               cu.moduleLoadData(&s.module, cubin.data())) ||
       !s.check("cuModuleGetFunction",
                cu.moduleGetFunction(&s.function, s.module, m.entry.c_str())) ||
       !s.check("cuStreamCreate", cu.streamCreate(&s.stream, 0)))
@@ -313,11 +318,13 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
       (p.name == "A" ? paramA : paramB) = &p;
   for (InputSet &set : sets) {
     if (!s.alloc(set.a, aCount * 2) || !s.alloc(set.b, bCount * 2) ||
-        !s.alloc(set.d, dCount * 4) || !s.alloc(set.maps, 2 * sizeof(cu::TensorMap)) ||
+        !s.alloc(set.d, dCount * 4) ||
+        !s.alloc(set.maps, 2 * sizeof(cu::TensorMap)) ||
         !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.a, a.data(), aCount * 2)) ||
         !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.b, b.data(), bCount * 2)) ||
         !encodeMap(s, m, *paramA, size, set.a, set.maps) ||
-        !encodeMap(s, m, *paramB, size, set.b, set.maps + sizeof(cu::TensorMap)))
+        !encodeMap(s, m, *paramB, size, set.b,
+                   set.maps + sizeof(cu::TensorMap)))
       return fail(result, RunStatus::DriverError, s.error);
   }
   std::vector<PackedArguments> arguments;
@@ -335,16 +342,21 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   cluster.value.clusterDim = {unsigned(m.cluster[0]), unsigned(m.cluster[1]),
                               unsigned(m.cluster[2])};
   bool clustered = m.cluster[0] * m.cluster[1] * m.cluster[2] > 1;
-  cu::LaunchConfig config = {result.grid[0], result.grid[1], result.grid[2],
-                             result.block[0], result.block[1], result.block[2],
-                             result.dynamicSharedBytes, s.stream,
+  cu::LaunchConfig config = {result.grid[0],
+                             result.grid[1],
+                             result.grid[2],
+                             result.block[0],
+                             result.block[1],
+                             result.block[2],
+                             result.dynamicSharedBytes,
+                             s.stream,
                              clustered ? &cluster : nullptr,
                              clustered ? 1u : 0u};
   auto launch = [&](size_t set) {
     std::vector<void *> pointers = arguments[set].pointers();
-    return s.check("cuLaunchKernelEx",
-                   cu.launchKernelEx(&config, s.function, pointers.data(),
-                                     nullptr));
+    return s.check(
+        "cuLaunchKernelEx",
+        cu.launchKernelEx(&config, s.function, pointers.data(), nullptr));
   };
   auto simulatorSays = [&]() {
     std::vector<std::string> lines;
@@ -384,7 +396,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
     return s.hung ? hang("checked launch")
                   : fail(result, RunStatus::DriverError, s.error);
   std::vector<float> out(dCount);
-  if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(out.data(), sets[0].d, dCount * 4)))
+  if (!s.check("cuMemcpyDtoH",
+               cu.memcpyDtoH(out.data(), sets[0].d, dCount * 4)))
     return fail(result, RunStatus::DriverError, s.error);
   std::vector<int64_t> rows;
   if (2.0 * size.m * size.n * size.k <= kCpuFlopBudget) {
@@ -394,8 +407,9 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
     for (int i = 0; i < kSampledRows; ++i)
       rows.push_back(i * (size.m - 1) / (kSampledRows - 1));
   }
-  unsigned threads = options.cpuThreads ? options.cpuThreads
-                                        : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = options.cpuThreads
+                         ? options.cpuThreads
+                         : std::max(1u, std::thread::hardware_concurrency());
   std::vector<double> reference =
       referenceRows(a, b, m.dtype, size, rows, threads);
   result.cpuCheck = compareRows(out, reference, size.n, rows, layout.rowStride);
@@ -429,10 +443,10 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
     }
   }
   const ErrorStats &worst = result.cpuCheck;
-  bool wrong = worst.nonFinite > 0 || worst.relative > result.threshold ||
-               (result.blasChecked &&
-                (result.blasCheck.nonFinite > 0 ||
-                 result.blasCheck.relative > result.threshold));
+  bool wrong =
+      worst.nonFinite > 0 || worst.relative > result.threshold ||
+      (result.blasChecked && (result.blasCheck.nonFinite > 0 ||
+                              result.blasCheck.relative > result.threshold));
   if (wrong)
     return fail(result, RunStatus::WrongResult,
                 "wrong result: see the check above (threshold " +
@@ -489,9 +503,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
                   : fail(result, RunStatus::DriverError, s.error);
   if (blas && options.baseline) {
     Issue issue = [&](size_t set) {
-      std::string why =
-          blas->gemm(size, m.dtype, sets[set].a, sets[set].b, sets[set].d,
-                     layout.rowStride);
+      std::string why = blas->gemm(size, m.dtype, sets[set].a, sets[set].b,
+                                   sets[set].d, layout.rowStride);
       if (!why.empty() && s.error.empty())
         s.error = why;
       return why.empty();
@@ -522,10 +535,11 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
                  cu.moduleGetFunction(&traceFunction, s.traceModule,
                                       m.entry.c_str())) ||
         (m.dynamicSharedBytes > 48 * 1024 &&
-         !s.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                  cu.funcSetAttribute(
-                      traceFunction, cu::kFuncAttributeMaxDynamicSharedSizeBytes,
-                      int(m.dynamicSharedBytes)))) ||
+         !s.check(
+             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+             cu.funcSetAttribute(traceFunction,
+                                 cu::kFuncAttributeMaxDynamicSharedSizeBytes,
+                                 int(m.dynamicSharedBytes)))) ||
         !s.alloc(buffer, bytes) ||
         !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)))
       return fail(result, RunStatus::DriverError, s.error);
@@ -536,9 +550,9 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
           {set.maps, set.maps + sizeof(cu::TensorMap), set.d, buffer}));
     Issue traced = [&](size_t set) {
       std::vector<void *> pointers = traceArguments[set].pointers();
-      return s.check("cuLaunchKernelEx",
-                     cu.launchKernelEx(&config, traceFunction, pointers.data(),
-                                       nullptr));
+      return s.check(
+          "cuLaunchKernelEx",
+          cu.launchKernelEx(&config, traceFunction, pointers.data(), nullptr));
     };
     if (!traced(0))
       return fail(result, RunStatus::DriverError, s.error);
@@ -549,14 +563,15 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
     if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(words.data(), buffer, bytes)))
       return fail(result, RunStatus::DriverError, s.error);
     int64_t unknown = 0;
-    std::vector<WarpTrace> warps = decodeTrace(words, layout, t.warpRoles, unknown);
+    std::vector<WarpTrace> warps =
+        decodeTrace(words, layout, t.warpRoles, unknown);
     TraceSummary summary = summarizeTrace(warps);
     if (!time({traced}, {&result.tracedKernel}))
       return s.hung ? hang("instrumented timed launches")
                     : fail(result, RunStatus::DriverError, s.error);
-    std::string note =
-        "instrumented median " + std::to_string(result.tracedKernel.median) +
-        " ms vs " + std::to_string(result.kernel.median) + " ms without";
+    std::string note = "instrumented median " +
+                       std::to_string(result.tracedKernel.median) + " ms vs " +
+                       std::to_string(result.kernel.median) + " ms without";
     std::ofstream file(options.tracePath, std::ios::binary);
     file << chromeTraceJson(warps, result.clockKHz, m.entry, note);
     if (!file)

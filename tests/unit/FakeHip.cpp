@@ -54,7 +54,10 @@ int hipDeviceGetName(char *name, int length, int) {
 int hipModuleLoadData(void **module, const void *image) {
   if (mode() == "bad_image")
     return 200;
-  if (std::memcmp(image, "\x7f" "ELF", 4) != 0)
+  if (std::memcmp(image,
+                  "\x7f"
+                  "ELF",
+                  4) != 0)
     return 200;
   *module = &moduleToken;
   return 0;

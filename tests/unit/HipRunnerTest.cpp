@@ -36,8 +36,7 @@ const std::string &amdBundle() {
     REQUIRE(bool(bundle));
     bundle->problem = {256, 256, 128};
     llvm::SmallString<128> out;
-    REQUIRE_FALSE(
-        llvm::sys::fs::createUniqueDirectory("klx-amd-bundle", out));
+    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-amd-bundle", out));
     REQUIRE_FALSE(bool(klx::writeBundle(out, *bundle)));
     return std::string(out);
   }();
@@ -117,8 +116,7 @@ TEST_CASE("HIP runner: a launch through a stand-in runtime is checked and "
   CHECK(klx::rt::exitCodeFor(result) == 0);
 }
 
-TEST_CASE("HIP runner: what goes wrong is said, with the exit code",
-          "[hip]") {
+TEST_CASE("HIP runner: what goes wrong is said, with the exit code", "[hip]") {
   SECTION("a wrong result") {
     klx::rt::LaunchResult r = runWith(KLX_FAKE_HIP_LIBRARY, "wrong");
     CHECK(r.status == RunStatus::WrongResult);
@@ -127,8 +125,7 @@ TEST_CASE("HIP runner: what goes wrong is said, with the exit code",
   SECTION("no device") {
     klx::rt::LaunchResult r = runWith(KLX_FAKE_HIP_LIBRARY, "no_device");
     CHECK(r.status == RunStatus::NoDevice);
-    CHECK(r.message ==
-          "no AMD GPU: the HIP runtime loads but sees no device");
+    CHECK(r.message == "no AMD GPU: the HIP runtime loads but sees no device");
     CHECK(klx::rt::exitCodeFor(r) == 2);
   }
   SECTION("a code object the runtime refuses") {

@@ -53,9 +53,9 @@ struct Runtime {
   Error (*eventRecord)(Event, Stream);
   Error (*eventSynchronize)(Event);
   Error (*eventElapsedTime)(float *, Event, Event);
-  Error (*moduleLaunchKernel)(Function, unsigned, unsigned, unsigned,
-                              unsigned, unsigned, unsigned, unsigned, Stream,
-                              void **, void **);
+  Error (*moduleLaunchKernel)(Function, unsigned, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, unsigned, Stream, void **,
+                              void **);
   const char *(*getErrorName)(Error);
   const char *(*getErrorString)(Error);
 

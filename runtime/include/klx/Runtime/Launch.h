@@ -48,8 +48,7 @@ struct PackedArguments {
   std::vector<void *> pointers(); // what cuLaunchKernelEx takes
 };
 
-PackedArguments packArguments(const Manifest &manifest,
-                              const ProblemSize &size,
+PackedArguments packArguments(const Manifest &manifest, const ProblemSize &size,
                               const DeviceOperands &operands);
 /// The same for another parameter list of the kernel (its trace build).
 PackedArguments packArguments(const Manifest &manifest,
@@ -59,11 +58,11 @@ PackedArguments packArguments(const Manifest &manifest,
 
 /// A tensor map request: what cuTensorMapEncodeTiled gets for A or B.
 struct TensorMapRequest {
-  std::array<uint64_t, 2> dims{};  // innermost first: columns, rows
+  std::array<uint64_t, 2> dims{}; // innermost first: columns, rows
   uint64_t rowStrideBytes = 0;
-  std::array<unsigned, 2> box{};   // innermost first
-  int swizzle = 0;                 // cu::TensorMapSwizzle
-  int dataType = 0;                // cu::TensorMapDataType
+  std::array<unsigned, 2> box{}; // innermost first
+  int swizzle = 0;               // cu::TensorMapSwizzle
+  int dataType = 0;              // cu::TensorMapDataType
 };
 
 /// A is M x K, B is K x N, both row-major; the box comes from the manifest.

@@ -82,7 +82,8 @@ struct Manifest {
 
 /// Parses and checks manifest.json. On failure returns nullopt and sets
 /// `error` to "manifest.json:LINE:COL: ..." or "manifest.json: FIELD ...".
-std::optional<Manifest> parseManifest(std::string_view text, std::string &error);
+std::optional<Manifest> parseManifest(std::string_view text,
+                                      std::string &error);
 
 /// Why `size` cannot run with this kernel (not a multiple of the tile,
 /// too large), or an empty string.
