@@ -5,7 +5,9 @@
 
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/Pass.h"
 
 namespace klx {
@@ -14,6 +16,12 @@ namespace klx {
 /// bases it declares in klx.lds_bases (LdsAliasScope.cpp); fails with an
 /// error on the function when the declaration is malformed.
 mlir::LogicalResult tagLdsAliasScopes(mlir::LLVM::LLVMFuncOp func);
+
+/// Replaces the reads of `array` (a 1-D memref.alloca of integers written
+/// once per element with base + i * step, before every read) by that
+/// arithmetic and erases the array; false, changing nothing, when it is
+/// not such an array (ConstRegTensor.cpp).
+bool replaceArithmeticArray(mlir::memref::AllocaOp array);
 
 #define GEN_PASS_DECL
 #include "klx/Transforms/Passes.h.inc"

@@ -10,6 +10,26 @@
 
 include "mlir/Pass/PassBase.td"
 
+def KlxConstRegTensorPass : Pass<"klx-const-reg-tensor"> {
+  let summary = "Replace small register arrays of an arithmetic sequence by "
+                "the arithmetic";
+  let description = [{
+    A kernel that keeps, say, the shared-memory addresses of its mbarriers
+    in a small array (`uint32_t bars[stages]`, here a 1-D `memref.alloca`
+    of integers) and reads it at a run-time index (the pipeline stage)
+    makes the compiler put the array in local memory: registers cannot be
+    indexed, so `ptxas -v` reports a stack frame and SASS shows STL/LDL.
+    When every element is written once, before every read, and the values
+    are `base + i * step` for one base and a constant step, each read
+    `a[k]` becomes `base + first + k * step` and the array goes away.
+    Arrays with other uses, elements written twice or at run-time indices,
+    writes that do not come before every read, or values that are not such
+    a sequence are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def KlxLdsAliasScopePass : Pass<"klx-lds-alias-scope"> {
   let summary = "Give each named LDS base of a kernel its own alias scope";
   let description = [{
