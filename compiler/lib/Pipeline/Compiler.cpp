@@ -256,6 +256,9 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   if (auto params = (*module)->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr))
     if (auto scopes = params.getAs<mlir::BoolAttr>("alias_scopes"))
       run.lowering.ldsAliasScopes = scopes.getValue();
+  if (auto params = (*module)->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr))
+    if (auto arrays = params.getAs<mlir::BoolAttr>("const_reg_tensor"))
+      run.lowering.constRegTensor = arrays.getValue();
   std::vector<std::string> names = plannedStepNames(run.lowering);
   size_t stopIndex = names.size() - 1;
   if (!options.stopAfter.empty()) {

@@ -18,6 +18,10 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
   auto add = [&](llvm::StringRef anchor, std::string pipeline) {
     steps.push_back({anchor.str(), std::move(pipeline)});
   };
+  // Register arrays of a sequence become arithmetic before anything can
+  // lower them to local memory.
+  if (opts.constRegTensor)
+    add("", "klx-const-reg-tensor");
   // Tile programs become nvgpu kernels first, a pass per lesson; on AMD
   // the tile program goes straight to MFMA and LDS-DMA.
   if (!nvidia && opts.klxKernels) {

@@ -42,6 +42,9 @@ struct LoweringOptions {
   /// kernel declares; off when the module's klx.params say
   /// `alias_scopes = false` (`-D alias_scopes=0`).
   bool ldsAliasScopes = true;
+  /// klx-const-reg-tensor first, when the module's klx.params say
+  /// `const_reg_tensor = true` (`-D const_reg_tensor=1`).
+  bool constRegTensor = false;
 };
 
 /// The MLIR passes for `options.target`, in order.

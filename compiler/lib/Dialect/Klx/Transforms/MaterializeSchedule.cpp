@@ -51,10 +51,11 @@ LogicalResult read(KernelOp kernel, DictionaryAttr params, StringRef name,
 } // namespace
 
 llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
-  // alias_scopes is the AMD pipeline's (klx-lds-alias-scope), not the
-  // schedule's, but lives in the same klx.params.
+  // alias_scopes and const_reg_tensor are the pipeline's
+  // (klx-lds-alias-scope, klx-const-reg-tensor), not the schedule's, but
+  // live in the same klx.params.
   static const llvm::StringLiteral names[] = {
-      "alias_scopes",   "consumer_regs",
+      "alias_scopes",     "const_reg_tensor",   "consumer_regs",
       "consumers",      "dtype",
       "group_m",        "persistent",
       "pingpong",       "producer_regs",
