@@ -25,6 +25,8 @@ export_bundles() {
   "$klx" export $nv/gemm_pingpong.mlir -o "$out/pingpong" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -D dtype=bf16 -D stages=3 -o "$out/pingpong_bf16" >/dev/null &&
   "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null &&
+  "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=0 -o "$out/bar_array" >/dev/null &&
+  "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=1 -o "$out/bar_array_arith" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -D shared_full_barrier=1 -o "$out/broken/two_producers_shared" >/dev/null
 }
 
