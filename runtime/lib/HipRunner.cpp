@@ -22,10 +22,6 @@ using namespace klx::rt;
 
 namespace {
 
-constexpr int kPoison = 0x7FC00000; // a quiet NaN in every f32
-constexpr double kCpuFlopBudget = 8.6e9;
-constexpr int kSampledRows = 16;
-
 LaunchResult fail(LaunchResult result, RunStatus status, std::string message) {
   result.status = status;
   result.message = std::move(message);
@@ -163,7 +159,8 @@ LaunchResult klx::rt::runHipBundle(const Manifest &m,
   };
 
   // The checked launch.
-  if (!s.check("hipMemsetD32", hip.memsetD32(dd, kPoison, dCount)) || !launch())
+  if (!s.check("hipMemsetD32", hip.memsetD32(dd, int(kPoisonBits), dCount)) ||
+      !launch())
     return fail(result, RunStatus::DriverError, s.error);
   if (!s.wait(options.timeoutMs))
     return s.hung ? hang("checked launch")
@@ -171,19 +168,9 @@ LaunchResult klx::rt::runHipBundle(const Manifest &m,
   std::vector<float> out(dCount);
   if (!s.check("hipMemcpyDtoH", hip.memcpyDtoH(out.data(), dd, dCount * 4)))
     return fail(result, RunStatus::DriverError, s.error);
-  std::vector<int64_t> rows;
-  if (2.0 * size.m * size.n * size.k <= kCpuFlopBudget) {
-    for (int64_t r = 0; r < size.m; ++r)
-      rows.push_back(r);
-  } else {
-    for (int i = 0; i < kSampledRows; ++i)
-      rows.push_back(i * (size.m - 1) / (kSampledRows - 1));
-  }
-  unsigned threads = options.cpuThreads
-                         ? options.cpuThreads
-                         : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<double> reference =
-      referenceRows(a, b, m.dtype, size, rows, threads);
+  std::vector<int64_t> rows = rowsToCheck(size);
+  std::vector<double> reference = referenceRows(
+      a, b, m.dtype, size, rows, referenceThreads(options.cpuThreads));
   result.cpuCheck = compareRows(out, reference, size.n, rows, size.n);
   result.cpuRows = int64_t(rows.size());
   result.blasNote = "no vendor BLAS baseline on AMD yet";

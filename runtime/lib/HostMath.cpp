@@ -2,6 +2,7 @@
 
 #include "klx/Runtime/HostMath.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <thread>
@@ -161,4 +162,23 @@ double klx::rt::errorThreshold(DType) {
   // worst case (4.9e-4 at K = 8192), typically sqrt(K) x 2^-24. A missing
   // k step or tile is off by far more (1/sqrt(k steps) or 1).
   return 1e-3;
+}
+
+std::vector<int64_t> klx::rt::rowsToCheck(const ProblemSize &size) {
+  constexpr double kCpuFlopBudget = 8.6e9; // 2MNK checked in full
+  constexpr int kSampledRows = 16;
+  std::vector<int64_t> rows;
+  if (2.0 * size.m * size.n * size.k <= kCpuFlopBudget) {
+    for (int64_t r = 0; r < size.m; ++r)
+      rows.push_back(r);
+  } else {
+    for (int i = 0; i < kSampledRows; ++i)
+      rows.push_back(i * (size.m - 1) / (kSampledRows - 1));
+  }
+  return rows;
+}
+
+unsigned klx::rt::referenceThreads(unsigned requested) {
+  return requested ? requested
+                   : std::max(1u, std::thread::hardware_concurrency());
 }

@@ -27,9 +27,6 @@ using namespace klx::rt;
 
 namespace {
 
-constexpr unsigned kPoison = 0x7FC00000; // a quiet NaN in every f32
-constexpr double kCpuFlopBudget = 8.6e9; // 2MNK checked in full on the CPU
-constexpr int kSampledRows = 16;
 constexpr int kMaxInputSets = 16;
 
 bool readFile(const std::string &path, std::string &out) {
@@ -389,7 +386,7 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
 
   // The checked launch: poisoned output, every row (or a sample) against
   // the CPU in double, every element against cuBLAS when it is there.
-  if (!s.check("cuMemsetD32", cu.memsetD32(sets[0].d, kPoison, dCount)) ||
+  if (!s.check("cuMemsetD32", cu.memsetD32(sets[0].d, kPoisonBits, dCount)) ||
       !launch(0))
     return fail(result, RunStatus::DriverError, s.error);
   if (!s.wait(options.timeoutMs))
@@ -399,19 +396,9 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   if (!s.check("cuMemcpyDtoH",
                cu.memcpyDtoH(out.data(), sets[0].d, dCount * 4)))
     return fail(result, RunStatus::DriverError, s.error);
-  std::vector<int64_t> rows;
-  if (2.0 * size.m * size.n * size.k <= kCpuFlopBudget) {
-    for (int64_t r = 0; r < size.m; ++r)
-      rows.push_back(r);
-  } else {
-    for (int i = 0; i < kSampledRows; ++i)
-      rows.push_back(i * (size.m - 1) / (kSampledRows - 1));
-  }
-  unsigned threads = options.cpuThreads
-                         ? options.cpuThreads
-                         : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<double> reference =
-      referenceRows(a, b, m.dtype, size, rows, threads);
+  std::vector<int64_t> rows = rowsToCheck(size);
+  std::vector<double> reference = referenceRows(
+      a, b, m.dtype, size, rows, referenceThreads(options.cpuThreads));
   result.cpuCheck = compareRows(out, reference, size.n, rows, layout.rowStride);
   result.cpuRows = int64_t(rows.size());
 

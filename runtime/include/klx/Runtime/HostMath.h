@@ -1,4 +1,5 @@
-//===- HostMath.h - Inputs, reference results and error on the host -*- C++ -*-===//
+//===- HostMath.h - Inputs, reference results and error on the host -*- C++
+//-*-===//
 
 #ifndef KLX_RUNTIME_HOSTMATH_H
 #define KLX_RUNTIME_HOSTMATH_H
@@ -27,6 +28,17 @@ std::vector<double> referenceRows(const std::vector<uint16_t> &a,
                                   const ProblemSize &size,
                                   const std::vector<int64_t> &rows,
                                   unsigned threads);
+
+/// A quiet NaN in every f32: what D holds before a checked launch, so an
+/// element the kernel never writes shows as non-finite.
+inline constexpr unsigned kPoisonBits = 0x7FC00000;
+
+/// The rows of D the CPU checks: every row while 2MNK <= 8.6e9, else 16
+/// spread over M.
+std::vector<int64_t> rowsToCheck(const ProblemSize &size);
+
+/// CPU threads for the reference: `requested`, or all of them when 0.
+unsigned referenceThreads(unsigned requested);
 
 struct ErrorStats {
   double relative = 0; // ||out - ref|| / ||ref||
