@@ -2,6 +2,8 @@
 
 #include "KernelArguments.h"
 
+#include "mlir/IR/PatternMatch.h"
+
 using namespace mlir;
 using namespace klx;
 
@@ -35,6 +37,29 @@ FailureOr<SmallVector<TensorUse>> klx::classifyArguments(KernelOp kernel,
     uses.push_back(use);
   }
   return uses;
+}
+
+InlinedBody klx::inlineKernelBody(KernelOp kernel, gpu::GPUFuncOp func,
+                                  ValueRange lowered, OpBuilder &b) {
+  InlinedBody inlined;
+  Location loc = kernel.getLoc();
+  Block &body = kernel.getBodyBlock();
+  SmallVector<Value> replacements;
+  for (auto [arg, value] : llvm::zip(body.getArguments(), lowered)) {
+    if (!isa<klx::TensorType>(arg.getType())) {
+      replacements.push_back(value);
+      continue;
+    }
+    auto standIn =
+        UnrealizedConversionCastOp::create(b, loc, arg.getType(), value);
+    inlined.standIns.push_back(standIn);
+    inlined.tensors[standIn.getResult(0)] = value;
+    replacements.push_back(standIn.getResult(0));
+  }
+  Operation *terminator = gpu::ReturnOp::create(b, loc);
+  IRRewriter rewriter(kernel.getContext());
+  rewriter.inlineBlockBefore(&body, terminator, replacements);
+  return inlined;
 }
 
 void klx::retypeAccumulators(Operation *root, Type type) {

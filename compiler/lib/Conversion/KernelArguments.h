@@ -10,6 +10,9 @@
 
 #include "klx/Dialect/Klx/IR/KlxOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/ADT/DenseMap.h"
+
 #include "llvm/ADT/SmallVector.h"
 
 namespace klx {
@@ -24,6 +27,19 @@ classifyArguments(KernelOp kernel, llvm::StringRef pass);
 
 /// "f16" or "bf16".
 llvm::StringRef dtypeName(ScheduleAttr schedule);
+
+/// The kernel's body moved into a gpu.func: each !klx.tensor argument is
+/// a stand-in cast of its lowered value until its users are lowered.
+struct InlinedBody {
+  llvm::DenseMap<mlir::Value, mlir::Value> tensors; // stand-in -> lowered
+  llvm::SmallVector<mlir::Operation *> standIns;    // erase them last
+};
+
+/// Moves `kernel`'s body into `func` (at `b`'s insertion point in its entry
+/// block, followed by a gpu.return): argument i becomes `lowered[i]`, or a
+/// stand-in of it when the argument is a !klx.tensor.
+InlinedBody inlineKernelBody(KernelOp kernel, mlir::gpu::GPUFuncOp func,
+                             mlir::ValueRange lowered, mlir::OpBuilder &b);
 
 /// Gives every !klx.acc value under `root` (op results and block
 /// arguments, loop-carried ones included) the target's accumulator type,

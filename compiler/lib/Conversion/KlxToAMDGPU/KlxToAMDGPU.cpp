@@ -452,25 +452,9 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
   l.bt[0] = stageView(2 * g.aBytes, g.tileK, g.tileN);
   l.bt[1] = stageView(2 * g.aBytes + g.bBytes, g.tileK, g.tileN);
 
-  // Tensors stand in as !klx.tensor until their users are lowered.
-  SmallVector<Value> replacements;
-  DenseMap<Value, Value> tensors;
-  SmallVector<Operation *> standIns;
-  for (auto [arg, newArg] :
-       llvm::zip(body.getArguments(), func.getArguments())) {
-    if (!isa<klx::TensorType>(arg.getType())) {
-      replacements.push_back(newArg);
-      continue;
-    }
-    auto standIn =
-        UnrealizedConversionCastOp::create(b, loc, arg.getType(), newArg);
-    standIns.push_back(standIn);
-    tensors[standIn.getResult(0)] = newArg;
-    replacements.push_back(standIn.getResult(0));
-  }
-  Operation *terminator = gpu::ReturnOp::create(b, loc);
-  IRRewriter rewriter(context);
-  rewriter.inlineBlockBefore(&body, terminator, replacements);
+  // A and B are read as the memrefs they arrive as.
+  InlinedBody inlined = inlineKernelBody(kernel, func, func.getArguments(), b);
+  const DenseMap<Value, Value> &tensors = inlined.tensors;
 
   retypeAccumulators(func, l.accType);
 
@@ -519,7 +503,7 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
     return kernel.emitOpError("klx-to-amdgpu left klx ops it does not lower "
                               "(only klx.zero, klx.k_tiles, klx.load, "
                               "klx.mma and klx.store)");
-  for (Operation *standIn : standIns)
+  for (Operation *standIn : inlined.standIns)
     standIn->erase();
   kernel.erase();
   return success();

@@ -373,36 +373,24 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   l.consumerDescA =
       descriptorType(context, schedule.rowsPerConsumer(), schedule.getDtype());
 
-  // Kernel arguments, as the klx ops will read them.
-  SmallVector<Value> replacements;
-  DenseMap<Value, Value> tensors;
-  SmallVector<Operation *> placeholders;
-  for (auto [arg, use, newArg] :
-       llvm::zip(body.getArguments(), *uses, entry.getArguments())) {
-    if (!isa<klx::TensorType>(arg.getType())) {
-      replacements.push_back(newArg);
-      continue;
-    }
-    Value lowered = newArg;
+  // Kernel arguments, as the klx ops will read them: A and B as TMA
+  // descriptors of their boxes.
+  SmallVector<Value> lowered;
+  for (auto [use, newArg] : llvm::zip(*uses, entry.getArguments())) {
+    Value value = newArg;
     if (use == TensorUse::OperandA || use == TensorUse::OperandB) {
       int64_t rows = use == TensorUse::OperandA ? schedule.getTileM()
                                                 : schedule.getTileK();
-      lowered = UnrealizedConversionCastOp::create(
-                    b, loc, descriptorType(context, rows, schedule.getDtype()),
-                    newArg)
-                    .getResult(0);
-      (use == TensorUse::OperandA ? l.descA : l.descB) = lowered;
+      value = UnrealizedConversionCastOp::create(
+                  b, loc, descriptorType(context, rows, schedule.getDtype()),
+                  newArg)
+                  .getResult(0);
+      (use == TensorUse::OperandA ? l.descA : l.descB) = value;
     }
-    // A typed stand-in for the !klx.tensor until its users are lowered.
-    auto standIn =
-        UnrealizedConversionCastOp::create(b, loc, arg.getType(), lowered);
-    placeholders.push_back(standIn);
-    tensors[standIn.getResult(0)] = lowered;
-    replacements.push_back(standIn.getResult(0));
+    lowered.push_back(value);
   }
-  Operation *terminator = gpu::ReturnOp::create(b, loc);
-  IRRewriter rewriter(context);
-  rewriter.inlineBlockBefore(&body, terminator, replacements);
+  InlinedBody inlined = inlineKernelBody(kernel, func, lowered, b);
+  DenseMap<Value, Value> &tensors = inlined.tensors;
 
   retypeAccumulators(func, l.accType);
 
@@ -457,7 +445,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
     t.erase();
   for (PipelineOp p : llvm::reverse(pipelines))
     p.erase();
-  for (Operation *standIn : placeholders)
+  for (Operation *standIn : inlined.standIns)
     standIn->erase();
   kernel.erase();
   return success();
