@@ -64,15 +64,6 @@ static TimelineView unavailableView(const PipelineRun &run) {
   return view;
 }
 
-TimelineView klx::app::buildTimelineView(const PipelineRun &run) {
-  if (int step = run.timelineStep(); step >= 0) {
-    const Snapshot &s = run.snapshots[step];
-    const sim::ProtocolModel &model = s.protocols.front();
-    return makeTimelineView(model, sim::simulate(model), step, s.displayName());
-  }
-  return unavailableView(run);
-}
-
 TimelineViews klx::app::buildTimelineViews(const PipelineRun &run) {
   TimelineViews result;
   int preferred = run.timelineStep();

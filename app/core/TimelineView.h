@@ -45,8 +45,6 @@ struct TimelineView {
   size_t firstVisible(const TimelineLane &lane, double t) const;
 };
 
-TimelineView buildTimelineView(const PipelineRun &run);
-
 /// One view per step that has a protocol model (of its first kernel), in
 /// step order, and which of them the run's timeline step is; with none,
 /// one view saying why.
@@ -60,8 +58,8 @@ struct TimelineViews {
 
 TimelineViews buildTimelineViews(const PipelineRun &run);
 
-/// The view of one simulated model (what buildTimelineView does for the
-/// run's first kernel), also for benchmarks with made-up models.
+/// The view of one simulated model (what buildTimelineViews does for each
+/// step's first kernel), also for benchmarks with made-up models.
 TimelineView makeTimelineView(const sim::ProtocolModel &model,
                               sim::Timeline timeline, int step,
                               std::string stepName);

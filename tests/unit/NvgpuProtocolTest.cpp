@@ -232,7 +232,9 @@ TEST_CASE("nvgpu protocol: the Barrier timeline pane's view of the sample",
   REQUIRE(run.succeeded());
   // Read at parse: convert-nvgpu-to-nvvm, the next step, lowers the ops.
   REQUIRE(run.timelineStep() == 0);
-  app::TimelineView view = app::buildTimelineView(run);
+  app::TimelineViews views = app::buildTimelineViews(run);
+  REQUIRE(views.views.size() == 1);
+  const app::TimelineView &view = views.pick("");
   CHECK(view.unavailable.empty());
   CHECK(view.readFrom == "nvgpu ops");
   CHECK(view.kernel == "gemm_tma_wgmma");
