@@ -253,12 +253,14 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
 
   run.lowering = loweringOptionsFor(options, run.target,
                                     containsKlxOps(module->getOperation()));
-  if (auto params = (*module)->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr))
+  // Pipeline switches that live among the module's klx.params.
+  if (auto params =
+          (*module)->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr)) {
     if (auto scopes = params.getAs<mlir::BoolAttr>("alias_scopes"))
       run.lowering.ldsAliasScopes = scopes.getValue();
-  if (auto params = (*module)->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr))
     if (auto arrays = params.getAs<mlir::BoolAttr>("const_reg_tensor"))
       run.lowering.constRegTensor = arrays.getValue();
+  }
   std::vector<std::string> names = plannedStepNames(run.lowering);
   size_t stopIndex = names.size() - 1;
   if (!options.stopAfter.empty()) {
