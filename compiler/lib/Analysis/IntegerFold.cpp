@@ -7,9 +7,7 @@
 using namespace mlir;
 using namespace klx::roletree;
 
-namespace {
-
-unsigned widthOfImpl(Value value) {
+unsigned klx::roletree::widthOf(Value value) {
   Type type = value.getType();
   if (type.isIndex())
     return 64;
@@ -18,9 +16,11 @@ unsigned widthOfImpl(Value value) {
   return 0;
 }
 
-uint64_t truncateImpl(uint64_t v, unsigned width) {
+uint64_t klx::roletree::truncateTo(uint64_t v, unsigned width) {
   return width >= 64 ? v : v & ((uint64_t(1) << width) - 1);
 }
+
+namespace {
 
 int64_t signExtend(uint64_t v, unsigned width) {
   if (width >= 64)
@@ -112,12 +112,6 @@ std::optional<uint64_t> applyBinary(Operation *op, uint64_t x, uint64_t y,
 
 } // namespace
 
-unsigned klx::roletree::widthOf(Value value) { return widthOfImpl(value); }
-
-uint64_t klx::roletree::truncateTo(uint64_t v, unsigned width) {
-  return truncateImpl(v, width);
-}
-
 bool klx::roletree::isFoldableInteger(Operation *op) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
           arith::ExtSIOp, arith::TruncIOp, arith::SelectOp, arith::CmpIOp>(op))
@@ -134,28 +128,28 @@ std::optional<uint64_t>
 klx::roletree::foldInteger(Operation *op, ArrayRef<uint64_t> operands) {
   if (op->getNumResults() != 1 || operands.size() != op->getNumOperands())
     return std::nullopt;
-  unsigned width = widthOfImpl(op->getResult(0));
+  unsigned width = widthOf(op->getResult(0));
   if (width == 0 || !isFoldableInteger(op))
     return std::nullopt;
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
           arith::ExtSIOp, arith::TruncIOp>(op)) {
-    unsigned inWidth = widthOfImpl(op->getOperand(0));
+    unsigned inWidth = widthOf(op->getOperand(0));
     if (inWidth == 0)
       return std::nullopt;
     // index_cast and extsi extend the sign; the rest zero-extend or cut.
     bool signExtends = isa<arith::ExtSIOp>(op) ||
                        (isa<arith::IndexCastOp>(op) && inWidth < width);
     uint64_t v = operands[0];
-    return truncateImpl(signExtends ? uint64_t(signExtend(v, inWidth)) : v,
+    return truncateTo(signExtends ? uint64_t(signExtend(v, inWidth)) : v,
                         width);
   }
   if (isa<arith::SelectOp>(op))
     return (operands[0] & 1) ? operands[1] : operands[2];
   if (auto cmp = dyn_cast<arith::CmpIOp>(op))
     return uint64_t(compare(cmp.getPredicate(), operands[0], operands[1],
-                            widthOfImpl(op->getOperand(0))));
+                            widthOf(op->getOperand(0))));
   std::optional<uint64_t> r = applyBinary(op, operands[0], operands[1], width);
   if (!r)
     return std::nullopt;
-  return truncateImpl(*r, width);
+  return truncateTo(*r, width);
 }
