@@ -21,6 +21,7 @@ constexpr llvm::StringLiteral kUsage =
     "                   [-D NAME=VALUE ...] [-o FILE]\n"
     "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
     "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
+    "  klx steps FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
     "  klx timeline FILE [--json] [--trace=OUT.json] [--latency=tma=N,...]\n"
     "                    [-D NAME=VALUE ...]\n"
     "  klx export FILE -o DIR [--size=MxNxK] [--trace] [-D NAME=VALUE ...]\n"
@@ -41,8 +42,8 @@ std::optional<std::string> Arguments::get(llvm::StringRef name) const {
 
 bool cli::isSubcommand(llvm::StringRef word) {
   return word == "compile" || word == "pipeline" || word == "roles" ||
-         word == "export" || word == "timeline" || word == "help" ||
-         word == "--help" || word == "-h";
+         word == "export" || word == "timeline" || word == "steps" ||
+         word == "help" || word == "--help" || word == "-h";
 }
 
 static bool splitDefine(llvm::StringRef text, Arguments &args,
@@ -169,6 +170,8 @@ int cli::runSubcommand(int argc, char **argv) {
     return runRolesCommand(*args);
   if (args->command == "export")
     return runExportCommand(*args);
+  if (args->command == "steps")
+    return runStepsCommand(*args);
   if (args->command == "timeline")
     return runTimelineCommand(*args);
   llvm::outs() << kUsage;

@@ -72,6 +72,7 @@ int runPipelineCommand(const Arguments &args);
 int runRolesCommand(const Arguments &args);
 int runExportCommand(const Arguments &args);
 int runTimelineCommand(const Arguments &args);
+int runStepsCommand(const Arguments &args);
 
 } // namespace klx::cli
 

@@ -23,15 +23,15 @@ int cli::runExportCommand(const Arguments &args) {
     llvm::errs() << "klx export: -o DIR is required (the bundle's folder)\n";
     return kExitUsageError;
   }
-  ProblemSize size = kDefaultProblemSize;
+  std::optional<ProblemSize> asked;
   if (std::optional<std::string> text = args.get("size")) {
-    std::optional<ProblemSize> parsed = parseProblemSize(*text);
-    if (!parsed) {
+    asked = parseProblemSize(*text);
+    if (!asked) {
       llvm::errs() << "klx export: --size=" << *text
-                   << " is not MxNxK with positive integers\n";
+                   << " is not MxNxK (a gemm) or N (a gather) with positive "
+                      "integers\n";
       return kExitUsageError;
     }
-    size = *parsed;
   }
   input->options.emitGoal = EmitKind::Cubin;
   input->options.codeObject = true; // AMD: the object ld.lld links
@@ -51,24 +51,10 @@ int cli::runExportCommand(const Arguments &args) {
                  << llvm::toString(bundle.takeError()) << "\n";
     return kExitInputError;
   }
-  if (bundle->isAmd()) {
-    // klx-to-amdgpu's copies and epilogue do not mask.
-    const std::array<int64_t, 3> &tile = bundle->launch.tile;
-    if (size.m % tile[0] || size.n % tile[1] || size.k % tile[2]) {
-      llvm::errs() << llvm::formatv(
-          "klx export: --size={0}x{1}x{2}: for {3}, M, N and K must be "
-          "multiples of the tile {4}x{5}x{6} (the AMD kernel does not mask "
-          "its copies or its stores)\n",
-          size.m, size.n, size.k, bundle->target, tile[0], tile[1], tile[2]);
-      return kExitUsageError;
-    }
-  } else if (size.n % 8 || size.k % 8) {
-    // TMA row strides (K elements of A, N of B) must be multiples of 16
-    // bytes; ragged tiles are fine (klx-run pads D to whole tiles).
-    llvm::errs() << "klx export: --size=" << size.m << "x" << size.n << "x"
-                 << size.k
-                 << ": N and K must be multiples of 8 (TMA needs "
-                    "row strides of A and B in multiples of 16 bytes)\n";
+  ProblemSize size = asked.value_or(bundle->problem);
+  if (std::string why = checkProblemSize(bundle->launch, bundle->target, size);
+      !why.empty()) {
+    llvm::errs() << "klx export: --size=" << why << "\n";
     return kExitUsageError;
   }
   bundle->problem = size;
@@ -100,7 +86,7 @@ int cli::runExportCommand(const Arguments &args) {
                << bundle->launch.entry << ", block " << bundle->launch.block[0]
                << ", " << bundle->launch.dynamicSharedBytes
                << " bytes of dynamic shared memory, " << bundle->launch.grid
-               << " grid, " << size.m << "x" << size.n << "x" << size.k << ")"
+               << " grid, " << size.str() << ")"
                << (bundle->trace ? ", kernel.trace.cubin" : "") << "\n";
   return kExitSuccess;
 }

@@ -56,22 +56,26 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace) {
                                               : appState.gpu.reason);
   if (!appState.run)
     return refuse("nothing compiled yet");
-  ProblemSize size = kDefaultProblemSize;
+  llvm::Expected<BundleContents> bundle = bundleFromRun(*appState.run);
+  if (!bundle)
+    return refuse(llvm::toString(bundle.takeError()));
+  ProblemSize size = bundle->problem;
   if (!sizeText.empty()) {
     std::optional<ProblemSize> parsed =
         parseProblemSize(sizeText, /*allowSpaces=*/true);
     if (!parsed)
-      return refuse("size \"" + sizeText + "\" is not MxNxK");
+      return refuse("size \"" + sizeText +
+                    "\" is not MxNxK (a gemm) or N (a gather)");
     size = *parsed;
   }
-  llvm::Expected<BundleContents> bundle = bundleFromRun(*appState.run);
-  if (!bundle)
-    return refuse(llvm::toString(bundle.takeError()));
+  if (std::string why = checkProblemSize(bundle->launch, bundle->target, size);
+      !why.empty())
+    return refuse(why);
   GpuRunRequest request;
   request.label =
-      llvm::formatv("{0} {1}x{2}x{3}",
-                    llvm::sys::path::filename(appState.run->fileName), size.m,
-                    size.n, size.k)
+      llvm::formatv("{0} {1}",
+                    llvm::sys::path::filename(appState.run->fileName),
+                    size.str())
           .str();
   bundle->problem = size;
   request.bundle = std::move(*bundle);

@@ -26,9 +26,8 @@ int execute(llvm::ArrayRef<llvm::StringRef> args, unsigned seconds,
     failure = "cannot create a temporary file";
     return -1;
   }
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt,
-                                                llvm::StringRef(outPath),
-                                                llvm::StringRef(errPath)};
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(outPath), llvm::StringRef(errPath)};
   bool failed = false;
   int code = llvm::sys::ExecuteAndWait(args[0], args, std::nullopt, redirects,
                                        seconds, 0, &failure, &failed);
@@ -58,10 +57,10 @@ GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
     if (!parsed)
       llvm::consumeError(parsed.takeError());
     record.status = "error";
-    record.message = "klx-run exited with " + std::to_string(exitCode) +
-                     " and printed no result" +
-                     (stderrText.empty() ? std::string()
-                                         : ": " + firstLine(stderrText));
+    record.message =
+        "klx-run exited with " + std::to_string(exitCode) +
+        " and printed no result" +
+        (stderrText.empty() ? std::string() : ": " + firstLine(stderrText));
     return record;
   }
   auto str = [&](llvm::StringRef key) {
@@ -74,12 +73,15 @@ GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
   record.status = str("status");
   record.message = str("message");
   record.device = str("device");
-  if (const llvm::json::Array *grid = root->getArray("grid"); grid && grid->size() == 3)
-    record.launch = llvm::formatv(
-        "grid {0}x{1}x{2}, block {3}, {4} B shared", (*grid)[0].getAsInteger().value_or(0),
-        (*grid)[1].getAsInteger().value_or(0), (*grid)[2].getAsInteger().value_or(0),
-        root->getInteger("block").value_or(0),
-        root->getInteger("dynamic_shared_memory").value_or(0));
+  if (const llvm::json::Array *grid = root->getArray("grid");
+      grid && grid->size() == 3)
+    record.launch =
+        llvm::formatv("grid {0}x{1}x{2}, block {3}, {4} B shared",
+                      (*grid)[0].getAsInteger().value_or(0),
+                      (*grid)[1].getAsInteger().value_or(0),
+                      (*grid)[2].getAsInteger().value_or(0),
+                      root->getInteger("block").value_or(0),
+                      root->getInteger("dynamic_shared_memory").value_or(0));
   const llvm::json::Object *time = root->getObject("time");
   record.medianMs = num(time, "median_ms");
   record.minMs = num(time, "min_ms");
@@ -155,9 +157,10 @@ void GpuRunWorker::loop() {
     } else {
       probed.availability = GpuStatus::Availability::Unavailable;
       probed.reason = !failure.empty() ? failure
-                      : err.empty()    ? "klx-run --device failed"
-                                       : firstLine(llvm::StringRef(err).drop_front(
-                                             err.rfind("klx-run: ", 0) == 0 ? 9 : 0));
+                      : err.empty()
+                          ? "klx-run --device failed"
+                          : firstLine(llvm::StringRef(err).drop_front(
+                                err.rfind("klx-run: ", 0) == 0 ? 9 : 0));
     }
   }
   {
@@ -215,8 +218,8 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
     llvm::Expected<TraceBundle> trace = traceBundleFromRun(traced);
     if (!trace) {
       record.status = "error";
-      record.message = "the instrumented build failed: " +
-                       llvm::toString(trace.takeError());
+      record.message =
+          "the instrumented build failed: " + llvm::toString(trace.takeError());
       return record;
     }
     bundle.trace = std::move(*trace);
@@ -226,8 +229,11 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
     record.message = llvm::toString(std::move(error));
     return record;
   }
-  std::string size = llvm::formatv("--size={0}x{1}x{2}", request.size.m,
-                                   request.size.n, request.size.k);
+  std::string size = request.size.isGather()
+                         ? "--size=" + std::to_string(request.size.m)
+                         : llvm::formatv("--size={0}x{1}x{2}", request.size.m,
+                                         request.size.n, request.size.k)
+                               .str();
   std::string timeout = "--timeout-ms=" + std::to_string(request.timeoutMs);
   std::string repeat = "--repeat=" + std::to_string(request.repeat);
   llvm::SmallString<128> tracePath(dir);

@@ -76,21 +76,59 @@ float klx::rt::toFloat(uint16_t bits, DType dtype) {
   return dtype == DType::BF16 ? bf16ToFloat(bits) : halfToFloat(bits);
 }
 
-std::vector<uint16_t> klx::rt::randomMatrix(size_t count, DType dtype,
-                                            uint64_t seed) {
-  std::vector<uint16_t> out(count);
-  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (size_t i = 0; i < count; ++i) {
-    // xorshift64*: fast enough for 10^8 elements, the same on every machine
+namespace {
+
+/// xorshift64*: fast enough for 10^8 elements, the same on every machine.
+class Random {
+public:
+  explicit Random(uint64_t seed) : state(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint64_t next() {
     state ^= state >> 12;
     state ^= state << 25;
     state ^= state >> 27;
-    uint64_t r = state * 0x2545F4914F6CDD1Dull;
-    float unit = float(r >> 40) / float(1 << 24); // [0, 1)
-    float value = 2.0f * unit - 1.0f;
+    return state * 0x2545F4914F6CDD1Dull;
+  }
+  /// Uniform in [-1, 1).
+  float unit() { return 2.0f * (float(next() >> 40) / float(1 << 24)) - 1.0f; }
+
+private:
+  uint64_t state;
+};
+
+} // namespace
+
+std::vector<uint16_t> klx::rt::randomMatrix(size_t count, DType dtype,
+                                            uint64_t seed) {
+  std::vector<uint16_t> out(count);
+  Random random(seed);
+  for (size_t i = 0; i < count; ++i) {
+    float value = random.unit();
     out[i] = dtype == DType::BF16 ? floatToBF16(value) : floatToHalf(value);
   }
   return out;
+}
+
+void klx::rt::randomGatherInputs(const GatherProblem &gather, int64_t n,
+                                 std::vector<int32_t> &idx,
+                                 std::vector<float> &x) {
+  Random random(3);
+  idx.assign(gather.indirect ? size_t(n) : 0, 0);
+  for (int32_t &i : idx)
+    i = int32_t((random.next() >> 16) % uint64_t(n));
+  x.resize(size_t(n + gather.offset));
+  for (float &v : x)
+    v = random.unit();
+}
+
+std::vector<float> klx::rt::gatherReference(const GatherProblem &gather,
+                                            const std::vector<int32_t> &idx,
+                                            const std::vector<float> &x,
+                                            int64_t n) {
+  std::vector<float> y(static_cast<size_t>(n));
+  float add = float(gather.add);
+  for (int64_t i = 0; i < n; ++i)
+    y[i] = x[size_t((gather.indirect ? idx[i] : i) + gather.offset)] + add;
+  return y;
 }
 
 std::vector<double> klx::rt::referenceRows(const std::vector<uint16_t> &a,

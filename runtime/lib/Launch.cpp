@@ -17,6 +17,8 @@ OutputLayout klx::rt::outputLayout(const Manifest &m, const ProblemSize &size) {
 
 std::array<unsigned, 3> klx::rt::gridFor(const Manifest &m,
                                          const ProblemSize &size, int smCount) {
+  if (m.gather)
+    return {unsigned(size.m / m.block[0]), 1, 1};
   int64_t tilesM = ceilDiv(size.m, m.tile[0]);
   int64_t tilesN = ceilDiv(size.n, m.tile[1]);
   if (!m.persistent)
@@ -55,6 +57,20 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
            param.name == "A" ? operands.tensorMapA : operands.tensorMapB);
       break;
     case Param::Kind::Memref: {
+      if (m.gather) {
+        // Vectors: idx and y hold N elements, x N + offset.
+        bool isX = param.name == "x";
+        uint64_t data = param.name == "idx" ? operands.idx
+                        : isX               ? operands.x
+                                            : operands.y;
+        push(param.name + ".allocated", data);
+        push(param.name + ".aligned", data);
+        push(param.name + ".offset", 0);
+        push(param.name + ".sizes[0]",
+             uint64_t(size.m + (isX ? m.gather->offset : 0)));
+        push(param.name + ".strides[0]", 1);
+        break;
+      }
       // (allocated, aligned, offset, sizes..., strides...): D is M x N
       // inside a buffer of whole tiles (outputLayout); A (M x K) and B
       // (K x N), when memrefs, are dense row-major.

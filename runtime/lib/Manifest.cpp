@@ -17,12 +17,19 @@ const char *klx::rt::dtypeName(DType dtype) {
     return "bf16";
   case DType::F32:
     return "f32";
+  case DType::I32:
+    return "i32";
   }
   return "?";
 }
 
 unsigned klx::rt::dtypeBytes(DType dtype) {
-  return dtype == DType::F32 ? 4 : 2;
+  return dtype == DType::F32 || dtype == DType::I32 ? 4 : 2;
+}
+
+std::string GatherProblem::formula() const {
+  return std::string("y[i] = x[") + (indirect ? "idx[i]" : "i") + " + " +
+         std::to_string(offset) + "] + " + std::to_string(add);
 }
 
 int Manifest::requiredCapability() const {
@@ -118,8 +125,11 @@ public:
       return DType::BF16;
     if (s == "f32")
       return DType::F32;
+    if (s == "i32")
+      return DType::I32;
     if (!failed())
-      fail(name, "must be \"f16\", \"bf16\" or \"f32\", got \"" + s + "\"");
+      fail(name,
+           "must be \"f16\", \"bf16\", \"f32\" or \"i32\", got \"" + s + "\"");
     return std::nullopt;
   }
 
@@ -152,8 +162,10 @@ bool readParam(const JsonValue &value, size_t index, Param &param,
     if (r.failed())
       return false;
     param.dtype = *dtype;
-    if (param.swizzleBytes != 0 && param.swizzleBytes != 32 &&
-        param.swizzleBytes != 64 && param.swizzleBytes != 128)
+    if (param.dtype == DType::I32)
+      r.fail("dtype", "must be a floating-point type for a tensor map");
+    else if (param.swizzleBytes != 0 && param.swizzleBytes != 32 &&
+             param.swizzleBytes != 64 && param.swizzleBytes != 128)
       r.fail("swizzle", "must be 0, 32, 64 or 128 bytes");
     else if (param.swizzleBytes &&
              param.box[1] * dtypeBytes(param.dtype) > param.swizzleBytes)
@@ -186,6 +198,67 @@ const Param *findParam(const Manifest &m, const std::string &name,
     if (p.name == name && p.kind == kind)
       return &p;
   return nullptr;
+}
+
+/// A, B and D, and the scalars a gemm kernel may take.
+bool checkGemmParams(const Manifest &m, Reader &r) {
+  // NVIDIA kernels read A and B through TMA; AMD kernels as memrefs.
+  Param::Kind operands = m.amd() ? Param::Kind::Memref : Param::Kind::TensorMap;
+  for (auto [name, kind] :
+       {std::pair{"A", operands}, {"B", operands}, {"D", Param::Kind::Memref}})
+    if (!findParam(m, name, kind)) {
+      r.fail("params",
+             std::string("has no ") +
+                 (kind == Param::Kind::TensorMap ? "tensor map" : "memref") +
+                 " named " + name + " (a gemm needs A, B and D)");
+      return false;
+    }
+  if (!findParam(m, "K", Param::Kind::Scalar) &&
+      !findParam(m, "k_tiles", Param::Kind::Scalar)) {
+    r.fail("params", "has no scalar K or k_tiles (the depth of the gemm)");
+    return false;
+  }
+  for (const Param &p : m.params)
+    if (p.kind == Param::Kind::Scalar && p.name != "M" && p.name != "N" &&
+        p.name != "K" && p.name != "k_tiles") {
+      r.fail("params", "has scalar \"" + p.name +
+                           "\", which is none of M, N, K, k_tiles");
+      return false;
+    }
+  if (findParam(m, "D", Param::Kind::Memref)->rank != 2) {
+    r.fail("params", "D must be a memref of rank 2");
+    return false;
+  }
+  return true;
+}
+
+/// x and y (f32) and, for an indirect gather, idx (i32): vectors only.
+bool checkGatherParams(const Manifest &m, Reader &r) {
+  std::vector<std::pair<const char *, DType>> needed = {{"x", DType::F32},
+                                                        {"y", DType::F32}};
+  if (m.gather->indirect)
+    needed.insert(needed.begin(), {"idx", DType::I32});
+  for (auto [name, dtype] : needed) {
+    const Param *p = findParam(m, name, Param::Kind::Memref);
+    if (!p || p->rank != 1 || p->dtype != dtype) {
+      r.fail("params", std::string("has no ") + dtypeName(dtype) +
+                           " memref of rank 1 named " + name + " (a gather " +
+                           m.gather->formula() + " needs it)");
+      return false;
+    }
+  }
+  for (const Param &p : m.params)
+    if (p.kind != Param::Kind::Memref && p.kind != Param::Kind::Unused) {
+      r.fail("params", "has \"" + p.name +
+                           "\", which a gather kernel cannot take (it takes "
+                           "idx, x and y)");
+      return false;
+    }
+  if (m.block[1] != 1 || m.block[2] != 1) {
+    r.fail("block", "must be one-dimensional for a gather");
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -223,11 +296,12 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   m.cluster = r.integers<3>("cluster", 1, 16, false, {1, 1, 1});
   m.dynamicSharedBytes = r.integer("dynamic_shared_memory", 0, 1 << 20);
   std::string grid = r.string("grid");
-  m.tile = r.integers<3>("tile", 1, 1024);
   if (r.failed())
     return std::nullopt;
-  if (grid != "persistent" && grid != "tiles") {
-    r.fail("grid", "must be \"persistent\" or \"tiles\", got \"" + grid + "\"");
+  if (grid != "persistent" && grid != "tiles" && grid != "elements") {
+    r.fail("grid", "must be \"persistent\", \"tiles\" or \"elements\", got "
+                   "\"" +
+                       grid + "\"");
     return std::nullopt;
   }
   m.persistent = grid == "persistent";
@@ -245,23 +319,52 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     return std::nullopt;
   Reader p(*problem, "problem.", error);
   std::string kind = p.string("kind");
-  std::optional<DType> dtype = p.dtype("dtype");
-  m.problem.m = p.integer("M", 1, kMaxDim);
-  m.problem.n = p.integer("N", 1, kMaxDim);
-  m.problem.k = p.integer("K", 1, kMaxDim);
   if (p.failed())
     return std::nullopt;
-  if (kind != "gemm") {
+  if (kind == "gather") {
+    if (grid != "elements") {
+      r.fail("grid", "must be \"elements\" for a gather");
+      return std::nullopt;
+    }
+    GatherProblem gather;
+    std::string index = p.string("index");
+    gather.offset = p.integer("offset", 0, 1 << 20);
+    gather.add = p.integer("add", -(1 << 20), 1 << 20);
+    m.problem = {p.integer("N", 1, kMaxDim), 0, 0};
+    if (p.failed())
+      return std::nullopt;
+    if (index != "idx" && index != "i") {
+      p.fail("index", "must be \"idx\" (x[idx[i] + offset]) or \"i\" "
+                      "(x[i + offset]), got \"" +
+                          index + "\"");
+      return std::nullopt;
+    }
+    gather.indirect = index == "idx";
+    m.gather = gather;
+    m.dtype = DType::F32;
+  } else if (kind == "gemm") {
+    if (grid == "elements") {
+      r.fail("grid", "\"elements\" is a gather's grid, not a gemm's");
+      return std::nullopt;
+    }
+    m.tile = r.integers<3>("tile", 1, 1024);
+    std::optional<DType> dtype = p.dtype("dtype");
+    m.problem.m = p.integer("M", 1, kMaxDim);
+    m.problem.n = p.integer("N", 1, kMaxDim);
+    m.problem.k = p.integer("K", 1, kMaxDim);
+    if (p.failed() || r.failed())
+      return std::nullopt;
+    if (*dtype == DType::F32 || *dtype == DType::I32) {
+      p.fail("dtype", "must be f16 or bf16 (the inputs of wgmma)");
+      return std::nullopt;
+    }
+    m.dtype = *dtype;
+  } else {
     p.fail("kind", "\"" + kind +
                        "\" is not a problem klx-run can check "
-                       "(gemm)");
+                       "(gemm, gather)");
     return std::nullopt;
   }
-  if (*dtype == DType::F32) {
-    p.fail("dtype", "must be f16 or bf16 (the inputs of wgmma)");
-    return std::nullopt;
-  }
-  m.dtype = *dtype;
 
   const JsonValue *params = r.field("params", JsonValue::Kind::Array);
   if (!params)
@@ -293,33 +396,8 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
                          std::to_string(m.abi.size()));
     return std::nullopt;
   }
-  // NVIDIA kernels read A and B through TMA; AMD kernels as memrefs.
-  Param::Kind operands = m.amd() ? Param::Kind::Memref : Param::Kind::TensorMap;
-  for (auto [name, kind] :
-       {std::pair{"A", operands}, {"B", operands}, {"D", Param::Kind::Memref}})
-    if (!findParam(m, name, kind)) {
-      r.fail("params",
-             std::string("has no ") +
-                 (kind == Param::Kind::TensorMap ? "tensor map" : "memref") +
-                 " named " + name + " (a gemm needs A, B and D)");
-      return std::nullopt;
-    }
-  if (!findParam(m, "K", Param::Kind::Scalar) &&
-      !findParam(m, "k_tiles", Param::Kind::Scalar)) {
-    r.fail("params", "has no scalar K or k_tiles (the depth of the gemm)");
+  if (!(m.gather ? checkGatherParams(m, r) : checkGemmParams(m, r)))
     return std::nullopt;
-  }
-  for (const Param &p : m.params)
-    if (p.kind == Param::Kind::Scalar && p.name != "M" && p.name != "N" &&
-        p.name != "K" && p.name != "k_tiles") {
-      r.fail("params", "has scalar \"" + p.name +
-                           "\", which is none of M, N, K, k_tiles");
-      return std::nullopt;
-    }
-  if (findParam(m, "D", Param::Kind::Memref)->rank != 2) {
-    r.fail("params", "D must be a memref of rank 2");
-    return std::nullopt;
-  }
   if (const JsonValue *defines = root->get("defines");
       defines && defines->isObject())
     for (const auto &[name, value] : defines->members())
@@ -394,6 +472,21 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
 
 std::string klx::rt::checkProblemSize(const Manifest &m,
                                       const ProblemSize &size) {
+  if (m.gather) {
+    std::string n = std::to_string(size.m);
+    if (size.n != 0 || size.k != 0)
+      return std::to_string(size.m) + "x" + std::to_string(size.n) + "x" +
+             std::to_string(size.k) +
+             ": a gather takes one size, the element count N";
+    if (size.m <= 0 || size.m % m.block[0])
+      return n + ": N must be a positive multiple of the block (" +
+             std::to_string(m.block[0]) + " threads, one element each)";
+    if (size.m + m.gather->offset >= kMaxDim)
+      return n + ": N + offset must be below 2^31";
+    return "";
+  }
+  if (size.n == 0 && size.k == 0)
+    return std::to_string(size.m) + ": a gemm takes MxNxK";
   std::string shape = std::to_string(size.m) + "x" + std::to_string(size.n) +
                       "x" + std::to_string(size.k);
   if (size.m <= 0 || size.n <= 0 || size.k <= 0)
@@ -424,6 +517,16 @@ std::string klx::rt::checkProblemSize(const Manifest &m,
 
 std::optional<ProblemSize> klx::rt::parseProblemSize(std::string_view text) {
   ProblemSize size;
+  if (text.find('x') == std::string_view::npos) {
+    if (text.empty() || text.size() > 12)
+      return std::nullopt;
+    for (char c : text) {
+      if (c < '0' || c > '9')
+        return std::nullopt;
+      size.m = size.m * 10 + (c - '0');
+    }
+    return size.m > 0 ? std::optional(size) : std::nullopt;
+  }
   int64_t *dims[3] = {&size.m, &size.n, &size.k};
   size_t start = 0;
   for (int i = 0; i < 3; ++i) {

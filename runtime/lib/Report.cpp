@@ -12,6 +12,8 @@ namespace {
 double flops(const ProblemSize &s) { return 2.0 * s.m * s.n * s.k; }
 
 double bytes(const LaunchResult &r) {
+  if (!r.gather.empty())
+    return double(r.gatherBytes);
   const ProblemSize &s = r.size;
   return double(s.m * s.k + s.k * s.n) * dtypeBytes(r.dtype) +
          double(s.m * s.n) * 4;
@@ -44,6 +46,8 @@ const char *statusName(RunStatus status) {
 }
 
 std::string shape(const ProblemSize &s) {
+  if (s.n == 0 && s.k == 0)
+    return "N=" + std::to_string(s.m);
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
          std::to_string(s.k);
 }
@@ -131,12 +135,17 @@ std::string klx::rt::formatText(const LaunchResult &r) {
            std::to_string(r.dynamicSharedBytes) +
            " bytes dynamic shared memory, " + std::to_string(r.inputSets) +
            " input set(s) rotated\n";
-  if (r.checked()) {
-    std::string scope =
-        r.cpuRows == r.size.m
-            ? "check: all " + std::to_string(r.cpuRows) + " rows vs CPU (double): "
-            : "check: " + std::to_string(r.cpuRows) + " of " +
-                  std::to_string(r.size.m) + " rows vs CPU (double): ";
+  if (!r.gather.empty())
+    out += "gather: " + r.gather + "\n";
+  if (r.checked() && !r.gather.empty()) {
+    out += checkLine("check: every element vs CPU (f32, exact): ", r.cpuCheck);
+  } else if (r.checked()) {
+    std::string scope = r.cpuRows == r.size.m
+                            ? "check: all " + std::to_string(r.cpuRows) +
+                                  " rows vs CPU (double): "
+                            : "check: " + std::to_string(r.cpuRows) + " of " +
+                                  std::to_string(r.size.m) +
+                                  " rows vs CPU (double): ";
     out += checkLine(scope.c_str(), r.cpuCheck);
     if (r.blasChecked)
       out += checkLine("check: every element vs cuBLAS: ", r.blasCheck);
@@ -148,9 +157,18 @@ std::string klx::rt::formatText(const LaunchResult &r) {
            format(" (min %.4f", r.kernel.min) +
            format(", max %.4f", r.kernel.max) + ", " +
            std::to_string(r.kernel.ms.size()) + " runs)\n";
-    out += format("throughput: %.1f TFLOP/s", r.tflops()) +
-           format(", %.1f GB/s", r.gbs());
-    if (r.peakTflops > 0)
+    if (!r.gather.empty())
+      out += format("throughput: %.1f GB/s", r.gbs()) +
+             format(" (%.0f MB read and written per launch)",
+                    r.gatherBytes / 1e6) +
+             (r.peakGBs > 0 ? format(", %.1f%% of the DRAM peak ",
+                                     100 * r.gbs() / r.peakGBs) +
+                                  format("%.0f GB/s", r.peakGBs)
+                            : std::string());
+    else
+      out += format("throughput: %.1f TFLOP/s", r.tflops()) +
+             format(", %.1f GB/s", r.gbs());
+    if (r.peakTflops > 0 && r.gather.empty())
       out += format(", %.1f%% of peak ", 100 * r.tflops() / r.peakTflops) +
              format("%.0f TFLOP/s", r.peakTflops) + " (" + r.peakFormula + ")";
     out += "\n";
@@ -169,7 +187,8 @@ std::string klx::rt::formatText(const LaunchResult &r) {
            std::to_string(r.traceWarps) + " warps of the first " +
            std::to_string(r.traceCtas) + " CTAs -> " + r.tracePath;
     if (r.traceDropped)
-      out += " (" + std::to_string(r.traceDropped) + " past the buffer, dropped)";
+      out +=
+          " (" + std::to_string(r.traceDropped) + " past the buffer, dropped)";
     out += "\n";
     if (r.kernel.median > 0)
       out += format("trace: instrumentation overhead %+.1f%%",
@@ -177,8 +196,8 @@ std::string klx::rt::formatText(const LaunchResult &r) {
              format(" (median %.4f ms", r.tracedKernel.median) +
              format(" vs %.4f ms)\n", r.kernel.median);
     for (const auto &[role, share] : r.waitingShare)
-      out += "trace: " + role + format(" waits on barriers %.0f%% of its time\n",
-                                       100 * share);
+      out += "trace: " + role +
+             format(" waits on barriers %.0f%% of its time\n", 100 * share);
   }
   if (r.status == RunStatus::Passed)
     out += "result: passed\n";
@@ -213,6 +232,12 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
   w.value(int64_t(r.smCount));
   w.key("entry");
   w.value(r.entry);
+  if (!r.gather.empty()) {
+    w.key("gather");
+    w.value(r.gather);
+    w.key("bytes");
+    w.value(r.gatherBytes);
+  }
   w.key("size");
   w.value(shape(r.size));
   w.key("dtype");

@@ -8,6 +8,8 @@
 
 #include "klx/Runtime/Runner.h"
 
+#include "CudaSession.h"
+#include "GatherRunner.h"
 #include "HipRunner.h"
 
 #include "klx/Runtime/Cublas.h"
@@ -42,96 +44,6 @@ bool readFile(const std::string &path, std::string &out) {
 struct InputSet {
   cu::DevicePtr a = 0, b = 0, d = 0, maps = 0; // maps: A's then B's
 };
-
-/// Everything one run holds on the device, released on every path but a
-/// hang (then the process ends without touching the context again).
-class Session {
-public:
-  explicit Session(const cu::Driver &driver) : cu(driver) {}
-  ~Session() {
-    if (hung)
-      return;
-    for (cu::DevicePtr ptr : allocations)
-      cu.memFree(ptr);
-    for (cu::Event event : events)
-      cu.eventDestroy(event);
-    if (stream)
-      cu.streamDestroy(stream);
-    if (module)
-      cu.moduleUnload(module);
-    if (traceModule)
-      cu.moduleUnload(traceModule);
-    if (context)
-      cu.primaryCtxRelease(device);
-  }
-
-  /// Records the first failure; true when `result` is success.
-  bool check(const char *call, cu::Result result) {
-    if (result == cu::kSuccess)
-      return true;
-    if (error.empty())
-      error = cu.describe(call, result);
-    return false;
-  }
-
-  bool alloc(cu::DevicePtr &ptr, size_t bytes) {
-    if (!check("cuMemAlloc", cu.memAlloc(&ptr, bytes)))
-      return false;
-    allocations.push_back(ptr);
-    return true;
-  }
-
-  /// Waits for the stream; false on a driver error or after `ms`.
-  bool wait(double ms) {
-    auto deadline = std::chrono::steady_clock::now() +
-                    std::chrono::microseconds(int64_t(ms * 1000));
-    while (true) {
-      cu::Result r = cu.streamQuery(stream);
-      if (r == cu::kSuccess)
-        return true;
-      if (cu::isKernelFault(r)) {
-        faulted = true;
-        // Every later call fails the same way: leave the context alone.
-        hung = true;
-        error = cu.describe("the kernel", r);
-        return false;
-      }
-      if (r != cu::kErrorNotReady)
-        return check("cuStreamQuery", r);
-      if (std::chrono::steady_clock::now() > deadline) {
-        hung = true;
-        return false;
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
-  }
-
-  const cu::Driver &cu;
-  cu::Device device = 0;
-  cu::Context context = nullptr;
-  cu::Module module = nullptr;
-  cu::Module traceModule = nullptr;
-  cu::Function function = nullptr;
-  cu::Stream stream = nullptr;
-  std::vector<cu::DevicePtr> allocations;
-  std::vector<cu::Event> events;
-  std::string error;
-  bool hung = false;
-  bool faulted = false;
-};
-
-LaunchResult fail(LaunchResult result, RunStatus status, std::string message) {
-  result.status = status;
-  result.message = std::move(message);
-  return result;
-}
-
-int attribute(Session &s, int which) {
-  int value = 0;
-  s.check("cuDeviceGetAttribute",
-          s.cu.deviceGetAttribute(&value, which, s.device));
-  return value;
-}
 
 bool encodeMap(Session &s, const Manifest &m, const Param &param,
                const ProblemSize &size, cu::DevicePtr data,
@@ -233,69 +145,16 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
     return fail(result, RunStatus::BundleError, "--size=" + why);
   if (m.amd())
     return runHipBundle(m, cubin, options, std::move(result));
+  if (m.gather)
+    return runGatherBundle(m, cubin, options, std::move(result));
 
-  const cu::Driver *driver = cu::loadDriver(error);
-  if (!driver)
-    return fail(result, RunStatus::NoDevice, error);
-  Session s(*driver);
-  const cu::Driver &cu = *driver;
-  int count = 0;
-  cu::Result init = cu.init(0);
-  if (init == cu::kErrorNoDevice ||
-      (init == cu::kSuccess && cu.deviceGetCount(&count) == cu::kSuccess &&
-       count == 0))
-    return fail(result, RunStatus::NoDevice, "no CUDA device");
-  if (!s.check("cuInit", init) ||
-      !s.check("cuDeviceGet", cu.deviceGet(&s.device, 0)))
-    return fail(result, RunStatus::NoDevice, s.error);
-  char name[256] = {0};
-  s.check("cuDeviceGetName", cu.deviceGetName(name, sizeof name - 1, s.device));
-  result.device = name;
-  result.capability = attribute(s, cu::kComputeCapabilityMajor) * 10 +
-                      attribute(s, cu::kComputeCapabilityMinor);
-  result.smCount = attribute(s, cu::kMultiprocessorCount);
-  result.clockKHz = attribute(s, cu::kClockRate);
-  int memoryKHz = attribute(s, cu::kMemoryClockRate);
-  int busBits = attribute(s, cu::kGlobalMemoryBusWidth);
-  int l2Bytes = attribute(s, cu::kL2CacheSize);
-  int sharedOptin = attribute(s, cu::kMaxSharedMemoryPerBlockOptin);
-  if (!s.error.empty())
-    return fail(result, RunStatus::DriverError, s.error);
-  result.peakGBs = 2.0 * memoryKHz * 1e3 * (busBits / 8) / 1e9;
-  if (result.capability / 10 == 9) {
-    // Hopper: 4096 dense f16/bf16 flops per SM per clock.
-    result.peakTflops =
-        double(result.smCount) * 4096 * result.clockKHz * 1e3 / 1e12;
-    result.peakFormula = std::to_string(result.smCount) +
-                         " SMs x 4096 flop/clk x " +
-                         std::to_string(result.clockKHz / 1000) + " MHz";
-  }
-  if (result.capability != m.requiredCapability())
-    return fail(result, RunStatus::NoDevice,
-                "the bundle is for " + m.target + "; " + result.device +
-                    " is sm_" + std::to_string(result.capability));
-  if (m.dynamicSharedBytes > sharedOptin)
-    return fail(result, RunStatus::BundleError,
-                "the kernel needs " + std::to_string(m.dynamicSharedBytes) +
-                    " bytes of dynamic shared memory; " + result.device +
-                    " allows " + std::to_string(sharedOptin) + " per CTA");
-
-  if (!s.check("cuDevicePrimaryCtxRetain",
-               cu.primaryCtxRetain(&s.context, s.device)) ||
-      !s.check("cuCtxSetCurrent", cu.ctxSetCurrent(s.context)) ||
-      !s.check("cuModuleLoadData",
-               cu.moduleLoadData(&s.module, cubin.data())) ||
-      !s.check("cuModuleGetFunction",
-               cu.moduleGetFunction(&s.function, s.module, m.entry.c_str())) ||
-      !s.check("cuStreamCreate", cu.streamCreate(&s.stream, 0)))
-    return fail(result, RunStatus::DriverError, s.error);
-  // Above 48 KB a kernel must opt in, once per function.
-  if (m.dynamicSharedBytes > 48 * 1024 &&
-      !s.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-               cu.funcSetAttribute(s.function,
-                                   cu::kFuncAttributeMaxDynamicSharedSizeBytes,
-                                   int(m.dynamicSharedBytes))))
-    return fail(result, RunStatus::DriverError, s.error);
+  std::unique_ptr<Session> session;
+  int l2Bytes = 0;
+  if (std::optional<LaunchResult> failed =
+          openSession(session, m, cubin, result, l2Bytes))
+    return *failed;
+  Session &s = *session;
+  const cu::Driver &cu = s.cu;
 
   // Inputs: random, the same in every set; sets rotate so that timed
   // launches read from DRAM, as a kernel in a model would.
@@ -442,46 +301,9 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   // Timing: warm-up, then one event pair per launch. With a baseline the
   // two alternate launch by launch, so that clocks and temperature are the
   // same for both.
-  using Issue = std::function<bool(size_t)>;
   auto time = [&](const std::vector<Issue> &issues,
-                  const std::vector<Timing *> &timings) -> bool {
-    for (int i = 0; i < options.warmup; ++i)
-      for (const Issue &issue : issues)
-        if (!issue(size_t(i) % sets.size()))
-          return false;
-    if (!s.wait(double(options.timeoutMs) * std::max(1, options.warmup) *
-                issues.size()))
-      return false;
-    size_t n = issues.size();
-    std::vector<cu::Event> events(2 * n * options.repeat);
-    for (cu::Event &event : events) {
-      if (!s.check("cuEventCreate", cu.eventCreate(&event, 0)))
-        return false;
-      s.events.push_back(event);
-    }
-    for (int i = 0; i < options.repeat; ++i)
-      for (size_t j = 0; j < n; ++j) {
-        cu::Event *pair = &events[2 * (i * n + j)];
-        if (!s.check("cuEventRecord", cu.eventRecord(pair[0], s.stream)) ||
-            !issues[j](size_t(i) % sets.size()) ||
-            !s.check("cuEventRecord", cu.eventRecord(pair[1], s.stream)))
-          return false;
-      }
-    if (!s.wait(double(options.timeoutMs) * options.repeat * n))
-      return false;
-    for (size_t j = 0; j < n; ++j) {
-      std::vector<double> ms;
-      for (int i = 0; i < options.repeat; ++i) {
-        cu::Event *pair = &events[2 * (i * n + j)];
-        float elapsed = 0;
-        if (!s.check("cuEventElapsedTime",
-                     cu.eventElapsedTime(&elapsed, pair[0], pair[1])))
-          return false;
-        ms.push_back(elapsed);
-      }
-      *timings[j] = summarize(ms);
-    }
-    return true;
+                  const std::vector<Timing *> &timings) {
+    return timeLaunches(s, issues, timings, options, sets.size());
   };
   // klx alone first: a kernel that hangs only when timed is caught before
   // cuBLAS shares the stream.

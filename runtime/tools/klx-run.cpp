@@ -1,6 +1,6 @@
 //===- klx-run.cpp - Launch a Bundle on the GPU ---------------------------===//
 //
-// klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] [--size=MxNxK]
+// klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] [--size=MxNxK|N]
 //             [--no-baseline]
 // Exit codes: 0 passed, 1 wrong result, kernel fault or bad bundle, 2
 // usage, no GPU or a driver error,
@@ -20,7 +20,7 @@ using namespace klx::rt;
 
 static const char kUsage[] =
     "usage: klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] "
-    "[--size=MxNxK] [--no-baseline] [--trace=OUT.json]\n"
+    "[--size=MxNxK|N] [--no-baseline] [--trace=OUT.json]\n"
     "       klx-run --device       the GPU klx-run would use, or why none\n"
     "  DIR is a bundle written by `klx export FILE -o DIR`\n";
 
@@ -76,7 +76,9 @@ int main(int argc, char **argv) {
     } else if (const char *v = value("--size=")) {
       options.size = parseProblemSize(v);
       if (!options.size) {
-        std::fprintf(stderr, "klx-run: --size=%s is not MxNxK\n", v);
+        std::fprintf(
+            stderr,
+            "klx-run: --size=%s is not MxNxK (a gemm) or N (a gather)\n", v);
         return 2;
       }
     } else if (arg == "--help" || arg == "-h") {
@@ -99,15 +101,15 @@ int main(int argc, char **argv) {
   }
   LaunchResult result = runBundle(dir, options);
   std::string report = json ? formatJson(result) : formatText(result);
-  std::fputs(report.c_str(), result.status == RunStatus::Passed || json
-                                 ? stdout
-                                 : stderr);
+  std::fputs(report.c_str(),
+             result.status == RunStatus::Passed || json ? stdout : stderr);
   std::fflush(stdout);
   std::fflush(stderr);
   int code = exitCodeFor(result);
   // A hung kernel still owns the context: leave without tearing it down
   // from here; the driver ends the kernel with the process.
-  if (result.status == RunStatus::Hang || result.status == RunStatus::KernelFault)
+  if (result.status == RunStatus::Hang ||
+      result.status == RunStatus::KernelFault)
     _exit(code);
   return code;
 }

@@ -11,6 +11,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # The last two are not multiples of the tile: ragged tiles at the edges.
 sizes=(512x768x512 1024x1024x64 2048x4096x512 256x256x4160 1000x1000x1000 200x136x72)
+# Gathers: one block, a million elements, and 2^24 + 256 (not a power of 2).
+gather_sizes=(256 1048576 16777472)
 
 export_bundles() {
   local klx=$1 out=$2 nv=$root/samples/nvidia
@@ -27,7 +29,10 @@ export_bundles() {
   "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=0 -o "$out/bar_array" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=1 -o "$out/bar_array_arith" >/dev/null &&
-  "$klx" export $nv/gemm_two_producers.mlir -D shared_full_barrier=1 -o "$out/broken/two_producers_shared" >/dev/null
+  "$klx" export $nv/gemm_two_producers.mlir -D shared_full_barrier=1 -o "$out/broken/two_producers_shared" >/dev/null &&
+  "$klx" export $nv/gather_indirect.mlir -o "$out/gathers/indirect" >/dev/null &&
+  "$klx" export $nv/gather_indirect.mlir -D bridge_steps=1 -o "$out/gathers/indirect_bridged" >/dev/null &&
+  "$klx" export $nv/gather_direct.mlir -o "$out/gathers/direct" >/dev/null
 }
 
 run_bundles() {
@@ -47,6 +52,23 @@ run_bundles() {
       fi
       printf '%-16s %-14s rc=%d  %s\n' "$name" "$size" "$rc" \
         "$(grep -o 'rel. error [^,]*' "$log" | head -1)"
+      if [[ $rc -ne 0 ]]; then
+        failed=1
+        cat "$log"
+      fi
+    done
+  done
+  # The gathers: every element of y against the CPU, exactly.
+  for bundle in "$dir"/gathers/*/; do
+    [[ -f $bundle/manifest.json ]] || continue
+    local name
+    name=$(basename "$bundle")
+    for size in "${gather_sizes[@]}"; do
+      "$run" "$bundle" --size="$size" --repeat=5 >"$log" 2>&1
+      local rc=$?
+      printf '%-16s %-14s rc=%d  %s %s\n' "$name" "$size" "$rc" \
+        "$(grep -o 'rel. error [^,]*, max abs [^,]*' "$log" | head -1)" \
+        "$(grep -o 'throughput: [0-9.]* GB/s' "$log" | head -1)"
       if [[ $rc -ne 0 ]]; then
         failed=1
         cat "$log"

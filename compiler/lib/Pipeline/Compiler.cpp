@@ -260,6 +260,8 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
       run.lowering.ldsAliasScopes = scopes.getValue();
     if (auto arrays = params.getAs<mlir::BoolAttr>("const_reg_tensor"))
       run.lowering.constRegTensor = arrays.getValue();
+    if (auto bridge = params.getAs<mlir::BoolAttr>("bridge_steps"))
+      run.lowering.bridgeSteps = bridge.getValue();
   }
   std::vector<std::string> names = plannedStepNames(run.lowering);
   size_t stopIndex = names.size() - 1;

@@ -22,6 +22,8 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
   // lower them to local memory.
   if (opts.constRegTensor)
     add("", "klx-const-reg-tensor");
+  if (opts.bridgeSteps)
+    add("", "klx-bridge-steps");
   // Tile programs become nvgpu kernels first, a pass per lesson; on AMD
   // the tile program goes straight to MFMA and LDS-DMA.
   if (!nvidia && opts.klxKernels) {

@@ -38,3 +38,16 @@ int PipelineRun::timelineStep() const {
     }
   return fromNvgpu;
 }
+
+int PipelineRun::stepsStep() const {
+  int last = -1;
+  for (int i = 0; i < int(snapshots.size()); ++i) {
+    llvm::StringRef name = snapshots[i].name;
+    if (name == "convert-scf-to-cf" || name == "convert-arith-to-llvm" ||
+        name == "convert-gpu-to-nvvm" || name == "convert-gpu-to-rocdl")
+      return last >= 0 ? last : -1;
+    if (!snapshots[i].steps.empty())
+      last = i;
+  }
+  return last;
+}

@@ -49,6 +49,7 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
     return it == locations.end() ? 0u : it->second.first;
   };
   snapshot.roles = analyzeRoles(op, lineOf);
+  snapshot.steps = analyzeSteps(op, lineOf);
   snapshot.protocolNotes.clear();
   snapshot.protocols =
       buildProtocolModels(op, ModelSize(), snapshot.protocolNotes, lineOf);
@@ -144,6 +145,7 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
       snapshot.roles = previous.roles;
       snapshot.protocols = previous.protocols;
       snapshot.protocolNotes = previous.protocolNotes;
+      snapshot.steps = previous.steps;
       snapshot.changed = false;
     } else {
       // A failed pass may leave the IR invalid; the printer then falls back

@@ -51,12 +51,85 @@ bool hasParam(const KernelLaunch &launch, llvm::StringRef name,
   });
 }
 
+llvm::json::Object problemJson(const BundleContents &bundle) {
+  const KernelLaunch &launch = bundle.launch;
+  if (const std::optional<GatherLaunch> &g = launch.gather)
+    return llvm::json::Object{
+        {"kind", "gather"},
+        {"formula",
+         llvm::formatv("y[i] = x[{0} + {1}] + {2}, idx in [0, N)",
+                       g->indirect ? "idx[i]" : "i", g->offset, g->add)
+             .str()},
+        {"index", g->indirect ? "idx" : "i"},
+        {"offset", g->offset},
+        {"add", g->add},
+        {"N", bundle.problem.m}};
+  return llvm::json::Object{
+      {"kind", "gemm"},
+      {"dtype", launch.dtype},
+      {"accumulator", "f32"},
+      {"layout", "D[M,N] (f32) = A[M,K] x B[K,N], row-major"},
+      {"M", bundle.problem.m},
+      {"N", bundle.problem.n},
+      {"K", bundle.problem.k}};
+}
+
 } // namespace
+
+std::string ProblemSize::str() const {
+  if (isGather())
+    return "N=" + std::to_string(m);
+  return llvm::formatv("{0}x{1}x{2}", m, n, k).str();
+}
+
+ProblemSize klx::defaultProblemSize(const KernelLaunch &launch) {
+  return launch.gather ? kDefaultGatherSize : kDefaultProblemSize;
+}
+
+std::string klx::checkProblemSize(const KernelLaunch &launch,
+                                  llvm::StringRef target,
+                                  const ProblemSize &size) {
+  bool amd = target.starts_with("gfx");
+  if (launch.gather) {
+    if (!size.isGather())
+      return size.str() + ": @" + launch.entry +
+             " is a gather; give its element count N";
+    if (size.m % launch.block[0])
+      return llvm::formatv("{0}: N must be a multiple of the block ({1} "
+                           "threads, one element each; the kernel does not "
+                           "mask)",
+                           size.m, launch.block[0]);
+    return "";
+  }
+  if (size.isGather())
+    return std::to_string(size.m) + ": @" + launch.entry +
+           " is a gemm; give MxNxK";
+  const std::array<int64_t, 3> &tile = launch.tile;
+  // klx-to-amdgpu's copies and epilogue do not mask.
+  if (amd && (size.m % tile[0] || size.n % tile[1] || size.k % tile[2]))
+    return llvm::formatv("{0}: for {1}, M, N and K must be multiples of the "
+                         "tile {2}x{3}x{4} (the AMD kernel does not mask its "
+                         "copies or its stores)",
+                         size.str(), target, tile[0], tile[1], tile[2]);
+  // TMA row strides (K elements of A, N of B) must be multiples of 16
+  // bytes; ragged tiles are fine (klx-run pads D to whole tiles).
+  if (!amd && (size.n % 8 || size.k % 8))
+    return size.str() + ": N and K must be multiples of 8 (TMA needs row "
+                        "strides of A and B in multiples of 16 bytes)";
+  return "";
+}
 
 std::optional<ProblemSize> klx::parseProblemSize(llvm::StringRef text,
                                                  bool allowSpaces) {
   llvm::SmallVector<llvm::StringRef, 3> parts;
   text.split(parts, 'x');
+  if (parts.size() == 1) {
+    ProblemSize size;
+    if ((allowSpaces ? text.trim() : text).getAsInteger(10, size.m) ||
+        size.m <= 0)
+      return std::nullopt;
+    return size;
+  }
   if (parts.size() != 3)
     return std::nullopt;
   ProblemSize size;
@@ -86,19 +159,12 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {"cluster", array(launch.cluster)},
       {"dynamic_shared_memory", launch.dynamicSharedBytes},
       {"grid", launch.grid},
-      {"tile", array(launch.tile)},
-      {"problem",
-       llvm::json::Object{{"kind", "gemm"},
-                          {"dtype", launch.dtype},
-                          {"accumulator", "f32"},
-                          {"layout", "D[M,N] (f32) = A[M,K] x B[K,N], "
-                                     "row-major"},
-                          {"M", bundle.problem.m},
-                          {"N", bundle.problem.n},
-                          {"K", bundle.problem.k}}},
+      {"problem", problemJson(bundle)},
       {"params", std::move(params)},
       {"abi", llvm::json::Array(launch.abi)},
   };
+  if (!launch.gather)
+    manifest["tile"] = array(launch.tile);
   if (bundle.isAmd())
     manifest["amdgcn"] = "kernel.s";
   else
@@ -182,26 +248,46 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                               run.launches.size()));
   const KernelLaunch &launch = run.launches.front();
   using Kind = LaunchParam::Kind;
-  // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs.
-  Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
-  for (auto [name, kind] :
-       {std::pair{"A", operandKind}, {"B", operandKind}, {"D", Kind::Memref}})
-    if (!hasParam(launch, name, kind))
-      return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
-                                "klx-run knows D = A x B",
-                                launch.entry, kindName(kind), name));
-  // M and N may be implicit in the grid; K is a size or a count of k tiles.
-  if (!hasParam(launch, "K", Kind::Scalar) &&
-      !hasParam(launch, "k_tiles", Kind::Scalar))
-    return fail(llvm::formatv("kernel @{0} has no scalar parameter 'K' or "
-                              "'k_tiles': klx-run needs to pass the depth",
-                              launch.entry));
-  for (const LaunchParam &param : launch.params)
-    if (param.kind == Kind::Scalar &&
-        !llvm::is_contained({"M", "N", "K", "k_tiles"}, param.name))
-      return fail(llvm::formatv("kernel @{0}: scalar parameter '{1}' is none "
-                                "of M, N, K, k_tiles, which klx-run knows",
-                                launch.entry, param.name));
+  if (launch.gather) {
+    if (amd)
+      return fail("klx-run runs gathers on NVIDIA GPUs only");
+    for (const char *name : {"idx", "x", "y"}) {
+      if (!launch.gather->indirect && llvm::StringRef(name) == "idx")
+        continue;
+      if (!hasParam(launch, name, Kind::Memref))
+        return fail(llvm::formatv("kernel @{0} has no memref parameter "
+                                  "'{1}': klx-run knows the gather y[i] = "
+                                  "x[idx[i] + offset] + add (or x[i + "
+                                  "offset])",
+                                  launch.entry, name));
+    }
+    for (const LaunchParam &param : launch.params)
+      if (param.kind != Kind::Memref && param.kind != Kind::Unused)
+        return fail(llvm::formatv("kernel @{0}: parameter '{1}' is none of "
+                                  "idx, x, y, which klx-run knows",
+                                  launch.entry, param.name));
+  } else {
+    // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs.
+    Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
+    for (auto [name, kind] :
+         {std::pair{"A", operandKind}, {"B", operandKind}, {"D", Kind::Memref}})
+      if (!hasParam(launch, name, kind))
+        return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
+                                  "klx-run knows D = A x B",
+                                  launch.entry, kindName(kind), name));
+    // M and N may be implicit in the grid; K is a size or a count of k tiles.
+    if (!hasParam(launch, "K", Kind::Scalar) &&
+        !hasParam(launch, "k_tiles", Kind::Scalar))
+      return fail(llvm::formatv("kernel @{0} has no scalar parameter 'K' or "
+                                "'k_tiles': klx-run needs to pass the depth",
+                                launch.entry));
+    for (const LaunchParam &param : launch.params)
+      if (param.kind == Kind::Scalar &&
+          !llvm::is_contained({"M", "N", "K", "k_tiles"}, param.name))
+        return fail(llvm::formatv("kernel @{0}: scalar parameter '{1}' is none "
+                                  "of M, N, K, k_tiles, which klx-run knows",
+                                  launch.entry, param.name));
+  }
   const DeviceArtifacts *artifacts = nullptr;
   for (const DeviceArtifacts &a : run.artifacts)
     if (!(amd ? a.amdgcnObject : a.cubin).empty())
@@ -250,6 +336,7 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
     break;
   }
   bundle.launch = launch;
+  bundle.problem = defaultProblemSize(launch);
   bundle.target = targetName(run.target).str();
   bundle.source = run.fileName;
   bundle.cubin = artifacts->cubin;

@@ -33,9 +33,8 @@ llvm::StringRef klx::kindName(LaunchParam::Kind kind) {
 namespace {
 
 llvm::Error malformed(llvm::StringRef entry, const llvm::Twine &what) {
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      "kernel @" + entry + ": klx.launch " + what);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "kernel @" + entry + ": klx.launch " + what);
 }
 
 template <size_t N>
@@ -55,8 +54,8 @@ llvm::Expected<LaunchParam> readParam(llvm::StringRef entry,
   auto name = dict ? dict.getAs<mlir::StringAttr>("name") : nullptr;
   auto kind = dict ? dict.getAs<mlir::StringAttr>("kind") : nullptr;
   if (!name || !kind)
-    return malformed(entry, llvm::formatv("params[{0}] needs a name and a kind",
-                                          index));
+    return malformed(
+        entry, llvm::formatv("params[{0}] needs a name and a kind", index));
   LaunchParam param;
   param.name = name.str();
   if (auto dtype = dict.getAs<mlir::StringAttr>("dtype"))
@@ -74,7 +73,8 @@ llvm::Expected<LaunchParam> readParam(llvm::StringRef entry,
     param.kind = LaunchParam::Kind::Memref;
     auto rank = dict.getAs<mlir::IntegerAttr>("rank");
     if (!rank || rank.getInt() < 1 || param.dtype.empty())
-      return malformed(entry, "memref '" + param.name + "' needs rank and dtype");
+      return malformed(entry,
+                       "memref '" + param.name + "' needs rank and dtype");
     param.rank = rank.getInt();
   } else if (k == "scalar") {
     param.kind = LaunchParam::Kind::Scalar;
@@ -92,8 +92,8 @@ llvm::Expected<LaunchParam> readParam(llvm::StringRef entry,
     param.traceWarps = warps.getInt();
     param.traceEvents = events.getInt();
   } else {
-    return malformed(entry, "param '" + param.name + "' has unknown kind '" +
-                                k + "'");
+    return malformed(entry,
+                     "param '" + param.name + "' has unknown kind '" + k + "'");
   }
   return param;
 }
@@ -126,16 +126,29 @@ klx::describeLaunches(mlir::ModuleOp module) {
     auto grid = attrs.getAs<mlir::StringAttr>("grid");
     auto dtype = attrs.getAs<mlir::StringAttr>("dtype");
     auto params = attrs.getAs<mlir::ArrayAttr>("params");
-    if (!readArray(attrs, "block", launch.block) ||
-        !readArray(attrs, "tile", launch.tile) || !shared || !grid || !dtype ||
-        !params)
-      return fail(malformed(launch.entry,
-                            "needs block, tile, dynamic_shared_memory, grid, "
-                            "dtype and params"));
+    if (auto problem = attrs.getAs<mlir::DictionaryAttr>("problem")) {
+      auto kind = problem.getAs<mlir::StringAttr>("kind");
+      auto index = problem.getAs<mlir::StringAttr>("index");
+      auto offset = problem.getAs<mlir::IntegerAttr>("offset");
+      auto add = problem.getAs<mlir::IntegerAttr>("add");
+      if (!kind || kind.getValue() != "gather" || !index ||
+          (index.getValue() != "idx" && index.getValue() != "i") || !offset ||
+          !add || offset.getInt() < 0)
+        return fail(malformed(launch.entry,
+                              "problem must be {kind = \"gather\", index = "
+                              "\"idx\" or \"i\", offset = N >= 0, add = N}"));
+      launch.gather = GatherLaunch{index.getValue() == "idx", offset.getInt(),
+                                   add.getInt()};
+    }
+    if (!readArray(attrs, "block", launch.block) || !shared || !grid || !params)
+      return fail(malformed(launch.entry, "needs block, dynamic_shared_memory, "
+                                          "grid and params"));
+    if (!launch.gather && (!readArray(attrs, "tile", launch.tile) || !dtype))
+      return fail(malformed(launch.entry, "of a gemm needs tile and dtype"));
     readArray(attrs, "cluster", launch.cluster);
     launch.dynamicSharedBytes = shared.getInt();
     launch.grid = grid.str();
-    launch.dtype = dtype.str();
+    launch.dtype = dtype ? dtype.str() : std::string("f32");
     unsigned slots = 0;
     for (auto [index, attr] : llvm::enumerate(params)) {
       llvm::Expected<LaunchParam> param = readParam(launch.entry, attr, index);
@@ -147,11 +160,11 @@ klx::describeLaunches(mlir::ModuleOp module) {
     for (mlir::Type type : func.getFunctionType().getParams())
       launch.abi.push_back(abiName(type));
     if (slots != launch.abi.size())
-      return fail(malformed(
-          launch.entry,
-          llvm::formatv("describes {0} parameters once memrefs are "
-                        "flattened, but the lowered kernel takes {1}",
-                        slots, launch.abi.size())));
+      return fail(
+          malformed(launch.entry,
+                    llvm::formatv("describes {0} parameters once memrefs are "
+                                  "flattened, but the lowered kernel takes {1}",
+                                  slots, launch.abi.size())));
     launches.push_back(std::move(launch));
   });
   if (error)

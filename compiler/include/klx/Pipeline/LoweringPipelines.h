@@ -45,6 +45,9 @@ struct LoweringOptions {
   /// klx-const-reg-tensor first, when the module's klx.params say
   /// `const_reg_tensor = true` (`-D const_reg_tensor=1`).
   bool constRegTensor = false;
+  /// Values that cross from one step of a kernel to a later one go
+  /// through shared memory: `bridge_steps = true` (`-D bridge_steps=1`).
+  bool bridgeSteps = false;
 };
 
 /// The MLIR passes for `options.target`, in order.

@@ -10,6 +10,7 @@
 
 #include "klx/Analysis/BarrierSim.h"
 #include "klx/Analysis/RoleTree.h"
+#include "klx/Analysis/Steps.h"
 #include "klx/Pipeline/LoweringPipelines.h"
 #include "klx/Pipeline/Target.h"
 #include "klx/Support/Diagnostics.h"
@@ -57,6 +58,9 @@ struct Snapshot {
   /// modelled.
   std::vector<sim::ProtocolModel> protocols;
   std::vector<std::string> protocolNotes;
+  /// Each kernel's body as ordered load/compute/store steps (klx steps),
+  /// while its memory accesses are still ops (memref, vector or llvm).
+  std::vector<KernelSteps> steps;
   bool failed = false;
   /// Set when the step could not run here for a reason that is not an
   /// error of the input, e.g. "nvdisasm is not on PATH"; text is empty.
@@ -116,6 +120,11 @@ struct PipelineRun {
   /// models read from klx pipelines (the schedule as written), else the
   /// last with models read from nvgpu ops; -1 when no step has one.
   int timelineStep() const;
+  /// The step whose kernels `klx steps` and the Steps pane show by
+  /// default: the last before scf, arith or the kernels are lowered to
+  /// cf and LLVM, where the body reads as written; -1 when no step has
+  /// steps.
+  int stepsStep() const;
 };
 
 } // namespace klx

@@ -1,4 +1,5 @@
-//===- KernelLaunch.h - What it takes to launch a compiled kernel -*- C++ -*-===//
+//===- KernelLaunch.h - What it takes to launch a compiled kernel -*- C++
+//-*-===//
 //
 // Read off the lowered module (the klx.launch attribute klx-to-nvgpu leaves
 // on the kernel, and the kernel's final LLVM signature) once the MLIR
@@ -13,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,15 +44,24 @@ struct LaunchParam {
   enum class Kind { TensorMap, Memref, Scalar, Unused, Trace };
   std::string name; // "A", "B", "D", "M", ...
   Kind kind = Kind::Scalar;
-  std::string dtype;                 // tensor maps and memrefs
-  std::array<int64_t, 2> box{};      // tensor maps: rows, columns
-  int64_t swizzleBytes = 0;          // tensor maps
-  int64_t rank = 0;                  // memrefs
+  std::string dtype;            // tensor maps and memrefs
+  std::array<int64_t, 2> box{}; // tensor maps: rows, columns
+  int64_t swizzleBytes = 0;     // tensor maps
+  int64_t rank = 0;             // memrefs
   int64_t traceCtas = 0, traceWarps = 0, traceEvents = 0; // the trace
 
   /// Parameters this argument becomes in the lowered signature: a memref
   /// of rank r is (allocated, aligned, offset, sizes[r], strides[r]).
   unsigned abiSlots() const;
+};
+
+/// A kernel that computes y[i] = x[src(i) + offset] + add for i < N, with
+/// src(i) = idx[i] (indirect) or i: `problem = {kind = "gather", index =
+/// "idx" | "i", offset = N, add = N}` in klx.launch.
+struct GatherLaunch {
+  bool indirect = true;
+  int64_t offset = 0;
+  int64_t add = 0;
 };
 
 struct KernelLaunch {
@@ -59,8 +70,11 @@ struct KernelLaunch {
   std::array<int64_t, 3> cluster{1, 1, 1};
   int64_t dynamicSharedBytes = 0;
   /// "persistent": one CTA per SM up to the tile count, striding;
-  /// "tiles": one CTA per output tile, grid (tiles_n, tiles_m).
+  /// "tiles": one CTA per output tile, grid (tiles_n, tiles_m);
+  /// "elements": one thread per element (a gather).
   std::string grid;
+  /// Set when the kernel is a gather; a gemm otherwise.
+  std::optional<GatherLaunch> gather;
   std::array<int64_t, 3> tile{}; // tile_m, tile_n, tile_k
   std::string dtype;             // A and B element type
   std::vector<LaunchParam> params;
@@ -73,7 +87,8 @@ llvm::StringRef kindName(LaunchParam::Kind kind);
 /// Every kernel of the lowered module that carries klx.launch. An error
 /// says which attribute is malformed or where the description and the
 /// lowered signature disagree.
-llvm::Expected<std::vector<KernelLaunch>> describeLaunches(mlir::ModuleOp module);
+llvm::Expected<std::vector<KernelLaunch>>
+describeLaunches(mlir::ModuleOp module);
 
 } // namespace klx
 

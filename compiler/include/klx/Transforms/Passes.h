@@ -6,6 +6,7 @@
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/Pass.h"
@@ -22,6 +23,11 @@ mlir::LogicalResult tagLdsAliasScopes(mlir::LLVM::LLVMFuncOp func);
 /// arithmetic and erases the array; false, changing nothing, when it is
 /// not such an array (ConstRegTensor.cpp).
 bool replaceArithmeticArray(mlir::memref::AllocaOp array);
+
+/// Bridges the values that cross a step boundary of `func` through a
+/// workgroup buffer (BridgeSteps.cpp); fails with a warning on the
+/// function, changing nothing, when it cannot.
+mlir::LogicalResult bridgeSteps(mlir::gpu::GPUFuncOp func);
 
 #define GEN_PASS_DECL
 #include "klx/Transforms/Passes.h.inc"

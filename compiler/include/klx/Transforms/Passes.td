@@ -30,6 +30,27 @@ def KlxConstRegTensorPass : Pass<"klx-const-reg-tensor"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def KlxBridgeStepsPass : Pass<"klx-bridge-steps"> {
+  let summary = "Carry values from one step of a kernel to a later one "
+                "through shared memory";
+  let description = [{
+    Reads each kernel `gpu.func` as ordered steps (klx steps: every step
+    loads, computes, stores; a global load whose address comes from data
+    loaded in the same step starts the next one). A value that one step
+    computes and a later step uses stays in registers across the step
+    boundary; a machine that runs steps one after the other (a DMA engine
+    taking the addresses of a gather from memory, TMA's gather) needs it in
+    memory. For each such value this pass stores it into a workgroup buffer
+    (one slot per thread) right after it is made, ends the step with
+    `gpu.barrier`, and reads it back for the later step's uses. Kernels
+    whose step boundary lies inside a loop or a branch, values that are not
+    scalars, and blocks that are not one-dimensional with a known size are
+    left alone with a warning.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def KlxLdsAliasScopePass : Pass<"klx-lds-alias-scope"> {
   let summary = "Give each named LDS base of a kernel its own alias scope";
   let description = [{

@@ -29,6 +29,16 @@ std::vector<double> referenceRows(const std::vector<uint16_t> &a,
                                   const std::vector<int64_t> &rows,
                                   unsigned threads);
 
+/// A gather's inputs from a fixed seed: idx uniform in [0, n), x of
+/// n + offset floats in [-1, 1].
+void randomGatherInputs(const GatherProblem &gather, int64_t n,
+                        std::vector<int32_t> &idx, std::vector<float> &x);
+
+/// y = x[src(i) + offset] + add in f32, as the kernel computes it.
+std::vector<float> gatherReference(const GatherProblem &gather,
+                                   const std::vector<int32_t> &idx,
+                                   const std::vector<float> &x, int64_t n);
+
 /// A quiet NaN in every f32: what D holds before a checked launch, so an
 /// element the kernel never writes shows as non-finite.
 inline constexpr unsigned kPoisonBits = 0x7FC00000;

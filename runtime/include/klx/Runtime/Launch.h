@@ -18,7 +18,8 @@
 namespace klx::rt {
 
 /// "persistent": one CTA per SM, at most one per output tile;
-/// "tiles": grid (tiles_n, tiles_m), as klx-persistent maps block ids.
+/// "tiles": grid (tiles_n, tiles_m), as klx-persistent maps block ids;
+/// "elements" (a gather): one thread per element, N / block CTAs.
 std::array<unsigned, 3> gridFor(const Manifest &manifest,
                                 const ProblemSize &size, int smCount);
 
@@ -37,7 +38,8 @@ struct DeviceOperands {
   uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
   uint64_t d = 0;                          // M x N f32
   uint64_t trace = 0;                      // the trace buffer, if any
-  uint64_t a = 0, b = 0; // A and B, when they are memrefs (AMD)
+  uint64_t a = 0, b = 0;          // A and B, when they are memrefs (AMD)
+  uint64_t idx = 0, x = 0, y = 0; // a gather's vectors
 };
 
 /// The kernel's parameters in ABI order, each in 8 bytes (little-endian,

@@ -18,7 +18,7 @@
 
 namespace klx::rt {
 
-enum class DType { F16, BF16, F32 };
+enum class DType { F16, BF16, F32, I32 };
 const char *dtypeName(DType dtype);
 unsigned dtypeBytes(DType dtype);
 
@@ -33,8 +33,19 @@ struct Param {
   unsigned abiSlots() const { return kind == Kind::Memref ? 3 + 2 * rank : 1; }
 };
 
+/// M x N x K for a gemm; for a gather, m is the element count N and n, k
+/// are 0.
 struct ProblemSize {
   int64_t m = 0, n = 0, k = 0;
+};
+
+/// y[i] = x[src(i) + offset] + add for i < N, src(i) = idx[i] (indirect)
+/// or i (direct); x holds N + offset floats, idx values in [0, N).
+struct GatherProblem {
+  bool indirect = true;
+  int64_t offset = 0;
+  int64_t add = 0;
+  std::string formula() const;
 };
 
 /// The instrumented build (`klx export --trace`): the same kernel taking
@@ -57,7 +68,9 @@ struct Manifest {
   std::array<int64_t, 3> block{};
   std::array<int64_t, 3> cluster{1, 1, 1};
   int64_t dynamicSharedBytes = 0;
-  bool persistent = false;       // grid "persistent" or "tiles"
+  bool persistent = false; // grid "persistent" or "tiles"
+  /// Set for a gather (grid "elements": one thread per element).
+  std::optional<GatherProblem> gather;
   std::array<int64_t, 3> tile{}; // M, N, K
   DType dtype = DType::F16;      // A and B; D is f32
   ProblemSize problem;
@@ -89,7 +102,8 @@ std::optional<Manifest> parseManifest(std::string_view text,
 /// too large), or an empty string.
 std::string checkProblemSize(const Manifest &manifest, const ProblemSize &size);
 
-/// "2048x2048x1024" -> size; nullopt when malformed.
+/// "2048x2048x1024" -> size, or "N" (a gather's) -> {N, 0, 0}; nullopt
+/// when malformed.
 std::optional<ProblemSize> parseProblemSize(std::string_view text);
 
 } // namespace klx::rt

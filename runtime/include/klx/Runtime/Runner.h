@@ -18,7 +18,7 @@ struct RunOptions {
   int timeoutMs = 10000;           // per launch, before it counts as a hang
   int repeat = 20;                 // timed launches
   int warmup = 3;
-  bool baseline = true; // time cuBLAS on the same shape when it loads
+  bool baseline = true;    // time cuBLAS on the same shape when it loads
   unsigned cpuThreads = 0; // 0: all hardware threads
   /// Also launch the instrumented build and write its timeline here
   /// (Chrome trace JSON).
@@ -57,6 +57,9 @@ struct LaunchResult {
 
   // Launch
   std::string entry;
+  /// A gather's formula ("y[i] = x[idx[i] + 2] + 1"); empty for a gemm.
+  std::string gather;
+  int64_t gatherBytes = 0; // what one launch of the gather reads and writes
   ProblemSize size;
   DType dtype = DType::F16;
   std::array<unsigned, 3> grid{}, block{};

@@ -51,18 +51,16 @@ LogicalResult read(KernelOp kernel, DictionaryAttr params, StringRef name,
 } // namespace
 
 llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
-  // alias_scopes and const_reg_tensor are the pipeline's
-  // (klx-lds-alias-scope, klx-const-reg-tensor), not the schedule's, but
-  // live in the same klx.params.
+  // alias_scopes, bridge_steps and const_reg_tensor are the pipeline's
+  // (klx-lds-alias-scope, klx-bridge-steps, klx-const-reg-tensor), not the
+  // schedule's, but live in the same klx.params.
   static const llvm::StringLiteral names[] = {
-      "alias_scopes",     "const_reg_tensor",   "consumer_regs",
-      "consumers",      "dtype",
-      "group_m",        "persistent",
-      "pingpong",       "producer_regs",
-      "producers",      "shared_full_barrier",
-      "stages",         "tile_k",
-      "tile_m",         "tile_n",
-      "warp_specialize"};
+      "alias_scopes",  "bridge_steps",   "const_reg_tensor",
+      "consumer_regs", "consumers",      "dtype",
+      "group_m",       "persistent",     "pingpong",
+      "producer_regs", "producers",      "shared_full_barrier",
+      "stages",        "tile_k",         "tile_m",
+      "tile_n",        "warp_specialize"};
   return names;
 }
 

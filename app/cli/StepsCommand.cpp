@@ -1,0 +1,169 @@
+//===- StepsCommand.cpp - klx steps ---------------------------------------===//
+//
+// Each kernel body as ordered load -> compute -> store steps (Steps.h), at
+// the last step where its loads and stores are still memref ops, or at
+// the step --pass names. Values that cross from one step to a later one
+// in registers are listed: klx-bridge-steps (-D bridge_steps=1) puts them
+// through shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandLine.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace klx;
+using namespace klx::cli;
+
+namespace {
+
+/// The printed IR of a snapshot, by line, with the source line of each.
+class IrLines {
+public:
+  explicit IrLines(const Snapshot &snapshot) : snapshot(snapshot) {
+    llvm::StringRef(snapshot.text).split(lines, '\n');
+  }
+  llvm::StringRef text(unsigned line) const {
+    return line >= 1 && line <= lines.size() ? lines[line - 1].trim()
+                                             : llvm::StringRef();
+  }
+  unsigned sourceLine(unsigned line) const {
+    auto it = llvm::lower_bound(
+        snapshot.origins, line,
+        [](const LineOrigin &o, unsigned l) { return o.line < l; });
+    return it != snapshot.origins.end() && it->line == line ? it->source.line
+                                                            : 0;
+  }
+
+private:
+  const Snapshot &snapshot;
+  llvm::SmallVector<llvm::StringRef> lines;
+};
+
+void printText(llvm::raw_ostream &os, const KernelSteps &kernel,
+               const IrLines &ir) {
+  os << llvm::formatv("kernel {0}: {1} step{2}\n", kernel.kernel,
+                      kernel.steps.size(), kernel.steps.size() == 1 ? "" : "s");
+  for (size_t s = 0; s < kernel.steps.size(); ++s) {
+    const Step &step = kernel.steps[s];
+    os << llvm::formatv("  step {0}: {1}\n", s + 1, step.shape());
+    if (!step.why.empty())
+      os << "    why a new step: " << step.why << "\n";
+    // Runs of the same op (an epilogue's 128 stores) print as one line.
+    for (size_t i = 0; i < step.ops.size();) {
+      const StepOp &op = step.ops[i];
+      size_t end = i + 1;
+      while (end < step.ops.size() && step.ops[end].role == op.role &&
+             step.ops[end].op == op.op)
+        ++end;
+      if (end - i == 1) {
+        unsigned source = ir.sourceLine(op.line);
+        os << llvm::formatv(
+            "    {0,-15} line {1,-4} {2}{3}\n", stepRoleName(op.role), op.line,
+            ir.text(op.line),
+            source ? llvm::formatv("   (source line {0})", source).str() : "");
+      } else {
+        os << llvm::formatv("    {0,-15} lines {1}-{2}: {3} x{4}\n",
+                            stepRoleName(op.role), op.line,
+                            step.ops[end - 1].line, op.op, end - i);
+      }
+      i = end;
+    }
+  }
+  for (const StepCrossing &c : kernel.crossings)
+    os << llvm::formatv("  crossing: {0} at line {1} is made in step {2} and "
+                        "used in step {3}, in registers\n",
+                        c.op, c.line, c.from + 1, c.to + 1);
+}
+
+void writeJson(llvm::json::OStream &json, const KernelSteps &kernel,
+               const IrLines &ir) {
+  json.object([&] {
+    json.attribute("kernel", kernel.kernel);
+    json.attribute("line", kernel.line);
+    json.attributeArray("steps", [&] {
+      for (size_t s = 0; s < kernel.steps.size(); ++s) {
+        const Step &step = kernel.steps[s];
+        json.object([&] {
+          json.attribute("step", int64_t(s + 1));
+          json.attribute("shape", step.shape());
+          if (!step.why.empty())
+            json.attribute("why", step.why);
+          json.attributeArray("ops", [&] {
+            for (const StepOp &op : step.ops)
+              json.object([&] {
+                json.attribute("role", stepRoleName(op.role));
+                json.attribute("op", op.op);
+                json.attribute("line", op.line);
+                if (unsigned src = ir.sourceLine(op.line))
+                  json.attribute("source_line", src);
+                json.attribute("text", ir.text(op.line));
+              });
+          });
+        });
+      }
+    });
+    json.attributeArray("crossings", [&] {
+      for (const StepCrossing &c : kernel.crossings)
+        json.object([&] {
+          json.attribute("op", c.op);
+          json.attribute("line", c.line);
+          json.attribute("from", int64_t(c.from + 1));
+          json.attribute("to", int64_t(c.to + 1));
+        });
+    });
+  });
+}
+
+} // namespace
+
+int cli::runStepsCommand(const Arguments &args) {
+  static const llvm::StringRef ownFlags[] = {"json", "pass"};
+  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  if (!input)
+    return kExitUsageError;
+  input->options.emitGoal = EmitKind::MLIR;
+  PipelineRun run = runPipeline(input->source, input->fileName, input->options);
+  printDiagnostics(run, llvm::errs());
+  const Snapshot *snapshot = nullptr;
+  if (std::optional<std::string> pass = args.get("pass")) {
+    snapshot = run.findSnapshot(*pass);
+    if (!snapshot) {
+      llvm::errs() << "klx steps: no step named '" << *pass
+                   << "' ran (see `klx pipeline " << run.fileName << "`)\n";
+      return run.succeeded() ? kExitUsageError : exitCodeFor(run);
+    }
+  } else if (int index = run.stepsStep(); index >= 0) {
+    snapshot = &run.snapshots[index];
+  }
+  if (!snapshot || snapshot->steps.empty()) {
+    if (run.succeeded())
+      llvm::errs() << "klx steps: " << run.fileName
+                   << ": no kernel body to read at "
+                   << (snapshot ? "step '" + snapshot->displayName() + "'"
+                                : std::string("any step"))
+                   << " (kernels are read as gpu.func, gpu.launch, "
+                      "klx.kernel or an LLVM kernel function)\n";
+    return run.succeeded() ? kExitInputError : exitCodeFor(run);
+  }
+  IrLines ir(*snapshot);
+  if (args.has("json")) {
+    llvm::json::OStream json(llvm::outs(), 2);
+    json.object([&] {
+      json.attribute("file", run.fileName);
+      json.attribute("step", snapshot->displayName());
+      json.attributeArray("kernels", [&] {
+        for (const KernelSteps &kernel : snapshot->steps)
+          writeJson(json, kernel, ir);
+      });
+    });
+    llvm::outs() << "\n";
+  } else {
+    llvm::outs() << run.fileName << ": steps after " << snapshot->displayName()
+                 << "\n";
+    for (const KernelSteps &kernel : snapshot->steps)
+      printText(llvm::outs(), kernel, ir);
+  }
+  return run.succeeded() ? kExitSuccess : exitCodeFor(run);
+}
