@@ -83,9 +83,9 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
       io.MouseWheel = frame < frames / 2 ? -3.0f : 3.0f;
     });
     ImGuiViewport *viewport = ImGui::GetMainViewport();
-    for (auto &panel : panels)
-      drawPanelWindow(*panel, state, commands, viewport->WorkPos,
-                      viewport->WorkSize, frame == 0);
+    unsigned raiseSeen = 0;
+    drawPanels(panels, state, commands, viewport->WorkPos, viewport->WorkSize,
+               frame == 0, raiseSeen);
     ImGui::Render();
     auto built = std::chrono::steady_clock::now();
     double vertices = ImGui::GetDrawData()->TotalVtxCount;

@@ -18,31 +18,8 @@ using namespace klx::cli;
 
 namespace {
 
-/// The printed IR of a snapshot, by line, with the source line of each.
-class IrLines {
-public:
-  explicit IrLines(const Snapshot &snapshot) : snapshot(snapshot) {
-    llvm::StringRef(snapshot.text).split(lines, '\n');
-  }
-  llvm::StringRef text(unsigned line) const {
-    return line >= 1 && line <= lines.size() ? lines[line - 1].trim()
-                                             : llvm::StringRef();
-  }
-  unsigned sourceLine(unsigned line) const {
-    auto it = llvm::lower_bound(
-        snapshot.origins, line,
-        [](const LineOrigin &o, unsigned l) { return o.line < l; });
-    return it != snapshot.origins.end() && it->line == line ? it->source.line
-                                                            : 0;
-  }
-
-private:
-  const Snapshot &snapshot;
-  llvm::SmallVector<llvm::StringRef> lines;
-};
-
 void printText(llvm::raw_ostream &os, const KernelSteps &kernel,
-               const IrLines &ir) {
+               const SnapshotLines &ir) {
   os << llvm::formatv("kernel {0}: {1} step{2}\n", kernel.kernel,
                       kernel.steps.size(), kernel.steps.size() == 1 ? "" : "s");
   for (size_t s = 0; s < kernel.steps.size(); ++s) {
@@ -78,7 +55,7 @@ void printText(llvm::raw_ostream &os, const KernelSteps &kernel,
 }
 
 void writeJson(llvm::json::OStream &json, const KernelSteps &kernel,
-               const IrLines &ir) {
+               const SnapshotLines &ir) {
   json.object([&] {
     json.attribute("kernel", kernel.kernel);
     json.attribute("line", kernel.line);
@@ -147,7 +124,7 @@ int cli::runStepsCommand(const Arguments &args) {
                       "klx.kernel or an LLVM kernel function)\n";
     return run.succeeded() ? kExitInputError : exitCodeFor(run);
   }
-  IrLines ir(*snapshot);
+  SnapshotLines ir(*snapshot);
   if (args.has("json")) {
     llvm::json::OStream json(llvm::outs(), 2);
     json.object([&] {

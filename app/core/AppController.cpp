@@ -297,6 +297,10 @@ void AppController::apply(const Command &command, double now) {
   case Command::ShowTimelineOf:
     appState.view.timelineStep = command.text;
     break;
+  case Command::ShowPanel:
+    appState.view.raisedPanel = command.text;
+    ++appState.view.raiseSerial;
+    break;
   case Command::ResetLayout:
     ++appState.view.layoutGeneration;
     break;

@@ -48,6 +48,10 @@ struct ViewState {
   /// The step whose protocol model the Barrier timeline pane draws; empty
   /// for the run's timeline step. A name, so it survives recompiles.
   std::string timelineStep;
+  /// A pane to bring to the front (a tab of a group), by title, and a
+  /// count that changes with each request so the window applies it once.
+  std::string raisedPanel;
+  unsigned raiseSerial = 0;
 };
 
 struct AppState {
@@ -94,6 +98,7 @@ struct Command {
     FocusSourceLine,  // index: 1-based line, 0 to clear
     FocusRole,        // text: role name, empty to clear
     ShowTimelineOf,   // text: step name, empty for the run's timeline step
+    ShowPanel,        // text: the pane's title (brings its tab forward)
     ResetLayout,
     RunOnGpu, // text: "MxNxK" or empty for 2048x2048x1024;
               // flag: also record a measured timeline

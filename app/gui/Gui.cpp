@@ -35,6 +35,8 @@ struct GuiArguments {
   std::string role;
   /// The step whose protocol model the Barrier timeline pane draws.
   std::string timelineAt;
+  /// A pane to bring forward at start (the tab of a group).
+  std::string show;
   std::string screenshot;
   int frames = 3;
   std::string target;
@@ -57,6 +59,8 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
       args.role = arg.str();
     else if (arg.consume_front("--timeline-at="))
       args.timelineAt = arg.str();
+    else if (arg.consume_front("--show="))
+      args.show = arg.str();
     else if (arg.consume_front("--screenshot="))
       args.screenshot = arg.str();
     else if (arg.consume_front("--frames=")) {
@@ -222,6 +226,8 @@ int klx::gui::run(int argc, char **argv) {
     controller.apply({Command::SetTarget, args->target}, (*window)->now());
   controller.apply({Command::ShowTimelineOf, args->timelineAt},
                    (*window)->now());
+  if (!args->show.empty())
+    controller.apply({Command::ShowPanel, args->show}, (*window)->now());
   controller.apply({Command::OpenFile, file}, (*window)->now());
   if (controller.state().source.path.empty()) {
     llvm::errs() << "klx: " << controller.state().message << "\n";
@@ -230,6 +236,7 @@ int klx::gui::run(int argc, char **argv) {
 
   std::vector<std::unique_ptr<Panel>> panels = createPanels();
   unsigned layoutGeneration = controller.state().view.layoutGeneration;
+  unsigned raiseSeen = 0;
   int framesLeft = kFramesAfterEvent;
   int framesSinceReady = 0;
   // --exit-after-idle: frames drawn since the first compile finished.
@@ -297,9 +304,7 @@ int klx::gui::run(int argc, char **argv) {
     ImVec2 workSize(viewport->WorkSize.x, viewport->WorkSize.y - statusHeight);
     bool reset = state.view.layoutGeneration != layoutGeneration;
     layoutGeneration = state.view.layoutGeneration;
-    for (std::unique_ptr<Panel> &panel : panels)
-      if (panel->hasContent(state))
-        drawPanelWindow(*panel, state, commands, workPos, workSize, reset);
+    drawPanels(panels, state, commands, workPos, workSize, reset, raiseSeen);
     drawStatusBar(state, ImVec2(workPos.x, workPos.y + workSize.y),
                   ImVec2(workSize.x, statusHeight));
 

@@ -33,15 +33,20 @@ public:
   /// Some panels have nothing to show for some runs (no AMDGCN on an
   /// NVIDIA run); they are then not drawn at all.
   virtual bool hasContent(const AppState &state) const { return true; }
+  /// Panels that name the same group share one window as tabs, placed
+  /// where the group's first panel says; nullptr for a window of its own.
+  virtual const char *tabGroup() const { return nullptr; }
 };
 
 std::vector<std::unique_ptr<Panel>> createPanels();
 
-/// Opens the panel's window at its placement (always, when the layout was
-/// reset), draws it, and closes the window.
-void drawPanelWindow(Panel &panel, const AppState &state,
-                     CommandQueue &commands, ImVec2 workPos, ImVec2 workSize,
-                     bool resetLayout);
+/// Draws every panel with content: each in its window at its placement
+/// (always, when the layout was reset), grouped panels as tabs. A pane
+/// raised by Command::ShowPanel comes to the front once; `raiseSeen`
+/// remembers which request was applied.
+void drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
+                const AppState &state, CommandQueue &commands, ImVec2 workPos,
+                ImVec2 workSize, bool resetLayout, unsigned &raiseSeen);
 
 } // namespace klx::app
 

@@ -125,6 +125,7 @@ class WarpRolesPanel final : public Panel {
 public:
   const char *title() const override { return "Warp roles"; }
   Placement placement() const override { return {0.17f, 0.60f, 0.27f, 0.37f}; }
+  const char *tabGroup() const override { return "Structure"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run || state.run->snapshots.empty()) {

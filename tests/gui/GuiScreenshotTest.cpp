@@ -330,3 +330,36 @@ TEST_CASE("GUI: the tile program lowered for AMD", "[gui]") {
                            << " blue pixels");
   CHECK(roles.orange + roles.blue < 200); // no role lanes drawn
 }
+
+TEST_CASE("GUI: the Steps tab, two steps of the indirect gather", "[gui]") {
+  std::string gather =
+      std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gather_indirect.mlir";
+  Image roles = screenshot("gather-roles-tab.png",
+                           {gather, "--pass=convert-vector-to-scf"});
+  Image steps =
+      screenshot("gather-steps.png",
+                 {gather, "--show=Steps", "--pass=convert-vector-to-scf"});
+  // The Steps tab replaces the Warp roles tab in the same window: load
+  // (blue), compute (orange) and store (green) headings in two columns,
+  // and the crossing in orange below them.
+  RegionStats before = measure(roles, kWarpRoles);
+  RegionStats after = measure(steps, kWarpRoles);
+  INFO("Structure window, Warp roles tab: " << before.blue << " blue, "
+                                            << before.orange << " orange, "
+                                            << before.green << " green");
+  INFO("Structure window, Steps tab: " << after.blue << " blue, "
+                                       << after.orange << " orange, "
+                                       << after.green << " green");
+  requireBusy(steps, kWarpRoles, "Steps");
+  CHECK(after.blue > before.blue + 100); // the role tree draws no blue here
+  CHECK(after.orange > 200);
+  CHECK(after.green > 80);
+  size_t differing = 0;
+  for (int y = int(kWarpRoles.y0 * kHeight); y < int(kWarpRoles.y1 * kHeight);
+       ++y)
+    for (int x = int(kWarpRoles.x0 * kWidth); x < int(kWarpRoles.x1 * kWidth);
+         ++x)
+      differing += std::memcmp(roles.at(x, y), steps.at(x, y), 3) != 0;
+  INFO("pixels that differ between the two tabs: " << differing);
+  CHECK(differing > 10000);
+}

@@ -9,6 +9,7 @@
 
 #include "TestSupport.h"
 
+#include "core/StepsView.h"
 #include "klx/Pipeline/Compiler.h"
 #include "klx/Target/Bundle.h"
 
@@ -187,4 +188,35 @@ TEST_CASE("gather bundles: klx-run's checks, arguments and reference",
   CHECK(broken("\"dtype\": \"i32\"", "\"dtype\": \"f32\"") ==
         "manifest.json: params has no i32 memref of rank 1 named idx (a "
         "gather y[i] = x[idx[i] + 2] + 1 needs it)");
+}
+
+TEST_CASE("Steps pane: follows the selected pass, else the default step",
+          "[steps][app]") {
+  PipelineRun run =
+      compileGather("gather_indirect", {{"bridge_steps", "1"}}, EmitKind::PTX);
+  int bridge = -1, last = int(run.snapshots.size()) - 1;
+  for (int i = 0; i < int(run.snapshots.size()); ++i)
+    if (run.snapshots[i].name == "klx-bridge-steps")
+      bridge = i;
+  REQUIRE(bridge > 0);
+  app::StepsView atBridge = app::buildStepsView(run, bridge);
+  CHECK(atBridge.followsSelection);
+  CHECK(atBridge.step == bridge);
+  REQUIRE(atBridge.kernels.size() == 1);
+  const app::KernelStepsView &kernel = atBridge.kernels.front();
+  REQUIRE(kernel.columns.size() == 2);
+  CHECK(kernel.columns[0].title == "step 1: load -> compute -> store");
+  CHECK(kernel.crossings.empty());
+  // The shared store is the last row of step 1, at the line of its value.
+  const app::StepsRow &out = kernel.columns[0].rows.back();
+  CHECK(out.role == StepRole::BridgeOut);
+  CHECK(app::sectionOf(out.role) == app::StepsSection::Store);
+  CHECK(out.label.find("memref.store") == 0);
+  CHECK(out.sourceLine > 0);
+
+  // The PTX step has no body to read: the default step instead.
+  REQUIRE(run.snapshots[last].name == "ptx");
+  app::StepsView atEnd = app::buildStepsView(run, last);
+  CHECK_FALSE(atEnd.followsSelection);
+  CHECK(atEnd.step == run.stepsStep());
 }

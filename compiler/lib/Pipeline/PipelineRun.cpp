@@ -2,6 +2,8 @@
 
 #include "klx/Pipeline/PipelineRun.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace klx;
@@ -50,4 +52,22 @@ int PipelineRun::stepsStep() const {
       last = i;
   }
   return last;
+}
+
+SnapshotLines::SnapshotLines(const Snapshot &snapshot) : snapshot(snapshot) {
+  llvm::SmallVector<llvm::StringRef> split;
+  llvm::StringRef(snapshot.text).split(split, '\n');
+  lines.assign(split.begin(), split.end());
+}
+
+llvm::StringRef SnapshotLines::text(unsigned line) const {
+  return line >= 1 && line <= lines.size() ? lines[line - 1].trim()
+                                           : llvm::StringRef();
+}
+
+unsigned SnapshotLines::sourceLine(unsigned line) const {
+  auto it = llvm::lower_bound(
+      snapshot.origins, line,
+      [](const LineOrigin &o, unsigned l) { return o.line < l; });
+  return it != snapshot.origins.end() && it->line == line ? it->source.line : 0;
 }

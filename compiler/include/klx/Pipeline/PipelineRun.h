@@ -70,6 +70,21 @@ struct Snapshot {
   std::string displayName() const;
 };
 
+/// A snapshot's printed text by line, and the source line each line's op
+/// came from: what the views print next to an op's line number.
+class SnapshotLines {
+public:
+  explicit SnapshotLines(const Snapshot &snapshot);
+  /// The line (1-based), trimmed; empty past the end.
+  llvm::StringRef text(unsigned line) const;
+  /// The source line the op printed on `line` came from, 0 when unknown.
+  unsigned sourceLine(unsigned line) const;
+
+private:
+  const Snapshot &snapshot;
+  std::vector<llvm::StringRef> lines;
+};
+
 /// What the backend made of one gpu.module.
 struct DeviceArtifacts {
   std::string moduleName;
