@@ -19,6 +19,8 @@ constexpr llvm::StringLiteral kUsage =
     "                   [--emit=mlir|llvm|ptx|cubin|sass|amdgcn]\n"
     "                   [--stop-after=PASS] [--dump-dir=DIR] [--json]\n"
     "                   [-D NAME=VALUE ...] [-o FILE]\n"
+    "  klx compile FILE --compare VARIANT [VARIANT] [--json] [--pass=STEP]\n"
+    "                   (VARIANT: NAME=VALUE[,NAME=VALUE...] or a file)\n"
     "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
     "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
     "  klx steps FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"

@@ -73,6 +73,8 @@ int runRolesCommand(const Arguments &args);
 int runExportCommand(const Arguments &args);
 int runTimelineCommand(const Arguments &args);
 int runStepsCommand(const Arguments &args);
+/// `klx compile FILE --compare VARIANT [VARIANT]`.
+int runCompareCommand(const Arguments &args);
 
 } // namespace klx::cli
 

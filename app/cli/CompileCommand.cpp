@@ -95,6 +95,8 @@ static std::string collectOutput(const PipelineRun &run, EmitKind kind,
 }
 
 int cli::runCompile(const Arguments &args) {
+  if (args.has("compare"))
+    return runCompareCommand(args);
   static const llvm::StringRef ownFlags[] = {"emit", "stop-after", "dump-dir",
                                              "json"};
   std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());

@@ -34,18 +34,8 @@ static const Snapshot *pickSnapshot(const PipelineRun &run,
   }
   // The last step before nvgpu is lowered to nvvm still names its barriers
   // (nvvm's take bare pointers); failing that, the last step with roles.
-  const Snapshot *last = nullptr, *lastBeforeNVVM = nullptr;
-  bool nvvmYet = false;
-  for (const Snapshot &s : run.snapshots) {
-    nvvmYet |= s.name == "convert-nvgpu-to-nvvm";
-    if (s.roles.empty())
-      continue;
-    last = &s;
-    if (!nvvmYet)
-      lastBeforeNVVM = &s;
-  }
-  if (lastBeforeNVVM || last)
-    return lastBeforeNVVM ? lastBeforeNVVM : last;
+  if (int step = run.rolesStep(); step >= 0)
+    return &run.snapshots[step];
   // A run that stopped before the roles existed has said why already.
   if (!run.succeeded())
     return nullptr;

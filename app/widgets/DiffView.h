@@ -3,8 +3,8 @@
 #ifndef KLX_APP_WIDGETS_DIFFVIEW_H
 #define KLX_APP_WIDGETS_DIFFVIEW_H
 
-#include "core/LineDiff.h"
 #include "core/SyntaxTokens.h"
+#include "klx/Support/LineDiff.h"
 
 #include <imgui.h>
 

@@ -10,8 +10,8 @@
 #ifndef KLX_APP_WIDGETS_TEXTVIEW_H
 #define KLX_APP_WIDGETS_TEXTVIEW_H
 
-#include "core/LineDiff.h"
 #include "core/SyntaxTokens.h"
+#include "klx/Support/LineDiff.h"
 
 #include <imgui.h>
 

@@ -3,9 +3,9 @@
 #include "TestSupport.h"
 
 #include "core/AppController.h"
-#include "core/LineDiff.h"
 #include "core/SampleCatalog.h"
 #include "core/SourceCorrelation.h"
+#include "klx/Support/LineDiff.h"
 
 #include "llvm/Support/FileSystem.h"
 

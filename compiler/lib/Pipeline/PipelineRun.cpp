@@ -71,3 +71,17 @@ unsigned SnapshotLines::sourceLine(unsigned line) const {
       [](const LineOrigin &o, unsigned l) { return o.line < l; });
   return it != snapshot.origins.end() && it->line == line ? it->source.line : 0;
 }
+
+int PipelineRun::rolesStep() const {
+  int last = -1, lastBeforeNVVM = -1;
+  bool nvvmYet = false;
+  for (int i = 0; i < int(snapshots.size()); ++i) {
+    nvvmYet |= snapshots[i].name == "convert-nvgpu-to-nvvm";
+    if (snapshots[i].roles.empty())
+      continue;
+    last = i;
+    if (!nvvmYet)
+      lastBeforeNVVM = i;
+  }
+  return lastBeforeNVVM >= 0 ? lastBeforeNVVM : last;
+}

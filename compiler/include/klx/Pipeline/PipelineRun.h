@@ -140,6 +140,10 @@ struct PipelineRun {
   /// cf and LLVM, where the body reads as written; -1 when no step has
   /// steps.
   int stepsStep() const;
+  /// The step whose role trees `klx roles` reads by default: the last
+  /// before convert-nvgpu-to-nvvm with trees (barriers still have names),
+  /// else the last with trees; -1 when none.
+  int rolesStep() const;
 };
 
 } // namespace klx

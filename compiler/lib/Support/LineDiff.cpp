@@ -1,12 +1,12 @@
 //===- LineDiff.cpp - Line-by-line diff of two texts ----------------------===//
 
-#include "LineDiff.h"
+#include "klx/Support/LineDiff.h"
 
 #include "llvm/ADT/Hashing.h"
 
 #include <algorithm>
 
-using namespace klx::app;
+using namespace klx;
 
 LineIndex::LineIndex(llvm::StringRef text) : text(text) {
   starts.push_back(0);
@@ -91,8 +91,8 @@ bool myers(const std::vector<uint64_t> &a, const std::vector<uint64_t> &b,
 
 } // namespace
 
-LineDiff klx::app::diffLines(const LineIndex &before, const LineIndex &after,
-                             unsigned maxEdits) {
+LineDiff klx::diffLines(const LineIndex &before, const LineIndex &after,
+                        unsigned maxEdits) {
   LineDiff diff;
   const size_t n = before.size(), m = after.size();
   size_t prefix = 0;

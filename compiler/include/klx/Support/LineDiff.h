@@ -7,15 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_LINEDIFF_H
-#define KLX_APP_CORE_LINEDIFF_H
+#ifndef KLX_SUPPORT_LINEDIFF_H
+#define KLX_SUPPORT_LINEDIFF_H
 
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <vector>
 
-namespace klx::app {
+namespace klx {
 
 /// Byte offsets of each line start; lines end before '\n'.
 struct LineIndex {
@@ -44,6 +44,6 @@ struct LineDiff {
 LineDiff diffLines(const LineIndex &before, const LineIndex &after,
                    unsigned maxEdits = 2000);
 
-} // namespace klx::app
+} // namespace klx
 
-#endif // KLX_APP_CORE_LINEDIFF_H
+#endif // KLX_SUPPORT_LINEDIFF_H
