@@ -31,7 +31,7 @@ int klx::app::comparisonStep(const ViewState &view) {
 AppController::AppController(ControllerOptions options,
                              std::function<void()> wake)
     : options(std::move(options)), autosave(this->options.autosaveDir),
-      worker(wake),
+      worker(wake), compareWorker(wake),
       gpuWorker(this->options.runner.empty() ? GpuRunWorker::defaultRunner()
                                              : this->options.runner,
                 wake) {
@@ -41,7 +41,8 @@ AppController::AppController(ControllerOptions options,
   appState.view.focusedRole = this->options.initialRole;
 }
 
-void AppController::runOnGpu(const std::string &sizeText, bool trace) {
+void AppController::runOnGpu(const std::string &sizeText, bool trace,
+                             bool variantB) {
   // A record that did not reach the GPU still goes in the history: the
   // pane shows why next to the runs that did.
   auto refuse = [&](std::string why) {
@@ -54,9 +55,14 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace) {
   if (appState.gpu.availability != GpuStatus::Availability::Available)
     return refuse(appState.gpu.reason.empty() ? "no GPU (yet)"
                                               : appState.gpu.reason);
-  if (!appState.run)
-    return refuse("nothing compiled yet");
-  llvm::Expected<BundleContents> bundle = bundleFromRun(*appState.run);
+  const PipelineRun *run =
+      variantB ? appState.compare.run.get() : appState.run.get();
+  if (!run)
+    return refuse(variantB ? "the compared variant has not compiled yet"
+                           : "nothing compiled yet");
+  std::string variant =
+      variantB ? appState.compare.variant : definesText(appState.defines);
+  llvm::Expected<BundleContents> bundle = bundleFromRun(*run);
   if (!bundle)
     return refuse(llvm::toString(bundle.takeError()));
   ProblemSize size = bundle->problem;
@@ -72,20 +78,26 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace) {
       !why.empty())
     return refuse(why);
   GpuRunRequest request;
+  bool otherFile = variantB && !appState.compare.spec.file.empty();
   request.label =
-      llvm::formatv("{0} {1}",
-                    llvm::sys::path::filename(appState.run->fileName),
+      llvm::formatv("{0}{1} {2}", llvm::sys::path::filename(run->fileName),
+                    variant.empty() || otherFile ? std::string()
+                                                 : " -D " + variant,
                     size.str())
           .str();
+  request.variant = variant;
   bundle->problem = size;
   request.bundle = std::move(*bundle);
   request.size = size;
   if (trace) {
     request.trace = true;
     request.label += " (timeline)";
-    request.source = appState.run->source;
-    request.fileName = appState.run->fileName;
+    request.source = run->source;
+    request.fileName = run->fileName;
     request.options.target = appState.target;
+    request.options.defines =
+        variantB ? applyVariant(appState.defines, appState.compare.spec)
+                 : appState.defines;
   }
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;
@@ -150,7 +162,9 @@ void AppController::startCompile() {
       appState.source.path.empty() ? "untitled.mlir" : appState.source.path;
   request.options.target = appState.target;
   request.options.stopAfter = appState.stopAfter;
+  request.options.defines = appState.defines;
   worker.submit(std::move(request));
+  startCompareCompile();
   appState.compiling = true;
   appState.compilingFile = appState.source.path;
   if (pendingStep.empty() && appState.run &&
@@ -158,6 +172,77 @@ void AppController::startCompile() {
     // Keep the user on the same step across recompiles.
     pendingStep = appState.run->snapshots[appState.view.selected].displayName();
   }
+}
+
+void AppController::startCompareCompile() {
+  CompareState &compare = appState.compare;
+  if (!compare.active())
+    return;
+  CompileRequest request;
+  request.id = latestCompareId = nextRequestId++;
+  bool otherFile = !compare.spec.file.empty();
+  request.source = otherFile ? compare.fileText : appState.source.text;
+  request.fileName = otherFile                      ? compare.spec.file
+                     : appState.source.path.empty() ? "untitled.mlir"
+                                                    : appState.source.path;
+  request.options.target = appState.target;
+  request.options.stopAfter = appState.stopAfter;
+  // Another file keeps the -D values that apply to both.
+  request.options.defines = applyVariant(appState.defines, compare.spec);
+  compareWorker.submit(std::move(request));
+  compare.compiling = true;
+}
+
+void AppController::setDefines(const std::string &text) {
+  Defines defines;
+  if (!llvm::StringRef(text).trim().empty()) {
+    std::string error;
+    std::optional<VariantSpec> spec = parseVariantSpec(text, error);
+    if (!spec || !spec->file.empty())
+      return setMessage(spec ? "-D expects NAME=VALUE[, NAME=VALUE], not a "
+                               "file: " +
+                                   text
+                             : "-D: " + error,
+                        true);
+    defines = spec->defines;
+  }
+  if (defines == appState.defines)
+    return;
+  appState.defines = std::move(defines);
+  setMessage(appState.defines.empty()
+                 ? "compiling with the file's klx.params"
+                 : "compiling with -D " + definesText(appState.defines),
+             false);
+  if (!appState.source.path.empty() || !appState.source.text.empty())
+    startCompile();
+}
+
+void AppController::setCompare(const std::string &text) {
+  CompareState &compare = appState.compare;
+  if (llvm::StringRef(text).trim().empty()) {
+    compare = CompareState();
+    setMessage("compare closed", false);
+    return;
+  }
+  std::string error;
+  std::optional<VariantSpec> spec = parseVariantSpec(text, error);
+  if (!spec)
+    return setMessage("compare: " + error, true);
+  std::string fileText;
+  if (!spec->file.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(spec->file, /*IsText=*/true);
+    if (!buffer)
+      return setMessage("compare: cannot open " + spec->file + ": " +
+                            buffer.getError().message(),
+                        true);
+    fileText = (*buffer)->getBuffer().str();
+  }
+  compare = CompareState();
+  compare.variant = spec->text;
+  compare.spec = std::move(*spec);
+  compare.fileText = std::move(fileText);
+  setMessage("comparing with " + compare.variant, false);
+  startCompareCompile();
 }
 
 void AppController::takeResult(CompileResult result) {
@@ -305,7 +390,13 @@ void AppController::apply(const Command &command, double now) {
     ++appState.view.layoutGeneration;
     break;
   case Command::RunOnGpu:
-    runOnGpu(command.text, command.flag);
+    runOnGpu(command.text, command.flag, command.index == 1);
+    break;
+  case Command::SetDefines:
+    setDefines(command.text);
+    break;
+  case Command::SetCompare:
+    setCompare(command.text);
     break;
   }
 }
@@ -324,6 +415,15 @@ bool AppController::tick(double now) {
   }
   if (std::optional<CompileResult> result = worker.poll()) {
     takeResult(std::move(*result));
+    changed = true;
+  }
+  if (std::optional<CompileResult> result = compareWorker.poll()) {
+    if (result->id == latestCompareId && appState.compare.active()) {
+      appState.compare.run = std::move(result->run);
+      appState.compare.timeline = std::move(result->timeline);
+      ++appState.compare.serial;
+      appState.compare.compiling = false;
+    }
     changed = true;
   }
   GpuStatus gpu = gpuWorker.status();
@@ -350,4 +450,7 @@ double AppController::secondsUntilDeadline(double now) const {
   return std::max(0.0, recompileAt - now);
 }
 
-bool AppController::busy() const { return worker.busy() || recompileAt >= 0; }
+bool AppController::busy() const {
+  return worker.busy() || recompileAt >= 0 ||
+         (appState.compare.active() && compareWorker.busy());
+}

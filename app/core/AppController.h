@@ -48,15 +48,21 @@ private:
   void takeResult(CompileResult result);
   void selectStep(int index);
   void setMessage(std::string message, bool isError);
-  void runOnGpu(const std::string &size, bool trace);
+  /// `variantB`: run the compared variant rather than the kernel.
+  void runOnGpu(const std::string &size, bool trace, bool variantB);
+  void setDefines(const std::string &text);
+  void setCompare(const std::string &text);
+  void startCompareCompile();
 
   ControllerOptions options;
   AppState appState;
   Autosave autosave;
   CompileWorker worker;
+  CompileWorker compareWorker; // Compare mode's second variant
   GpuRunWorker gpuWorker;
   uint64_t nextRequestId = 1;
   uint64_t latestRequestId = 0;
+  uint64_t latestCompareId = 0;
   double recompileAt = -1; // when the typing pause ends, or -1
   std::string pendingStep; // step to select in the next run
 };

@@ -12,6 +12,7 @@
 #include "SampleCatalog.h"
 #include "TimelineView.h"
 
+#include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/PipelineRun.h"
 
 #include <memory>
@@ -54,11 +55,26 @@ struct ViewState {
   unsigned raiseSerial = 0;
 };
 
+/// Compare mode: a second variant of the kernel compiled beside the first.
+struct CompareState {
+  std::string variant; // as typed: "stages=2" or a file; empty: off
+  VariantSpec spec;
+  std::string fileText; // the other file, when the variant is one
+  std::shared_ptr<const PipelineRun> run;        // its last finished compile
+  std::shared_ptr<const TimelineViews> timeline; // of that run
+  uint64_t serial = 0;                           // bumps with each new run
+  bool compiling = false;
+
+  bool active() const { return !variant.empty(); }
+};
+
 struct AppState {
   std::vector<SampleEntry> samples;
   SourceBuffer source;
   std::optional<Target> target; // empty: the file's klx.target or sm_90a
   std::string stopAfter;        // empty: every step
+  Defines defines;              // -D values the kernel compiles with
+  CompareState compare;
   std::shared_ptr<const PipelineRun> run; // the last finished compile
   /// Simulated, of that run: one per step with a protocol model.
   std::shared_ptr<const TimelineViews> timeline;
@@ -99,9 +115,12 @@ struct Command {
     FocusRole,        // text: role name, empty to clear
     ShowTimelineOf,   // text: step name, empty for the run's timeline step
     ShowPanel,        // text: the pane's title (brings its tab forward)
+    SetDefines,       // text: "NAME=VALUE, ..." (empty for none)
+    SetCompare,       // text: a variant (-D values or a file); empty: off
     ResetLayout,
-    RunOnGpu, // text: "MxNxK" or empty for 2048x2048x1024;
-              // flag: also record a measured timeline
+    RunOnGpu, // text: "MxNxK" or "N" or empty for the bundle's default;
+              // flag: also record a measured timeline; index 1: run the
+              // compared variant rather than the kernel as compiled
   };
   Kind kind;
   std::string text = {};

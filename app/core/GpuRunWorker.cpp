@@ -202,6 +202,7 @@ void GpuRunWorker::loop() {
 GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
   GpuRunRecord record;
   record.label = request.label;
+  record.variant = request.variant;
   llvm::SmallString<128> dir;
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("klx-bundle", dir)) {
@@ -251,6 +252,7 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
   std::string label = record.label;
   record = parseRunnerJson(out, code, failure.empty() ? err : failure);
   record.label = label;
+  record.variant = request.variant;
   if (request.trace)
     if (auto text = llvm::MemoryBuffer::getFile(tracePath)) {
       std::string why;

@@ -1,4 +1,5 @@
-//===- GpuRunWorker.h - Runs kernels on the GPU, off the GUI thread -*- C++ -*-===//
+//===- GpuRunWorker.h - Runs kernels on the GPU, off the GUI thread -*- C++
+//-*-===//
 //
 // The GUI never launches a kernel itself: it writes a Bundle and runs
 // klx-run as a child process, so a kernel that hangs or faults costs a
@@ -17,8 +18,8 @@
 
 #include <condition_variable>
 #include <deque>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -30,15 +31,18 @@ namespace klx::app {
 /// One finished run, as the Run pane lists it.
 struct GpuRunRecord {
   uint64_t serial = 0;
-  std::string label;  // "gemm_pingpong.mlir -D stages=3, 2048x2048x1024"
+  std::string label; // "gemm_pingpong.mlir -D stages=3, 2048x2048x1024"
+  /// Which variant ran: its -D values ("stages=3"), a file, or "" for the
+  /// file as given; Compare mode finds each side's runs by it.
+  std::string variant;
   std::string status; // klx-run's: passed, wrong_result, hang, ...
   std::string message;
   std::string device;
   std::string launch; // "grid 132x1x1, block 384, 133120 B shared"
   double medianMs = 0, minMs = 0, maxMs = 0;
   double tflops = 0, percentOfPeak = 0;
-  double cublasTflops = 0; // 0: not timed
-  double vsCublas = 0;     // klx / cuBLAS, timed alternately
+  double cublasTflops = 0;   // 0: not timed
+  double vsCublas = 0;       // klx / cuBLAS, timed alternately
   double relativeError = -1; // -1: not checked
   /// With "record timeline": the first traced CTA, read back.
   std::shared_ptr<const MeasuredTimeline> measured;
@@ -52,6 +56,7 @@ GpuRunRecord parseRunnerJson(const std::string &json, int exitCode,
 
 struct GpuRunRequest {
   std::string label;
+  std::string variant;
   BundleContents bundle;
   ProblemSize size;
   int timeoutMs = 10000;

@@ -13,6 +13,7 @@
 #include "panels/Panel.h"
 #include "render/Window.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -37,6 +38,9 @@ struct GuiArguments {
   std::string timelineAt;
   /// A pane to bring forward at start (the tab of a group).
   std::string show;
+  /// -D values to compile with, and a variant to compare with.
+  std::vector<std::string> defines;
+  std::string compare;
   std::string screenshot;
   int frames = 3;
   std::string target;
@@ -61,6 +65,12 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
       args.timelineAt = arg.str();
     else if (arg.consume_front("--show="))
       args.show = arg.str();
+    else if (arg.consume_front("--compare="))
+      args.compare = arg.str();
+    else if (arg == "-D" && i + 1 < argc)
+      args.defines.push_back(argv[++i]);
+    else if (arg.consume_front("-D") && !arg.empty())
+      args.defines.push_back(arg.str());
     else if (arg.consume_front("--screenshot="))
       args.screenshot = arg.str();
     else if (arg.consume_front("--frames=")) {
@@ -228,7 +238,14 @@ int klx::gui::run(int argc, char **argv) {
                    (*window)->now());
   if (!args->show.empty())
     controller.apply({Command::ShowPanel, args->show}, (*window)->now());
+  if (!args->defines.empty())
+    controller.apply({Command::SetDefines, llvm::join(args->defines, ", ")},
+                     (*window)->now());
   controller.apply({Command::OpenFile, file}, (*window)->now());
+  if (!args->compare.empty()) {
+    controller.apply({Command::SetCompare, args->compare}, (*window)->now());
+    controller.apply({Command::ShowPanel, "Compare"}, (*window)->now());
+  }
   if (controller.state().source.path.empty()) {
     llvm::errs() << "klx: " << controller.state().message << "\n";
     return 2;

@@ -16,6 +16,7 @@ std::unique_ptr<Panel> createAssemblyPanel();
 std::unique_ptr<Panel> createRunPanel();
 std::unique_ptr<Panel> createTimelinePanel();
 std::unique_ptr<Panel> createStepsPanel();
+std::unique_ptr<Panel> createComparePanel();
 } // namespace klx::app
 
 std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
@@ -29,6 +30,8 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createAssemblyPanel());
   panels.push_back(createRunPanel());
   panels.push_back(createTimelinePanel());
+  // Last: drawn over IR and Assembly while Compare mode is on.
+  panels.push_back(createComparePanel());
   return panels;
 }
 
@@ -61,6 +64,8 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
       placeWindow(panel.placement(), workPos, workSize, resetLayout);
       if (raise && state.view.raisedPanel == panel.title())
         ImGui::SetNextWindowFocus();
+      // Opaque: the Compare window lies over IR and Assembly.
+      ImGui::SetNextWindowBgAlpha(1.0f);
       // Hidden or collapsed panels draw nothing: Begin returns false.
       if (ImGui::Begin(panel.title(), nullptr, ImGuiWindowFlags_NoCollapse))
         panel.draw(state, commands);

@@ -6,6 +6,9 @@
 
 #include "klx/Pipeline/Compiler.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace klx::app {
 namespace {
 
@@ -16,6 +19,7 @@ public:
 
   void draw(const AppState &state, CommandQueue &commands) override {
     drawTargetAndStop(state, commands);
+    drawDefinesAndCompare(state, commands);
     bool hide = state.view.hideUnchanged;
     if (ImGui::Checkbox("hide passes that changed nothing", &hide))
       commands.push({Command::SetHideUnchanged, "", 0, hide});
@@ -124,6 +128,54 @@ private:
       ImGui::EndCombo();
     }
   }
+
+  /// -D values for the kernel, and the variant Compare mode sets beside
+  /// it. The fields show what the state says unless they are being typed
+  /// into, so a lesson link that sets them shows up here.
+  void drawDefinesAndCompare(const AppState &state, CommandQueue &commands) {
+    std::string defines = definesText(state.defines);
+    if (defines != shownDefines) {
+      shownDefines = defines;
+      copyInto(definesBuffer, defines);
+    }
+    if (state.compare.variant != shownVariant) {
+      shownVariant = state.compare.variant;
+      copyInto(variantBuffer, shownVariant);
+    }
+    float button =
+        ImGui::CalcTextSize("Compare").x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputTextWithHint("##defines", "-D NAME=VALUE, ...",
+                                 definesBuffer, sizeof definesBuffer,
+                                 ImGuiInputTextFlags_EnterReturnsTrue))
+      commands.push({Command::SetDefines, definesBuffer});
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("schedule parameters (klx.params), Enter compiles: "
+                        "stages=2, consumers=1");
+    ImGui::SetNextItemWidth(-button - ImGui::GetStyle().ItemSpacing.x);
+    bool enter = ImGui::InputTextWithHint(
+        "##compare", "compare with: stages=2 or a file", variantBuffer,
+        sizeof variantBuffer, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if (state.compare.active() && variantBuffer == state.compare.variant) {
+      if (ImGui::Button("Close", ImVec2(button, 0)))
+        commands.push({Command::SetCompare, ""});
+    } else if (ImGui::Button("Compare", ImVec2(button, 0)) || enter) {
+      commands.push({Command::SetCompare, variantBuffer});
+      commands.push({Command::ShowPanel, "Compare"});
+    }
+  }
+
+  template <size_t N>
+  static void copyInto(char (&buffer)[N], const std::string &text) {
+    size_t n = std::min(text.size(), N - 1);
+    std::memcpy(buffer, text.data(), n);
+    buffer[n] = 0;
+  }
+
+  char definesBuffer[256] = {};
+  char variantBuffer[512] = {};
+  std::string shownDefines, shownVariant;
 
   // F10 / Shift+F10 work anywhere (the window handles them); the arrows
   // step while this pane has focus.

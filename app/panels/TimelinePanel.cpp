@@ -14,6 +14,7 @@
 #include "Panel.h"
 
 #include "widgets/Palette.h"
+#include "widgets/TimelineLanes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,40 +23,6 @@
 
 namespace klx::app {
 namespace {
-
-constexpr float kLaneHeight = 22.0f;
-constexpr float kLabelWidth = 110.0f;
-constexpr float kFoldPixels = 2.0f;
-
-ImU32 stageColour(int slot) {
-  static const ImU32 colours[] = {
-      IM_COL32(120, 60, 60, 255),  IM_COL32(120, 95, 50, 255),
-      IM_COL32(70, 100, 60, 255),  IM_COL32(60, 90, 120, 255),
-      IM_COL32(100, 70, 120, 255), IM_COL32(60, 110, 110, 255),
-      IM_COL32(110, 110, 60, 255),
-  };
-  constexpr int count = sizeof(colours) / sizeof(colours[0]);
-  return colours[((slot % count) + count) % count];
-}
-
-std::string describe(const TimelineView &view, const sim::Event &e) {
-  char buffer[256];
-  std::string where =
-      e.barrier >= 0 && e.barrier < int(view.barrierNames.size())
-          ? view.barrierNames[e.barrier] + "[" + std::to_string(e.slot) + "]"
-          : "";
-  if (e.end > e.start)
-    std::snprintf(buffer, sizeof buffer,
-                  "%s %s\nstep %lld, phase %lld\ncycles %.0f - %.0f (%.0f)",
-                  e.label.c_str(), where.c_str(), (long long)e.step,
-                  (long long)e.phase, e.start, e.end, e.end - e.start);
-  else
-    std::snprintf(buffer, sizeof buffer,
-                  "%s %s\nstep %lld, phase %lld\ncycle %.0f", e.label.c_str(),
-                  where.c_str(), (long long)e.step, (long long)e.phase,
-                  e.start);
-  return buffer;
-}
 
 class TimelinePanel final : public Panel {
 public:
@@ -171,73 +138,9 @@ private:
       viewEnd += shift;
     }
     draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
-    const sim::Event *under = nullptr;
-    for (size_t r = 0; r < view.lanes.size(); ++r) {
-      const TimelineLane &lane = view.lanes[r];
-      float y = origin.y + kLaneHeight * float(r);
-      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + kLaneHeight - 2),
-                          IM_COL32(30, 30, 34, 255));
-      char label[96];
-      std::snprintf(label, sizeof label, "%s %.0f%%", lane.role.c_str(),
-                    100 * lane.waitingShare);
-      draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(int(r)), label);
-      float foldEnd = -1, foldStart = 0;
-      float lastTick = -1e9f; // ticks closer than that fold into one
-      float lastMarker = -1e9f;
-      auto flushFold = [&] {
-        if (foldEnd >= 0)
-          draw->AddRectFilled(
-              ImVec2(foldStart, y + 4),
-              ImVec2(std::max(foldEnd, foldStart + 1), y + kLaneHeight - 6),
-              IM_COL32(110, 110, 120, 255));
-        foldEnd = -1;
-      };
-      for (size_t i = view.firstVisible(lane, viewStart);
-           i < lane.events.size() && lane.events[i].start <= viewEnd; ++i) {
-        const sim::Event &e = lane.events[i];
-        float a = toX(e.start), b = toX(e.end);
-        if (b < x0 || a > x1)
-          continue; // started before the window and ended before it too
-        a = std::max(a, x0 - 1);
-        b = std::min(b, x1 + 1);
-        bool box = e.end > e.start;
-        if (box && b - a < kFoldPixels) { // too narrow: fold into a run
-          if (foldEnd >= 0 && a - foldEnd > kFoldPixels)
-            flushFold();
-          if (foldEnd < 0)
-            foldStart = a;
-          foldEnd = std::max(foldEnd, b);
-          continue;
-        }
-        if (box) {
-          flushFold(); // a wide box ends the run (ticks do not)
-          ImU32 fill = e.kind == sim::Event::Kind::Wait ? stageColour(e.slot)
-                                                        : palette::role(int(r));
-          draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + kLaneHeight - 5),
-                              fill);
-        } else if (e.kind == sim::Event::Kind::PhaseDone) {
-          // A phase flip: a small triangle in the stage's colour on top.
-          if (a - lastMarker >= 4) {
-            lastMarker = a;
-            ImU32 c = stageColour(e.slot) | IM_COL32(60, 60, 60, 0);
-            draw->AddTriangleFilled(ImVec2(a - 3, y), ImVec2(a + 3, y),
-                                    ImVec2(a, y + 5), c);
-          }
-        } else if (a - lastTick >= kFoldPixels) {
-          lastTick = a;
-          ImU32 tick = e.kind == sim::Event::Kind::CopyDone
-                           ? IM_COL32(120, 220, 120, 255)
-                       : e.kind == sim::Event::Kind::Copy
-                           ? IM_COL32(230, 210, 90, 255)
-                           : IM_COL32(230, 230, 230, 255);
-          draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + kLaneHeight - 4), tick);
-        }
-        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + kLaneHeight &&
-            io.MousePos.x >= a - 2 && io.MousePos.x <= std::max(b, a + 2))
-          under = &e;
-      }
-      flushFold();
-    }
+    const sim::Event *under = drawSimulatedLanes(
+        draw, view, origin, width, {viewStart, viewEnd},
+        hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt);
     // Measured lanes (klx-run --trace, the first traced CTA) on the same
     // axis of cycles.
     const MeasuredEvent *underMeasured = nullptr;
@@ -302,7 +205,7 @@ private:
                         underMeasured->name.c_str(), underMeasured->start,
                         underMeasured->end);
     if (under) {
-      ImGui::SetTooltip("%s", describe(view, *under).c_str());
+      ImGui::SetTooltip("%s", describeEvent(view, *under).c_str());
       if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
           io.MouseDragMaxDistanceSqr[0] <
               io.MouseDragThreshold * io.MouseDragThreshold) {

@@ -60,10 +60,12 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   float lineHeight = ImGui::GetTextLineHeight();
   float charWidth = ImGui::CalcTextSize("0").x;
   float numberWidth = charWidth * 7;
-  float columnWidth =
-      sideBySide ? std::max(ImGui::GetWindowWidth() * 0.5f,
-                            numberWidth + charWidth * (longestLine + 2))
-                 : numberWidth * 2 + charWidth * (longestLine + 4);
+  // Side by side, each side gets half the width and long lines are cut
+  // there: both sides stay in view, which is the point of the layout.
+  float columnWidth = sideBySide
+                          ? std::max(ImGui::GetWindowWidth() * 0.5f - charWidth,
+                                     numberWidth + charWidth * 20)
+                          : numberWidth * 2 + charWidth * (longestLine + 4);
   ImGui::Dummy(ImVec2(sideBySide ? columnWidth * 2 : columnWidth,
                       lineHeight * lineDiff.lines.size()));
   ImVec2 origin = ImGui::GetItemRectMin();

@@ -363,3 +363,33 @@ TEST_CASE("GUI: the Steps tab, two steps of the indirect gather", "[gui]") {
   INFO("pixels that differ between the two tabs: " << differing);
   CHECK(differing > 10000);
 }
+
+TEST_CASE("GUI: Compare mode, two stage counts side by side", "[gui]") {
+  Image plain =
+      screenshot("compare-off.png", {"-D", "stages=2", "--pass=klx-to-nvgpu"});
+  Image compare =
+      screenshot("compare-stages.png", {"-D", "stages=2", "--compare=stages=4",
+                                        "--pass=klx-to-nvgpu"});
+  // The Compare window covers IR and Assembly: the rows that differ in
+  // yellow, A's and B's simulated lanes (orange producers, waits in their
+  // stage colours), and the IR of A against B with removed (red) and added
+  // (green) lines.
+  constexpr Region kCompare{0.45f, 0.05f, 0.99f, 0.58f};
+  RegionStats off = measure(plain, kCompare), on = measure(compare, kCompare);
+  INFO("Compare region off: " << off.orange << " orange, " << off.blue
+                              << " blue, " << off.green << " green, "
+                              << off.reddish << " reddish");
+  INFO("Compare region on: " << on.orange << " orange, " << on.blue << " blue, "
+                             << on.green << " green, " << on.reddish
+                             << " reddish");
+  requireBusy(compare, kCompare, "Compare");
+  CHECK(on.orange > off.orange + 1000);
+  CHECK(on.green > off.green + 500);
+  CHECK(on.reddish > off.reddish + 2000);
+  size_t differing = 0;
+  for (int y = int(kCompare.y0 * kHeight); y < int(kCompare.y1 * kHeight); ++y)
+    for (int x = int(kCompare.x0 * kWidth); x < int(kCompare.x1 * kWidth); ++x)
+      differing += std::memcmp(plain.at(x, y), compare.at(x, y), 3) != 0;
+  INFO("pixels that differ with Compare on: " << differing);
+  CHECK(differing > 100000);
+}

@@ -304,3 +304,45 @@ TEST_CASE("SASS lines map back to source lines through nvdisasm's line info",
   CHECK(instructions == 512);
   CHECK(mapped > 400);
 }
+
+TEST_CASE("-D values and Compare mode in the window's state",
+          "[app][compare]") {
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  std::string gemm = test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir");
+  controller.apply({Command::SetDefines, "stages=2"}, 0);
+  controller.apply({Command::OpenFile, gemm}, 0);
+  waitForRun(controller, 0);
+  const AppState &state = controller.state();
+  CHECK(state.defines == Defines{{"stages", "2"}});
+  REQUIRE(state.run->launches.size() == 1);
+  CHECK(state.run->launches[0].dynamicSharedBytes == 67584);
+
+  // A bad -D keeps what was set and says why.
+  controller.apply({Command::SetDefines, "stages=2,=3"}, 0);
+  CHECK(state.messageIsError);
+  CHECK(state.defines == Defines{{"stages", "2"}});
+
+  // Compare with 4 stages: a second run, compiled beside the first.
+  controller.apply({Command::SetCompare, "stages=4"}, 0);
+  CHECK(state.compare.active());
+  waitForRun(controller, 0);
+  REQUIRE(state.compare.run);
+  REQUIRE(state.compare.timeline);
+  CHECK(state.compare.run->launches[0].dynamicSharedBytes == 133120);
+  uint64_t serial = state.compare.serial;
+  // An edit of the file recompiles both sides.
+  controller.apply({Command::Recompile}, 0);
+  waitForRun(controller, 0);
+  CHECK(state.compare.serial > serial);
+
+  // Another file, and one that does not open.
+  controller.apply(
+      {Command::SetCompare, test::sourcePath("samples/nvidia/no-such.mlir")},
+      0);
+  CHECK(state.messageIsError);
+  CHECK(state.compare.variant == "stages=4"); // kept
+  controller.apply({Command::SetCompare, ""}, 0);
+  CHECK_FALSE(state.compare.active());
+  CHECK_FALSE(state.compare.run);
+}

@@ -57,6 +57,13 @@ std::optional<VariantSpec> klx::parseVariantSpec(llvm::StringRef text,
   return spec;
 }
 
+std::string klx::definesText(const Defines &defines) {
+  std::vector<std::string> parts;
+  for (const auto &[name, value] : defines)
+    parts.push_back(name + "=" + value);
+  return llvm::join(parts, ", ");
+}
+
 Defines klx::applyVariant(const Defines &base, const VariantSpec &variant) {
   Defines result = base;
   for (const auto &[name, value] : variant.defines) {

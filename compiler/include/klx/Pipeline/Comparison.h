@@ -38,6 +38,9 @@ struct VariantSpec {
 std::optional<VariantSpec> parseVariantSpec(llvm::StringRef text,
                                             std::string &error);
 
+/// "stages=2, consumers=1": what parseVariantSpec reads back; "" for none.
+std::string definesText(const Defines &defines);
+
 /// `base` with the variant's values set (replacing same-named ones).
 Defines applyVariant(const Defines &base, const VariantSpec &variant);
 

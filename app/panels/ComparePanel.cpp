@@ -1,0 +1,235 @@
+//===- ComparePanel.cpp - Two variants of the kernel side by side ---------===//
+//
+// Shown while Compare mode is on, over the IR and Assembly panes: what
+// each variant's run recorded (Comparison.h) at the selected pass, rows
+// that differ first, the measured runs of each side from the Run pane's
+// history, and the IR of A against B at that pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Panel.h"
+
+#include "widgets/DiffView.h"
+#include "widgets/TimelineLanes.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace klx::app {
+namespace {
+
+/// The newest run in the history of this variant that reached the GPU.
+const GpuRunRecord *latestRun(const AppState &state,
+                              const std::string &variant) {
+  for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
+    if (it->variant == variant && it->status != "not_run")
+      return &*it;
+  return nullptr;
+}
+
+std::string describeRun(const GpuRunRecord *run) {
+  if (!run)
+    return "-";
+  if (!run->passed())
+    return run->status + ": " + run->message;
+  std::string text = llvm::formatv("{0:F4} ms", run->medianMs).str();
+  if (run->tflops > 0)
+    text += llvm::formatv(", {0:F1} TFLOP/s", run->tflops).str();
+  if (run->relativeError >= 0)
+    text += llvm::formatv(", rel. error {0:E1}", run->relativeError).str();
+  return text;
+}
+
+class ComparePanel final : public Panel {
+public:
+  const char *title() const override { return "Compare"; }
+  Placement placement() const override { return {0.44f, 0.0f, 0.56f, 0.62f}; }
+  bool hasContent(const AppState &state) const override {
+    return state.compare.active();
+  }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    const CompareState &compare = state.compare;
+    std::string labelA = definesText(state.defines);
+    if (labelA.empty())
+      labelA = "as given";
+    ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1), "A: %s", labelA.c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.35f, 1), "  B: %s",
+                       compare.variant.c_str());
+    ImGui::SameLine();
+    bool canRun =
+        state.gpu.availability == GpuStatus::Availability::Available &&
+        !state.gpu.running && state.run && compare.run;
+    if (!canRun)
+      ImGui::BeginDisabled();
+    if (ImGui::SmallButton("Run A and B on GPU")) {
+      commands.push({Command::RunOnGpu, "", 0});
+      commands.push({Command::RunOnGpu, "", 1});
+    }
+    if (!canRun)
+      ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Close compare"))
+      commands.push({Command::SetCompare, ""});
+    if (!state.run || !compare.run) {
+      ImGui::TextDisabled(compare.compiling ? "compiling B..."
+                                            : "waiting for both runs");
+      return;
+    }
+    const PipelineRun &a = *state.run, &b = *compare.run;
+    int selected =
+        std::clamp(state.view.selected, 0, int(a.snapshots.size()) - 1);
+    std::string step = a.snapshots[selected].displayName();
+    if (builtSerial != state.runSerial || builtCompare != compare.serial ||
+        builtStep != step) {
+      comparison = compareRuns(a, b, labelA, compare.variant, step);
+      builtSerial = state.runSerial;
+      builtCompare = compare.serial;
+      builtStep = step;
+    }
+    if (!b.succeeded())
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+                         "B does not compile: %zu diagnostics (open it to "
+                         "see them)",
+                         b.allDiagnostics().size());
+    ImGui::Text("at %s:", step.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%u of %zu rows differ", comparison.differing(),
+                        comparison.rows.size());
+    ImGui::SameLine();
+    ImGui::Checkbox("all rows", &showAll);
+
+    float tableHeight = ImGui::GetContentRegionAvail().y * 0.38f;
+    drawRows(state, tableHeight);
+    drawTimelines(state);
+    drawDiff(a, b);
+  }
+
+private:
+  void drawRows(const AppState &state, float height) {
+    ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                            ImGuiTableFlags_BordersInnerV |
+                            ImGuiTableFlags_Resizable;
+    if (!ImGui::BeginTable("rows", 3, flags, ImVec2(0, height)))
+      return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    // Measured results, when either side has run.
+    const GpuRunRecord *runA = latestRun(state, definesText(state.defines));
+    const GpuRunRecord *runB = latestRun(state, state.compare.variant);
+    if (runA || runB)
+      row("measured", "latest run", describeRun(runA), describeRun(runB),
+          describeRun(runA) != describeRun(runB));
+    for (bool differing : {true, false}) {
+      if (!differing && !showAll)
+        break;
+      for (const ComparisonRow &r : comparison.rows)
+        if (r.differs() == differing)
+          row(r.group.c_str(), r.name, r.a, r.b, differing);
+    }
+    ImGui::EndTable();
+  }
+
+  static void row(const char *group, const std::string &name,
+                  const std::string &a, const std::string &b, bool differs) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", group);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(name.c_str());
+    ImVec4 colour =
+        differs ? ImVec4(1, 0.85f, 0.35f, 1) : ImVec4(0.6f, 0.6f, 0.6f, 1);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colour, "%s", a.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colour, "%s", b.c_str());
+  }
+
+  /// Both simulated protocols on one axis of cycles: A's lanes above B's.
+  void drawTimelines(const AppState &state) {
+    if (!state.timeline || !state.compare.timeline)
+      return;
+    const TimelineView &a = state.timeline->pick(state.view.timelineStep);
+    const TimelineView &b =
+        state.compare.timeline->pick(state.view.timelineStep);
+    if (!a.unavailable.empty() && !b.unavailable.empty())
+      return;
+    double end = std::max(a.endTime, b.endTime) * 1.02 + 1;
+    float width = ImGui::GetContentRegionAvail().x;
+    ImDrawList *draw = ImGui::GetWindowDrawList();
+    std::optional<ImVec2> mouse;
+    const sim::Event *under = nullptr;
+    const TimelineView *underView = nullptr;
+    for (const auto &[view, label, colour] :
+         {std::tuple{&a, "A", ImVec4(0.45f, 0.7f, 1.0f, 1)},
+          std::tuple{&b, "B", ImVec4(1.0f, 0.7f, 0.35f, 1)}}) {
+      ImGui::TextColored(colour, "%s", label);
+      ImGui::SameLine();
+      if (!view->unavailable.empty()) {
+        ImGui::TextDisabled("no simulated protocol");
+        continue;
+      }
+      if (view->verdict.completes)
+        ImGui::TextDisabled("completes in %.0f cycles (simulated, read at %s)",
+                            view->endTime, view->stepName.c_str());
+      else
+        ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1),
+                           "DEADLOCK after %.0f cycles (read at %s)",
+                           view->endTime, view->stepName.c_str());
+      ImVec2 origin = ImGui::GetCursorScreenPos();
+      float height = kLaneHeight * float(view->lanes.size());
+      ImGui::InvisibleButton(label, ImVec2(width, height));
+      mouse = ImGui::IsItemHovered()
+                  ? std::optional<ImVec2>(ImGui::GetIO().MousePos)
+                  : std::nullopt;
+      draw->PushClipRect(origin, ImVec2(origin.x + width, origin.y + height),
+                         true);
+      if (const sim::Event *e =
+              drawSimulatedLanes(draw, *view, origin, width, {0, end}, mouse)) {
+        under = e;
+        underView = view;
+      }
+      draw->PopClipRect();
+    }
+    if (under)
+      ImGui::SetTooltip("%s", describeEvent(*underView, *under).c_str());
+    ImGui::TextDisabled("0 to %.0f cycles, one axis for both", end);
+  }
+
+  void drawDiff(const PipelineRun &a, const PipelineRun &b) {
+    if (comparison.stepA < 0 || comparison.stepB < 0) {
+      ImGui::TextDisabled("B has no step named %s to diff against",
+                          comparison.step.c_str());
+      return;
+    }
+    const Snapshot &left = a.snapshots[comparison.stepA];
+    const Snapshot &right = b.snapshots[comparison.stepB];
+    ImGui::Text("IR after %s: A (left) against B (right), +%u -%u lines",
+                comparison.step.c_str(), comparison.irAdded,
+                comparison.irRemoved);
+    diff.setTexts(left.text, right.text, languageFor(left.kind),
+                  builtSerial * 1000003u + builtCompare * 7919u +
+                      std::hash<std::string>()(builtStep));
+    diff.draw("ab", ImGui::GetContentRegionAvail(), /*sideBySide=*/true);
+  }
+
+  Comparison comparison;
+  uint64_t builtSerial = ~uint64_t(0), builtCompare = ~uint64_t(0);
+  std::string builtStep;
+  bool showAll = false;
+  DiffView diff;
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createComparePanel() {
+  return std::make_unique<ComparePanel>();
+}
+
+} // namespace klx::app

@@ -1,0 +1,48 @@
+//===- TimelineLanes.h - Simulated barrier lanes, drawn ----------*- C++
+//-*-===//
+//
+// What the Barrier timeline pane and the Compare window share: one lane
+// per role of a simulated protocol, waits as boxes in their stage's
+// colour, MMAs in the role's colour, arrives and copies as ticks, phase
+// flips as small triangles; only the events in the visible window (binary
+// search), runs narrower than a couple of pixels folded into one box.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_WIDGETS_TIMELINELANES_H
+#define KLX_APP_WIDGETS_TIMELINELANES_H
+
+#include "core/TimelineView.h"
+
+#include <imgui.h>
+
+#include <optional>
+#include <string>
+
+namespace klx::app {
+
+inline constexpr float kLaneHeight = 22.0f;
+inline constexpr float kLabelWidth = 110.0f;
+inline constexpr float kFoldPixels = 2.0f;
+
+/// The colour of a pipeline stage's waits.
+ImU32 stageColour(int slot);
+
+/// An event in words: what, which barrier and slot, step, phase, cycles.
+std::string describeEvent(const TimelineView &view, const sim::Event &e);
+
+/// The cycles drawn from the label column's edge to the right edge.
+struct CycleWindow {
+  double start = 0, end = 1;
+};
+
+/// Draws `view`'s lanes from `origin`, `width` wide (labels included);
+/// returns the event under `mouse`, if any.
+const sim::Event *drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
+                                     ImVec2 origin, float width,
+                                     CycleWindow window,
+                                     std::optional<ImVec2> mouse);
+
+} // namespace klx::app
+
+#endif // KLX_APP_WIDGETS_TIMELINELANES_H
