@@ -2,6 +2,7 @@
 
 #include "AppController.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -37,6 +38,8 @@ AppController::AppController(ControllerOptions options,
                 wake) {
   if (!this->options.samplesDir.empty())
     appState.samples = scanSamples(this->options.samplesDir);
+  if (!this->options.lessonsDir.empty())
+    appState.lesson.lessons = scanLessons(this->options.lessonsDir);
   pendingStep = this->options.initialStep;
   appState.view.focusedRole = this->options.initialRole;
 }
@@ -101,6 +104,9 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
   }
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;
+  // The Run pane shares its window with the Lesson pane.
+  appState.view.raisedPanel = "Run";
+  ++appState.view.raiseSerial;
 }
 
 void AppController::setMessage(std::string message, bool isError) {
@@ -132,6 +138,15 @@ void AppController::openFile(const std::string &path) {
   }
   appState.source = std::move(source);
   appState.view.focusedSourceLine = 0;
+  // A sample with a lesson page brings its page into the Lesson pane.
+  const std::vector<LessonEntry> &lessons = appState.lesson.lessons;
+  for (size_t i = 0; i < lessons.size(); ++i) {
+    llvm::SmallString<256> sample(options.lessonsDir);
+    llvm::sys::path::append(sample, "..", "..", lessons[i].sample);
+    if (!lessons[i].sample.empty() && int(i) != appState.lesson.current &&
+        llvm::sys::fs::equivalent(sample, path))
+      openLesson(lessons[i].path, int(i));
+  }
   setMessage(appState.source.restoredFromAutosave
                  ? "restored unsaved edits of " + path +
                        " (Revert goes back to the file)"
@@ -243,6 +258,38 @@ void AppController::setCompare(const std::string &text) {
   compare.fileText = std::move(fileText);
   setMessage("comparing with " + compare.variant, false);
   startCompareCompile();
+}
+
+void AppController::openLesson(const std::string &path, int index) {
+  LessonState &lesson = appState.lesson;
+  if (path.empty() && (index < 0 || index >= int(lesson.lessons.size())))
+    return;
+  std::string file = path.empty() ? lesson.lessons[index].path : path;
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+  if (!buffer) {
+    lesson.error = "cannot open " + file + ": " + buffer.getError().message();
+    return setMessage(lesson.error, true);
+  }
+  lesson.error.clear();
+  lesson.path = file;
+  lesson.doc = std::make_shared<LessonDoc>(parseLesson((*buffer)->getBuffer()));
+  lesson.current = -1;
+  for (size_t i = 0; i < lesson.lessons.size(); ++i)
+    if (llvm::sys::fs::equivalent(lesson.lessons[i].path, file))
+      lesson.current = int(i);
+}
+
+void AppController::selectStepNamed(const std::string &name) {
+  // A step of the compile in flight (a link that set -D values first).
+  if (busy()) {
+    pendingStep = name;
+    return;
+  }
+  if (appState.run)
+    for (size_t i = 0; i < appState.run->snapshots.size(); ++i)
+      if (appState.run->snapshots[i].displayName() == name)
+        return selectStep(int(i));
+  setMessage("no step named " + name + " in this run", true);
 }
 
 void AppController::takeResult(CompileResult result) {
@@ -394,6 +441,12 @@ void AppController::apply(const Command &command, double now) {
     break;
   case Command::SetDefines:
     setDefines(command.text);
+    break;
+  case Command::SelectStepNamed:
+    selectStepNamed(command.text);
+    break;
+  case Command::OpenLesson:
+    openLesson(command.text, command.index);
     break;
   case Command::SetCompare:
     setCompare(command.text);

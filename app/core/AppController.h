@@ -23,6 +23,8 @@ struct ControllerOptions {
   bool autosave = true;
   /// klx-run for the Run pane; empty: beside the klx binary ($KLX_RUN).
   std::string runner;
+  /// The lesson pages (docs/lessons); empty: no Lesson pane content.
+  std::string lessonsDir;
 };
 
 class AppController {
@@ -53,6 +55,8 @@ private:
   void setDefines(const std::string &text);
   void setCompare(const std::string &text);
   void startCompareCompile();
+  void openLesson(const std::string &path, int index);
+  void selectStepNamed(const std::string &name);
 
   ControllerOptions options;
   AppState appState;

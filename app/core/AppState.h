@@ -8,7 +8,9 @@
 #ifndef KLX_APP_CORE_APPSTATE_H
 #define KLX_APP_CORE_APPSTATE_H
 
+#include "Command.h"
 #include "GpuRunWorker.h"
+#include "Lesson.h"
 #include "SampleCatalog.h"
 #include "TimelineView.h"
 
@@ -68,6 +70,15 @@ struct CompareState {
   bool active() const { return !variant.empty(); }
 };
 
+/// The Lesson pane: the pages, and the one shown.
+struct LessonState {
+  std::vector<LessonEntry> lessons;
+  int current = -1; // index in lessons, -1: none
+  std::string path; // the page shown (also a page outside the list)
+  std::shared_ptr<const LessonDoc> doc;
+  std::string error; // why the page did not load
+};
+
 struct AppState {
   std::vector<SampleEntry> samples;
   SourceBuffer source;
@@ -75,6 +86,7 @@ struct AppState {
   std::string stopAfter;        // empty: every step
   Defines defines;              // -D values the kernel compiles with
   CompareState compare;
+  LessonState lesson;
   std::shared_ptr<const PipelineRun> run; // the last finished compile
   /// Simulated, of that run: one per step with a protocol model.
   std::shared_ptr<const TimelineViews> timeline;
@@ -93,50 +105,6 @@ struct AppState {
   /// One line for the status bar: what went wrong opening or saving.
   std::string message;
   bool messageIsError = false;
-};
-
-struct Command {
-  enum Kind {
-    OpenFile,         // text: path
-    EditSource,       // text: the whole new text
-    Recompile,        // now, skipping the typing pause
-    SaveSource,       // write the buffer to its file
-    RevertSource,     // back to the file on disk
-    SelectStep,       // index
-    StepForward,      // next visible step
-    StepBack,         // previous visible step
-    CompareWith,      // index, -1 for the step before
-    SetHideUnchanged, // flag
-    SetShowDiff,      // flag
-    SetSideBySide,    // flag
-    SetTarget,        // text: target name, empty for the file's
-    SetStopAfter,     // text: step name, empty for all
-    FocusSourceLine,  // index: 1-based line, 0 to clear
-    FocusRole,        // text: role name, empty to clear
-    ShowTimelineOf,   // text: step name, empty for the run's timeline step
-    ShowPanel,        // text: the pane's title (brings its tab forward)
-    SetDefines,       // text: "NAME=VALUE, ..." (empty for none)
-    SetCompare,       // text: a variant (-D values or a file); empty: off
-    ResetLayout,
-    RunOnGpu, // text: "MxNxK" or "N" or empty for the bundle's default;
-              // flag: also record a measured timeline; index 1: run the
-              // compared variant rather than the kernel as compiled
-  };
-  Kind kind;
-  std::string text = {};
-  int index = 0;
-  bool flag = false;
-};
-
-/// Commands collected while drawing a frame.
-class CommandQueue {
-public:
-  void push(Command command) { commands.push_back(std::move(command)); }
-  std::vector<Command> take() { return std::move(commands); }
-  bool empty() const { return commands.empty(); }
-
-private:
-  std::vector<Command> commands;
 };
 
 /// Steps shown in the pass list: all, or those that changed the IR (the

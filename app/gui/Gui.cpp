@@ -223,6 +223,7 @@ int klx::gui::run(int argc, char **argv) {
 
   ControllerOptions options;
   options.samplesDir = defaultSamplesDir();
+  options.lessonsDir = defaultLessonsDir();
   options.initialStep = args->pass;
   options.initialRole = args->role;
   // Screenshots show the file as it is on disk.

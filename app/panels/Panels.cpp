@@ -17,6 +17,7 @@ std::unique_ptr<Panel> createRunPanel();
 std::unique_ptr<Panel> createTimelinePanel();
 std::unique_ptr<Panel> createStepsPanel();
 std::unique_ptr<Panel> createComparePanel();
+std::unique_ptr<Panel> createLessonPanel();
 } // namespace klx::app
 
 std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
@@ -28,6 +29,8 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createStepsPanel());
   panels.push_back(createIRPanel());
   panels.push_back(createAssemblyPanel());
+  // Lesson and Run share the window at the bottom right, Lesson first.
+  panels.push_back(createLessonPanel());
   panels.push_back(createRunPanel());
   panels.push_back(createTimelinePanel());
   // Last: drawn over IR and Assembly while Compare mode is on.

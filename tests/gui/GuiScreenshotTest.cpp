@@ -393,3 +393,24 @@ TEST_CASE("GUI: Compare mode, two stage counts side by side", "[gui]") {
   INFO("pixels that differ with Compare on: " << differing);
   CHECK(differing > 100000);
 }
+
+TEST_CASE("GUI: the Lesson pane shows the open sample's page", "[gui]") {
+  Image none =
+      screenshot("lesson-none.png", {std::string(KLX_SOURCE_DIR) +
+                                     "/tests/fixtures/bad/type-error.mlir"});
+  Image page = screenshot(
+      "lesson-gather.png",
+      {std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gather_indirect.mlir",
+       "--pass=convert-vector-to-scf", "--show=Steps"});
+  // The bottom-right window's Lesson tab: the page's title (yellow), its
+  // links (blue) and inline code (orange), against the short note a file
+  // without a lesson gets.
+  RegionStats without = measure(none, kRun), with = measure(page, kRun);
+  INFO("Lesson pane without a page: " << without.blue << " blue, "
+                                      << without.orange << " orange");
+  INFO("Lesson pane with the gather page: " << with.blue << " blue, "
+                                            << with.orange << " orange");
+  requireBusy(page, kRun, "Lesson");
+  CHECK(with.blue > without.blue + 300);
+  CHECK(with.orange > without.orange + 300);
+}

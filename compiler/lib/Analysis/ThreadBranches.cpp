@@ -55,6 +55,9 @@ private:
   void recordSetMaxRegister(NVVM::SetMaxRegisterOp op,
                             const llvm::BitVector &threads, int role);
   std::string barrierName(Value barriers);
+  /// For `a and b` where only `a` is known per thread (the leader, and a
+  /// loop-dependent condition): `a`, the threads that may run the branch.
+  const ThreadValues::Lanes *knownConjunct(Value condition);
 
   RoleTree &tree;
   ThreadValues &values;
@@ -246,12 +249,42 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
     use(copy.getBarriers(), copy.getMbarId(), BarrierAction::CompleteTx);
 }
 
+const ThreadValues::Lanes *BranchWalker::knownConjunct(Value condition) {
+  auto both = condition.getDefiningOp<arith::AndIOp>();
+  if (!both)
+    return nullptr;
+  for (Value side : {both.getLhs(), both.getRhs()})
+    if (const ThreadValues::Lanes *known = values.eval(side))
+      return known;
+  for (Value side : {both.getLhs(), both.getRhs()})
+    if (const ThreadValues::Lanes *known = knownConjunct(side))
+      return known;
+  return nullptr;
+}
+
 void BranchWalker::visitBlock(Block &block, const llvm::BitVector &threads,
                               int role) {
   for (Operation &op : block) {
     auto branch = dyn_cast<scf::IfOp>(&op);
     const ThreadValues::Lanes *condition =
         branch ? values.eval(branch.getCondition()) : nullptr;
+    // Part of the condition known: the then side runs on at most the
+    // threads where that part holds (a leader that issues while k < K).
+    // Not a split into roles, but ops there are counted for those threads.
+    const ThreadValues::Lanes *bound =
+        branch && !condition ? knownConjunct(branch.getCondition()) : nullptr;
+    if (bound) {
+      llvm::BitVector thenThreads(values.threads());
+      for (unsigned t = 0; t < values.threads(); ++t)
+        if (threads.test(t) && ((*bound)[t] & 1))
+          thenThreads.set(t);
+      record(&op, threads, role);
+      if (!branch.getThenRegion().empty() && thenThreads.any())
+        visitBlock(branch.getThenRegion().front(), thenThreads, role);
+      if (!branch.getElseRegion().empty())
+        visitBlock(branch.getElseRegion().front(), threads, role);
+      continue;
+    }
     if (!condition) {
       record(&op, threads, role);
       for (Region &region : op.getRegions())

@@ -6,6 +6,11 @@
 // RUN: not klx roles %s --json | FileCheck %s --check-prefix=JSON
 // RUN: not klx roles %S/../../../samples/amd/lds_transpose.mlir 2>&1 | FileCheck %s --check-prefix=AMD
 // RUN: not klx roles %s --pass=no-such-step 2>&1 | FileCheck %s --check-prefix=STEP
+// A leader that arrives only while k < K (`%leader and %more`): the
+// arrivals are counted for the leader alone, and the checks pass.
+// RUN: klx roles %S/../../../samples/nvidia/gemm_tma_wgmma.mlir | FileCheck %s --check-prefix=LEADER
+// RUN: klx roles %S/../../../samples/nvidia/gemm_bar_array.mlir | FileCheck %s --check-prefix=LEADER
+// LEADER: checks: registers, setmaxnreg placement and barriers are fine
 
 // CHECK: roles after parse
 // CHECK: kernel @k (thread-index branches): 384 threads, 3 warpgroups, 168 registers per thread at entry

@@ -1,0 +1,299 @@
+//===- Lesson.cpp - Lesson pages, read for the Lesson pane ----------------===//
+
+#include "Lesson.h"
+
+#include "klx/Pipeline/Target.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+
+/// Inline Markdown: `code`, [text](target), and ** or __ markers dropped.
+LessonLine parseInline(llvm::StringRef text) {
+  LessonLine line;
+  std::string plain;
+  auto flush = [&] {
+    if (!plain.empty())
+      line.push_back({LessonSpan::Text, plain, ""});
+    plain.clear();
+  };
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '`') {
+      size_t end = text.find('`', i + 1);
+      if (end != llvm::StringRef::npos) {
+        flush();
+        line.push_back({LessonSpan::Code, text.slice(i + 1, end).str(), ""});
+        i = end + 1;
+        continue;
+      }
+    }
+    if (c == '[') {
+      size_t close = text.find("](", i + 1);
+      size_t end =
+          close == llvm::StringRef::npos ? close : text.find(')', close + 2);
+      if (end != llvm::StringRef::npos) {
+        flush();
+        std::string label = text.slice(i + 1, close).str();
+        label.erase(std::remove(label.begin(), label.end(), '`'), label.end());
+        line.push_back(
+            {LessonSpan::Link, label, text.slice(close + 2, end).str()});
+        i = end + 1;
+        continue;
+      }
+    }
+    if ((c == '*' || c == '_') && i + 1 < text.size() && text[i + 1] == c) {
+      i += 2;
+      continue;
+    }
+    plain += c;
+    ++i;
+  }
+  flush();
+  return line;
+}
+
+bool isNumbered(llvm::StringRef line, std::string &number,
+                llvm::StringRef &rest) {
+  size_t digits = 0;
+  while (digits < line.size() && llvm::isDigit(line[digits]))
+    ++digits;
+  if (digits == 0 || !line.substr(digits).starts_with(". "))
+    return false;
+  number = line.take_front(digits).str();
+  rest = line.drop_front(digits + 2);
+  return true;
+}
+
+std::vector<LessonLine> tableCells(llvm::StringRef line) {
+  line = line.trim();
+  line.consume_front("|");
+  line.consume_back("|");
+  std::vector<LessonLine> cells;
+  for (llvm::StringRef cell : llvm::split(line, '|'))
+    cells.push_back(parseInline(cell.trim()));
+  return cells;
+}
+
+bool isTableRule(llvm::StringRef line) {
+  line = line.trim();
+  return line.starts_with("|") &&
+         line.find_first_not_of("|-: ") == llvm::StringRef::npos;
+}
+
+} // namespace
+
+LessonDoc klx::app::parseLesson(llvm::StringRef markdown) {
+  LessonDoc doc;
+  llvm::SmallVector<llvm::StringRef> lines;
+  markdown.split(lines, '\n');
+  std::string paragraph;
+  LessonBlock *item = nullptr; // the list item continuation lines join
+  auto endParagraph = [&] {
+    if (!paragraph.empty())
+      doc.blocks.push_back(
+          {LessonBlock::Paragraph, 0, "", parseInline(paragraph), "", {}});
+    paragraph.clear();
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    llvm::StringRef raw = lines[i].rtrim("\r");
+    llvm::StringRef line = raw.trim();
+    if (line.starts_with("```")) {
+      endParagraph();
+      item = nullptr;
+      LessonBlock code{LessonBlock::Code, 0, "", {}, "", {}};
+      for (++i; i < lines.size() && !lines[i].trim().starts_with("```"); ++i)
+        code.code += lines[i].rtrim("\r").str() + "\n";
+      doc.blocks.push_back(std::move(code));
+      continue;
+    }
+    if (line.empty()) {
+      endParagraph();
+      item = nullptr;
+      continue;
+    }
+    if (line.starts_with("#")) {
+      endParagraph();
+      item = nullptr;
+      int level = int(line.find_first_not_of('#'));
+      std::string text = line.drop_front(level).trim().str();
+      if (level == 1 && doc.title.empty())
+        doc.title = text;
+      doc.blocks.push_back(
+          {LessonBlock::Heading, level, "", parseInline(text), "", {}});
+      continue;
+    }
+    if (line.starts_with("|")) {
+      endParagraph();
+      item = nullptr;
+      LessonBlock table{LessonBlock::Table, 0, "", {}, "", {}};
+      for (; i < lines.size() && lines[i].trim().starts_with("|"); ++i)
+        if (!isTableRule(lines[i]))
+          table.rows.push_back(tableCells(lines[i]));
+      --i;
+      doc.blocks.push_back(std::move(table));
+      continue;
+    }
+    std::string number;
+    llvm::StringRef rest;
+    bool bullet = line.starts_with("- ") || line.starts_with("* ");
+    if (bullet || isNumbered(line, number, rest)) {
+      endParagraph();
+      doc.blocks.push_back(
+          {bullet ? LessonBlock::Bullet : LessonBlock::Numbered,
+           0,
+           number,
+           parseInline(bullet ? line.drop_front(2) : rest),
+           "",
+           {}});
+      item = &doc.blocks.back();
+      continue;
+    }
+    // An indented line under a list item continues it.
+    if (item && (raw.starts_with(" ") || raw.starts_with("\t"))) {
+      LessonLine more = parseInline(" " + line.str());
+      item->spans.insert(item->spans.end(), more.begin(), more.end());
+      continue;
+    }
+    item = nullptr;
+    if (!paragraph.empty())
+      paragraph += ' ';
+    paragraph += line.str();
+  }
+  endParagraph();
+  // The sample: the first klx:open link, else the first link to a .mlir
+  // file from the page's folder (docs/lessons, two below the root).
+  std::string linked;
+  for (const LessonBlock &block : doc.blocks) {
+    auto find = [&](const LessonLine &spans) {
+      for (const LessonSpan &span : spans) {
+        llvm::StringRef target = span.target;
+        if (span.kind != LessonSpan::Link)
+          continue;
+        if (linked.empty() && target.ends_with(".mlir") &&
+            target.starts_with("../../"))
+          linked = target.drop_front(6).str();
+        if (!target.consume_front("klx:"))
+          continue;
+        for (llvm::StringRef action : llvm::split(target, '&'))
+          if (action.consume_front("open="))
+            return action.str();
+      }
+      return std::string();
+    };
+    if (doc.sample.empty())
+      doc.sample = find(block.spans);
+    for (const std::vector<LessonLine> &row : block.rows)
+      for (const LessonLine &cell : row)
+        if (doc.sample.empty())
+          doc.sample = find(cell);
+  }
+  if (doc.sample.empty())
+    doc.sample = linked;
+  return doc;
+}
+
+std::vector<LessonEntry> klx::app::scanLessons(const std::string &dir) {
+  std::vector<LessonEntry> lessons;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    if (!name.ends_with(".md") || name.size() < 4 || !llvm::isDigit(name[0]) ||
+        !llvm::isDigit(name[1]) || name[2] != '-')
+      continue;
+    auto buffer = llvm::MemoryBuffer::getFile(it->path());
+    if (!buffer)
+      continue;
+    LessonDoc doc = parseLesson((*buffer)->getBuffer());
+    lessons.push_back(
+        {it->path(), name.take_front(2).str(), doc.title, doc.sample});
+  }
+  llvm::sort(lessons, [](const LessonEntry &a, const LessonEntry &b) {
+    return a.path < b.path;
+  });
+  return lessons;
+}
+
+std::string klx::app::defaultLessonsDir() {
+  if (const char *dir = std::getenv("KLX_LESSONS_DIR"))
+    return dir;
+  return KLX_SOURCE_DIR "/docs/lessons";
+}
+
+static std::string resolve(llvm::StringRef base, llvm::StringRef path) {
+  if (llvm::sys::path::is_absolute(path))
+    return path.str();
+  llvm::SmallString<256> full(base);
+  llvm::sys::path::append(full, path);
+  llvm::sys::path::remove_dots(full, /*remove_dot_dot=*/true);
+  return std::string(full);
+}
+
+LinkAction klx::app::followLink(llvm::StringRef target,
+                                llvm::StringRef lessonDir,
+                                llvm::StringRef root) {
+  LinkAction action;
+  if (!target.consume_front("klx:")) {
+    llvm::StringRef path = target.split('#').first;
+    if (path.contains("://") || path.empty())
+      return action; // an address: the pane shows it
+    if (path.ends_with(".md"))
+      action.lesson = resolve(lessonDir, path);
+    else if (path.ends_with(".mlir"))
+      action.commands.push_back({Command::OpenFile, resolve(lessonDir, path)});
+    return action;
+  }
+  for (llvm::StringRef part : llvm::split(target, '&')) {
+    auto [name, value] = part.split('=');
+    if (name == "open") {
+      // A page's walk starts from the file as written.
+      action.commands.push_back({Command::SetDefines, ""});
+      action.commands.push_back({Command::SetTarget, ""});
+      action.commands.push_back({Command::OpenFile, resolve(root, value)});
+    } else if (name == "define") {
+      action.commands.push_back({Command::SetDefines, value.str()});
+    } else if (name == "target") {
+      if (!value.empty() && !parseTarget(value)) {
+        action.error = "unknown target '" + value.str() + "'";
+        return action;
+      }
+      action.commands.push_back({Command::SetTarget, value.str()});
+    } else if (name == "pass") {
+      action.commands.push_back({Command::SelectStepNamed, value.str()});
+    } else if (name == "line") {
+      unsigned line = 0;
+      if (value.getAsInteger(10, line) || line == 0) {
+        action.error = "line '" + value.str() + "' is not a line number";
+        return action;
+      }
+      action.commands.push_back({Command::FocusSourceLine, "", int(line)});
+    } else if (name == "role") {
+      action.commands.push_back({Command::FocusRole, value.str()});
+    } else if (name == "show") {
+      action.commands.push_back({Command::ShowPanel, value.str()});
+    } else if (name == "timeline") {
+      action.commands.push_back({Command::ShowTimelineOf, value.str()});
+    } else if (name == "compare") {
+      std::string variant = value.str();
+      if (value.ends_with(".mlir") || value.contains('/'))
+        variant = resolve(root, value);
+      action.commands.push_back({Command::SetCompare, variant});
+      action.commands.push_back({Command::ShowPanel, "Compare"});
+    } else {
+      action.error =
+          "unknown action '" + name.str() + "' in klx:" + target.str();
+      return action;
+    }
+  }
+  return action;
+}

@@ -1,0 +1,262 @@
+//===- LessonPanel.cpp - The lesson page of the open sample ---------------===//
+//
+// Renders docs/lessons/NN-name.md (core/Lesson: headings, paragraphs,
+// lists, code, tables), words flowed to the pane's width. Links with a
+// `klx:` target act on the window (open a file, set -D values, select a
+// pass, mark a line, open Compare), links to other pages open them here;
+// previous and next go through the pages in order, opening each sample.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Panel.h"
+
+#include "core/Lesson.h"
+
+#include "llvm/Support/Path.h"
+
+#include <string>
+
+namespace klx::app {
+namespace {
+
+const ImVec4 kLinkColour(0.45f, 0.75f, 1.0f, 1.0f);
+const ImVec4 kCodeColour(0.95f, 0.75f, 0.5f, 1.0f);
+const ImVec4 kHeadingColour(1.0f, 1.0f, 1.0f, 1.0f);
+
+class LessonPanel final : public Panel {
+public:
+  const char *title() const override { return "Lesson"; }
+  Placement placement() const override { return {0.73f, 0.62f, 0.27f, 0.35f}; }
+  const char *tabGroup() const override { return "Guide"; }
+
+  void draw(const AppState &state, CommandQueue &commands) override {
+    const LessonState &lesson = state.lesson;
+    drawChooser(lesson, commands);
+    if (!lesson.error.empty())
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", lesson.error.c_str());
+    if (!lesson.doc) {
+      ImGui::TextWrapped("No lesson for this file. Pick one above: each "
+                         "opens its sample and walks through it.");
+      return;
+    }
+    ImGui::Separator();
+    ImGui::BeginChild("page");
+    if (shownPath != lesson.path) {
+      shownPath = lesson.path;
+      ImGui::SetScrollY(0);
+    }
+    pageDir = llvm::sys::path::parent_path(lesson.path).str();
+    llvm::SmallString<256> root(pageDir);
+    llvm::sys::path::append(root, "..", "..");
+    llvm::sys::path::remove_dots(root, /*remove_dot_dot=*/true);
+    rootDir = std::string(root);
+    for (size_t i = 0; i < lesson.doc->blocks.size(); ++i) {
+      ImGui::PushID(int(i));
+      drawBlock(lesson.doc->blocks[i], commands);
+      ImGui::PopID();
+    }
+    ImGui::EndChild();
+  }
+
+private:
+  void drawChooser(const LessonState &lesson, CommandQueue &commands) {
+    int count = int(lesson.lessons.size());
+    auto open = [&](int index) {
+      commands.push({Command::OpenLesson, "", index});
+      if (!lesson.lessons[index].sample.empty())
+        follow("klx:open=" + lesson.lessons[index].sample, commands);
+    };
+    bool canBack = lesson.current > 0, canForward = lesson.current + 1 < count;
+    if (!canBack)
+      ImGui::BeginDisabled();
+    if (ImGui::ArrowButton("previous", ImGuiDir_Left))
+      open(lesson.current - 1);
+    if (!canBack)
+      ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (!canForward)
+      ImGui::BeginDisabled();
+    if (ImGui::ArrowButton("next", ImGuiDir_Right))
+      open(lesson.current < 0 ? 0 : lesson.current + 1);
+    if (!canForward)
+      ImGui::EndDisabled();
+    ImGui::SameLine();
+    std::string current = lesson.current >= 0
+                              ? lesson.lessons[lesson.current].number + " " +
+                                    lesson.lessons[lesson.current].title
+                          : lesson.doc ? lesson.doc->title
+                                       : std::string("choose a lesson");
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##lesson", current.c_str())) {
+      for (int i = 0; i < count; ++i) {
+        std::string label =
+            lesson.lessons[i].number + " " + lesson.lessons[i].title;
+        if (ImGui::Selectable(label.c_str(), i == lesson.current))
+          open(i);
+      }
+      ImGui::EndCombo();
+    }
+  }
+
+  void follow(const std::string &target, CommandQueue &commands) {
+    LinkAction action = followLink(target, pageDir, rootDir);
+    for (Command &command : action.commands)
+      commands.push(std::move(command));
+    if (!action.lesson.empty())
+      commands.push({Command::OpenLesson, action.lesson});
+  }
+
+  void drawBlock(const LessonBlock &block, CommandQueue &commands) {
+    switch (block.kind) {
+    case LessonBlock::Heading:
+      if (block.level == 1)
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.85f, 0.45f, 1));
+      else
+        ImGui::PushStyleColor(ImGuiCol_Text, kHeadingColour);
+      ImGui::Spacing();
+      flow(block.spans, commands);
+      ImGui::PopStyleColor();
+      if (block.level <= 2)
+        ImGui::Separator();
+      break;
+    case LessonBlock::Paragraph:
+      ImGui::Spacing();
+      flow(block.spans, commands);
+      break;
+    case LessonBlock::Bullet:
+    case LessonBlock::Numbered: {
+      std::string marker =
+          block.kind == LessonBlock::Bullet ? "-" : block.number + ".";
+      float indent = ImGui::CalcTextSize("00. ").x;
+      ImGui::TextDisabled("%s", marker.c_str());
+      ImGui::SameLine(indent);
+      ImGui::Indent(indent);
+      flow(block.spans, commands);
+      ImGui::Unindent(indent);
+      break;
+    }
+    case LessonBlock::Code: {
+      ImGui::Spacing();
+      ImVec2 size = ImGui::CalcTextSize(block.code.c_str());
+      ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.12f, 0.12f, 0.14f, 1));
+      ImGui::BeginChild("code",
+                        ImVec2(0, size.y +
+                                      ImGui::GetStyle().WindowPadding.y * 2 +
+                                      ImGui::GetStyle().ScrollbarSize),
+                        false, ImGuiWindowFlags_HorizontalScrollbar);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.8f, 0.8f, 0.8f, 1));
+      ImGui::TextUnformatted(block.code.c_str());
+      ImGui::PopStyleColor();
+      ImGui::EndChild();
+      ImGui::PopStyleColor();
+      break;
+    }
+    case LessonBlock::Table:
+      drawTable(block, commands);
+      break;
+    }
+  }
+
+  void drawTable(const LessonBlock &block, CommandQueue &commands) {
+    if (block.rows.empty())
+      return;
+    int columns = int(block.rows.front().size());
+    ImGui::Spacing();
+    if (!ImGui::BeginTable("table", columns,
+                           ImGuiTableFlags_Borders |
+                               ImGuiTableFlags_SizingStretchProp))
+      return;
+    for (size_t r = 0; r < block.rows.size(); ++r) {
+      ImGui::TableNextRow();
+      for (int c = 0; c < columns && c < int(block.rows[r].size()); ++c) {
+        ImGui::TableSetColumnIndex(c);
+        ImGui::PushID(int(r * 64 + c));
+        if (r == 0)
+          ImGui::PushStyleColor(ImGuiCol_Text, kHeadingColour);
+        flow(block.rows[r][c], commands);
+        if (r == 0)
+          ImGui::PopStyleColor();
+        ImGui::PopID();
+      }
+    }
+    ImGui::EndTable();
+  }
+
+  /// Lays the spans out word by word, wrapping at the region's right edge;
+  /// a link's words are clickable and underlined under the pointer.
+  void flow(const LessonLine &spans, CommandQueue &commands) {
+    float left = ImGui::GetCursorPosX();
+    float right = left + ImGui::GetContentRegionAvail().x;
+    float space = ImGui::CalcTextSize(" ").x;
+    bool first = true, spaceBefore = false;
+    for (size_t s = 0; s < spans.size(); ++s) {
+      const LessonSpan &span = spans[s];
+      llvm::StringRef text = span.text;
+      size_t i = 0;
+      while (i < text.size()) {
+        if (text[i] == ' ') {
+          spaceBefore = true;
+          ++i;
+          continue;
+        }
+        size_t end = text.find(' ', i);
+        if (end == llvm::StringRef::npos)
+          end = text.size();
+        std::string word = text.slice(i, end).str();
+        i = end;
+        float width = ImGui::CalcTextSize(word.c_str()).x;
+        if (!first) {
+          ImGui::SameLine(0, spaceBefore ? space : 0);
+          if (ImGui::GetCursorPosX() + width > right) {
+            ImGui::NewLine();
+            ImGui::SetCursorPosX(left);
+          }
+        }
+        first = false;
+        spaceBefore = false;
+        ImGui::PushID(int(s * 4096 + i));
+        drawWord(span, word, commands);
+        ImGui::PopID();
+      }
+    }
+    if (first)
+      ImGui::NewLine();
+  }
+
+  void drawWord(const LessonSpan &span, const std::string &word,
+                CommandQueue &commands) {
+    if (span.kind == LessonSpan::Code) {
+      ImGui::TextColored(kCodeColour, "%s", word.c_str());
+      return;
+    }
+    if (span.kind != LessonSpan::Link) {
+      ImGui::TextUnformatted(word.c_str());
+      return;
+    }
+    ImGui::TextColored(kLinkColour, "%s", word.c_str());
+    if (!ImGui::IsItemHovered())
+      return;
+    ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(min.x, max.y),
+                                        ImVec2(max.x, max.y),
+                                        ImGui::GetColorU32(kLinkColour));
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    LinkAction action = followLink(span.target, pageDir, rootDir);
+    if (!action.error.empty())
+      ImGui::SetTooltip("%s", action.error.c_str());
+    else
+      ImGui::SetTooltip("%s", span.target.c_str());
+    if (ImGui::IsItemClicked() && action.error.empty())
+      follow(span.target, commands);
+  }
+
+  std::string shownPath, pageDir, rootDir;
+};
+
+} // namespace
+
+std::unique_ptr<Panel> createLessonPanel() {
+  return std::make_unique<LessonPanel>();
+}
+
+} // namespace klx::app

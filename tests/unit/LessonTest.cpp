@@ -1,0 +1,269 @@
+//===- LessonTest.cpp - Lesson pages and the links the pane follows
+//--------===//
+//
+// The parser on the Markdown the pages use, what each kind of link does,
+// and every page of docs/lessons walked as a learner clicks through it:
+// each link in order, the file opened, -D values and targets applied, and
+// every step, line, role, pane and variant it names checked to exist at
+// that point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestSupport.h"
+
+#include "core/Lesson.h"
+
+#include "klx/Pipeline/Comparison.h"
+#include "klx/Pipeline/Compiler.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+using namespace klx;
+using namespace klx::app;
+
+TEST_CASE("lessons: the Markdown the pages use", "[lessons]") {
+  LessonDoc doc = parseLesson(R"(# Lesson: steps
+
+[`samples/x.mlir`](../../samples/x.mlir) computes `y`,
+one thread per element.
+
+## In the window
+
+1. [Open the sample](klx:open=samples/nvidia/x.mlir) and look
+   at the **Steps** tab.
+2. Step to [klx-bridge-steps](klx:define=bridge_steps=1&pass=klx-bridge-steps).
+
+- a bullet with [another page](08-gather_direct.md)
+
+| | time |
+|---|---|
+| a | 1 ms |
+
+```
+kernel: 2 steps
+```
+)");
+  CHECK(doc.title == "Lesson: steps");
+  CHECK(doc.sample == "samples/nvidia/x.mlir"); // klx:open wins
+  REQUIRE(doc.blocks.size() == 8);
+  CHECK(doc.blocks[0].kind == LessonBlock::Heading);
+  const LessonBlock &intro = doc.blocks[1];
+  REQUIRE(intro.kind == LessonBlock::Paragraph);
+  REQUIRE(intro.spans.size() == 4);
+  CHECK(intro.spans[0].kind == LessonSpan::Link);
+  CHECK(intro.spans[0].text == "samples/x.mlir"); // backticks dropped
+  CHECK(intro.spans[2].kind == LessonSpan::Code);
+  CHECK(intro.spans[3].text == ", one thread per element.");
+  const LessonBlock &first = doc.blocks[3];
+  CHECK(first.kind == LessonBlock::Numbered);
+  CHECK(first.number == "1");
+  // The indented line continues the item; ** is dropped.
+  CHECK(first.spans.back().text == " at the Steps tab.");
+  CHECK(doc.blocks[5].kind == LessonBlock::Bullet);
+  const LessonBlock &table = doc.blocks[6];
+  REQUIRE(table.kind == LessonBlock::Table);
+  REQUIRE(table.rows.size() == 2); // the rule row is not a row
+  CHECK(table.rows[1][1].front().text == "1 ms");
+  CHECK(doc.blocks[7].kind == LessonBlock::Code);
+  CHECK(doc.blocks[7].code == "kernel: 2 steps\n");
+}
+
+TEST_CASE("lessons: what a link does", "[lessons]") {
+  LinkAction open = followLink("klx:open=samples/nvidia/saxpy.mlir&pass=ptx",
+                               "/r/docs/lessons", "/r");
+  REQUIRE(open.error.empty());
+  REQUIRE(open.commands.size() == 4);
+  CHECK(open.commands[0].kind == Command::SetDefines); // from the file
+  CHECK(open.commands[0].text.empty());
+  CHECK(open.commands[1].kind == Command::SetTarget);
+  CHECK(open.commands[2].kind == Command::OpenFile);
+  CHECK(open.commands[2].text == "/r/samples/nvidia/saxpy.mlir");
+  CHECK(open.commands[3].kind == Command::SelectStepNamed);
+  CHECK(open.commands[3].text == "ptx");
+
+  LinkAction compare =
+      followLink("klx:compare=stages=4", "/r/docs/lessons", "/r");
+  REQUIRE(compare.commands.size() == 2);
+  CHECK(compare.commands[0].kind == Command::SetCompare);
+  CHECK(compare.commands[0].text == "stages=4");
+  CHECK(compare.commands[1].kind == Command::ShowPanel);
+  CHECK(followLink("klx:compare=samples/nvidia/gather_direct.mlir", "", "/r")
+            .commands[0]
+            .text == "/r/samples/nvidia/gather_direct.mlir");
+  LinkAction line = followLink("klx:line=76", "", "");
+  REQUIRE(line.commands.size() == 1);
+  CHECK(line.commands[0].kind == Command::FocusSourceLine);
+  CHECK(line.commands[0].index == 76);
+  CHECK(followLink("klx:line=x", "", "").error ==
+        "line 'x' is not a line number");
+  CHECK(followLink("klx:target=sm_42", "", "").error ==
+        "unknown target 'sm_42'");
+  CHECK(followLink("klx:frobnicate=1", "", "").error ==
+        "unknown action 'frobnicate' in klx:frobnicate=1");
+  // Pages, files and addresses.
+  CHECK(followLink("08-gather_direct.md", "/r/docs/lessons", "/r").lesson ==
+        "/r/docs/lessons/08-gather_direct.md");
+  CHECK(followLink("../../samples/a.mlir", "/r/docs/lessons", "/r")
+            .commands[0]
+            .text == "/r/samples/a.mlir");
+  LinkAction web = followLink("https://example.org", "", "");
+  CHECK(web.commands.empty());
+  CHECK(web.lesson.empty());
+  CHECK(web.error.empty());
+}
+
+namespace {
+
+/// Compiles each (file, -D, target) once.
+class Runs {
+public:
+  const PipelineRun &get(const std::string &file, const Defines &defines,
+                         const std::string &target) {
+    std::string key = file + "|" + definesText(defines) + "|" + target;
+    auto it = runs.find(key);
+    if (it != runs.end())
+      return it->second;
+    CompileOptions options;
+    options.emitGoal = EmitKind::MLIR;
+    options.defines = defines;
+    if (!target.empty())
+      options.target = parseTarget(target);
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    REQUIRE(buffer);
+    return runs[key] = runPipeline((*buffer)->getBuffer().str(), file, options);
+  }
+
+private:
+  std::map<std::string, PipelineRun> runs;
+};
+
+bool hasStep(const PipelineRun &run, const std::string &name) {
+  if (run.findSnapshot(name))
+    return true;
+  return llvm::is_contained(plannedStepNames(run.lowering), name);
+}
+
+bool hasRole(const PipelineRun &run, const std::string &name) {
+  for (const Snapshot &s : run.snapshots)
+    for (const RoleTree &tree : s.roles)
+      for (const Role &role : tree.roles)
+        if (role.name == name)
+          return true;
+  return false;
+}
+
+unsigned lineCount(const std::string &file) {
+  auto buffer = llvm::MemoryBuffer::getFile(file);
+  REQUIRE(buffer);
+  llvm::StringRef text = (*buffer)->getBuffer();
+  return unsigned(text.count('\n') + (text.ends_with("\n") ? 0 : 1));
+}
+
+} // namespace
+
+TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
+  std::string dir = test::sourcePath("docs/lessons");
+  std::vector<LessonEntry> lessons = scanLessons(dir);
+  REQUIRE(lessons.size() == 11);
+  Runs runs;
+  for (const LessonEntry &entry : lessons) {
+    INFO("page " << entry.path);
+    auto buffer = llvm::MemoryBuffer::getFile(entry.path);
+    REQUIRE(buffer);
+    LessonDoc doc = parseLesson((*buffer)->getBuffer());
+    CHECK_FALSE(doc.title.empty());
+    REQUIRE_FALSE(doc.sample.empty());
+    CHECK(llvm::sys::fs::exists(test::sourcePath(doc.sample)));
+    std::string file;
+    Defines defines;
+    std::string target;
+    unsigned actions = 0;
+    auto visit = [&](const LessonSpan &span) {
+      if (span.kind != LessonSpan::Link)
+        return;
+      INFO("link [" << span.text << "](" << span.target << ")");
+      LinkAction action = followLink(span.target, dir, test::sourcePath(""));
+      CHECK(action.error.empty());
+      if (!action.lesson.empty())
+        CHECK(llvm::sys::fs::exists(action.lesson));
+      for (const Command &c : action.commands) {
+        ++actions;
+        switch (c.kind) {
+        case Command::OpenFile:
+          CHECK(llvm::sys::fs::exists(c.text));
+          if (llvm::StringRef(span.target).starts_with("klx:")) {
+            file = c.text;
+            defines.clear();
+            target.clear();
+          }
+          break;
+        case Command::SetDefines:
+          if (!c.text.empty()) {
+            std::string error;
+            std::optional<VariantSpec> spec = parseVariantSpec(c.text, error);
+            INFO(error);
+            REQUIRE(spec);
+            CHECK(spec->file.empty());
+            defines = spec->defines;
+          } else if (!llvm::StringRef(span.target).contains("open=")) {
+            defines.clear();
+          }
+          break;
+        case Command::SetTarget:
+          if (!llvm::StringRef(span.target).contains("open="))
+            target = c.text;
+          break;
+        case Command::SelectStepNamed: {
+          REQUIRE_FALSE(file.empty());
+          const PipelineRun &run = runs.get(file, defines, target);
+          INFO("-D " << definesText(defines) << " target '" << target << "'");
+          CHECK(run.succeeded());
+          CHECK(hasStep(run, c.text));
+          break;
+        }
+        case Command::FocusSourceLine:
+          REQUIRE_FALSE(file.empty());
+          CHECK(unsigned(c.index) <= lineCount(file));
+          break;
+        case Command::FocusRole:
+          CHECK(hasRole(runs.get(file, defines, target), c.text));
+          break;
+        case Command::ShowTimelineOf:
+          CHECK(hasStep(runs.get(file, defines, target), c.text));
+          break;
+        case Command::ShowPanel:
+          CHECK(llvm::is_contained(
+              {"Steps", "Warp roles", "Run", "Lesson", "Compare"}, c.text));
+          break;
+        case Command::SetCompare: {
+          std::string error;
+          std::optional<VariantSpec> spec = parseVariantSpec(c.text, error);
+          INFO(error);
+          REQUIRE(spec);
+          if (!spec->file.empty())
+            CHECK(llvm::sys::fs::exists(spec->file));
+          else
+            CHECK(runs.get(file, applyVariant(defines, *spec), target)
+                      .succeeded());
+          break;
+        }
+        default:
+          break;
+        }
+      }
+    };
+    for (const LessonBlock &block : doc.blocks) {
+      for (const LessonSpan &span : block.spans)
+        visit(span);
+      for (const std::vector<LessonLine> &row : block.rows)
+        for (const LessonLine &cell : row)
+          for (const LessonSpan &span : cell)
+            visit(span);
+    }
+    // Every page walks through its sample in the window.
+    CHECK(actions >= 4);
+  }
+}
