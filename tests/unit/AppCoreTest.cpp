@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 
 #include "core/AppController.h"
+#include "core/Lesson.h"
 #include "core/SampleCatalog.h"
 #include "core/SourceCorrelation.h"
 #include "klx/Support/LineDiff.h"
@@ -345,4 +346,59 @@ TEST_CASE("-D values and Compare mode in the window's state",
   controller.apply({Command::SetCompare, ""}, 0);
   CHECK_FALSE(state.compare.active());
   CHECK_FALSE(state.compare.run);
+}
+
+TEST_CASE("Lesson links drive the window", "[app][lessons]") {
+  TempFolder folder;
+  ControllerOptions options = testOptions(folder);
+  options.lessonsDir = test::sourcePath("docs/lessons");
+  AppController controller(options);
+  const AppState &state = controller.state();
+  REQUIRE(state.lesson.lessons.size() == 11);
+  // Opening a sample brings its page.
+  controller.apply(
+      {Command::OpenFile, test::sourcePath("samples/nvidia/gather_indirect.mlir")},
+      0);
+  waitForRun(controller, 0);
+  REQUIRE(state.lesson.current >= 0);
+  CHECK(state.lesson.lessons[state.lesson.current].number == "07");
+  REQUIRE(state.lesson.doc);
+  CHECK(state.lesson.doc->sample == "samples/nvidia/gather_indirect.mlir");
+
+  auto follow = [&](const std::string &target) {
+    LinkAction action = followLink(target, options.lessonsDir,
+                                   test::sourcePath(""));
+    REQUIRE(action.error.empty());
+    for (const Command &command : action.commands)
+      controller.apply(command, 0);
+    if (!action.lesson.empty())
+      controller.apply({Command::OpenLesson, action.lesson}, 0);
+    waitForRun(controller, 0);
+  };
+  // -D values, then a step that exists only with them, then a pane.
+  follow("klx:define=bridge_steps=1&pass=klx-bridge-steps&show=Steps");
+  CHECK(state.defines == Defines{{"bridge_steps", "1"}});
+  CHECK(state.run->snapshots[state.view.selected].displayName() ==
+        "klx-bridge-steps");
+  CHECK(state.view.raisedPanel == "Steps");
+  follow("klx:line=75");
+  CHECK(state.view.focusedSourceLine == 75);
+  // Compare with the other file.
+  follow("klx:compare=samples/nvidia/gather_direct.mlir");
+  CHECK(state.compare.active());
+  REQUIRE(state.compare.run);
+  CHECK(state.compare.run->fileName ==
+        test::sourcePath("samples/nvidia/gather_direct.mlir"));
+  // A link to another page opens it here; opening goes back to the file
+  // as written.
+  follow("08-gather_direct.md");
+  CHECK(state.lesson.lessons[state.lesson.current].number == "08");
+  follow("klx:open=samples/nvidia/gather_direct.mlir");
+  CHECK(state.defines.empty());
+  CHECK(state.source.path ==
+        test::sourcePath("samples/nvidia/gather_direct.mlir"));
+  // A step that is not in the run is said, not selected.
+  follow("klx:pass=klx-bridge-steps");
+  CHECK(state.messageIsError);
+  CHECK(state.message == "no step named klx-bridge-steps in this run");
 }
