@@ -90,6 +90,11 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
           .str();
   request.variant = variant;
   bundle->problem = size;
+  // The manifest says which variant it is, as klx export's does.
+  for (const auto &[name, value] :
+       variantB ? applyVariant(appState.defines, appState.compare.spec)
+                : appState.defines)
+    bundle->defines[name] = value;
   request.bundle = std::move(*bundle);
   request.size = size;
   if (trace) {

@@ -55,6 +55,15 @@ LessonLine parseInline(llvm::StringRef text) {
       i += 2;
       continue;
     }
+    // *emphasis*: the markers go when they hug a word on both ends.
+    if (c == '*' && i + 1 < text.size() && text[i + 1] != ' ') {
+      size_t close = text.find('*', i + 1);
+      if (close != llvm::StringRef::npos && text[close - 1] != ' ') {
+        plain += text.slice(i + 1, close).str();
+        i = close + 1;
+        continue;
+      }
+    }
     plain += c;
     ++i;
   }

@@ -10,6 +10,7 @@
 #include "Panel.h"
 
 #include "widgets/DiffView.h"
+#include "widgets/Palette.h"
 #include "widgets/TimelineLanes.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -104,6 +105,8 @@ public:
 
     float tableHeight = ImGui::GetContentRegionAvail().y * 0.38f;
     drawRows(state, tableHeight);
+    drawRoleBars(a, "A", ImVec4(0.45f, 0.7f, 1.0f, 1));
+    drawRoleBars(b, "B", ImVec4(1.0f, 0.7f, 0.35f, 1));
     drawTimelines(state);
     drawDiff(a, b);
   }
@@ -149,6 +152,51 @@ private:
     ImGui::TextColored(colour, "%s", a.c_str());
     ImGui::TableNextColumn();
     ImGui::TextColored(colour, "%s", b.c_str());
+  }
+
+  /// Each variant's register file as the role tree splits it: a box per
+  /// warpgroup, as wide as its share of the 65,536 registers, in the
+  /// colour of its role, with its budget and role.
+  void drawRoleBars(const PipelineRun &run, const char *label, ImVec4 colour) {
+    int step = run.rolesStep();
+    if (step < 0 || run.snapshots[step].roles.empty())
+      return;
+    const RoleTree &tree = run.snapshots[step].roles.front();
+    ImGui::TextColored(colour, "%s", label);
+    ImGui::SameLine();
+    ImDrawList *draw = ImGui::GetWindowDrawList();
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float width = std::max(100.0f, ImGui::GetContentRegionAvail().x);
+    float height = ImGui::GetTextLineHeight() + 2;
+    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
+                        IM_COL32(50, 50, 55, 255));
+    float x = origin.x;
+    for (const WarpgroupNode &group : tree.warpgroups) {
+      int role = group.warps.empty() || group.warps.front().roles.empty()
+                     ? -1
+                     : group.warps.front().roles.front();
+      unsigned regs = group.regs ? group.regs : tree.registersAtEntry;
+      float share =
+          float(group.threads) * float(regs) / kRegistersPerSM * width;
+      if (share <= 0)
+        share = width / float(tree.warpgroups.size());
+      float end = std::min(origin.x + width, x + share);
+      draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
+                          palette::roleBackground(role));
+      draw->AddRect(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
+                    palette::role(role));
+      std::string text = llvm::formatv("wg{0} {1} {2}", group.index,
+                                       regs ? std::to_string(regs) : "?",
+                                       role >= 0 ? tree.roles[role].name : "")
+                             .str();
+      draw->PushClipRect(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
+                         true);
+      draw->AddText(ImVec2(x + 3, origin.y + 1), IM_COL32(230, 230, 230, 255),
+                    text.c_str());
+      draw->PopClipRect();
+      x = end;
+    }
+    ImGui::Dummy(ImVec2(width, height));
   }
 
   /// Both simulated protocols on one axis of cycles: A's lanes above B's.

@@ -36,8 +36,7 @@ const char *const kPassed =
     R"({"median_ms":0.0197,"min_ms":0.019,"max_ms":0.02,"runs":20},)"
     R"("cublas_tflops":436.5,"alternating_tflops":210,"vs_cublas":0.48})";
 
-template <typename Predicate>
-bool waitFor(Predicate done) {
+template <typename Predicate> bool waitFor(Predicate done) {
   for (int i = 0; i < 600 && !done(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   return done();
@@ -49,7 +48,8 @@ BundleContents someBundle() {
   bundle.launch.grid = "persistent";
   bundle.launch.dtype = "f16";
   bundle.target = "sm_90a";
-  bundle.cubin = "\x7f" "ELF";
+  bundle.cubin = "\x7f"
+                 "ELF";
   return bundle;
 }
 
@@ -106,8 +106,7 @@ TEST_CASE("Run pane: the worker probes, runs in a child and reports",
   {
     GpuRunWorker worker(runner);
     REQUIRE(waitFor([&] {
-      return worker.status().availability !=
-             GpuStatus::Availability::Probing;
+      return worker.status().availability != GpuStatus::Availability::Probing;
     }));
     CHECK(worker.status().availability == GpuStatus::Availability::Available);
     CHECK(worker.status().device == "Fake GPU (sm_90, 1 SMs)");
@@ -204,4 +203,60 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(error == "the trace has no traceEvents");
   CHECK_FALSE(readMeasuredTimeline(R"({"traceEvents": []})", error));
   CHECK(error == "the trace does not say its clock rate");
+}
+
+TEST_CASE("Compare mode: both variants run, each record names its variant",
+          "[app][gpu-run][compare]") {
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-fake-run", dir));
+  std::string runner = std::string(dir) + "/klx-run";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(runner, ec);
+    REQUIRE_FALSE(ec);
+    // Each bundle's manifest must carry the variant's -D values.
+    os << "#!/bin/sh\n"
+          "if [ \"$1\" = --device ]; then echo 'Fake GPU (sm_90, 1 SMs)'; "
+          "exit 0; fi\n"
+          "grep -q '\"stages\"' \"$1/manifest.json\" || exit 5\n"
+          "echo '"
+       << kPassed << "'\n";
+  }
+  llvm::sys::fs::setPermissions(runner, llvm::sys::fs::all_read |
+                                            llvm::sys::fs::all_exe |
+                                            llvm::sys::fs::owner_write);
+  {
+    ControllerOptions options;
+    options.runner = runner;
+    options.autosave = false;
+    AppController controller(options);
+    const AppState &state = controller.state();
+    controller.apply({Command::SetDefines, "stages=2"}, 0);
+    controller.apply(
+        {Command::OpenFile,
+         test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
+        0);
+    controller.apply({Command::SetCompare, "stages=4"}, 0);
+    REQUIRE(waitFor([&] {
+      controller.tick(0);
+      return !controller.busy() && state.run && state.compare.run &&
+             state.gpu.availability == GpuStatus::Availability::Available;
+    }));
+    controller.apply({Command::RunOnGpu, "256x128x64", 0}, 0);
+    controller.apply({Command::RunOnGpu, "256x128x64", 1}, 0);
+    CHECK(state.view.raisedPanel == "Run");
+    REQUIRE(waitFor([&] {
+      controller.tick(0);
+      return state.gpuRuns.size() == 2;
+    }));
+    CHECK(state.gpuRuns[0].variant == "stages=2");
+    CHECK(state.gpuRuns[0].label ==
+          "gemm_ws_persistent.mlir -D stages=2 256x128x64");
+    CHECK(state.gpuRuns[1].variant == "stages=4");
+    CHECK(state.gpuRuns[1].label ==
+          "gemm_ws_persistent.mlir -D stages=4 256x128x64");
+    CHECK(state.gpuRuns[0].passed());
+    CHECK(state.gpuRuns[1].passed());
+  }
+  llvm::sys::fs::remove_directories(dir);
 }

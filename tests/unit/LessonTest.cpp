@@ -28,7 +28,7 @@ TEST_CASE("lessons: the Markdown the pages use", "[lessons]") {
   LessonDoc doc = parseLesson(R"(# Lesson: steps
 
 [`samples/x.mlir`](../../samples/x.mlir) computes `y`,
-one thread per element.
+one *thread* per element.
 
 ## In the window
 
