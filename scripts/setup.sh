@@ -14,6 +14,9 @@ packages=(
   # tests: Catch2, and a real window under Xvfb rendered by Mesa
   catch2 xvfb xauth libgl1-mesa-dri
 )
+# Extra packages a caller asks for (scripts/sanitize.sh: the sanitizer
+# runtimes, libclang-rt-22-dev).
+packages+=("$@")
 
 missing=()
 for p in "${packages[@]}"; do

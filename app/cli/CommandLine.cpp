@@ -3,8 +3,13 @@
 #include "CommandLine.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 
 using namespace klx;
 using namespace klx::cli;
@@ -28,7 +33,8 @@ constexpr llvm::StringLiteral kUsage =
     "                    [-D NAME=VALUE ...]\n"
     "  klx export FILE -o DIR [--size=MxNxK] [--trace] [-D NAME=VALUE ...]\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
-    "        /usr/local/cuda/bin)\n";
+    "        /usr/local/cuda/bin), --timeout=SECONDS (default 300: a compile\n"
+    "        that runs longer is stopped, exit 3)\n";
 } // namespace
 
 bool Arguments::has(llvm::StringRef name) const {
@@ -99,7 +105,8 @@ std::optional<Arguments> cli::parseArguments(int argc, char **argv,
 std::optional<LoadedInput>
 cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
                llvm::raw_ostream &errs) {
-  static const llvm::StringLiteral common[] = {"target", "ptxas", "nvdisasm"};
+  static const llvm::StringLiteral common[] = {"target", "ptxas", "nvdisasm",
+                                               "timeout"};
   for (const auto &[name, value] : args.flags) {
     if (!llvm::is_contained(common, name) &&
         !llvm::is_contained(ownFlags, name)) {
@@ -114,6 +121,24 @@ cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
          << kUsage;
     return std::nullopt;
   }
+  // A compile that does not end (a pass in a loop) is stopped, not waited
+  // on: the process says so and ends with exit 3, as a hang does.
+  double timeout = kDefaultCompileTimeout;
+  if (std::optional<std::string> text = args.get("timeout"))
+    if (llvm::StringRef(*text).getAsDouble(timeout) || timeout <= 0) {
+      errs << "klx " << args.command << ": --timeout expects seconds, got '"
+           << *text << "'\n";
+      return std::nullopt;
+    }
+  std::thread([timeout] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(timeout));
+    llvm::errs() << llvm::format("klx: the compile did not finish within %g "
+                                 "s (--timeout); stopped\n",
+                                 timeout);
+    llvm::errs().flush();
+    std::_Exit(kExitDeadlock);
+  }).detach();
+
   LoadedInput input;
   input.fileName = args.positional.front();
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(input.fileName);

@@ -19,6 +19,10 @@
 
 namespace klx::cli {
 
+/// Seconds a compiling subcommand may run before it is stopped (a stated
+/// limit; --timeout changes it).
+inline constexpr double kDefaultCompileTimeout = 300;
+
 enum ExitCode {
   kExitSuccess = 0,
   kExitInputError = 1,

@@ -8,6 +8,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 using namespace klx;
 using namespace klx::app;
 
@@ -120,6 +122,11 @@ void AppController::setMessage(std::string message, bool isError) {
 }
 
 void AppController::openFile(const std::string &path) {
+  // A file too large to be a kernel stays out of the editor.
+  uint64_t bytes = 0;
+  if (!llvm::sys::fs::file_size(path, bytes))
+    if (std::string why = sourceSizeProblem(bytes); !why.empty())
+      return setMessage("cannot open " + path + ": " + why, true);
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
     // Keep what is open: nothing the user typed is lost to a bad path.
@@ -187,6 +194,10 @@ void AppController::startCompile() {
   startCompareCompile();
   appState.compiling = true;
   appState.compilingFile = appState.source.path;
+  appState.compileStartedAt =
+      std::chrono::duration<double>(
+          std::chrono::steady_clock::now().time_since_epoch())
+          .count();
   if (pendingStep.empty() && appState.run &&
       appState.view.selected < int(appState.run->snapshots.size())) {
     // Keep the user on the same step across recompiles.

@@ -96,6 +96,8 @@ struct AppState {
 
   bool compiling = false;
   std::string compilingFile;
+  /// When the compile in flight started (steady clock, seconds).
+  double compileStartedAt = 0;
   double lastCompileMs = 0;
   /// The GPU behind the Run pane (probed once, in the background) and
   /// every run so far, oldest first.

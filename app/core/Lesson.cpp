@@ -135,8 +135,11 @@ LessonDoc klx::app::parseLesson(llvm::StringRef markdown) {
       item = nullptr;
       int level = int(line.find_first_not_of('#'));
       std::string text = line.drop_front(level).trim().str();
-      if (level == 1 && doc.title.empty())
+      if (level == 1 && doc.title.empty()) {
         doc.title = text;
+        doc.title.erase(std::remove(doc.title.begin(), doc.title.end(), '`'),
+                        doc.title.end());
+      }
       doc.blocks.push_back(
           {LessonBlock::Heading, level, "", parseInline(text), "", {}});
       continue;

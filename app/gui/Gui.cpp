@@ -16,8 +16,11 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 #include <imgui.h>
 
@@ -38,6 +41,9 @@ struct GuiArguments {
   std::string timelineAt;
   /// A pane to bring forward at start (the tab of a group).
   std::string show;
+  /// Once the first compile is done, the Source pane's text is replaced
+  /// by this file's, as a paste would (tests feed bad input this way).
+  std::string paste;
   /// -D values to compile with, and a variant to compare with.
   std::vector<std::string> defines;
   std::string compare;
@@ -65,6 +71,8 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
       args.timelineAt = arg.str();
     else if (arg.consume_front("--show="))
       args.show = arg.str();
+    else if (arg.consume_front("--paste="))
+      args.paste = arg.str();
     else if (arg.consume_front("--compare="))
       args.compare = arg.str();
     else if (arg == "-D" && i + 1 < argc)
@@ -153,6 +161,10 @@ void drawMenu(const AppState &state, CommandQueue &commands) {
   ImGui::EndMainMenuBar();
 }
 
+/// Seconds after which a compile is said to have run too long (the CLI
+/// stops it there: --timeout).
+constexpr double kCompileTimeLimit = 300;
+
 void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
@@ -162,19 +174,36 @@ void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
                    ImGuiWindowFlags_NoFocusOnAppearing |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   if (state.compiling) {
-    ImGui::Text("compiling %s ...",
-                state.compilingFile.empty()
-                    ? "untitled"
-                    : llvm::sys::path::filename(state.compilingFile).data());
+    double elapsed = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now().time_since_epoch())
+                         .count() -
+                     state.compileStartedAt;
+    const char *name =
+        state.compilingFile.empty()
+            ? "untitled"
+            : llvm::sys::path::filename(state.compilingFile).data();
+    // The compile runs on its own thread and cannot be stopped there; past
+    // the limit the window says so rather than spinning quietly.
+    if (elapsed > kCompileTimeLimit)
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+                         "compiling %s for %.0f s, past the %.0f s limit: a "
+                         "pass may not end. Edits are autosaved; save, then "
+                         "restart klx",
+                         name, elapsed, kCompileTimeLimit);
+    else if (elapsed > 2)
+      ImGui::Text("compiling %s ... %.0f s", name, elapsed);
+    else
+      ImGui::Text("compiling %s ...", name);
   } else if (state.run) {
     const PipelineRun &run = *state.run;
-    ImGui::Text(
-        "%s: %zu steps for %s in %.0f ms, %s",
-        llvm::sys::path::filename(run.fileName).data(), run.snapshots.size(),
-        targetName(run.target).data(), state.lastCompileMs,
-        run.succeeded()                       ? "ok"
-        : run.status == RunStatus::InputError ? "the kernel has errors"
-                                              : "a tool is missing or failed");
+    ImGui::Text("%s: %zu step%s for %s in %.0f ms, %s",
+                llvm::sys::path::filename(run.fileName).data(),
+                run.snapshots.size(), run.snapshots.size() == 1 ? "" : "s",
+                targetName(run.target).data(), state.lastCompileMs,
+                run.succeeded() ? "ok"
+                : run.status == RunStatus::InputError
+                    ? "the kernel has errors"
+                    : "a tool is missing or failed");
   }
   if (!state.message.empty()) {
     ImGui::SameLine();
@@ -251,6 +280,9 @@ int klx::gui::run(int argc, char **argv) {
     llvm::errs() << "klx: " << controller.state().message << "\n";
     return 2;
   }
+  // Said on the terminal too: the window was killed with edits unsaved.
+  if (controller.state().source.restoredFromAutosave)
+    llvm::outs() << "klx: " << controller.state().message << "\n";
 
   std::vector<std::unique_ptr<Panel>> panels = createPanels();
   unsigned layoutGeneration = controller.state().view.layoutGeneration;
@@ -262,6 +294,8 @@ int klx::gui::run(int argc, char **argv) {
   unsigned idleFrames = 0;
   double screenshotDeadline = (*window)->now() + 300;
   bool runRequested = false;
+  bool pasted = false;
+  unsigned drawn = 0, pastedAt = 0; // frames drawn; the frame of the paste
   while (!(*window)->shouldClose()) {
     double now = (*window)->now();
     bool event;
@@ -272,11 +306,15 @@ int klx::gui::run(int argc, char **argv) {
       double deadline = controller.secondsUntilDeadline(now);
       bool typing = ImGui::GetIO().WantTextInput; // the caret blinks
       double timeout = deadline >= 0 ? deadline : typing ? 0.5 : -1;
+      // A compile in flight: the status bar's seconds tick once a second.
+      bool compiling = controller.busy();
+      if (compiling && (timeout < 0 || timeout > 1))
+        timeout = 1;
       if (args->exitAfterIdle > 0 && timeout < 0)
         timeout = 0.25; // wake to check the clock
       event = (*window)->waitEvents(timeout);
-      if (!event && typing)
-        event = true; // redraw the caret
+      if (!event && (typing || compiling))
+        event = true; // redraw the caret, or the compile's seconds
     }
     now = (*window)->now();
     for (std::string &path : (*window)->takeDroppedFiles())
@@ -291,6 +329,16 @@ int klx::gui::run(int argc, char **argv) {
                      args->run == "default" ? std::string() : args->run, 0,
                      args->runTimeline});
       runRequested = true;
+    }
+    // --paste: once the first compile is done.
+    if (!args->paste.empty() && !pasted && !controller.busy() &&
+        controller.state().run) {
+      auto text = llvm::MemoryBuffer::getFile(args->paste);
+      commands.push({Command::EditSource,
+                     text ? (*text)->getBuffer().str() : std::string()});
+      commands.push({Command::Recompile});
+      pasted = true;
+      pastedAt = drawn;
     }
     if (event || changed || !commands.empty())
       framesLeft = kFramesAfterEvent;
@@ -312,6 +360,7 @@ int klx::gui::run(int argc, char **argv) {
     if (idleSince >= 0 && now >= idleSince)
       ++idleFrames;
 
+    ++drawn;
     (*window)->beginFrame();
     const AppState &state = controller.state();
     handleShortcuts(commands);
@@ -327,6 +376,7 @@ int klx::gui::run(int argc, char **argv) {
                   ImVec2(workSize.x, statusHeight));
 
     bool ready = screenshotMode && !controller.busy() && state.run &&
+                 (args->paste.empty() || (pasted && drawn > pastedAt + 1)) &&
                  (args->run.empty() || (runRequested && !state.gpu.running &&
                                         !state.gpuRuns.empty()));
     if (ready && ++framesSinceReady == args->frames)

@@ -87,7 +87,11 @@ llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
   ImGui::StyleColorsDark();
   if (FILE *probe = std::fopen(kMonospaceFont, "rb")) {
     std::fclose(probe);
-    io.Fonts->AddFontFromFileTTF(kMonospaceFont, 15.0f);
+    // Latin-1 plus the punctuation and arrows the lesson pages and the
+    // IR use (dashes, quotes, x, ->, ...).
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190,
+                                     0x21FF, 0x2200, 0x22FF, 0};
+    io.Fonts->AddFontFromFileTTF(kMonospaceFont, 15.0f, nullptr, ranges);
   }
   ImGui_ImplGlfw_InitForOpenGL(w, /*install_callbacks=*/true);
   ImGui_ImplOpenGL3_Init("#version 150");

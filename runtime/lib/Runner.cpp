@@ -41,6 +41,32 @@ bool readFile(const std::string &path, std::string &out) {
   return true;
 }
 
+/// Why `elf` is not a whole ELF file, or "": a 64-bit object must hold
+/// its section header table (a copy cut short loses it first).
+std::string elfProblem(const std::string &elf) {
+  if (elf.size() < 52 || elf.compare(0, 4,
+                                     "\x7f"
+                                     "ELF") != 0)
+    return "no ELF header";
+  if (elf[4] != 2) // ELFCLASS64: what ptxas and ld.lld write
+    return "";
+  if (elf.size() < 64)
+    return "truncated: " + std::to_string(elf.size()) +
+           " bytes, shorter than an ELF64 header";
+  auto read = [&](size_t at, size_t bytes) {
+    uint64_t value = 0;
+    for (size_t i = 0; i < bytes; ++i)
+      value |= uint64_t(uint8_t(elf[at + i])) << (8 * i);
+    return value;
+  };
+  uint64_t sectionHeaders = read(0x28, 8);
+  uint64_t end = sectionHeaders + read(0x3A, 2) * read(0x3C, 2);
+  if (end > elf.size())
+    return "truncated: its section headers end at byte " + std::to_string(end) +
+           ", the file has " + std::to_string(elf.size());
+  return "";
+}
+
 struct InputSet {
   cu::DevicePtr a = 0, b = 0, d = 0, maps = 0; // maps: A's then B's
 };
@@ -127,12 +153,10 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   if (!readFile(dir + "/" + m.binary, cubin) || cubin.empty())
     return fail(result, RunStatus::BundleError,
                 dir + "/" + m.binary + ": missing or empty");
-  if (cubin.size() < 52 || cubin.compare(0, 4,
-                                         "\x7f"
-                                         "ELF") != 0)
+  if (std::string why = elfProblem(cubin); !why.empty())
     return fail(result, RunStatus::BundleError,
-                dir + "/" + m.binary + ": not a " +
-                    (m.amd() ? "code object" : "cubin") + " (no ELF header)");
+                dir + "/" + m.binary + ": not a whole " +
+                    (m.amd() ? "code object" : "cubin") + " (" + why + ")");
   if (!options.tracePath.empty() && !m.trace)
     return fail(result, RunStatus::BundleError,
                 "--trace: the bundle has no instrumented build (export it "

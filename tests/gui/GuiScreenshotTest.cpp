@@ -11,6 +11,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <catch2/catch.hpp>
 #include <stb/stb_image.h>
@@ -19,6 +20,10 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <thread>
+
+#include <signal.h>
+#include <unistd.h>
 
 using namespace klx;
 
@@ -413,4 +418,132 @@ TEST_CASE("GUI: the Lesson pane shows the open sample's page", "[gui]") {
   requireBusy(page, kRun, "Lesson");
   CHECK(with.blue > without.blue + 300);
   CHECK(with.orange > without.orange + 300);
+}
+
+TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
+          "[gui][bad-input]") {
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-bad", dir));
+  auto write = [&](const std::string &name, const std::string &text) {
+    std::string path = std::string(dir) + "/" + name;
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    REQUIRE_FALSE(ec);
+    os << text;
+    return path;
+  };
+  std::string sample = readFile(std::string(KLX_SOURCE_DIR) +
+                                "/samples/nvidia/gemm_tma_wgmma.mlir");
+  std::string big =
+      readFile(std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir");
+  while (big.size() < (50u << 20))
+    big += "// " + std::string(1021, 'x') + "\n";
+  struct Case {
+    const char *name;
+    std::string text;
+  } cases[] = {
+      {"empty", ""},
+      {"binary", std::string("func \0\1\2\377\376 {\n", 14)},
+      {"truncated", sample.substr(0, sample.size() * 2 / 3)},
+      {"unknown-dialect", "func.func @f() {\n  %0 = frob.nicate 1 : i32\n"
+                          "  return\n}\n"},
+      {"invalid-utf8", "func.func @f() {\n  %0 = \"test.\377\376\"() : () -> "
+                       "i32\n  return\n}\n"},
+      {"type-error", readFile(std::string(KLX_SOURCE_DIR) +
+                              "/tests/fixtures/bad/type-error.mlir")},
+      {"50mb", big},
+  };
+  for (const Case &c : cases) {
+    INFO("pasted: " << c.name);
+    std::string path = write(std::string(c.name) + ".mlir", c.text);
+    Image image =
+        screenshot(std::string("bad-") + c.name + ".png",
+                   {std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir",
+                    "--paste=" + path});
+    // Still drawing: the panes are there, and the diagnostic is shown in
+    // red (the error line or the list under the editor, and the IR pane).
+    requireBusy(image, kSamples, "Samples");
+    requireBusy(image, kPasses, "Passes");
+    RegionStats source = measure(image, kSource), ir = measure(image, kIR);
+    INFO("reddish pixels: Source " << source.reddish << ", IR " << ir.reddish);
+    CHECK(source.reddish + ir.reddish > 300);
+  }
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
+  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
+  REQUIRE(xvfbRun);
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-kill", dir));
+  std::string kernel = std::string(dir) + "/saxpy.mlir";
+  std::string edit = std::string(dir) + "/edit.mlir";
+  std::string pidFile = std::string(dir) + "/pid";
+  std::string original =
+      readFile(std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir");
+  const std::string marker = "// typed just before the window was killed";
+  for (auto [path, text] :
+       {std::pair{kernel, original}, {edit, marker + "\n" + original}}) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    REQUIRE_FALSE(ec);
+    os << text;
+  }
+  std::string state = std::string(dir) + "/state";
+  // The environment as it is (sanitizer options, PATH), with a state
+  // folder and a home of the test's own.
+  std::vector<std::string> env = {"KLX_STATE_DIR=" + state,
+                                  "HOME=" + std::string(dir)};
+  for (char **entry = environ; *entry; ++entry) {
+    llvm::StringRef e(*entry);
+    if (!e.starts_with("KLX_STATE_DIR=") && !e.starts_with("HOME="))
+      env.push_back(e.str());
+  }
+  std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
+  // The window, edited (as a paste), left running; its pid written out.
+  std::string script = std::string("'") + KLX_BINARY + "' '" + kernel +
+                       "' --paste='" + edit + "' & echo $! > '" + pidFile +
+                       "'; wait";
+  std::vector<llvm::StringRef> args = {
+      *xvfbRun, "-a", "-s", "-screen 0 1600x900x24", "sh", "-c", script};
+  std::string error;
+  llvm::sys::ProcessInfo window =
+      llvm::sys::ExecuteNoWait(*xvfbRun, args, envRefs, {}, 0, &error);
+  REQUIRE(window.Pid > 0);
+  // Wait until the edit is in the autosave folder.
+  std::string saved;
+  for (int i = 0; i < 600 && saved.find(marker) == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(state + "/autosave", ec), end;
+         it != end && !ec; it.increment(ec))
+      if (auto text = llvm::MemoryBuffer::getFile(it->path()))
+        saved = (*text)->getBuffer().str();
+  }
+  REQUIRE(saved.find(marker) != std::string::npos);
+  std::string pid = readFile(pidFile);
+  REQUIRE(::kill(std::stoi(pid), SIGKILL) == 0);
+  llvm::sys::Wait(window, std::nullopt);
+  // The file itself was never written.
+  CHECK(readFile(kernel) == original);
+
+  // Started again on the same file: the edit is back, and it says so.
+  std::string out = std::string(dir) + "/out.txt";
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(out), llvm::StringRef(out)};
+  std::vector<llvm::StringRef> again = {*xvfbRun,
+                                        "-a",
+                                        "-s",
+                                        "-screen 0 1600x900x24",
+                                        KLX_BINARY,
+                                        kernel,
+                                        "--exit-after-idle=1"};
+  int code = llvm::sys::ExecuteAndWait(*xvfbRun, again, envRefs, redirects, 120,
+                                       0, &error);
+  std::string said = readFile(out);
+  INFO(said);
+  CHECK(code == 0);
+  CHECK(said.find("klx: restored unsaved edits of " + kernel) !=
+        std::string::npos);
+  llvm::sys::fs::remove_directories(dir);
 }

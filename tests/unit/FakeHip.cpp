@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "klx/Runtime/HipRuntime.h"
+
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -39,6 +41,10 @@ int moduleToken, functionToken, streamToken;
 
 } // namespace
 
+// The declarations klx-run calls through (HipRuntime.h), so that each
+// call matches its callee's type exactly (UBSan's function check).
+using namespace klx::rt::hip;
+
 extern "C" {
 
 int hipInit(unsigned) { return mode() == "no_device" ? 100 : 0; }
@@ -51,7 +57,7 @@ int hipDeviceGetName(char *name, int length, int) {
   std::strncpy(name, "Fake AMD GPU (klx tests)", size_t(length));
   return 0;
 }
-int hipModuleLoadData(void **module, const void *image) {
+int hipModuleLoadData(Module *module, const void *image) {
   if (mode() == "bad_image")
     return 200;
   if (std::memcmp(image,
@@ -59,12 +65,12 @@ int hipModuleLoadData(void **module, const void *image) {
                   "ELF",
                   4) != 0)
     return 200;
-  *module = &moduleToken;
+  *module = reinterpret_cast<Module>(&moduleToken);
   return 0;
 }
-int hipModuleUnload(void *) { return 0; }
-int hipModuleGetFunction(void **function, void *, const char *) {
-  *function = &functionToken;
+int hipModuleUnload(Module) { return 0; }
+int hipModuleGetFunction(Function *function, Module, const char *) {
+  *function = reinterpret_cast<Function>(&functionToken);
   return 0;
 }
 int hipMalloc(void **ptr, size_t bytes) {
@@ -75,49 +81,50 @@ int hipFree(void *ptr) {
   std::free(ptr);
   return 0;
 }
-int hipMemcpyHtoD(void *dst, void *src, size_t bytes) {
+int hipMemcpyHtoD(DevicePtr dst, void *src, size_t bytes) {
   std::memcpy(dst, src, bytes);
   return 0;
 }
-int hipMemcpyDtoH(void *dst, void *src, size_t bytes) {
+int hipMemcpyDtoH(void *dst, DevicePtr src, size_t bytes) {
   std::memcpy(dst, src, bytes);
   return 0;
 }
-int hipMemsetD32(void *dst, int value, size_t count) {
+int hipMemsetD32(DevicePtr dst, int value, size_t count) {
   for (size_t i = 0; i < count; ++i)
     std::memcpy(static_cast<char *>(dst) + 4 * i, &value, 4);
   return 0;
 }
-int hipStreamCreate(void **stream) {
-  *stream = &streamToken;
+int hipStreamCreate(Stream *stream) {
+  *stream = reinterpret_cast<Stream>(&streamToken);
   return 0;
 }
-int hipStreamDestroy(void *) { return 0; }
-int hipStreamQuery(void *) { return mode() == "hang" ? 600 : 0; }
-int hipEventCreate(void **event) {
-  *event = new double(0);
+int hipStreamDestroy(Stream) { return 0; }
+int hipStreamQuery(Stream) { return mode() == "hang" ? 600 : 0; }
+int hipEventCreate(Event *event) {
+  *event = reinterpret_cast<Event>(new double(0));
   return 0;
 }
-int hipEventDestroy(void *event) {
-  delete static_cast<double *>(event);
+int hipEventDestroy(Event event) {
+  delete reinterpret_cast<double *>(event);
   return 0;
 }
-int hipEventRecord(void *event, void *) {
-  *static_cast<double *>(event) =
+int hipEventRecord(Event event, Stream) {
+  *reinterpret_cast<double *>(event) =
       std::chrono::duration<double, std::milli>(
           std::chrono::steady_clock::now().time_since_epoch())
           .count();
   return 0;
 }
-int hipEventSynchronize(void *) { return 0; }
-int hipEventElapsedTime(float *ms, void *start, void *end) {
-  *ms = float(*static_cast<double *>(end) - *static_cast<double *>(start));
+int hipEventSynchronize(Event) { return 0; }
+int hipEventElapsedTime(float *ms, Event start, Event end) {
+  *ms = float(*reinterpret_cast<double *>(end) -
+              *reinterpret_cast<double *>(start));
   return 0;
 }
 /// The klx-to-amdgpu kernel's signature: A, B, D as memrefs of rank 2
 /// (allocated, aligned, offset, 2 sizes, 2 strides), then M, N, K.
-int hipModuleLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned,
-                          unsigned, unsigned, unsigned, void *, void **params,
+int hipModuleLaunchKernel(Function, unsigned, unsigned, unsigned, unsigned,
+                          unsigned, unsigned, unsigned, Stream, void **params,
                           void **) {
   auto word = [&](int i) { return *static_cast<uint64_t *>(params[i]); };
   auto *a = reinterpret_cast<const uint16_t *>(word(1));

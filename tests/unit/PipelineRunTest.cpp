@@ -308,3 +308,32 @@ TEST_CASE("A module with no kernels says so at the backend", "[pipeline]") {
   REQUIRE_FALSE(all.empty());
   CHECK(all.back().message.find("no gpu.module") != std::string::npos);
 }
+
+TEST_CASE("A run keeps at most maxSnapshotBytes of IR, and says so",
+          "[pipeline][limits]") {
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  options.maxSnapshotBytes = 64 * 1024;
+  PipelineRun run =
+      compileSample("samples/nvidia/gemm_ws_persistent.mlir", options);
+  REQUIRE(run.succeeded());
+  size_t kept = 0, dropped = 0, bytes = 0;
+  for (const Snapshot &s : run.snapshots) {
+    if (s.skippedReason.empty()) {
+      ++kept;
+      bytes += s.text.size();
+      continue;
+    }
+    ++dropped;
+    CHECK(s.text.empty());
+    CHECK(s.opCount > 0); // still counted
+    CHECK(s.skippedReason ==
+          "the IR after this step is not kept: the run's snapshots reached "
+          "64 KB, the limit that keeps a huge kernel from filling memory");
+  }
+  CHECK(kept > 0);
+  CHECK(dropped > 0);
+  // At most one step past the limit.
+  CHECK(bytes < options.maxSnapshotBytes +
+                    2 * run.snapshots.front().text.size() + 256 * 1024);
+}

@@ -244,8 +244,12 @@ RunStatus BackendRunner::disassemble(Snapshot &snapshot, DeviceModule &device) {
     // Not an error of the kernel: SASS is shown where nvdisasm exists.
     llvm::consumeError(nvdisasm.takeError());
     snapshot.skippedReason =
-        "nvdisasm is not on PATH, in $CUDA_HOME/bin or in /usr/local/cuda/bin; "
-        "SASS needs the CUDA toolkit's nvdisasm (the cubin is still built)";
+        options.nvdisasmPath.empty()
+            ? "nvdisasm is not on PATH, in $CUDA_HOME/bin or in "
+              "/usr/local/cuda/bin; SASS needs the CUDA toolkit's nvdisasm "
+              "(the cubin is still built)"
+            : "nvdisasm not found at '" + options.nvdisasmPath +
+                  "' (--nvdisasm); the cubin is still built";
     snapshot.changed = false;
     device.artifacts->sassMissingReason = snapshot.skippedReason;
     return RunStatus::Success;

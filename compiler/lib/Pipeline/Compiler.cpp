@@ -10,6 +10,8 @@
 
 #include "klx/Pipeline/Compiler.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include "BackendSteps.h"
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 #include "klx/InitAll.h"
@@ -206,12 +208,40 @@ static Target resolveTarget(mlir::ModuleOp module,
   return Target::SM90a;
 }
 
+std::string klx::sourceSizeProblem(uint64_t bytes) {
+  if (bytes <= kMaxSourceBytes)
+    return "";
+  return llvm::formatv("the file is {0:F1} MB; klx compiles kernels of up "
+                       "to {1} MB",
+                       double(bytes) / (1 << 20), kMaxSourceBytes >> 20)
+      .str();
+}
+
 PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
                              const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
   registerAllPasses();
   PipelineRun run;
   run.fileName = fileName.str();
+  // Inputs that cannot be a kernel are said before anything parses them.
+  std::string refusal = sourceSizeProblem(source.size());
+  if (refusal.empty() && source.trim().empty())
+    refusal = "the file is empty: nothing to compile";
+  if (!refusal.empty()) {
+    // A failed parse step, as a parse error would leave: views always
+    // have a first step to show.
+    Snapshot parse;
+    parse.name = step::kParse.str();
+    parse.anchor = "builtin.module";
+    parse.failed = true;
+    Diag diag;
+    diag.message = refusal;
+    parse.diagnostics.push_back(std::move(diag));
+    run.snapshots.push_back(std::move(parse));
+    run.status = RunStatus::InputError;
+    run.totalMs = msSince(start);
+    return run;
+  }
   run.source = source.str();
 
   std::unique_ptr<mlir::MLIRContext> context = createContext();
@@ -310,7 +340,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   }
   pm.addInstrumentation(std::make_unique<SnapshotRecorder>(
       run, pending, collector, options.recordSnapshots, module->getOperation(),
-      inputTextHash));
+      inputTextHash, options.maxSnapshotBytes));
   if (mlir::failed(pm.run(*module)))
     return finish(RunStatus::InputError);
   if (passCount == steps.size()) {

@@ -9,6 +9,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
@@ -81,10 +82,13 @@ SnapshotRecorder::SnapshotRecorder(PipelineRun &run,
                                    std::vector<Diag> &pendingDiags,
                                    DiagnosticCollector &collector,
                                    bool recordIR, mlir::Operation *input,
-                                   uint64_t inputTextHash)
+                                   uint64_t inputTextHash, size_t maxBytes)
     : run(run), pendingDiags(pendingDiags), collector(collector),
       recordIR(recordIR), lastStructure(input), lastTextHash(inputTextHash),
-      lastTextSnapshot(run.snapshots.size() - 1) {}
+      lastTextSnapshot(run.snapshots.size() - 1), maxBytes(maxBytes) {
+  for (const Snapshot &s : run.snapshots)
+    keptBytes += s.text.size();
+}
 
 // Adaptors that run nested pass managers have no argument; only real passes
 // are steps.
@@ -133,7 +137,16 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
     it->second = ++occurrencesOfName[snapshot.name];
   snapshot.occurrence = it->second;
 
-  if (recordIR) {
+  if (recordIR && keptBytes >= maxBytes) {
+    std::string limit = maxBytes >= (1u << 20)
+                            ? std::to_string(maxBytes >> 20) + " MB"
+                            : std::to_string(maxBytes >> 10) + " KB";
+    snapshot.skippedReason = llvm::formatv(
+        "the IR after this step is not kept: the run's snapshots reached {0}, "
+        "the limit that keeps a huge kernel from filling memory",
+        limit);
+    countOps(topLevelOp(op), snapshot);
+  } else if (recordIR) {
     mlir::Operation *top = topLevelOp(op);
     mlir::OperationFingerPrint structure(top);
     if (!failed && structure == lastStructure) {
@@ -158,6 +171,7 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
     }
     lastStructure = structure;
     lastTextSnapshot = run.snapshots.size();
+    keptBytes += snapshot.text.size();
   }
   snapshot.diagnostics = std::move(pendingDiags);
   pendingDiags.clear();

@@ -17,6 +17,13 @@ class MLIRContext;
 
 namespace klx {
 
+/// The largest source klx compiles (a stated limit: the biggest sample is
+/// 8 KB; a kernel hundreds of times that is not a kernel to step through).
+inline constexpr size_t kMaxSourceBytes = 16u << 20;
+
+/// Why `bytes` of source are too many to compile, or "".
+std::string sourceSizeProblem(uint64_t bytes);
+
 struct CompileOptions {
   /// Empty: the module's `klx.target` attribute, else sm_90a.
   std::optional<Target> target;
@@ -31,6 +38,9 @@ struct CompileOptions {
   /// False records timing only (no IR text, origins or op counts): the
   /// baseline that measures what snapshots cost.
   bool recordSnapshots = true;
+  /// The IR text a run keeps over all its steps (a stated limit): past it,
+  /// later steps say their IR was not kept instead of filling memory.
+  size_t maxSnapshotBytes = size_t(768) << 20;
   std::string ptxasPath;     // empty: search
   std::string nvdisasmPath;  // empty: search
   std::string libdevicePath; // empty: search

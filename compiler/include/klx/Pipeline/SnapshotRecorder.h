@@ -40,10 +40,12 @@ public:
   /// `pendingDiags` is where the diagnostic collector puts messages; the
   /// recorder moves them into the snapshot of the pass that reported them.
   /// `input` is the module as parsed, whose text is the last snapshot of
-  /// `run` and hashes to `inputTextHash`.
+  /// `run` and hashes to `inputTextHash`. Once the snapshots' texts pass
+  /// `maxBytes`, later steps keep no text and say so.
   SnapshotRecorder(PipelineRun &run, std::vector<Diag> &pendingDiags,
                    DiagnosticCollector &collector, bool recordIR,
-                   mlir::Operation *input, uint64_t inputTextHash);
+                   mlir::Operation *input, uint64_t inputTextHash,
+                   size_t maxBytes);
 
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
@@ -61,6 +63,7 @@ private:
   mlir::OperationFingerPrint lastStructure;
   uint64_t lastTextHash;
   size_t lastTextSnapshot;
+  size_t keptBytes = 0, maxBytes;
   /// Occurrence numbers by pass instance: a nested pass run on several
   /// anchors is one occurrence recorded once per anchor.
   llvm::DenseMap<mlir::Pass *, unsigned> occurrences;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer,
+# in build-asan/ (klx's own code instrumented; Debian's libMLIR/libLLVM,
+# Mesa and GLFW are not). Also builds the libFuzzer target that
+# scripts/fuzz.sh runs. Installs libclang-rt-22-dev (the sanitizer
+# runtimes) when it is missing.
+#   scripts/sanitize.sh            configure, build, run ctest
+#   scripts/sanitize.sh build      configure and build only
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${KLX_ASAN_BUILD_DIR:-$root/build-asan}
+bash "$root/scripts/setup.sh" libclang-rt-22-dev
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DKLX_SANITIZE=ON -DKLX_FUZZ=ON
+fi
+cmake --build "$build"
+[[ ${1:-} == build ]] && exit 0
+# Leaks are checked; what uninstrumented GL drivers keep for the life of
+# the process is not ours to fix (tests/asan/lsan.supp names them).
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs when
+# compiled with ASan (our code, inlined from the headers) and the
+# uninstrumented libMLIR then allocates from the same slabs without
+# unpoisoning; without it every MLIR parse reports a use-after-poison.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:allow_user_poisoning=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/asan/lsan.supp:print_suppressions=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+cd "$build" && ctest --output-on-failure
