@@ -127,6 +127,18 @@ run_bundles() {
     "$run" "$dir/ws_persistent" --size=512x512x512 --repeat=1 --no-baseline >"$log" 2>&1 ||
       { failed=1; echo "the GPU did not recover after the deadlock:"; cat "$log"; }
   fi
+  # Out of device memory (D alone is 275 GB): a driver error, exit 2, and
+  # the GPU usable after it.
+  "$run" "$dir/ws_persistent" --size=262144x262144x8192 --no-baseline >"$log" 2>&1
+  rc=$?
+  printf '%-16s %-14s rc=%d  %s\n' "out_of_memory" "262144^2x8192" "$rc" \
+    "$(grep -o 'result: .*' "$log" | head -1)"
+  if [[ $rc -ne 2 ]] || ! grep -q "CUDA_ERROR_OUT_OF_MEMORY" "$log"; then
+    failed=1
+    cat "$log"
+  fi
+  "$run" "$dir/ws_persistent" --size=512x512x512 --repeat=1 --no-baseline >"$log" 2>&1 ||
+    { failed=1; echo "the GPU did not recover after running out of memory:"; cat "$log"; }
   rm -rf "$hang" "$log"
   return $failed
 }
