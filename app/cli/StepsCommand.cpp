@@ -27,14 +27,9 @@ void printText(llvm::raw_ostream &os, const KernelSteps &kernel,
     os << llvm::formatv("  step {0}: {1}\n", s + 1, step.shape());
     if (!step.why.empty())
       os << "    why a new step: " << step.why << "\n";
-    // Runs of the same op (an epilogue's 128 stores) print as one line.
-    for (size_t i = 0; i < step.ops.size();) {
-      const StepOp &op = step.ops[i];
-      size_t end = i + 1;
-      while (end < step.ops.size() && step.ops[end].role == op.role &&
-             step.ops[end].op == op.op)
-        ++end;
-      if (end - i == 1) {
+    for (auto [first, count] : step.runs()) {
+      const StepOp &op = step.ops[first];
+      if (count == 1) {
         unsigned source = ir.sourceLine(op.line);
         os << llvm::formatv(
             "    {0,-15} line {1,-4} {2}{3}\n", stepRoleName(op.role), op.line,
@@ -43,9 +38,8 @@ void printText(llvm::raw_ostream &os, const KernelSteps &kernel,
       } else {
         os << llvm::formatv("    {0,-15} lines {1}-{2}: {3} x{4}\n",
                             stepRoleName(op.role), op.line,
-                            step.ops[end - 1].line, op.op, end - i);
+                            step.ops[first + count - 1].line, op.op, count);
       }
-      i = end;
     }
   }
   for (const StepCrossing &c : kernel.crossings)

@@ -30,24 +30,19 @@ static KernelStepsView viewOf(const KernelSteps &kernel,
     StepsColumn column;
     column.title = llvm::formatv("step {0}: {1}", s + 1, step.shape()).str();
     column.why = step.why;
-    for (size_t i = 0; i < step.ops.size();) {
-      const StepOp &op = step.ops[i];
-      size_t end = i + 1;
-      while (end < step.ops.size() && step.ops[end].role == op.role &&
-             step.ops[end].op == op.op)
-        ++end;
+    for (auto [first, count] : step.runs()) {
+      const StepOp &op = step.ops[first];
       StepsRow row;
       row.role = op.role;
       row.irLine = op.line;
       row.sourceLine = lines.sourceLine(op.line);
-      row.count = unsigned(end - i);
+      row.count = unsigned(count);
       row.label = row.count == 1
                       ? lines.text(op.line).str()
                       : llvm::formatv("{0} x{1}", op.op, row.count).str();
       if (row.label.empty())
         row.label = op.op;
       column.rows.push_back(std::move(row));
-      i = end;
     }
     view.columns.push_back(std::move(column));
   }

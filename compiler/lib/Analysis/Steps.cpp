@@ -44,6 +44,19 @@ bool Step::has(StepRole role) const {
   return llvm::any_of(ops, [&](const StepOp &op) { return op.role == role; });
 }
 
+std::vector<std::pair<size_t, size_t>> Step::runs() const {
+  std::vector<std::pair<size_t, size_t>> result;
+  for (size_t i = 0; i < ops.size();) {
+    size_t end = i + 1;
+    while (end < ops.size() && ops[end].role == ops[i].role &&
+           ops[end].op == ops[i].op)
+      ++end;
+    result.push_back({i, end - i});
+    i = end;
+  }
+  return result;
+}
+
 std::string Step::shape() const {
   bool load = has(StepRole::Load) || has(StepRole::BridgeIn);
   bool compute = has(StepRole::Compute);

@@ -46,6 +46,9 @@ struct Step {
   std::string why;
 
   bool has(StepRole role) const;
+  /// Runs of one op in one role, in order, as {first index, length}: an
+  /// epilogue's 128 stores are one run, which views show as one line.
+  std::vector<std::pair<size_t, size_t>> runs() const;
   /// "load -> compute -> store", "transfer only", "compute only", ...
   std::string shape() const;
 };
