@@ -203,7 +203,7 @@ void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
                 run.succeeded() ? "ok"
                 : run.status == RunStatus::InputError
                     ? "the kernel has errors"
-                    : "a tool is missing or failed");
+                    : "an option is wrong or a tool is missing");
   }
   if (!state.message.empty()) {
     ImGui::SameLine();

@@ -453,6 +453,24 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
                               "/tests/fixtures/bad/type-error.mlir")},
       {"50mb", big},
   };
+  // Through the other entry points: a -D value of the wrong type (the
+  // diagnostic under the editor) and a compare variant that does not open
+  // (the status bar, in red).
+  {
+    Image image = screenshot("bad-define-and-variant.png",
+                             {std::string(KLX_SOURCE_DIR) +
+                                  "/samples/nvidia/gemm_ws_persistent.mlir",
+                              "-D", "stages=many",
+                              "--compare=" + std::string(dir) + "/none.mlir"});
+    requireBusy(image, kSamples, "Samples");
+    constexpr Region kStatus{0.0f, 0.975f, 1.0f, 0.995f};
+    RegionStats source = measure(image, kSource),
+                status = measure(image, kStatus);
+    INFO("reddish pixels: Source " << source.reddish << ", status bar "
+                                   << status.reddish);
+    CHECK(source.reddish > 300);
+    CHECK(status.reddish > 100);
+  }
   for (const Case &c : cases) {
     INFO("pasted: " << c.name);
     std::string path = write(std::string(c.name) + ".mlir", c.text);
