@@ -173,6 +173,15 @@ void cli::printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os) {
   }
 }
 
+const Snapshot *cli::namedStep(const PipelineRun &run, llvm::StringRef name,
+                               llvm::StringRef who, llvm::raw_ostream &errs) {
+  const Snapshot *step = run.findSnapshot(name);
+  if (!step)
+    errs << "klx " << who << ": no step named '" << name
+         << "' ran (see `klx pipeline " << run.fileName << "`)\n";
+  return step;
+}
+
 int cli::exitCodeFor(const PipelineRun &run) {
   switch (run.status) {
   case RunStatus::Success:

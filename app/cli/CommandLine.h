@@ -68,6 +68,11 @@ std::optional<LoadedInput> loadInput(const Arguments &args,
 /// Prints every diagnostic of the run as file:line:col: severity: message.
 void printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os);
 
+/// The step of `run` named `name` ("canonicalize#2"), or null after
+/// saying "klx WHO: no step named 'NAME' ran (see `klx pipeline FILE`)".
+const Snapshot *namedStep(const PipelineRun &run, llvm::StringRef name,
+                          llvm::StringRef who, llvm::raw_ostream &errs);
+
 /// Exit code for a finished run.
 int exitCodeFor(const PipelineRun &run);
 

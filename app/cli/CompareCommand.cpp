@@ -101,11 +101,9 @@ int cli::runCompareCommand(const Arguments &args) {
   }
   std::string step = args.get("pass").value_or("");
   for (const PipelineRun &run : runs)
-    if (!step.empty() && !run.findSnapshot(step)) {
-      llvm::errs() << "klx compile --compare: no step named '" << step
-                   << "' ran for " << run.fileName << " (see `klx pipeline`)\n";
+    if (!step.empty() &&
+        !namedStep(run, step, "compile --compare", llvm::errs()))
       return kExitUsageError;
-    }
   Comparison comparison =
       compareRuns(runs[0], runs[1], labels[0], labels[1], step);
   if (args.has("json")) {

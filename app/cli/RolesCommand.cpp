@@ -19,12 +19,9 @@ static const Snapshot *pickSnapshot(const PipelineRun &run,
                                     const std::optional<std::string> &pass,
                                     llvm::raw_ostream &errs) {
   if (pass) {
-    const Snapshot *named = run.findSnapshot(*pass);
-    if (!named) {
-      errs << "klx roles: no step named '" << *pass
-           << "' ran (see `klx pipeline " << run.fileName << "`)\n";
+    const Snapshot *named = namedStep(run, *pass, "roles", errs);
+    if (!named)
       return nullptr;
-    }
     if (named->roles.empty())
       errs << "klx roles: no kernel at step '" << *pass
            << "' has roles klx can read: before klx-warp-specialize a tile "

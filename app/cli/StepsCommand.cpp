@@ -99,12 +99,9 @@ int cli::runStepsCommand(const Arguments &args) {
   printDiagnostics(run, llvm::errs());
   const Snapshot *snapshot = nullptr;
   if (std::optional<std::string> pass = args.get("pass")) {
-    snapshot = run.findSnapshot(*pass);
-    if (!snapshot) {
-      llvm::errs() << "klx steps: no step named '" << *pass
-                   << "' ran (see `klx pipeline " << run.fileName << "`)\n";
+    snapshot = namedStep(run, *pass, "steps", llvm::errs());
+    if (!snapshot)
       return run.succeeded() ? kExitUsageError : exitCodeFor(run);
-    }
   } else if (int index = run.stepsStep(); index >= 0) {
     snapshot = &run.snapshots[index];
   }

@@ -67,6 +67,9 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
                            : "nothing compiled yet");
   std::string variant =
       variantB ? appState.compare.variant : definesText(appState.defines);
+  Defines defines = variantB
+                        ? applyVariant(appState.defines, appState.compare.spec)
+                        : appState.defines;
   llvm::Expected<BundleContents> bundle = bundleFromRun(*run);
   if (!bundle)
     return refuse(llvm::toString(bundle.takeError()));
@@ -93,9 +96,7 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
   request.variant = variant;
   bundle->problem = size;
   // The manifest says which variant it is, as klx export's does.
-  for (const auto &[name, value] :
-       variantB ? applyVariant(appState.defines, appState.compare.spec)
-                : appState.defines)
+  for (const auto &[name, value] : defines)
     bundle->defines[name] = value;
   request.bundle = std::move(*bundle);
   request.size = size;
@@ -105,14 +106,16 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
     request.source = run->source;
     request.fileName = run->fileName;
     request.options.target = appState.target;
-    request.options.defines =
-        variantB ? applyVariant(appState.defines, appState.compare.spec)
-                 : appState.defines;
+    request.options.defines = std::move(defines);
   }
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;
   // The Run pane shares its window with the Lesson pane.
-  appState.view.raisedPanel = "Run";
+  showPanel("Run");
+}
+
+void AppController::showPanel(const std::string &title) {
+  appState.view.raisedPanel = title;
   ++appState.view.raiseSerial;
 }
 
@@ -446,8 +449,7 @@ void AppController::apply(const Command &command, double now) {
     appState.view.timelineStep = command.text;
     break;
   case Command::ShowPanel:
-    appState.view.raisedPanel = command.text;
-    ++appState.view.raiseSerial;
+    showPanel(command.text);
     break;
   case Command::ResetLayout:
     ++appState.view.layoutGeneration;

@@ -57,6 +57,8 @@ private:
   void startCompareCompile();
   void openLesson(const std::string &path, int index);
   void selectStepNamed(const std::string &name);
+  /// Brings a pane (a tab of a group) forward, once.
+  void showPanel(const std::string &title);
 
   ControllerOptions options;
   AppState appState;

@@ -126,9 +126,10 @@ private:
     // Measured results, when either side has run.
     const GpuRunRecord *runA = latestRun(state, definesText(state.defines));
     const GpuRunRecord *runB = latestRun(state, state.compare.variant);
-    if (runA || runB)
-      row("measured", "latest run", describeRun(runA), describeRun(runB),
-          describeRun(runA) != describeRun(runB));
+    if (runA || runB) {
+      std::string a = describeRun(runA), b = describeRun(runB);
+      row("measured", "latest run", a, b, a != b);
+    }
     for (bool differing : {true, false}) {
       if (!differing && !showAll)
         break;
