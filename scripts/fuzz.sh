@@ -14,11 +14,27 @@ fuzzer=$build/bin/klx-fuzz-pipeline
 [[ -x $fuzzer ]] || bash "$root/scripts/sanitize.sh" build
 corpus=${KLX_FUZZ_CORPUS:-$build/fuzz-corpus}
 mkdir -p "$corpus"
-# Seeds: every sample (an AMD one also as "// gfx" input), the regressions.
+# Seeds: every sample; the AMD ones led by a line naming each AMD target;
+# schedule variants led by -D values (tests/fuzz/FuzzInput.h); the
+# regressions.
 cp "$root"/samples/*/*.mlir "$corpus"/
 for f in "$root"/samples/amd/*.mlir; do
-  { echo "// gfx942"; cat "$f"; } > "$corpus/gfx-$(basename "$f")"
+  for target in gfx942 gfx950; do
+    { echo "// fuzz: $target"; cat "$f"; } > "$corpus/$target-$(basename "$f")"
+  done
+  { echo "// fuzz: gfx942 alias_scopes=0"; cat "$f"; } > "$corpus/noscope-$(basename "$f")"
 done
+seed() { # NAME SAMPLE HEADER
+  { echo "// fuzz: $3"; cat "$root/samples/$2"; } > "$corpus/$1.mlir"
+}
+seed ws-stages1 nvidia/gemm_ws_persistent.mlir "stages=1 consumers=1"
+seed ws-flat nvidia/gemm_ws_persistent.mlir "warp_specialize=0 persistent=0"
+seed ws-tiles nvidia/gemm_ws_persistent.mlir "tile_n=64 tile_k=32 group_m=8"
+seed ws-regs nvidia/gemm_ws_persistent.mlir "producer_regs=24 consumer_regs=240"
+seed pingpong-stages nvidia/gemm_pingpong.mlir "stages=2"
+seed two-producers nvidia/gemm_two_producers.mlir "stages=3"
+seed gather-bridged nvidia/gather_indirect.mlir "bridge_steps=1"
+seed bar-array nvidia/gemm_bar_array.mlir "const_reg_tensor=1"
 cp "$root"/tests/fuzz/regressions/* "$corpus"/ 2>/dev/null || true
 # allow_user_poisoning=0: see scripts/sanitize.sh.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:allow_user_poisoning=0}

@@ -1,15 +1,15 @@
 //===- PipelineFuzzer.cpp - libFuzzer over the whole pipeline -------------===//
 //
-// Each input is a kernel's source text. It is parsed and lowered through
-// every MLIR pass to PTX (the in-process LLVM backend; ptxas, an external
-// process, is left out for speed), for sm_90a, or for gfx942 when the
-// text starts with "// gfx". Whatever the input, runPipeline must return
-// a run with diagnostics, never crash, hang or leak. Crashes found are
-// kept in tests/fuzz/regressions and replayed by the unit tests.
+// Each input is a kernel's source text, optionally led by a line that
+// picks the target and -D values (FuzzInput.h). It is parsed and lowered
+// through every MLIR pass to PTX or AMDGCN. Whatever the input,
+// runPipeline must return a run with diagnostics, never crash, hang or
+// leak. Crashes found are kept in tests/fuzz/regressions and replayed by
+// the unit tests.
 //
 //===----------------------------------------------------------------------===//
 
-#include "klx/Pipeline/Compiler.h"
+#include "FuzzInput.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,13 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 64 * 1024)
     return 0;
   std::string source(reinterpret_cast<const char *>(data), size);
-  klx::CompileOptions options;
-  options.emitGoal = klx::EmitKind::PTX;
-  if (source.rfind("// gfx", 0) == 0) {
-    options.target = klx::Target::GFX942;
-    options.emitGoal = klx::EmitKind::AMDGCN;
-  }
-  klx::PipelineRun run = klx::runPipeline(source, "fuzz.mlir", options);
+  klx::PipelineRun run = klx::runPipeline(source, "fuzz.mlir",
+                                          klx::fuzz::optionsFromHeader(source));
   (void)run;
   return 0;
 }

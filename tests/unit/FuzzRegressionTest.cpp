@@ -1,14 +1,14 @@
 //===- FuzzRegressionTest.cpp - What the fuzzer found, replayed -----------===//
 //
 // Every input scripts/fuzz.sh kept in tests/fuzz/regressions goes through
-// the pipeline again the way the fuzzer ran it, and must end in a run
-// with diagnostics, not a crash.
+// the pipeline again the way the fuzzer ran it (FuzzInput.h), and must end in a
+// run with diagnostics, not a crash.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestSupport.h"
 
-#include "klx/Pipeline/Compiler.h"
+#include "../fuzz/FuzzInput.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -27,13 +27,8 @@ TEST_CASE("fuzzer regressions run to a verdict", "[fuzz]") {
     auto buffer = llvm::MemoryBuffer::getFile(it->path());
     REQUIRE(buffer);
     std::string source = (*buffer)->getBuffer().str();
-    CompileOptions options;
-    options.emitGoal = EmitKind::PTX;
-    if (source.rfind("// gfx", 0) == 0) {
-      options.target = Target::GFX942;
-      options.emitGoal = EmitKind::AMDGCN;
-    }
-    PipelineRun run = runPipeline(source, it->path(), options);
+    PipelineRun run =
+        runPipeline(source, it->path(), fuzz::optionsFromHeader(source));
     // Whatever the verdict, a failed run says why.
     if (!run.succeeded())
       CHECK_FALSE(run.allDiagnostics().empty());
