@@ -102,9 +102,9 @@ std::optional<Arguments> cli::parseArguments(int argc, char **argv,
   return args;
 }
 
-std::optional<LoadedInput>
-cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
-               llvm::raw_ostream &errs) {
+cli::InputOrExit cli::loadInput(const Arguments &args,
+                                llvm::ArrayRef<llvm::StringRef> ownFlags,
+                                llvm::raw_ostream &errs) {
   static const llvm::StringLiteral common[] = {"target", "ptxas", "nvdisasm",
                                                "timeout"};
   for (const auto &[name, value] : args.flags) {
@@ -112,23 +112,23 @@ cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
         !llvm::is_contained(ownFlags, name)) {
       errs << "klx " << args.command << ": unknown option '--" << name << "'\n"
            << kUsage;
-      return std::nullopt;
+      return {};
     }
   }
   if (args.positional.size() != 1) {
     errs << "klx " << args.command << ": expected one FILE, got "
          << args.positional.size() << "\n"
          << kUsage;
-    return std::nullopt;
+    return {};
   }
   // A compile that does not end (a pass in a loop) is stopped, not waited
   // on: the process says so and ends with exit 3, as a hang does.
-  double timeout = kDefaultCompileTimeout;
+  double timeout = kDefaultCompileSeconds;
   if (std::optional<std::string> text = args.get("timeout"))
     if (llvm::StringRef(*text).getAsDouble(timeout) || timeout <= 0) {
       errs << "klx " << args.command << ": --timeout expects seconds, got '"
            << *text << "'\n";
-      return std::nullopt;
+      return {};
     }
   std::thread([timeout] {
     std::this_thread::sleep_for(std::chrono::duration<double>(timeout));
@@ -141,26 +141,34 @@ cli::loadInput(const Arguments &args, llvm::ArrayRef<llvm::StringRef> ownFlags,
 
   LoadedInput input;
   input.fileName = args.positional.front();
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(input.fileName);
-  if (!buffer) {
-    errs << input.fileName
-         << ": error: cannot read the file: " << buffer.getError().message()
-         << "\n";
-    return std::nullopt;
+  llvm::Expected<std::string> text =
+      readSourceFile(input.fileName, StreamInput::Read);
+  if (!text) {
+    InputOrExit refused;
+    llvm::handleAllErrors(
+        text.takeError(), [&](const llvm::ErrorInfoBase &error) {
+          bool tooLarge =
+              error.convertToErrorCode() == std::errc::file_too_large;
+          errs << input.fileName
+               << ": error: " << (tooLarge ? "" : "cannot read the file: ")
+               << error.message() << "\n";
+          refused.exitCode = tooLarge ? kExitInputError : kExitUsageError;
+        });
+    return refused;
   }
-  input.source = (*buffer)->getBuffer().str();
+  input.source = std::move(*text);
   if (std::optional<std::string> target = args.get("target")) {
     input.options.target = parseTarget(*target);
     if (!input.options.target) {
       errs << "klx: unknown target '" << *target
            << "' (known: sm_90a, gfx942, gfx950)\n";
-      return std::nullopt;
+      return {};
     }
   }
   input.options.defines = args.defines;
   input.options.ptxasPath = args.get("ptxas").value_or("");
   input.options.nvdisasmPath = args.get("nvdisasm").value_or("");
-  return input;
+  return {std::move(input)};
 }
 
 void cli::printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os) {
@@ -190,6 +198,8 @@ int cli::exitCodeFor(const PipelineRun &run) {
     return kExitInputError;
   case RunStatus::EnvironmentError:
     return kExitUsageError;
+  case RunStatus::Stopped: // as a compile past its --timeout
+    return kExitDeadlock;
   }
   return kExitInputError;
 }

@@ -19,10 +19,6 @@
 
 namespace klx::cli {
 
-/// Seconds a compiling subcommand may run before it is stopped (a stated
-/// limit; --timeout changes it).
-inline constexpr double kDefaultCompileTimeout = 300;
-
 enum ExitCode {
   kExitSuccess = 0,
   kExitInputError = 1,
@@ -61,9 +57,18 @@ struct LoadedInput {
   std::string source;
   CompileOptions options;
 };
-std::optional<LoadedInput> loadInput(const Arguments &args,
-                                     llvm::ArrayRef<llvm::StringRef> ownFlags,
-                                     llvm::raw_ostream &errs);
+/// The input, or (after a message) the exit code that says why not: 1
+/// for a source klx refuses, 2 for a path or option that is wrong.
+struct InputOrExit {
+  std::optional<LoadedInput> input;
+  int exitCode = kExitUsageError;
+  explicit operator bool() const { return input.has_value(); }
+  LoadedInput &operator*() { return *input; }
+  LoadedInput *operator->() { return &*input; }
+};
+InputOrExit loadInput(const Arguments &args,
+                      llvm::ArrayRef<llvm::StringRef> ownFlags,
+                      llvm::raw_ostream &errs);
 
 /// Prints every diagnostic of the run as file:line:col: severity: message.
 void printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os);

@@ -38,14 +38,15 @@ std::optional<Side> sideFor(const LoadedInput &base,
     return side;
   side.label = variant->text;
   if (!variant->file.empty()) {
-    auto buffer = llvm::MemoryBuffer::getFile(variant->file);
-    if (!buffer) {
+    llvm::Expected<std::string> text =
+        readSourceFile(variant->file, StreamInput::Read);
+    if (!text) {
       llvm::errs() << variant->file << ": error: cannot read the file: "
-                   << buffer.getError().message() << "\n";
+                   << llvm::toString(text.takeError()) << "\n";
       return std::nullopt;
     }
     side.fileName = variant->file;
-    side.source = (*buffer)->getBuffer().str();
+    side.source = std::move(*text);
     return side;
   }
   side.options.defines = applyVariant(base.options.defines, *variant);
@@ -73,10 +74,9 @@ int cli::runCompareCommand(const Arguments &args) {
                  << variantTexts.size() << "\n";
     return kExitUsageError;
   }
-  std::optional<LoadedInput> input =
-      loadInput(fileOnly, ownFlags, llvm::errs());
+  InputOrExit input = loadInput(fileOnly, ownFlags, llvm::errs());
   if (!input)
-    return kExitUsageError;
+    return input.exitCode;
   std::vector<std::optional<VariantSpec>> specs;
   if (variantTexts.size() == 1)
     specs.push_back(std::nullopt);

@@ -99,9 +99,9 @@ int cli::runCompile(const Arguments &args) {
     return runCompareCommand(args);
   static const llvm::StringRef ownFlags[] = {"emit", "stop-after", "dump-dir",
                                              "json"};
-  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
-    return kExitUsageError;
+    return input.exitCode;
 
   std::optional<EmitKind> emit;
   if (std::optional<std::string> name = args.get("emit")) {

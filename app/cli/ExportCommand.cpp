@@ -16,9 +16,9 @@ using namespace klx::cli;
 
 int cli::runExportCommand(const Arguments &args) {
   static const llvm::StringRef ownFlags[] = {"size", "trace"};
-  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
-    return kExitUsageError;
+    return input.exitCode;
   if (args.output.empty()) {
     llvm::errs() << "klx export: -o DIR is required (the bundle's folder)\n";
     return kExitUsageError;

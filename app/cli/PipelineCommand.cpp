@@ -74,9 +74,9 @@ static void printArtifactSummary(const DeviceArtifacts &artifacts,
 int cli::runPipelineCommand(const Arguments &args) {
   static const llvm::StringRef ownFlags[] = {"json", "print-pass-pipeline",
                                              "stop-after"};
-  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
-    return kExitUsageError;
+    return input.exitCode;
   input->options.stopAfter = args.get("stop-after").value_or("");
 
   if (args.has("print-pass-pipeline")) {

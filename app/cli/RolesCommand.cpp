@@ -50,9 +50,9 @@ static const Snapshot *pickSnapshot(const PipelineRun &run,
 
 int cli::runRolesCommand(const Arguments &args) {
   static const llvm::StringRef ownFlags[] = {"json", "pass"};
-  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
-    return kExitUsageError;
+    return input.exitCode;
   // The roles live in the MLIR steps; the backend adds nothing to them.
   input->options.emitGoal = EmitKind::MLIR;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);

@@ -91,9 +91,9 @@ void writeJson(llvm::json::OStream &json, const KernelSteps &kernel,
 
 int cli::runStepsCommand(const Arguments &args) {
   static const llvm::StringRef ownFlags[] = {"json", "pass"};
-  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
-    return kExitUsageError;
+    return input.exitCode;
   input->options.emitGoal = EmitKind::MLIR;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   printDiagnostics(run, llvm::errs());

@@ -104,9 +104,9 @@ void writeTrace(llvm::raw_ostream &os,
 
 int cli::runTimelineCommand(const Arguments &args) {
   static const llvm::StringRef ownFlags[] = {"json", "trace", "latency"};
-  std::optional<LoadedInput> input = loadInput(args, ownFlags, llvm::errs());
+  InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
-    return kExitUsageError;
+    return input.exitCode;
   sim::LatencyModel latency;
   if (std::optional<std::string> spec = args.get("latency")) {
     std::string error = sim::parseLatencyModel(*spec, latency);

@@ -34,7 +34,8 @@ int klx::app::comparisonStep(const ViewState &view) {
 AppController::AppController(ControllerOptions options,
                              std::function<void()> wake)
     : options(std::move(options)), autosave(this->options.autosaveDir),
-      worker(wake), compareWorker(wake),
+      worker(wake, this->options.compileLimitSeconds),
+      compareWorker(wake, this->options.compileLimitSeconds),
       gpuWorker(this->options.runner.empty() ? GpuRunWorker::defaultRunner()
                                              : this->options.runner,
                 wake) {
@@ -125,21 +126,18 @@ void AppController::setMessage(std::string message, bool isError) {
 }
 
 void AppController::openFile(const std::string &path) {
-  // A file too large to be a kernel stays out of the editor.
-  uint64_t bytes = 0;
-  if (!llvm::sys::fs::file_size(path, bytes))
-    if (std::string why = sourceSizeProblem(bytes); !why.empty())
-      return setMessage("cannot open " + path + ": " + why, true);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer) {
+  // A file too large to be a kernel, a directory, a pipe or a device stays
+  // out of the editor (a window must not block reading a pipe).
+  llvm::Expected<std::string> text = readSourceFile(path, StreamInput::Refuse);
+  if (!text) {
     // Keep what is open: nothing the user typed is lost to a bad path.
-    setMessage("cannot open " + path + ": " + buffer.getError().message(),
+    setMessage("cannot open " + path + ": " + llvm::toString(text.takeError()),
                true);
     return;
   }
   SourceBuffer source;
   source.path = path;
-  source.diskText = (*buffer)->getBuffer().str();
+  source.diskText = std::move(*text);
   source.text = source.diskText;
   if (options.autosave) {
     if (std::optional<std::string> saved = autosave.load(path)) {
@@ -193,6 +191,7 @@ void AppController::startCompile() {
   request.options.target = appState.target;
   request.options.stopAfter = appState.stopAfter;
   request.options.defines = appState.defines;
+  request.options.maxSnapshotBytes = options.maxSnapshotBytes;
   worker.submit(std::move(request));
   startCompareCompile();
   appState.compiling = true;
@@ -223,6 +222,7 @@ void AppController::startCompareCompile() {
   request.options.stopAfter = appState.stopAfter;
   // Another file keeps the -D values that apply to both.
   request.options.defines = applyVariant(appState.defines, compare.spec);
+  request.options.maxSnapshotBytes = options.maxSnapshotBytes;
   compareWorker.submit(std::move(request));
   compare.compiling = true;
 }
@@ -264,12 +264,13 @@ void AppController::setCompare(const std::string &text) {
     return setMessage("compare: " + error, true);
   std::string fileText;
   if (!spec->file.empty()) {
-    auto buffer = llvm::MemoryBuffer::getFile(spec->file, /*IsText=*/true);
-    if (!buffer)
+    llvm::Expected<std::string> text =
+        readSourceFile(spec->file, StreamInput::Refuse);
+    if (!text)
       return setMessage("compare: cannot open " + spec->file + ": " +
-                            buffer.getError().message(),
+                            llvm::toString(text.takeError()),
                         true);
-    fileText = (*buffer)->getBuffer().str();
+    fileText = std::move(*text);
   }
   compare = CompareState();
   compare.variant = spec->text;
@@ -284,14 +285,16 @@ void AppController::openLesson(const std::string &path, int index) {
   if (path.empty() && (index < 0 || index >= int(lesson.lessons.size())))
     return;
   std::string file = path.empty() ? lesson.lessons[index].path : path;
-  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
-  if (!buffer) {
-    lesson.error = "cannot open " + file + ": " + buffer.getError().message();
+  // A page is read the way a kernel is: a link may name anything.
+  llvm::Expected<std::string> text = readSourceFile(file, StreamInput::Refuse);
+  if (!text) {
+    lesson.error =
+        "cannot open " + file + ": " + llvm::toString(text.takeError());
     return setMessage(lesson.error, true);
   }
   lesson.error.clear();
   lesson.path = file;
-  lesson.doc = std::make_shared<LessonDoc>(parseLesson((*buffer)->getBuffer()));
+  lesson.doc = std::make_shared<LessonDoc>(parseLesson(*text));
   lesson.current = -1;
   for (size_t i = 0; i < lesson.lessons.size(); ++i)
     if (llvm::sys::fs::equivalent(lesson.lessons[i].path, file))
@@ -510,6 +513,13 @@ bool AppController::tick(double now) {
   bool compiling = worker.busy() || recompileAt >= 0;
   if (compiling != appState.compiling) {
     appState.compiling = compiling;
+    changed = true;
+  }
+  CompileProgress progress = worker.progress();
+  if (progress.step != appState.compilingStep) {
+    appState.compilingStep = progress.step;
+    appState.compilingIndex = progress.index;
+    appState.compilingCount = progress.count;
     changed = true;
   }
   return changed;

@@ -25,6 +25,10 @@ struct ControllerOptions {
   std::string runner;
   /// The lesson pages (docs/lessons); empty: no Lesson pane content.
   std::string lessonsDir;
+  /// Seconds a compile may take before it is reported stopped (--timeout).
+  double compileLimitSeconds = kDefaultCompileSeconds;
+  /// The IR text a compile keeps over its steps (--snapshot-limit).
+  size_t maxSnapshotBytes = CompileOptions().maxSnapshotBytes;
 };
 
 class AppController {

@@ -96,6 +96,10 @@ struct AppState {
 
   bool compiling = false;
   std::string compilingFile;
+  /// The step the compile in flight is in (empty before the first) and its
+  /// place in the run's plan.
+  std::string compilingStep;
+  size_t compilingIndex = 0, compilingCount = 0;
   /// When the compile in flight started (steady clock, seconds).
   double compileStartedAt = 0;
   double lastCompileMs = 0;

@@ -1,8 +1,13 @@
 //===- CompileWorker.h - Compiles off the GUI thread ------------*- C++ -*-===//
 //
-// One background thread runs the pipeline. Requests are latest-wins: while
-// one compile runs, a newer request replaces any that is waiting, since
-// the user only cares about the text as it is now.
+// One background thread runs the pipeline. Requests are latest-wins: a
+// newer request replaces any that is waiting and stops the one running at
+// its next step, since the user only cares about the text as it is now.
+//
+// A compile past its time limit is stopped as well; a step that does not
+// end (a pass in a loop) cannot be, so at the limit the worker reports the
+// compile stopped at once, leaves its thread behind to end on its own, and
+// compiles later requests on a fresh thread: the window never waits on it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,10 +18,8 @@
 
 #include "klx/Pipeline/Compiler.h"
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -37,11 +40,19 @@ struct CompileResult {
   std::shared_ptr<const TimelineViews> timeline;
 };
 
+/// Where the compile in flight is, for the status bar.
+struct CompileProgress {
+  std::string file; // empty: nothing is compiling
+  std::string step; // empty until the first step starts
+  size_t index = 0, count = 0;
+};
+
 class CompileWorker {
 public:
-  /// `wake` is called from the worker thread when a result is ready, so a
-  /// GUI waiting for events can redraw.
-  explicit CompileWorker(std::function<void()> wake = {});
+  /// `wake` is called from a worker thread when a result is ready, so a
+  /// GUI waiting for events can redraw. A compile may take `limitSeconds`.
+  explicit CompileWorker(std::function<void()> wake = {},
+                         double limitSeconds = kDefaultCompileSeconds);
   ~CompileWorker();
   CompileWorker(const CompileWorker &) = delete;
   CompileWorker &operator=(const CompileWorker &) = delete;
@@ -51,20 +62,21 @@ public:
   std::optional<CompileResult> poll();
   /// True while a request waits or runs.
   bool busy() const;
-  /// What is being compiled now, for the status bar.
-  std::string runningFile() const;
+  CompileProgress progress() const;
+  void setLimit(double seconds);
+
+  /// Compiles left behind at their limit (by any worker) whose step has not
+  /// ended yet. While there are any, the process must end with _Exit: they
+  /// still use LLVM's global state, which exit() tears down.
+  static unsigned leftBehind();
 
 private:
-  void loop();
+  struct Shared;
+  static void compileLoop(std::shared_ptr<Shared> shared, unsigned generation);
+  static void watchLoop(std::shared_ptr<Shared> shared);
 
-  std::function<void()> wake;
-  mutable std::mutex mutex;
-  std::condition_variable wakeWorker;
-  std::optional<CompileRequest> pending;
-  std::optional<CompileResult> finished;
-  std::string running;
-  bool stopping = false;
-  std::thread thread;
+  std::shared_ptr<Shared> shared;
+  std::thread watcher;
 };
 
 } // namespace klx::app

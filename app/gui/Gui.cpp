@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -57,6 +58,10 @@ struct GuiArguments {
   /// Diagnostics: exit after this many seconds without input once the
   /// first compile is done, printing how many frames were drawn.
   double exitAfterIdle = 0;
+  /// Seconds a compile may take before it is reported stopped.
+  double timeout = kDefaultCompileSeconds;
+  /// MB of IR text a compile keeps over its steps.
+  double snapshotLimitMB = double(CompileOptions().maxSnapshotBytes >> 20);
 };
 
 std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
@@ -89,6 +94,16 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
     } else if (arg.consume_front("--exit-after-idle=")) {
       if (arg.getAsDouble(args.exitAfterIdle) || args.exitAfterIdle <= 0) {
         llvm::errs() << "klx: --exit-after-idle expects seconds\n";
+        return std::nullopt;
+      }
+    } else if (arg.consume_front("--timeout=")) {
+      if (arg.getAsDouble(args.timeout) || args.timeout <= 0) {
+        llvm::errs() << "klx: --timeout expects seconds\n";
+        return std::nullopt;
+      }
+    } else if (arg.consume_front("--snapshot-limit=")) {
+      if (arg.getAsDouble(args.snapshotLimitMB) || args.snapshotLimitMB <= 0) {
+        llvm::errs() << "klx: --snapshot-limit expects megabytes\n";
         return std::nullopt;
       }
     } else if (arg.consume_front("--target="))
@@ -161,10 +176,6 @@ void drawMenu(const AppState &state, CommandQueue &commands) {
   ImGui::EndMainMenuBar();
 }
 
-/// Seconds after which a compile is said to have run too long (the CLI
-/// stops it there: --timeout).
-constexpr double kCompileTimeLimit = 300;
-
 void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
@@ -182,27 +193,26 @@ void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
         state.compilingFile.empty()
             ? "untitled"
             : llvm::sys::path::filename(state.compilingFile).data();
-    // The compile runs on its own thread and cannot be stopped there; past
-    // the limit the window says so rather than spinning quietly.
-    if (elapsed > kCompileTimeLimit)
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
-                         "compiling %s for %.0f s, past the %.0f s limit: a "
-                         "pass may not end. Edits are autosaved; save, then "
-                         "restart klx",
-                         name, elapsed, kCompileTimeLimit);
-    else if (elapsed > 2)
-      ImGui::Text("compiling %s ... %.0f s", name, elapsed);
+    std::string where =
+        state.compilingStep.empty()
+            ? ""
+            : llvm::formatv(": {0} ({1} of {2})", state.compilingStep,
+                            state.compilingIndex + 1, state.compilingCount)
+                  .str();
+    if (elapsed > 2)
+      ImGui::Text("compiling %s%s ... %.0f s", name, where.c_str(), elapsed);
     else
-      ImGui::Text("compiling %s ...", name);
+      ImGui::Text("compiling %s%s ...", name, where.c_str());
   } else if (state.run) {
     const PipelineRun &run = *state.run;
     ImGui::Text("%s: %zu step%s for %s in %.0f ms, %s",
                 llvm::sys::path::filename(run.fileName).data(),
                 run.snapshots.size(), run.snapshots.size() == 1 ? "" : "s",
                 targetName(run.target).data(), state.lastCompileMs,
-                run.succeeded() ? "ok"
-                : run.status == RunStatus::InputError
-                    ? "the kernel has errors"
+                run.succeeded()                       ? "ok"
+                : run.status == RunStatus::InputError ? "the kernel has errors"
+                : run.status == RunStatus::Stopped
+                    ? "stopped: past the time limit"
                     : "an option is wrong or a tool is missing");
   }
   if (!state.message.empty()) {
@@ -230,9 +240,9 @@ void handleShortcuts(CommandQueue &commands) {
 /// layout over a couple of frames.
 constexpr int kFramesAfterEvent = 3;
 
-} // namespace
-
-int klx::gui::run(int argc, char **argv) {
+/// The window from start to close; the AppController and its compile
+/// threads are gone when it returns.
+int runWindow(int argc, char **argv) {
   std::optional<GuiArguments> args = parseGuiArguments(argc, argv);
   if (!args)
     return 2;
@@ -253,6 +263,8 @@ int klx::gui::run(int argc, char **argv) {
   ControllerOptions options;
   options.samplesDir = defaultSamplesDir();
   options.lessonsDir = defaultLessonsDir();
+  options.compileLimitSeconds = args->timeout;
+  options.maxSnapshotBytes = size_t(args->snapshotLimitMB * (1 << 20));
   options.initialStep = args->pass;
   options.initialRole = args->role;
   // Screenshots show the file as it is on disk.
@@ -292,7 +304,9 @@ int klx::gui::run(int argc, char **argv) {
   // --exit-after-idle: frames drawn since the first compile finished.
   double idleSince = -1;
   unsigned idleFrames = 0;
-  double screenshotDeadline = (*window)->now() + 300;
+  // Past its limit a compile is reported stopped; allow that and a GPU run.
+  double screenshotWait = std::max(300.0, args->timeout + 60);
+  double screenshotDeadline = (*window)->now() + screenshotWait;
   bool runRequested = false;
   bool pasted = false;
   unsigned drawn = 0, pastedAt = 0; // frames drawn; the frame of the paste
@@ -393,10 +407,24 @@ int klx::gui::run(int argc, char **argv) {
       return 0;
     }
     if (screenshotMode && now > screenshotDeadline) {
-      llvm::errs() << "klx: the compile did not finish within 300 s; no "
-                      "screenshot\n";
+      llvm::errs() << "klx: the window was not ready within "
+                   << int(screenshotWait) << " s; no screenshot\n";
       return 2;
     }
   }
   return 0;
+}
+
+} // namespace
+
+int klx::gui::run(int argc, char **argv) {
+  int code = runWindow(argc, argv);
+  // A compile left behind at its limit still runs inside LLVM, whose
+  // global state exit() would destroy under it.
+  if (CompileWorker::leftBehind()) {
+    llvm::outs().flush();
+    llvm::errs().flush();
+    std::_Exit(code);
+  }
+  return code;
 }

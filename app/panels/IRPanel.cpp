@@ -54,9 +54,16 @@ public:
       ImGui::PopStyleColor();
     }
     if (snapshot.text.empty()) {
-      ImGui::TextDisabled(snapshot.failed ? "the input did not parse: see the "
-                                            "Source pane"
-                                          : "no IR recorded for this step");
+      const char *why =
+          run.status == RunStatus::Stopped
+              ? "the compile was stopped: no IR to show"
+          : snapshot.failed ? "the input did not parse: see the Source pane"
+          : !snapshot.skippedReason.empty() ? snapshot.skippedReason.c_str()
+                                            : "no IR recorded for this step";
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", why);
+      ImGui::PopStyleColor();
       return;
     }
 

@@ -489,6 +489,71 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
   llvm::sys::fs::remove_directories(dir);
 }
 
+TEST_CASE("GUI: a compile past --timeout is reported stopped, not waited on",
+          "[gui][bad-input]") {
+  // 150000 chained fma: 7.6 MB of valid MLIR that takes seconds to parse
+  // and much longer to compile (21 s through every step from the CLI on the
+  // 2-core dev VM, where this window closes in about 1 s), pasted over
+  // saxpy with a limit of half a second.
+  std::string text = "func.func @big(%a: f32, %x: memref<?xf32>, %y: "
+                     "memref<?xf32>) {\n  %c1 = arith.constant 1 : index\n"
+                     "  %c256 = arith.constant 256 : index\n  gpu.launch "
+                     "blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = "
+                     "%c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, "
+                     "%sz = %c1) {\n    %v0 = memref.load %x[%tx] : "
+                     "memref<?xf32>\n";
+  constexpr int kOps = 150000;
+  for (int i = 1; i < kOps; ++i)
+    text += "    %v" + std::to_string(i) + " = math.fma %a, %v" +
+            std::to_string(i - 1) + ", %v" + std::to_string(i - 1) + " : f32\n";
+  text += "    memref.store %v" + std::to_string(kOps - 1) +
+          ", %y[%tx] : memref<?xf32>\n    gpu.terminator\n  }\n  return\n}\n";
+  llvm::SmallString<128> path;
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("klx-slow", "mlir", path));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    REQUIRE_FALSE(ec);
+    os << text;
+  }
+  auto start = std::chrono::steady_clock::now();
+  Image image =
+      screenshot("stopped-at-limit.png",
+                 {std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir",
+                  "--paste=" + std::string(path), "--timeout=0.5"});
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  llvm::sys::fs::remove(path);
+  // The window drew the stopped run (the message in red in the IR pane and
+  // under the editor) and closed without waiting for the parse to end.
+  requireBusy(image, kSamples, "Samples");
+  requireBusy(image, kPasses, "Passes");
+  RegionStats source = measure(image, kSource), ir = measure(image, kIR);
+  INFO("reddish pixels: Source " << source.reddish << ", IR " << ir.reddish
+                                 << "; the window took " << seconds << " s");
+  CHECK(ir.reddish > 300);
+  CHECK(source.reddish > 100);
+  CHECK(seconds < 15);
+}
+
+TEST_CASE("GUI: past the snapshot limit the IR pane says so", "[gui]") {
+  std::string gemm =
+      std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gemm_ws_persistent.mlir";
+  // cse#2 comes after 0.3 MB of this sample's IR has been kept.
+  Image kept = screenshot("snapshot-kept.png", {gemm, "--pass=cse#2"});
+  Image capped = screenshot("snapshot-capped.png",
+                            {gemm, "--pass=cse#2", "--snapshot-limit=0.3"});
+  RegionStats ir = measure(kept, kIR), irCapped = measure(capped, kIR);
+  INFO("IR pane colours: kept " << ir.distinctColours << ", capped "
+                                << irCapped.distinctColours);
+  // Coloured IR against two lines of grey text; the Assembly pane is full
+  // in both.
+  CHECK(irCapped.distinctColours * 3 < ir.distinctColours);
+  requireBusy(capped, kAssembly, "Assembly");
+  requireBusy(capped, kPasses, "Passes");
+}
+
 TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
   REQUIRE(xvfbRun);

@@ -13,6 +13,8 @@
 #include <chrono>
 #include <thread>
 
+#include <sys/stat.h>
+
 using namespace klx;
 using namespace klx::app;
 
@@ -163,18 +165,74 @@ TEST_CASE("Edits are autosaved, restored on open, and never overwrite the file",
   CHECK_FALSE(again.state().source.modified());
 }
 
-TEST_CASE("Opening a missing file keeps what is open", "[app]") {
+TEST_CASE("A bad path in the Open field keeps what is open", "[app]") {
   TempFolder folder;
   std::string path = folder.file("k.mlir");
   writeFile(path, "gpu.module @m {}\n");
+  // A pipe with no writer: reading it would block the window for good.
+  std::string fifo = folder.file("pipe.mlir");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string huge = folder.file("huge.mlir");
+  writeFile(huge, std::string(17u << 20, ' '));
   AppController controller(testOptions(folder));
   controller.apply({Command::OpenFile, path}, 0);
   controller.apply({Command::EditSource, "gpu.module @m {}\n// typed\n"}, 0);
-  controller.apply({Command::OpenFile, folder.file("missing.mlir")}, 0);
-  CHECK(controller.state().source.path == path);
-  CHECK(controller.state().source.text == "gpu.module @m {}\n// typed\n");
-  CHECK(controller.state().messageIsError);
-  CHECK(controller.state().message.find("missing.mlir") != std::string::npos);
+  struct Case {
+    std::string path, reason;
+  } cases[] = {
+      {folder.file("missing.mlir"), "No such file or directory"},
+      {std::string(folder.path), "it is a directory, not a kernel source"},
+      {"/dev/zero",
+       "it is not a regular file (a pipe, a device or a socket): open a "
+       ".mlir file"},
+      {fifo, "it is not a regular file (a pipe, a device or a socket): open a "
+             ".mlir file"},
+      {huge, "the file is 17.0 MB; klx compiles kernels of up to 16 MB"},
+      {"", "No such file or directory"},
+  };
+  for (const Case &c : cases) {
+    INFO("opening '" << c.path << "'");
+    controller.apply({Command::OpenFile, c.path}, 0);
+    CHECK(controller.state().source.path == path);
+    CHECK(controller.state().source.text == "gpu.module @m {}\n// typed\n");
+    CHECK(controller.state().messageIsError);
+    CHECK(controller.state().message ==
+          "cannot open " + c.path + ": " + c.reason);
+  }
+}
+
+TEST_CASE("The window's compiles keep IR up to the snapshot limit", "[app]") {
+  TempFolder folder;
+  ControllerOptions options = testOptions(folder);
+  options.maxSnapshotBytes = 64 << 10;
+  AppController controller(options);
+  controller.apply({Command::OpenFile,
+                    test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
+                   0);
+  waitForRun(controller, 0);
+  const PipelineRun &run = *controller.state().run;
+  // The run is whole; only the IR of the later MLIR steps is not kept.
+  REQUIRE(run.succeeded());
+  size_t kept = 0, dropped = 0, largest = 0;
+  for (const Snapshot &s : run.snapshots) {
+    if (s.kind != EmitKind::MLIR)
+      continue;
+    if (s.text.empty()) {
+      ++dropped;
+      CHECK(llvm::StringRef(s.skippedReason)
+                .starts_with("the IR after this step is not kept: the run's "
+                             "snapshots reached 64 KB"));
+    } else {
+      kept += s.text.size();
+      largest = std::max(largest, s.text.size());
+    }
+  }
+  CHECK(dropped > 0);
+  // The step that crosses the limit is still kept whole.
+  CHECK(kept < (64u << 10) + largest);
+  const Snapshot *ptx = run.findSnapshot("ptx");
+  REQUIRE(ptx);
+  CHECK_FALSE(ptx->text.empty()); // the assembly is there
 }
 
 TEST_CASE("Line diff of two snapshots", "[app]") {
@@ -356,9 +414,9 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   const AppState &state = controller.state();
   REQUIRE(state.lesson.lessons.size() == 11);
   // Opening a sample brings its page.
-  controller.apply(
-      {Command::OpenFile, test::sourcePath("samples/nvidia/gather_indirect.mlir")},
-      0);
+  controller.apply({Command::OpenFile,
+                    test::sourcePath("samples/nvidia/gather_indirect.mlir")},
+                   0);
   waitForRun(controller, 0);
   REQUIRE(state.lesson.current >= 0);
   CHECK(state.lesson.lessons[state.lesson.current].number == "07");
@@ -366,8 +424,8 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   CHECK(state.lesson.doc->sample == "samples/nvidia/gather_indirect.mlir");
 
   auto follow = [&](const std::string &target) {
-    LinkAction action = followLink(target, options.lessonsDir,
-                                   test::sourcePath(""));
+    LinkAction action =
+        followLink(target, options.lessonsDir, test::sourcePath(""));
     REQUIRE(action.error.empty());
     for (const Command &command : action.commands)
       controller.apply(command, 0);

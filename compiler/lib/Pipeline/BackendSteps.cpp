@@ -298,6 +298,7 @@ RunStatus BackendRunner::runStep(llvm::StringRef name, DeviceModule &device) {
 
 RunStatus klx::runBackendSteps(mlir::ModuleOp module,
                                const CompileOptions &options, size_t stepCount,
+                               size_t firstIndex, size_t planCount,
                                PipelineRun &run, DiagnosticCollector &collector,
                                std::vector<Diag> &pending) {
   std::vector<DeviceModule> devices;
@@ -324,7 +325,9 @@ RunStatus klx::runBackendSteps(mlir::ModuleOp module,
   BackendRunner runner(options, run, collector, pending);
   llvm::ArrayRef<llvm::StringLiteral> steps =
       backendSteps(run.target).take_front(stepCount);
-  for (llvm::StringRef name : steps) {
+  for (auto [i, name] : llvm::enumerate(steps)) {
+    if (!enterStep(options, firstIndex + i, planCount, name, pending))
+      return RunStatus::Stopped;
     for (DeviceModule &device : devices) {
       RunStatus status = runner.runStep(name, device);
       if (status != RunStatus::Success)

@@ -116,10 +116,10 @@ void addStatus(Facts &facts, const PipelineRun &run) {
   unsigned errors = 0;
   for (const Diag &d : run.allDiagnostics())
     errors += d.severity == Severity::Error;
-  std::string status = run.succeeded() ? "compiles"
-                       : run.status == RunStatus::InputError
-                           ? "input error"
-                           : "environment error";
+  std::string status = run.succeeded()                       ? "compiles"
+                       : run.status == RunStatus::InputError ? "input error"
+                       : run.status == RunStatus::Stopped    ? "stopped"
+                                                          : "environment error";
   if (errors)
     status += llvm::formatv(" ({0} error{1})", errors, errors == 1 ? "" : "s");
   facts.add("status", "compile", status);

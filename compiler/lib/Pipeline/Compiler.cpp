@@ -4,6 +4,7 @@
 //   [SECTION] Context and parsing
 //   [SECTION] Schedule parameters (-D)
 //   [SECTION] Step planning and --stop-after
+//   [SECTION] Stopping and progress
 //   [SECTION] runPipeline
 //
 //===----------------------------------------------------------------------===//
@@ -194,6 +195,37 @@ static std::optional<size_t> findStopIndex(llvm::ArrayRef<std::string> names,
   return std::nullopt;
 }
 
+// [SECTION] Stopping and progress ------------------------------------------
+
+void StopRequest::request(std::string reason) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (flag.load(std::memory_order_relaxed))
+    return;
+  why = std::move(reason);
+  flag.store(true, std::memory_order_release);
+}
+
+std::string StopRequest::reason() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return why;
+}
+
+bool klx::enterStep(const CompileOptions &options, size_t index, size_t count,
+                    llvm::StringRef name, std::vector<Diag> &pending) {
+  if (options.stop && options.stop->requested()) {
+    Diag diag;
+    diag.message = llvm::formatv("stopped before step {0} of {1} ({2}): {3}",
+                                 index + 1, count, name, options.stop->reason())
+                       .str();
+    diag.step = name.str();
+    pending.push_back(std::move(diag));
+    return false;
+  }
+  if (options.onStep)
+    options.onStep(index, count, name);
+  return true;
+}
+
 // [SECTION] runPipeline -----------------------------------------------------
 
 /// --target wins over the module's klx.target (which the klx dialect has
@@ -208,40 +240,40 @@ static Target resolveTarget(mlir::ModuleOp module,
   return Target::SM90a;
 }
 
-std::string klx::sourceSizeProblem(uint64_t bytes) {
-  if (bytes <= kMaxSourceBytes)
-    return "";
-  return llvm::formatv("the file is {0:F1} MB; klx compiles kernels of up "
-                       "to {1} MB",
-                       double(bytes) / (1 << 20), kMaxSourceBytes >> 20)
-      .str();
+PipelineRun klx::failedRun(llvm::StringRef fileName, RunStatus status,
+                           llvm::StringRef step, std::string message) {
+  PipelineRun run;
+  run.fileName = fileName.str();
+  run.status = status;
+  Snapshot snapshot;
+  snapshot.name = step.str();
+  snapshot.anchor = "builtin.module";
+  snapshot.failed = true;
+  Diag diag;
+  diag.message = std::move(message);
+  diag.step = step.str();
+  snapshot.diagnostics.push_back(std::move(diag));
+  run.snapshots.push_back(std::move(snapshot));
+  return run;
 }
 
 PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
                              const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
   registerAllPasses();
-  PipelineRun run;
-  run.fileName = fileName.str();
   // Inputs that cannot be a kernel are said before anything parses them.
   std::string refusal = sourceSizeProblem(source.size());
   if (refusal.empty() && source.trim().empty())
     refusal = "the file is empty: nothing to compile";
   if (!refusal.empty()) {
-    // A failed parse step, as a parse error would leave: views always
-    // have a first step to show.
-    Snapshot parse;
-    parse.name = step::kParse.str();
-    parse.anchor = "builtin.module";
-    parse.failed = true;
-    Diag diag;
-    diag.message = refusal;
-    parse.diagnostics.push_back(std::move(diag));
-    run.snapshots.push_back(std::move(parse));
-    run.status = RunStatus::InputError;
-    run.totalMs = msSince(start);
-    return run;
+    // A failed parse step, as a parse error would leave.
+    PipelineRun refused = failedRun(fileName, RunStatus::InputError,
+                                    step::kParse, std::move(refusal));
+    refused.totalMs = msSince(start);
+    return refused;
   }
+  PipelineRun run;
+  run.fileName = fileName.str();
   run.source = source.str();
 
   std::unique_ptr<mlir::MLIRContext> context = createContext();
@@ -257,7 +289,10 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     return std::move(run);
   };
 
-  // Parse (and verify) as the first step.
+  // Parse (and verify) as the first step. How many steps follow is known
+  // once the module says its target.
+  if (!enterStep(options, 0, 1, step::kParse, pending))
+    return finish(RunStatus::Stopped);
   collector.setStep(step::kParse);
   Snapshot parse;
   parse.name = step::kParse.str();
@@ -326,23 +361,30 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   if (stopIndex == 0)
     return finish(RunStatus::Success);
 
-  // MLIR passes: steps 1..passCount of the plan.
+  // MLIR passes: steps 1..passCount of the plan, each in a pass manager of
+  // its own so that a stop request is seen between any two.
   std::vector<PassStep> steps = loweringSteps(run.lowering);
   size_t passCount = std::min(steps.size(), stopIndex);
-  mlir::PassManager pm(context.get());
-  std::string pipelineError;
-  if (mlir::failed(addPassSteps(pm, llvm::ArrayRef(steps).take_front(passCount),
-                                pipelineError))) {
-    Diag diag;
-    diag.message = "internal pipeline error: " + pipelineError;
-    pending.push_back(diag);
-    return finish(RunStatus::EnvironmentError);
+  SnapshotRecorder recorder(run, pending, collector, options.recordSnapshots,
+                            module->getOperation(), inputTextHash,
+                            options.maxSnapshotBytes);
+  for (size_t i = 0; i < passCount; ++i) {
+    if (!enterStep(options, i + 1, stopIndex + 1, names[i + 1], pending))
+      return finish(RunStatus::Stopped);
+    mlir::PassManager pm(context.get());
+    std::string pipelineError;
+    if (mlir::failed(addPassSteps(pm, steps[i], pipelineError))) {
+      Diag diag;
+      diag.message = "internal pipeline error: " + pipelineError;
+      pending.push_back(diag);
+      return finish(RunStatus::EnvironmentError);
+    }
+    recorder.forgetPassInstances();
+    pm.addInstrumentation(
+        std::make_unique<ForwardingInstrumentation>(recorder));
+    if (mlir::failed(pm.run(*module)))
+      return finish(RunStatus::InputError);
   }
-  pm.addInstrumentation(std::make_unique<SnapshotRecorder>(
-      run, pending, collector, options.recordSnapshots, module->getOperation(),
-      inputTextHash, options.maxSnapshotBytes));
-  if (mlir::failed(pm.run(*module)))
-    return finish(RunStatus::InputError);
   if (passCount == steps.size()) {
     llvm::Expected<std::vector<KernelLaunch>> launches =
         describeLaunches(*module);
@@ -360,6 +402,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   // Backend steps: the rest of the plan.
   size_t backendCount = stopIndex - steps.size();
   RunStatus status =
-      runBackendSteps(*module, options, backendCount, run, collector, pending);
+      runBackendSteps(*module, options, backendCount, steps.size() + 1,
+                      stopIndex + 1, run, collector, pending);
   return finish(status);
 }

@@ -12,6 +12,8 @@ llvm::StringRef klx::runStatusName(RunStatus status) {
     return "input-error";
   case RunStatus::EnvironmentError:
     return "environment-error";
+  case RunStatus::Stopped:
+    return "stopped";
   }
   return "input-error";
 }

@@ -27,6 +27,15 @@
 // RUN: klx compile %t/big.mlir 2> %t/err; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=BIG < %t/err
 // BIG: big.mlir: error: the file is 50.{{[0-9]}} MB; klx compiles kernels of up to 16 MB
+// A device that never ends, a directory, standard input.
+// RUN: klx compile /dev/zero 2> %t/err; test $? -eq 1
+// RUN: FileCheck %s --check-prefix=ZERO < %t/err
+// ZERO: /dev/zero: error: the input goes on past 16 MB; klx compiles kernels of up to 16 MB
+// RUN: klx compile %t 2> %t/err; test $? -eq 2
+// RUN: FileCheck %s --check-prefix=DIR < %t/err
+// DIR: error: cannot read the file: it is a directory, not a kernel source
+// RUN: klx compile - --emit=ptx < %samples/nvidia/saxpy.mlir | FileCheck %s --check-prefix=STDIN
+// STDIN: .entry saxpy_kernel
 // Unknown dialect, type mismatch.
 // RUN: printf 'func.func @f() {\n  %%%%0 = frob.nicate 1 : i32\n  return\n}\n' > %t/dialect.mlir
 // RUN: klx compile %t/dialect.mlir 2> %t/err; test $? -eq 1

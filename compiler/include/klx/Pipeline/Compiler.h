@@ -5,7 +5,12 @@
 
 #include "klx/Pipeline/LoweringPipelines.h"
 #include "klx/Pipeline/PipelineRun.h"
+#include "klx/Support/SourceFile.h"
 
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,12 +22,25 @@ class MLIRContext;
 
 namespace klx {
 
-/// The largest source klx compiles (a stated limit: the biggest sample is
-/// 8 KB; a kernel hundreds of times that is not a kernel to step through).
-inline constexpr size_t kMaxSourceBytes = 16u << 20;
+/// How long a compile may take before the CLI (--timeout) and the window
+/// stop it (a stated limit: the slowest sample compiles in under a second).
+inline constexpr double kDefaultCompileSeconds = 300;
 
-/// Why `bytes` of source are too many to compile, or "".
-std::string sourceSizeProblem(uint64_t bytes);
+/// Lets another thread stop a compile. The pipeline looks before each
+/// step, so a step in progress runs to its end; whoever must not wait for
+/// that (the window, past its time limit) stops waiting instead.
+class StopRequest {
+public:
+  /// The first reason given is the one the run reports.
+  void request(std::string reason);
+  bool requested() const { return flag.load(std::memory_order_acquire); }
+  std::string reason() const;
+
+private:
+  std::atomic<bool> flag{false};
+  mutable std::mutex mutex;
+  std::string why;
+};
 
 struct CompileOptions {
   /// Empty: the module's `klx.target` attribute, else sm_90a.
@@ -50,6 +68,12 @@ struct CompileOptions {
   /// klx kernels record a measured timeline into an extra parameter
   /// (what `klx export --trace` adds to a bundle).
   bool instrument = false;
+  /// Looked at before each step: once requested, the run ends there with
+  /// RunStatus::Stopped and the reason.
+  std::shared_ptr<StopRequest> stop;
+  /// Called before each step with its place in the plan of this run (from
+  /// 0 for parse to count - 1) and its name, for progress displays.
+  std::function<void(size_t index, size_t count, llvm::StringRef name)> onStep;
   /// AMD: also emit the kernel's code object (an ELF relocatable, which
   /// `klx export` links into kernel.hsaco).
   bool codeObject = false;
@@ -60,6 +84,11 @@ struct CompileOptions {
 /// exits: every problem becomes a diagnostic and a status.
 PipelineRun runPipeline(llvm::StringRef source, llvm::StringRef fileName,
                         const CompileOptions &options);
+
+/// A run that ended in `step` without IR to show: the one failed snapshot
+/// (views always have a step to show) carries `message`.
+PipelineRun failedRun(llvm::StringRef fileName, RunStatus status,
+                      llvm::StringRef step, std::string message);
 
 /// The lowering options a compile with `options` uses for `target`;
 /// `klxKernels` when the input has klx kernels.

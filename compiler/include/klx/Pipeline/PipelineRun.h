@@ -106,6 +106,7 @@ enum class RunStatus {
   Success,
   InputError,       // the kernel is wrong: parse, verify or pass failure
   EnvironmentError, // a tool is missing or failed to start
+  Stopped,          // stopped between two steps (CompileOptions::stop)
 };
 
 struct PipelineRun {

@@ -47,6 +47,10 @@ public:
                    mlir::Operation *input, uint64_t inputTextHash,
                    size_t maxBytes);
 
+  /// Before the passes of another pass manager: those of the last one are
+  /// gone, and a new pass may reuse one's address.
+  void forgetPassInstances() { occurrences.clear(); }
+
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override;
   void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override;
@@ -69,6 +73,26 @@ private:
   llvm::DenseMap<mlir::Pass *, unsigned> occurrences;
   llvm::StringMap<unsigned> occurrencesOfName;
   std::chrono::steady_clock::time_point passStart;
+};
+
+/// Hands a pass manager's events to an instrumentation it does not own, so
+/// that one recorder follows a run made of one pass manager per step.
+class ForwardingInstrumentation : public mlir::PassInstrumentation {
+public:
+  explicit ForwardingInstrumentation(mlir::PassInstrumentation &target)
+      : target(target) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override {
+    target.runBeforePass(pass, op);
+  }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
+    target.runAfterPass(pass, op);
+  }
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override {
+    target.runAfterPassFailed(pass, op);
+  }
+
+private:
+  mlir::PassInstrumentation &target;
 };
 
 } // namespace klx
