@@ -92,19 +92,22 @@ TEST_CASE("the pipeline tells each step and stops between two",
 TEST_CASE("a newer request stops the compile in flight", "[app][stop]") {
   CompileWorker worker;
   std::atomic<size_t> lastStepOfFirst{0};
-  std::atomic<bool> firstStarted{false};
+  std::atomic<bool> firstStarted{false}, secondSubmitted{false};
   CompileRequest first = saxpyRequest(1);
+  // The first compile is in its third step when the second arrives.
   first.options.onStep = [&](size_t index, size_t, llvm::StringRef) {
     lastStepOfFirst = index;
     if (index == 2) {
       firstStarted = true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      while (!secondSubmitted)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   };
   worker.submit(std::move(first));
   while (!firstStarted)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   worker.submit(saxpyRequest(2));
+  secondSubmitted = true;
   std::optional<CompileResult> result = waitForResult(worker);
   REQUIRE(result);
   // The replaced compile is not reported at all, and it stopped at once.
@@ -179,13 +182,15 @@ TEST_CASE("closing does not wait for a compile stuck in a step",
           "[app][stop]") {
   unsigned leftBefore = CompileWorker::leftBehind();
   std::atomic<bool> release{false}, stuck{false};
-  auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start;
   {
     CompileWorker worker;
     CompileRequest request = saxpyRequest(1);
-    request.options.onStep = [&](size_t index, size_t, llvm::StringRef) {
+    std::string stuckStep;
+    request.options.onStep = [&](size_t index, size_t, llvm::StringRef name) {
       if (index != 2)
         return;
+      stuckStep = name.str();
       stuck = true;
       while (!release)
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -193,6 +198,13 @@ TEST_CASE("closing does not wait for a compile stuck in a step",
     worker.submit(std::move(request));
     while (!stuck)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // What the status bar shows meanwhile.
+    CompileProgress progress = worker.progress();
+    CHECK(progress.file == test::sourcePath("samples/nvidia/saxpy.mlir"));
+    CHECK(progress.step == stuckStep);
+    CHECK(progress.index == 2);
+    CHECK(progress.count > 20);
+    start = std::chrono::steady_clock::now();
   }
   double closing =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
