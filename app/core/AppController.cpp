@@ -108,6 +108,7 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
     request.fileName = run->fileName;
     request.options.target = appState.target;
     request.options.defines = std::move(defines);
+    request.options.ptxasPath = options.ptxasPath;
   }
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;
@@ -192,6 +193,8 @@ void AppController::startCompile() {
   request.options.stopAfter = appState.stopAfter;
   request.options.defines = appState.defines;
   request.options.maxSnapshotBytes = options.maxSnapshotBytes;
+  request.options.ptxasPath = options.ptxasPath;
+  request.options.nvdisasmPath = options.nvdisasmPath;
   worker.submit(std::move(request));
   startCompareCompile();
   appState.compiling = true;
@@ -223,6 +226,8 @@ void AppController::startCompareCompile() {
   // Another file keeps the -D values that apply to both.
   request.options.defines = applyVariant(appState.defines, compare.spec);
   request.options.maxSnapshotBytes = options.maxSnapshotBytes;
+  request.options.ptxasPath = options.ptxasPath;
+  request.options.nvdisasmPath = options.nvdisasmPath;
   compareWorker.submit(std::move(request));
   compare.compiling = true;
 }

@@ -29,6 +29,8 @@ struct ControllerOptions {
   double compileLimitSeconds = kDefaultCompileSeconds;
   /// The IR text a compile keeps over its steps (--snapshot-limit).
   size_t maxSnapshotBytes = CompileOptions().maxSnapshotBytes;
+  /// The CUDA tools (--ptxas, --nvdisasm); empty: searched as the CLI does.
+  std::string ptxasPath, nvdisasmPath;
 };
 
 class AppController {

@@ -60,6 +60,7 @@ struct GuiArguments {
   double exitAfterIdle = 0;
   /// Seconds a compile may take before it is reported stopped.
   double timeout = kDefaultCompileSeconds;
+  std::string ptxas, nvdisasm;
   /// MB of IR text a compile keeps over its steps.
   double snapshotLimitMB = double(CompileOptions().maxSnapshotBytes >> 20);
 };
@@ -106,7 +107,11 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
         llvm::errs() << "klx: --snapshot-limit expects megabytes\n";
         return std::nullopt;
       }
-    } else if (arg.consume_front("--target="))
+    } else if (arg.consume_front("--ptxas="))
+      args.ptxas = arg.str();
+    else if (arg.consume_front("--nvdisasm="))
+      args.nvdisasm = arg.str();
+    else if (arg.consume_front("--target="))
       args.target = arg.str();
     else if (arg.consume_front("--run="))
       args.run = arg.str();
@@ -265,6 +270,8 @@ int runWindow(int argc, char **argv) {
   options.lessonsDir = defaultLessonsDir();
   options.compileLimitSeconds = args->timeout;
   options.maxSnapshotBytes = size_t(args->snapshotLimitMB * (1 << 20));
+  options.ptxasPath = args->ptxas;
+  options.nvdisasmPath = args->nvdisasm;
   options.initialStep = args->pass;
   options.initialRole = args->role;
   // Screenshots show the file as it is on disk.

@@ -10,6 +10,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -535,6 +536,37 @@ TEST_CASE("GUI: a compile past --timeout is reported stopped, not waited on",
   CHECK(ir.reddish > 300);
   CHECK(source.reddish > 100);
   CHECK(seconds < 15);
+}
+
+TEST_CASE("GUI: ptxas missing or failing, the window goes on",
+          "[gui][bad-input]") {
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-ptxas", dir));
+  std::string failing = std::string(dir) + "/bad-ptxas";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(failing, ec);
+    REQUIRE_FALSE(ec);
+    os << "#!/bin/sh\necho \"ptxas fatal : out of cheese\" >&2\nexit 255\n";
+  }
+  llvm::sys::fs::setPermissions(failing, llvm::sys::fs::all_exe |
+                                             llvm::sys::fs::owner_read |
+                                             llvm::sys::fs::owner_write);
+  std::string saxpy =
+      std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir";
+  for (const std::string &ptxas : {std::string(dir) + "/no-ptxas", failing}) {
+    INFO("--ptxas=" << ptxas);
+    Image image = screenshot(
+        std::string("ptxas-") + llvm::sys::path::filename(ptxas).str() + ".png",
+        {saxpy, "--ptxas=" + ptxas});
+    // The run reached the cubin step and failed there: the message in red
+    // under the editor, the IR and the PTX before it still shown.
+    requireBusy(image, kIR, "IR");
+    requireBusy(image, kAssembly, "Assembly");
+    requireBusy(image, kPasses, "Passes");
+    CHECK(measure(image, kSource).reddish > 100);
+  }
+  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: past the snapshot limit the IR pane says so", "[gui]") {
