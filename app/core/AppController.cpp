@@ -106,9 +106,7 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
     request.label += " (timeline)";
     request.source = run->source;
     request.fileName = run->fileName;
-    request.options.target = appState.target;
-    request.options.defines = std::move(defines);
-    request.options.ptxasPath = options.ptxasPath;
+    request.options = compileOptions(std::move(defines));
   }
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;
@@ -183,18 +181,24 @@ void AppController::editSource(std::string text, double now) {
     autosave.discard(appState.source.path);
 }
 
+CompileOptions AppController::compileOptions(Defines defines) const {
+  CompileOptions compile;
+  compile.target = appState.target;
+  compile.defines = std::move(defines);
+  compile.maxSnapshotBytes = options.maxSnapshotBytes;
+  compile.ptxasPath = options.ptxasPath;
+  compile.nvdisasmPath = options.nvdisasmPath;
+  return compile;
+}
+
 void AppController::startCompile() {
   CompileRequest request;
   request.id = latestRequestId = nextRequestId++;
   request.source = appState.source.text;
   request.fileName =
       appState.source.path.empty() ? "untitled.mlir" : appState.source.path;
-  request.options.target = appState.target;
+  request.options = compileOptions(appState.defines);
   request.options.stopAfter = appState.stopAfter;
-  request.options.defines = appState.defines;
-  request.options.maxSnapshotBytes = options.maxSnapshotBytes;
-  request.options.ptxasPath = options.ptxasPath;
-  request.options.nvdisasmPath = options.nvdisasmPath;
   worker.submit(std::move(request));
   startCompareCompile();
   appState.compiling = true;
@@ -221,13 +225,10 @@ void AppController::startCompareCompile() {
   request.fileName = otherFile                      ? compare.spec.file
                      : appState.source.path.empty() ? "untitled.mlir"
                                                     : appState.source.path;
-  request.options.target = appState.target;
-  request.options.stopAfter = appState.stopAfter;
   // Another file keeps the -D values that apply to both.
-  request.options.defines = applyVariant(appState.defines, compare.spec);
-  request.options.maxSnapshotBytes = options.maxSnapshotBytes;
-  request.options.ptxasPath = options.ptxasPath;
-  request.options.nvdisasmPath = options.nvdisasmPath;
+  request.options =
+      compileOptions(applyVariant(appState.defines, compare.spec));
+  request.options.stopAfter = appState.stopAfter;
   compareWorker.submit(std::move(request));
   compare.compiling = true;
 }

@@ -52,6 +52,9 @@ public:
 private:
   void openFile(const std::string &path);
   void editSource(std::string text, double now);
+  /// What every compile of the window shares (target, limits, tools),
+  /// with `defines`.
+  CompileOptions compileOptions(Defines defines) const;
   void startCompile();
   void takeResult(CompileResult result);
   void selectStep(int index);

@@ -29,7 +29,8 @@ constexpr std::chrono::seconds kCloseGrace(2);
 struct CompileWorker::Shared : std::enable_shared_from_this<Shared> {
   struct Running {
     uint64_t id = 0;
-    std::string source;
+    /// Shared with the compile, not copied: only a run left behind keeps it.
+    std::shared_ptr<const std::string> source;
     std::shared_ptr<StopRequest> stop;
     Clock::time_point started;
     CompileProgress progress;
@@ -59,24 +60,22 @@ struct CompileWorker::Shared : std::enable_shared_from_this<Shared> {
     late.stop->request(reason);
     const CompileProgress &at = late.progress;
     // Until parsing ends the plan's length is unknown.
-    std::string step = at.index == 0
-                           ? std::string(step::kParse)
-                           : llvm::formatv("{0} (step {1} of {2})", at.step,
-                                           at.index + 1, at.count)
-                                 .str();
+    bool parsing = at.index == 0;
+    llvm::StringRef step = parsing ? llvm::StringRef(step::kParse) : at.step;
+    std::string where = parsing ? step.str()
+                                : llvm::formatv("{0} (step {1} of {2})", step,
+                                                at.index + 1, at.count)
+                                      .str();
     std::string message =
         llvm::formatv("stopped: {0} in {1}, which has not ended; that step "
                       "is left to finish on its own. Edit the kernel or its "
                       "-D values to compile again (start klx with "
                       "--timeout=SECONDS for another limit)",
-                      reason, step)
+                      reason, where)
             .str();
     auto run = std::make_shared<PipelineRun>(
-        failedRun(at.file, RunStatus::Stopped,
-                  at.index == 0 ? llvm::StringRef(step::kParse)
-                                : llvm::StringRef(at.step),
-                  message));
-    run->source = std::move(late.source);
+        failedRun(at.file, RunStatus::Stopped, step, message));
+    run->source = *late.source;
     run->totalMs =
         std::chrono::duration<double, std::milli>(Clock::now() - late.started)
             .count();
@@ -167,6 +166,7 @@ void CompileWorker::compileLoop(std::shared_ptr<Shared> shared,
                                 unsigned generation) {
   while (true) {
     CompileRequest request;
+    std::shared_ptr<const std::string> source;
     auto stop = std::make_shared<StopRequest>();
     {
       std::unique_lock<std::mutex> lock(shared->mutex);
@@ -178,9 +178,10 @@ void CompileWorker::compileLoop(std::shared_ptr<Shared> shared,
         return;
       request = std::move(*shared->pending);
       shared->pending.reset();
+      source = std::make_shared<const std::string>(std::move(request.source));
       Shared::Running running;
       running.id = request.id;
-      running.source = request.source;
+      running.source = source;
       running.stop = stop;
       running.started = Clock::now();
       running.progress.file =
@@ -205,7 +206,7 @@ void CompileWorker::compileLoop(std::shared_ptr<Shared> shared,
             chained(index, count, name);
         };
     auto run = std::make_shared<PipelineRun>(
-        runPipeline(request.source, request.fileName, request.options));
+        runPipeline(*source, request.fileName, request.options));
     auto timeline = std::make_shared<TimelineViews>(buildTimelineViews(*run));
 
     std::lock_guard<std::mutex> lock(shared->mutex);
