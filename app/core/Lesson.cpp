@@ -2,7 +2,7 @@
 
 #include "Lesson.h"
 
-#include "klx/Pipeline/Target.h"
+#include "klx/Pipeline/Stages.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -12,7 +12,7 @@
 #include "klx/Analysis/RoleTree.h"
 #include "klx/Analysis/Steps.h"
 #include "klx/Pipeline/LoweringPipelines.h"
-#include "klx/Pipeline/Target.h"
+#include "klx/Pipeline/Stages.h"
 #include "klx/Support/Diagnostics.h"
 #include "klx/Target/AmdgcnMetadata.h"
 #include "klx/Target/InstructionClasses.h"

@@ -3,7 +3,7 @@
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 
 #include "klx/Dialect/Klx/IR/KlxOps.h"
-#include "klx/Pipeline/Target.h"
+#include "klx/Support/Target.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -1,12 +1,15 @@
-//===- Target.h - Compilation targets and pipeline stages -------*- C++ -*-===//
+//===- Stages.h - What each step of the pipeline produces -------*- C++ -*-===//
 //
-// The one list of targets and of emit kinds, shared by the CLI, the GUI and
-// the tests (the way Toy's -emit= is one enum).
+// The one list of emit kinds and backend step names, shared by the CLI, the
+// GUI and the tests (the way Toy's -emit= is one enum). The targets are in
+// klx/Support/Target.h.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_PIPELINE_TARGET_H
-#define KLX_PIPELINE_TARGET_H
+#ifndef KLX_PIPELINE_STAGES_H
+#define KLX_PIPELINE_STAGES_H
+
+#include "klx/Support/Target.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -14,14 +17,6 @@
 #include <optional>
 
 namespace klx {
-
-enum class Target { SM90a, GFX942, GFX950 };
-
-llvm::StringRef targetName(Target target);
-std::optional<Target> parseTarget(llvm::StringRef name);
-llvm::ArrayRef<Target> allTargets();
-bool isNvidia(Target target);
-bool isAmd(Target target);
 
 /// What a step of the pipeline produces.
 enum class EmitKind { MLIR, LLVM, PTX, Cubin, SASS, AMDGCN };
@@ -54,4 +49,4 @@ llvm::ArrayRef<llvm::StringLiteral> backendSteps(Target target);
 
 } // namespace klx
 
-#endif // KLX_PIPELINE_TARGET_H
+#endif // KLX_PIPELINE_STAGES_H
