@@ -8,7 +8,7 @@
 
 #include "CommandLine.h"
 
-#include "klx/Analysis/RoleTreeFormat.h"
+#include "klx/Analysis/RoleTree/RoleTreeFormat.h"
 
 using namespace klx;
 using namespace klx::cli;

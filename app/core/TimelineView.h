@@ -12,7 +12,7 @@
 #ifndef KLX_APP_CORE_TIMELINEVIEW_H
 #define KLX_APP_CORE_TIMELINEVIEW_H
 
-#include "klx/Analysis/BarrierSim.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
 #include "klx/Pipeline/PipelineRun.h"
 
 #include <string>

@@ -11,7 +11,7 @@
 #include "Panel.h"
 
 #include "core/RoleView.h"
-#include "klx/Analysis/RoleTreeFormat.h"
+#include "klx/Analysis/RoleTree/RoleTreeFormat.h"
 #include "widgets/Palette.h"
 
 #include <algorithm>

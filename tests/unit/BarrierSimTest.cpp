@@ -1,6 +1,6 @@
 //===- BarrierSimTest.cpp - The mbarrier protocol simulator ---------------===//
 
-#include "klx/Analysis/BarrierSim.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 #include "TestSupport.h"
 
 #include "core/TimelineView.h"
-#include "klx/Analysis/BarrierSim.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
 #include "klx/Pipeline/Compiler.h"
 
 #include "llvm/ADT/StringExtras.h"

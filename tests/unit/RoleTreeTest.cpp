@@ -2,8 +2,8 @@
 
 #include "TestSupport.h"
 
-#include "klx/Analysis/RoleTree.h"
-#include "klx/Analysis/RoleTreeFormat.h"
+#include "klx/Analysis/RoleTree/RoleTree.h"
+#include "klx/Analysis/RoleTree/RoleTreeFormat.h"
 #include "klx/Pipeline/Compiler.h"
 
 #include "mlir/IR/BuiltinOps.h"

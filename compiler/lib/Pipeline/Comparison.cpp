@@ -9,8 +9,8 @@
 
 #include "klx/Pipeline/Comparison.h"
 
-#include "klx/Analysis/BarrierSim.h"
-#include "klx/Analysis/RoleTreeFormat.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Analysis/RoleTree/RoleTreeFormat.h"
 #include "klx/Support/LineDiff.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -2,7 +2,7 @@
 
 #include "klx/Pipeline/SnapshotRecorder.h"
 
-#include "klx/Analysis/BarrierModel.h"
+#include "klx/Analysis/Protocol/BarrierModel.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"

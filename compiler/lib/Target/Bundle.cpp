@@ -4,7 +4,7 @@
 
 #include "klx/Pipeline/PipelineRun.h"
 
-#include "klx/Analysis/BarrierSim.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
 #include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -11,7 +11,7 @@
 
 #include "klx/Transforms/Passes.h"
 
-#include "klx/Analysis/Steps.h"
+#include "klx/Analysis/Steps/Steps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"

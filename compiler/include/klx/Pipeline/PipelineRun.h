@@ -8,9 +8,9 @@
 #ifndef KLX_PIPELINE_PIPELINERUN_H
 #define KLX_PIPELINE_PIPELINERUN_H
 
-#include "klx/Analysis/BarrierSim.h"
-#include "klx/Analysis/RoleTree.h"
-#include "klx/Analysis/Steps.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Analysis/RoleTree/RoleTree.h"
+#include "klx/Analysis/Steps/Steps.h"
 #include "klx/Pipeline/LoweringPipelines.h"
 #include "klx/Pipeline/Stages.h"
 #include "klx/Support/Diagnostics.h"

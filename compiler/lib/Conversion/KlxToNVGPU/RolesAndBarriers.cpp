@@ -7,7 +7,7 @@
 
 #include "Lowering.h"
 
-#include "klx/Analysis/RoleTree.h"
+#include "klx/Analysis/RoleTree/RoleTree.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

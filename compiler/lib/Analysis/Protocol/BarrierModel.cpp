@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "klx/Analysis/BarrierModel.h"
+#include "klx/Analysis/Protocol/BarrierModel.h"
 
 #include "klx/Dialect/Klx/IR/KlxOps.h"
 

@@ -19,10 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "klx/Analysis/BarrierModel.h"
+#include "klx/Analysis/Protocol/BarrierModel.h"
 
-#include "ThreadInterpreter.h"
-#include "ThreadValues.h"
+#include "Analysis/Threads/ThreadInterpreter.h"
+#include "Analysis/Threads/ThreadValues.h"
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 #include "klx/Support/Diagnostics.h"
 
@@ -38,7 +38,7 @@
 
 using namespace mlir;
 using namespace klx;
-using namespace klx::roletree;
+using namespace klx::threads;
 using SimOp = klx::sim::Op;
 using klx::sim::OpKind;
 using Kind = TraceEntry::Kind;

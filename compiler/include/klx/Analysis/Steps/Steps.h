@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_ANALYSIS_STEPS_H
-#define KLX_ANALYSIS_STEPS_H
+#ifndef KLX_ANALYSIS_STEPS_STEPS_H
+#define KLX_ANALYSIS_STEPS_STEPS_H
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -93,4 +93,4 @@ analyzeSteps(mlir::Operation *root,
 
 } // namespace klx
 
-#endif // KLX_ANALYSIS_STEPS_H
+#endif // KLX_ANALYSIS_STEPS_STEPS_H

@@ -1,8 +1,8 @@
 //===- ThreadValues.cpp - Integer values as functions of the thread -------===//
 
-#include "ThreadValues.h"
+#include "Analysis/Threads/ThreadValues.h"
 
-#include "IntegerFold.h"
+#include "Analysis/Threads/IntegerFold.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -10,7 +10,7 @@
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
-using namespace klx::roletree;
+using namespace klx::threads;
 
 namespace {
 

@@ -1,9 +1,9 @@
 //===- RoleTreeFormat.h - The role tree as text and as JSON -----*- C++ -*-===//
 
-#ifndef KLX_ANALYSIS_ROLETREEFORMAT_H
-#define KLX_ANALYSIS_ROLETREEFORMAT_H
+#ifndef KLX_ANALYSIS_ROLETREE_ROLETREEFORMAT_H
+#define KLX_ANALYSIS_ROLETREE_ROLETREEFORMAT_H
 
-#include "klx/Analysis/RoleTree.h"
+#include "klx/Analysis/RoleTree/RoleTree.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,4 +30,4 @@ void writeRoleTreeJson(llvm::json::OStream &json, const RoleTree &tree);
 
 } // namespace klx
 
-#endif // KLX_ANALYSIS_ROLETREEFORMAT_H
+#endif // KLX_ANALYSIS_ROLETREE_ROLETREEFORMAT_H

@@ -1,8 +1,8 @@
 //===- ThreadInterpreter.cpp - A gpu.func run as one thread ---------------===//
 
-#include "ThreadInterpreter.h"
+#include "Analysis/Threads/ThreadInterpreter.h"
 
-#include "IntegerFold.h"
+#include "Analysis/Threads/IntegerFold.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -15,7 +15,7 @@
 #include <optional>
 
 using namespace mlir;
-using namespace klx::roletree;
+using namespace klx::threads;
 using Kind = TraceEntry::Kind;
 
 namespace {
@@ -365,7 +365,7 @@ private:
 
 } // namespace
 
-ThreadRun klx::roletree::runAsThread(gpu::GPUFuncOp func,
+ThreadRun klx::threads::runAsThread(gpu::GPUFuncOp func,
                                      const ThreadRunInputs &in) {
   return Interpreter(in).run(func);
 }

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_ANALYSIS_BARRIERSIM_H
-#define KLX_ANALYSIS_BARRIERSIM_H
+#ifndef KLX_ANALYSIS_PROTOCOL_BARRIERSIM_H
+#define KLX_ANALYSIS_PROTOCOL_BARRIERSIM_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -205,4 +205,4 @@ Timeline simulate(const ProtocolModel &model, const LatencyModel &latency = {},
 
 } // namespace klx::sim
 
-#endif // KLX_ANALYSIS_BARRIERSIM_H
+#endif // KLX_ANALYSIS_PROTOCOL_BARRIERSIM_H

@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_ANALYSIS_ROLETREE_H
-#define KLX_ANALYSIS_ROLETREE_H
+#ifndef KLX_ANALYSIS_ROLETREE_ROLETREE_H
+#define KLX_ANALYSIS_ROLETREE_ROLETREE_H
 
 #include "klx/Support/Diagnostics.h"
 
@@ -143,4 +143,4 @@ analyzeRoles(mlir::Operation *root,
 
 } // namespace klx
 
-#endif // KLX_ANALYSIS_ROLETREE_H
+#endif // KLX_ANALYSIS_ROLETREE_ROLETREE_H

@@ -1,13 +1,13 @@
 //===- IntegerFold.cpp - One arith op on known integers -------------------===//
 
-#include "IntegerFold.h"
+#include "Analysis/Threads/IntegerFold.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
-using namespace klx::roletree;
+using namespace klx::threads;
 
-unsigned klx::roletree::widthOf(Value value) {
+unsigned klx::threads::widthOf(Value value) {
   Type type = value.getType();
   if (type.isIndex())
     return 64;
@@ -16,7 +16,7 @@ unsigned klx::roletree::widthOf(Value value) {
   return 0;
 }
 
-uint64_t klx::roletree::truncateTo(uint64_t v, unsigned width) {
+uint64_t klx::threads::truncateTo(uint64_t v, unsigned width) {
   return width >= 64 ? v : v & ((uint64_t(1) << width) - 1);
 }
 
@@ -112,7 +112,7 @@ std::optional<uint64_t> applyBinary(Operation *op, uint64_t x, uint64_t y,
 
 } // namespace
 
-bool klx::roletree::isFoldableInteger(Operation *op) {
+bool klx::threads::isFoldableInteger(Operation *op) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
           arith::ExtSIOp, arith::TruncIOp, arith::SelectOp, arith::CmpIOp>(op))
     return true;
@@ -125,7 +125,7 @@ bool klx::roletree::isFoldableInteger(Operation *op) {
 }
 
 std::optional<uint64_t>
-klx::roletree::foldInteger(Operation *op, ArrayRef<uint64_t> operands) {
+klx::threads::foldInteger(Operation *op, ArrayRef<uint64_t> operands) {
   if (op->getNumResults() != 1 || operands.size() != op->getNumOperands())
     return std::nullopt;
   unsigned width = widthOf(op->getResult(0));

@@ -1,6 +1,6 @@
 //===- BarrierSim.cpp - Simulating the mbarrier protocol ------------------===//
 
-#include "klx/Analysis/BarrierSim.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_LIB_ANALYSIS_THREADVALUES_H
-#define KLX_LIB_ANALYSIS_THREADVALUES_H
+#ifndef KLX_LIB_ANALYSIS_THREADS_THREADVALUES_H
+#define KLX_LIB_ANALYSIS_THREADS_THREADVALUES_H
 
 #include "mlir/IR/Value.h"
 
@@ -20,7 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace klx::roletree {
+namespace klx::threads {
 
 class ThreadValues {
 public:
@@ -49,6 +49,6 @@ private:
   std::unordered_map<const void *, std::unique_ptr<Lanes>> cache;
 };
 
-} // namespace klx::roletree
+} // namespace klx::threads
 
-#endif // KLX_LIB_ANALYSIS_THREADVALUES_H
+#endif // KLX_LIB_ANALYSIS_THREADS_THREADVALUES_H

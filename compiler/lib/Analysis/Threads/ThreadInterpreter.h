@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_LIB_ANALYSIS_THREADINTERPRETER_H
-#define KLX_LIB_ANALYSIS_THREADINTERPRETER_H
+#ifndef KLX_LIB_ANALYSIS_THREADS_THREADINTERPRETER_H
+#define KLX_LIB_ANALYSIS_THREADS_THREADINTERPRETER_H
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -27,7 +27,7 @@ namespace mlir::gpu {
 class GPUFuncOp;
 } // namespace mlir::gpu
 
-namespace klx::roletree {
+namespace klx::threads {
 
 struct TraceEntry {
   enum class Kind {
@@ -77,6 +77,6 @@ struct ThreadRun {
 
 ThreadRun runAsThread(mlir::gpu::GPUFuncOp func, const ThreadRunInputs &in);
 
-} // namespace klx::roletree
+} // namespace klx::threads
 
-#endif // KLX_LIB_ANALYSIS_THREADINTERPRETER_H
+#endif // KLX_LIB_ANALYSIS_THREADS_THREADINTERPRETER_H

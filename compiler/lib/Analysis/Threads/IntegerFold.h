@@ -8,15 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_LIB_ANALYSIS_INTEGERFOLD_H
-#define KLX_LIB_ANALYSIS_INTEGERFOLD_H
+#ifndef KLX_LIB_ANALYSIS_THREADS_INTEGERFOLD_H
+#define KLX_LIB_ANALYSIS_THREADS_INTEGERFOLD_H
 
 #include "mlir/IR/Operation.h"
 
 #include <cstdint>
 #include <optional>
 
-namespace klx::roletree {
+namespace klx::threads {
 
 /// Bits of an integer or index value; 0 for anything else.
 unsigned widthOf(mlir::Value value);
@@ -34,6 +34,6 @@ bool isFoldableInteger(mlir::Operation *op);
 std::optional<uint64_t> foldInteger(mlir::Operation *op,
                                     llvm::ArrayRef<uint64_t> operands);
 
-} // namespace klx::roletree
+} // namespace klx::threads
 
-#endif // KLX_LIB_ANALYSIS_INTEGERFOLD_H
+#endif // KLX_LIB_ANALYSIS_THREADS_INTEGERFOLD_H

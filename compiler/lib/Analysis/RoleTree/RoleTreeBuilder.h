@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_LIB_ANALYSIS_ROLETREEBUILDER_H
-#define KLX_LIB_ANALYSIS_ROLETREEBUILDER_H
+#ifndef KLX_LIB_ANALYSIS_ROLETREE_ROLETREEBUILDER_H
+#define KLX_LIB_ANALYSIS_ROLETREE_ROLETREEBUILDER_H
 
-#include "klx/Analysis/RoleTree.h"
+#include "klx/Analysis/RoleTree/RoleTree.h"
 #include "klx/Dialect/Klx/IR/KlxOps.h"
 
 #include "mlir/IR/Operation.h"
@@ -50,4 +50,4 @@ std::optional<RoleTree> readThreadBranches(mlir::Operation *kernel,
 
 } // namespace klx::roletree
 
-#endif // KLX_LIB_ANALYSIS_ROLETREEBUILDER_H
+#endif // KLX_LIB_ANALYSIS_ROLETREE_ROLETREEBUILDER_H

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "klx/Analysis/Steps.h"
+#include "klx/Analysis/Steps/Steps.h"
 
 #include "klx/Dialect/Klx/IR/KlxOps.h"
 

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_ANALYSIS_BARRIERMODEL_H
-#define KLX_ANALYSIS_BARRIERMODEL_H
+#ifndef KLX_ANALYSIS_PROTOCOL_BARRIERMODEL_H
+#define KLX_ANALYSIS_PROTOCOL_BARRIERMODEL_H
 
-#include "klx/Analysis/BarrierSim.h"
+#include "klx/Analysis/Protocol/BarrierSim.h"
 
 #include <functional>
 #include <string>
@@ -48,4 +48,4 @@ std::vector<sim::ProtocolModel> buildNvgpuProtocolModels(
 
 } // namespace klx
 
-#endif // KLX_ANALYSIS_BARRIERMODEL_H
+#endif // KLX_ANALYSIS_PROTOCOL_BARRIERMODEL_H

@@ -1,6 +1,6 @@
 //===- RoleTreeFormat.cpp - The role tree as text and as JSON -------------===//
 
-#include "klx/Analysis/RoleTreeFormat.h"
+#include "klx/Analysis/RoleTree/RoleTreeFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

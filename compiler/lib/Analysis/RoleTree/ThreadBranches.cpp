@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RoleTreeBuilder.h"
-#include "ThreadValues.h"
+#include "Analysis/RoleTree/RoleTreeBuilder.h"
+#include "Analysis/Threads/ThreadValues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -31,6 +31,7 @@
 using namespace mlir;
 using namespace klx;
 using namespace klx::roletree;
+using namespace klx::threads;
 
 namespace {
 
