@@ -174,9 +174,9 @@ TEST_CASE("nvgpu protocol: what cannot be modelled says why",
   SECTION("a loop bound from an argument nothing names") {
     Read read = readKernel(ringKernel("1", "eq", "%steps"));
     CHECK(read.models.empty());
-    CHECK(mentions(read.notes, "@ring: the barrier protocol is not modelled"));
-    CHECK(mentions(read.notes, "the loop's upper bound is not known: it comes "
-                               "from kernel argument #0"));
+    CHECK(mentions(read.notes, "@ring: the barrier protocol is unknown"));
+    CHECK(mentions(read.notes, "the loop's upper bound is not known: it is "
+                               "kernel argument #0"));
     CHECK(mentions(read.notes, "(IR line"));
   }
   SECTION("a barrier never initialised") {

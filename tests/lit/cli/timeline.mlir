@@ -78,7 +78,8 @@
 
 // LOWERED: simulated barrier timeline of @gemm after parse, read from nvgpu ops
 // LOWERED: barriers: full x4 (init 1) empty_a x4 (init 256) empty_b x4 (init 256) bar.sync x1
-// LOWERED: role threads 0-255: 36 k steps
+// LOWERED: role threads 0-127: 36 k steps
+// LOWERED: role threads 128-255: 36 k steps
 // LOWERED: role thread 256: 36 k steps
 // LOWERED: role thread 288: 36 k steps
 // LOWERED: verdict: DEADLOCK (protocol error)

@@ -79,7 +79,7 @@ struct Tally {
   void add(const std::string &role, const Op &op) {
     if (arrives(op.kind))
       arrivals[role] += op.arrivals;
-    if (op.kind == OpKind::ArriveExpectTx)
+    if (op.kind == OpKind::ArriveExpectTx || op.kind == OpKind::ExpectTx)
       expected += op.bytes;
     if (op.kind == OpKind::Copy)
       delivered += op.bytes;
@@ -377,6 +377,15 @@ private:
               op.label, op.line});
       break;
     }
+    case OpKind::ExpectTx:
+      slots[op.barrier][slot].tx += op.bytes;
+      add(r, {Event::Kind::Arrive, now, now, op.barrier, slot,
+              model.phasesKnown ? phase : slots[op.barrier][slot].completed,
+              shown, op.label, op.line});
+      break;
+    case OpKind::Read:
+    case OpKind::MmaWait:
+      break; // issue cost only: the MMA's cycles are on its Compute
     case OpKind::Compute: {
       double cycles = op.cycles > 0 ? op.cycles : latency.mmaCycles;
       add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, shown, op.label,

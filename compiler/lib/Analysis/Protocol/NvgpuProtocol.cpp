@@ -1,89 +1,98 @@
 //===- NvgpuProtocol.cpp - The mbarrier protocol of an nvgpu kernel -------===//
 //
-// A kernel written with nvgpu mbarriers (by hand, or by klx-to-nvgpu) says
-// its protocol only through index arithmetic: which barrier of a group,
-// which parity, who runs it. Rather than match patterns, the threads of
-// the block are split into classes that the protocol cannot tell apart
-// (the thread-dependent values that reach a branch, a loop bound or a
-// barrier operand are equal across a class), one thread of each class is
-// run through the kernel (ThreadInterpreter), and classes that did the
-// same are merged into one role. Each role's run is the simulator's model
-// unrolled: every op at the ring position its own slot and phase give.
-//
-// Phases are not in the IR, parities are: a role's wait on parity p means
-// the next phase of that parity after the one it last waited for (the
-// first wait on parity 1 of a fresh barrier is the "previous phase" that
-// has already passed, as a producer's first acquire of an empty slot is).
-// Its n-th arrival on a barrier is meant for phase n; a copy completes on
-// the phase its role's last arrival there announced.
+// A kernel written with nvgpu or nvvm mbarriers (by hand, or by
+// klx-to-nvgpu; a gpu.func or a gpu.launch body) says its protocol only
+// through index arithmetic: which barrier, which parity, who runs it.
+// Rather than match patterns, the threads of the block are split into
+// classes that the protocol cannot tell apart (the thread-dependent values
+// that reach a branch, a loop bound or a barrier operand are equal across
+// a class), one thread of each class is run through the kernel
+// (ThreadInterpreter), and classes that did the same are merged into one
+// role (NvgpuRoles.cpp turns their traces into the simulator's model).
 //
 //===----------------------------------------------------------------------===//
 
 #include "klx/Analysis/Protocol/BarrierModel.h"
 
+#include "Analysis/Protocol/NvgpuRoles.h"
 #include "Analysis/Threads/ThreadInterpreter.h"
-#include "Analysis/Threads/ThreadValues.h"
-#include "klx/Dialect/Klx/IR/KlxDialect.h"
-#include "klx/Support/Diagnostics.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
-#include <set>
 
 using namespace mlir;
 using namespace klx;
+using namespace klx::protocol;
 using namespace klx::threads;
-using SimOp = klx::sim::Op;
-using klx::sim::OpKind;
 using Kind = TraceEntry::Kind;
 
 namespace {
 
 constexpr size_t kMaxThreadClasses = 64;
 
-struct ThreadClass {
-  std::vector<unsigned> threads;
-  ThreadRun run; // its trace without the inits
-  std::vector<TraceEntry> inits;
-};
-
 /// Operands through which thread-dependent values reach the protocol:
-/// branch conditions, loop bounds, and the index, count, parity and
-/// predicate operands of barrier ops.
-SmallVector<Value> protocolOperands(gpu::GPUFuncOp func) {
+/// branch conditions, loop bounds, and the integer operands of the ops a
+/// thread's trace records (barrier indices and addresses, counts,
+/// parities, predicates, named barrier ids).
+SmallVector<Value> protocolOperands(Region &body) {
   SmallVector<Value> roots;
-  func.walk([&](Operation *op) {
+  body.walk([&](Operation *op) {
     if (auto branch = dyn_cast<scf::IfOp>(op))
       roots.push_back(branch.getCondition());
     else if (auto loop = dyn_cast<scf::ForOp>(op))
       llvm::append_range(roots,
                          ValueRange{loop.getLowerBound(), loop.getUpperBound(),
                                     loop.getStep()});
-    else if (isa<nvgpu::MBarrierInitOp, nvgpu::MBarrierArriveOp,
-                 nvgpu::MBarrierArriveNoCompleteOp,
-                 nvgpu::MBarrierArriveExpectTxOp,
-                 nvgpu::MBarrierTryWaitParityOp, nvgpu::TmaAsyncLoadOp>(op))
+    else if (touchesProtocol(op) && op->getNumRegions() == 0)
       for (Value operand : op->getOperands())
-        if (operand.getType().isIntOrIndex())
+        if (operand.getType().isIntOrIndex() ||
+            isa<LLVM::LLVMPointerType, MemRefType,
+                nvgpu::WarpgroupMatrixDescriptorType>(operand.getType()))
           roots.push_back(operand);
+    // Where a load from shared memory reads (not which element).
+    else if (isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp,
+                 nvgpu::LdMatrixOp>(op))
+      roots.push_back(op->getOperand(0));
   });
   return roots;
 }
 
+/// What places a memref in shared memory: the offsets of views and
+/// subviews on the way from the allocation, and a descriptor's tensor.
+void pushPlaceOperands(Operation *def, function_ref<void(Value)> push) {
+  if (auto view = dyn_cast<memref::ViewOp>(def)) {
+    push(view.getByteShift());
+    push(view.getSource());
+  } else if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+    for (Value offset : subview.getOffsets())
+      push(offset);
+    push(subview.getSource());
+  } else if (isa<memref::CastOp, memref::CollapseShapeOp,
+                 memref::ExpandShapeOp>(def)) {
+    push(def->getOperand(0));
+  } else if (auto descriptor =
+                 dyn_cast<nvgpu::WarpgroupGenerateDescriptorOp>(def)) {
+    push(descriptor.getTensor());
+  }
+}
+
 /// The values that depend on the thread index alone and differ between
 /// threads, found by walking back from the protocol's operands through
-/// integer arithmetic and loop-carried and branch-yielded values.
+/// integer arithmetic, loop-carried and branch-yielded values, and the
+/// values stored into register arrays that are loaded.
 SmallVector<const ThreadValues::Lanes *>
-threadDependentLeaves(gpu::GPUFuncOp func, ThreadValues &values) {
+threadDependentLeaves(Region &body, ThreadValues &values) {
   SmallVector<const ThreadValues::Lanes *> leaves;
   llvm::SetVector<Value> seen;
-  SmallVector<Value> work = protocolOperands(func);
+  SmallVector<Value> work = protocolOperands(body);
   auto push = [&](Value v) {
     if (seen.insert(v))
       work.push_back(v);
@@ -123,42 +132,40 @@ threadDependentLeaves(gpu::GPUFuncOp func, ThreadValues &values) {
       push(loop.getBody()->getTerminator()->getOperand(i));
       continue;
     }
+    if (auto load = dyn_cast<memref::LoadOp>(def)) {
+      // A register array: what was stored into it, and where.
+      if (load.getMemRef().getDefiningOp<memref::AllocaOp>())
+        for (Operation *user : load.getMemRef().getUsers())
+          if (auto store = dyn_cast<memref::StoreOp>(user)) {
+            push(store.getValueToStore());
+            for (Value index : store.getIndices())
+              push(index);
+          }
+      for (Value index : load.getIndices())
+        push(index);
+      continue;
+    }
+    if (!v.getType().isIntOrIndex() && !isa<LLVM::LLVMPointerType>(v.getType())) {
+      pushPlaceOperands(def, push);
+      continue;
+    }
     if (def->getNumRegions() == 0)
       for (Value operand : def->getOperands())
-        if (operand.getType().isIntOrIndex())
+        if (operand.getType().isIntOrIndex() ||
+            isa<LLVM::LLVMPointerType>(operand.getType()))
           push(operand);
   }
   return leaves;
 }
 
-/// "thread 0", "threads 1-127", "threads 0-3, 32-35 and 2 more ranges".
-std::string describeThreads(const std::vector<unsigned> &threads) {
-  SmallVector<std::pair<unsigned, unsigned>> ranges;
-  for (unsigned t : threads) {
-    if (!ranges.empty() && ranges.back().second + 1 == t)
-      ranges.back().second = t;
-    else
-      ranges.push_back({t, t});
-  }
-  auto range = [](std::pair<unsigned, unsigned> r) {
-    return r.first == r.second
-               ? std::to_string(r.first)
-               : llvm::formatv("{0}-{1}", r.first, r.second).str();
-  };
-  std::string text = threads.size() == 1 ? "thread " : "threads ";
-  for (size_t i = 0; i < ranges.size() && i < 3; ++i)
-    text += (i ? ", " : "") + range(ranges[i]);
-  if (ranges.size() > 3)
-    text += llvm::formatv(" and {0} more ranges", ranges.size() - 3).str();
-  return text;
-}
-
 /// Sizes the kernel's integer arguments from its klx.launch description,
 /// when it has one: M and N for `tiles` output tiles, K or k_tiles for
 /// `kSteps` k steps.
-void sizeArguments(gpu::GPUFuncOp func, const ModelSize &size, int64_t kSteps,
+void sizeArguments(Operation *kernel, const ModelSize &size, int64_t kSteps,
                    ThreadRunInputs &in, std::string &assumptions) {
-  auto launch = func->getAttrOfType<DictionaryAttr>("klx.launch");
+  auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
+  auto launch =
+      func ? func->getAttrOfType<DictionaryAttr>("klx.launch") : nullptr;
   auto params = launch ? launch.getAs<ArrayAttr>("params") : nullptr;
   if (!params || params.size() != func.getNumArguments())
     return;
@@ -190,209 +197,20 @@ void sizeArguments(gpu::GPUFuncOp func, const ModelSize &size, int64_t kSteps,
   }
 }
 
-class ModelBuilder {
-public:
-  ModelBuilder(sim::ProtocolModel &model,
-               const std::function<unsigned(Operation *)> &lineOf)
-      : model(model), lineOf(lineOf) {}
-
-  /// The group's index in the model, named as the role tree names it.
-  int groupOf(Value group) {
-    auto [it, inserted] = groups.try_emplace(group, int(model.barriers.size()));
-    if (!inserted)
-      return it->second;
-    std::string name = "mbarrier";
-    Operation *create = group.getDefiningOp();
-    if (auto attr =
-            create ? create->getAttrOfType<StringAttr>(kBarrierNameAttrName)
-                   : nullptr)
-      name = attr.getValue().str();
-    else if (SourceLoc loc =
-                 create ? toSourceLoc(create->getLoc()) : SourceLoc();
-             loc.isKnown())
-      name = llvm::formatv("mbarrier@{0}", loc.line).str();
-    if (unsigned uses = ++nameUses[name]; uses > 1)
-      name += "#" + std::to_string(uses);
-    auto type = cast<nvgpu::MBarrierGroupType>(group.getType());
-    model.barriers.push_back({name, int(type.getNumBarriers()), 0});
-    return it->second;
-  }
-
-  /// Init counts, from whichever classes ran the inits; a reason when a
-  /// group is never initialised or its barriers expect different counts.
-  std::optional<std::string>
-  readInits(const std::vector<ThreadClass> &classes) {
-    std::map<int, std::set<int64_t>> counts;
-    for (const ThreadClass &c : classes)
-      for (const TraceEntry &e : c.inits)
-        counts[groupOf(e.group)].insert(e.count);
-    for (const ThreadClass &c : classes)
-      for (const TraceEntry &e : c.run.trace)
-        if (e.group)
-          (void)groupOf(e.group);
-    for (auto [index, group] : llvm::enumerate(model.barriers)) {
-      auto it = counts.find(int(index));
-      if (it == counts.end())
-        return group.name + " is used but never initialised";
-      if (it->second.size() > 1)
-        return llvm::formatv("the barriers of {0} are initialised for "
-                             "different counts ({1} and {2})",
-                             group.name, *it->second.begin(),
-                             *it->second.rbegin())
-            .str();
-      group.count = int(*it->second.begin());
-    }
-    return std::nullopt;
-  }
-
-  /// The CTA barrier as one more group: every thread arrives once per
-  /// gpu.barrier and waits for the rest.
-  int syncGroup(int threads) {
-    if (sync < 0) {
-      sync = int(model.barriers.size());
-      model.barriers.push_back({"bar.sync", 1, threads});
-    }
-    return sync;
-  }
-
-  sim::RoleModel role(const ThreadClass &c) {
-    sim::RoleModel role;
-    role.name = describeThreads(c.threads);
-    role.steps = 1;
-    int width = int(c.threads.size());
-    // Per (group, slot): the phase last waited for, arrivals made, and the
-    // phase the last arrival was for.
-    std::map<std::pair<int, int64_t>, int64_t> waited, arrived, announced;
-    int64_t syncs = 0, lastIteration = -1;
-    for (const TraceEntry &e : c.run.trace) {
-      if (e.kind == Kind::Init)
-        continue;
-      SimOp op;
-      op.ringStride = 0;
-      op.shownStep = std::max<int64_t>(e.iteration, 0);
-      op.line = lineOf(e.op);
-      lastIteration = std::max(lastIteration, e.iteration);
-      int g = e.group ? groupOf(e.group) : -1;
-      std::string name = g >= 0 ? model.barriers[g].name : "";
-      std::pair<int, int64_t> key{g, e.slot};
-      auto at = [&](int64_t phase) {
-        op.barrier = g;
-        op.ringOffset = e.slot + phase * model.barriers[g].slots;
-      };
-      switch (e.kind) {
-      case Kind::Init:
-        break;
-      case Kind::Arrive:
-      case Kind::ArriveExpectTx: {
-        int64_t phase = arrived[key]++;
-        announced[key] = phase;
-        at(phase);
-        op.arrivals = int(e.count) * width;
-        if (e.kind == Kind::ArriveExpectTx) {
-          op.kind = OpKind::ArriveExpectTx;
-          op.bytes = e.bytes * width;
-          op.label = "arrive.expect_tx " + name;
-        } else {
-          op.kind = OpKind::Arrive;
-          op.label = "arrive " + name;
-        }
-        break;
-      }
-      case Kind::Copy: {
-        auto it = announced.find(key);
-        at(it != announced.end() ? it->second : 0);
-        op.kind = OpKind::Copy;
-        op.bytes = e.bytes * width;
-        op.label = "copy to " + name;
-        break;
-      }
-      case Kind::Wait: {
-        auto it = waited.find(key);
-        int64_t phase;
-        if (it == waited.end())
-          phase = e.parity == 1 ? -1 : 0;
-        else
-          phase = it->second + 1 + ((it->second + 1 - e.parity) & 1);
-        waited[key] = phase;
-        op.kind = OpKind::Wait;
-        // Phase -1 is the one before the barrier's first: it has passed.
-        op.previousPhase = phase < 0;
-        at(std::max<int64_t>(phase, 0));
-        op.label = "wait " + name;
-        break;
-      }
-      case Kind::Sync: {
-        g = syncGroup(syncThreads);
-        op.barrier = g;
-        op.ringOffset = syncs++;
-        op.kind = OpKind::Arrive;
-        op.arrivals = width;
-        op.label = "bar.sync";
-        role.body.push_back(op);
-        op.kind = OpKind::Wait;
-        break;
-      }
-      case Kind::Compute:
-        op.kind = OpKind::Compute;
-        op.label = "mma";
-        break;
-      }
-      role.body.push_back(op);
-    }
-    role.unrolledSteps = std::max<int64_t>(lastIteration + 1, 1);
-    return role;
-  }
-
-  int syncThreads = 0;
-
-private:
-  sim::ProtocolModel &model;
-  const std::function<unsigned(Operation *)> &lineOf;
-  llvm::DenseMap<Value, int> groups;
-  llvm::StringMap<unsigned> nameUses;
-  int sync = -1;
-};
-
 int64_t syncCount(const ThreadRun &run) {
-  return llvm::count_if(
-      run.trace, [](const TraceEntry &e) { return e.kind == Kind::Sync; });
+  return llvm::count_if(run.trace, [](const TraceEntry &e) {
+    return e.kind == Kind::Sync && e.syncId == 0 && e.count == 0;
+  });
 }
 
-/// The model of one kernel, or a reason it has none.
-FailureOr<sim::ProtocolModel>
-modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
-            const std::function<unsigned(Operation *)> &lineOf) {
-  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
-  if (!known || known->size() != 3 ||
-      llvm::any_of(*known, [](int32_t n) { return n < 1 || n > 1024; }) ||
-      (*known)[0] * (*known)[1] * (*known)[2] > 1024) {
-    why = "its block size is not known (give the gpu.func known_block_size)";
-    return failure();
-  }
-  std::array<unsigned, 3> block = {unsigned((*known)[0]), unsigned((*known)[1]),
-                                   unsigned((*known)[2])};
-  unsigned threads = block[0] * block[1] * block[2];
-  int64_t slots = 1;
-  func.walk([&](nvgpu::MBarrierCreateOp create) {
-    slots = std::max<int64_t>(slots,
-                              create.getBarriers().getType().getNumBarriers());
-  });
-  int64_t kSteps = size.kSteps > 0 ? size.kSteps : 2 * slots + 1;
-
-  sim::ProtocolModel model;
-  model.kernel = func.getName().str();
-  model.readFrom = "nvgpu ops";
-  model.phasesKnown = false;
-  ThreadRunInputs in;
-  in.block = block;
-  sizeArguments(func, size, kSteps, in, model.assumptions);
-
-  // Classes of threads the protocol cannot tell apart.
-  ThreadValues values(block, Value(), Value(), Value());
+/// Runs one thread of each class; classes that did the same merge.
+FailureOr<std::vector<ThreadClass>>
+runClasses(KernelContext &kernel, ThreadRunInputs in, std::string &why) {
+  const KernelShape &shape = kernel.shape;
   SmallVector<const ThreadValues::Lanes *> leaves =
-      threadDependentLeaves(func, values);
+      threadDependentLeaves(*shape.body, kernel.values);
   std::map<std::vector<uint64_t>, std::vector<unsigned>> bySignature;
-  for (unsigned t = 0; t < threads; ++t) {
+  for (unsigned t = 0; t < shape.threads(); ++t) {
     std::vector<uint64_t> signature;
     for (const ThreadValues::Lanes *lanes : leaves)
       signature.push_back((*lanes)[t]);
@@ -408,15 +226,16 @@ modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
   std::vector<ThreadClass> classes;
   for (auto &[signature, members] : bySignature) {
     unsigned t = members.front();
-    in.thread = {t % block[0], (t / block[0]) % block[1],
-                 t / (block[0] * block[1])};
-    ThreadRun run = runAsThread(func, in);
+    in.thread = shape.coordinates(t);
+    ThreadRun run = runAsThread(kernel, in);
     if (!run.ok) {
-      unsigned line = run.errorAt ? lineOf(run.errorAt) : 0;
-      why =
-          llvm::formatv("running {0}: {1}{2}", describeThreads({t}), run.error,
-                        line ? llvm::formatv(" (IR line {0})", line).str() : "")
-              .str();
+      unsigned line =
+          run.errorAt && kernel.lineOf ? kernel.lineOf(run.errorAt) : 0;
+      why = llvm::formatv("running {0}, {1}{2}", describeThreads({t}),
+                          run.error,
+                          line ? llvm::formatv(" (IR line {0})", line).str()
+                               : "")
+                .str();
       return failure();
     }
     // Classes that did the same are one role; who initialised the
@@ -439,7 +258,31 @@ modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
       classes.push_back({members, std::move(run), std::move(inits)});
     }
   }
-  ModelBuilder builder(model, lineOf);
+  return classes;
+}
+
+/// The model of one kernel, or a reason it has none.
+FailureOr<sim::ProtocolModel>
+modelKernel(KernelContext &kernel, const ModelSize &size, std::string &why) {
+  const KernelShape &shape = kernel.shape;
+  int64_t slots = 1;
+  shape.body->walk([&](nvgpu::MBarrierCreateOp create) {
+    slots = std::max<int64_t>(slots,
+                              create.getBarriers().getType().getNumBarriers());
+  });
+  int64_t kSteps = size.kSteps > 0 ? size.kSteps : 2 * slots + 1;
+
+  sim::ProtocolModel model;
+  model.kernel = shape.name;
+  model.readFrom = "nvgpu ops";
+  model.phasesKnown = false;
+  ThreadRunInputs in;
+  sizeArguments(shape.kernel, size, kSteps, in, model.assumptions);
+  FailureOr<std::vector<ThreadClass>> ran = runClasses(kernel, in, why);
+  if (failed(ran))
+    return failure();
+  std::vector<ThreadClass> &classes = *ran;
+  RoleBuilder builder(model, kernel);
   if (std::optional<std::string> reason = builder.readInits(classes)) {
     why = *reason;
     return failure();
@@ -472,6 +315,7 @@ modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
   llvm::sort(passive);
   for (const ThreadClass &c : classes)
     model.roles.push_back(builder.role(c));
+  builder.addBuffers();
   if (model.roles.empty()) {
     why = "no thread does anything to its mbarriers";
     return failure();
@@ -489,28 +333,46 @@ modelKernel(gpu::GPUFuncOp func, const ModelSize &size, std::string &why,
   return model;
 }
 
+bool createsBarriers(Operation *kernel) {
+  bool found = false;
+  kernel->walk([&](Operation *op) {
+    llvm::StringRef name = op->getName().getStringRef();
+    if (name == "nvgpu.mbarrier.create" || name.starts_with("nvvm.mbarrier."))
+      found = true;
+  });
+  return found;
+}
+
 } // namespace
 
 std::vector<sim::ProtocolModel> klx::buildNvgpuProtocolModels(
     Operation *op, const ModelSize &size, std::vector<std::string> &notModelled,
     const std::function<unsigned(Operation *)> &lineOf) {
   std::vector<sim::ProtocolModel> models;
-  op->walk([&](gpu::GPUFuncOp func) {
-    if (!func.isKernel() || func.isExternal())
-      return;
-    bool hasBarriers = false;
-    func.walk([&](nvgpu::MBarrierCreateOp) { hasBarriers = true; });
-    if (!hasBarriers)
-      return;
+  op->walk<WalkOrder::PreOrder>([&](Operation *kernelOp) {
+    auto func = dyn_cast<gpu::GPUFuncOp>(kernelOp);
+    bool isKernel = (func && func.isKernel() && !func.isExternal()) ||
+                    isa<gpu::LaunchOp>(kernelOp);
+    if (!isKernel)
+      return WalkResult::advance();
+    if (!createsBarriers(kernelOp))
+      return WalkResult::skip();
     std::string why;
-    FailureOr<sim::ProtocolModel> model = modelKernel(func, size, why, lineOf);
-    if (succeeded(model))
-      models.push_back(std::move(*model));
-    else
-      notModelled.push_back(llvm::formatv("@{0}: the barrier protocol is not "
-                                          "modelled: {1}",
-                                          func.getName(), why)
-                                .str());
+    std::string label = func ? "@" + func.getName().str() : "gpu.launch";
+    if (std::optional<KernelShape> shape = readKernelShape(kernelOp, why)) {
+      label = func ? label : shape->name;
+      KernelContext kernel(std::move(*shape), lineOf);
+      FailureOr<sim::ProtocolModel> model = modelKernel(kernel, size, why);
+      if (succeeded(model)) {
+        models.push_back(std::move(*model));
+        return WalkResult::skip();
+      }
+    }
+    notModelled.push_back(llvm::formatv("{0}: the barrier protocol is "
+                                        "unknown: {1}",
+                                        label, why)
+                              .str());
+    return WalkResult::skip();
   });
   return models;
 }

@@ -1,10 +1,14 @@
 //===- ThreadBranches.cpp - Warp roles from scf.if on the thread index ----===//
 //
 // A branch condition that depends only on the thread index is evaluated
-// for every thread of the block. When the two sides of an scf.if split
-// whole warps, each side is a role (nested splits make sub-roles); when
-// they do not (`tid == 0`), the branch only narrows who runs the ops
-// inside, which is how a role elects one thread to issue copies.
+// for every thread of the block (ThreadValues: ids, shuffles, elect.sync).
+// When the two sides of an scf.if split whole warps, each side is a role
+// (nested splits make sub-roles); when they do not (`tid == 0`), the
+// branch only narrows who runs the ops inside, which is how a role elects
+// one thread to issue copies. A condition klx cannot evaluate is either
+// the same in every thread (both sides counted for all of them, as one
+// run takes one side) or differs between threads: then how many threads
+// run what is inside is unknown, and the uses say why.
 //
 // Index:
 //   [SECTION] The walk
@@ -14,8 +18,11 @@
 
 #include "Analysis/RoleTree/RoleTreeBuilder.h"
 #include "Analysis/Threads/ThreadValues.h"
+#include "Analysis/Threads/Divergence.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -39,11 +46,15 @@ namespace {
 
 class BranchWalker {
 public:
-  BranchWalker(RoleTree &tree, ThreadValues &values, IRLineFn irLineOf)
-      : tree(tree), values(values), irLineOf(irLineOf),
+  BranchWalker(RoleTree &tree, ThreadValues &values,
+               const Divergence &divergence, IRLineFn irLineOf)
+      : tree(tree), values(values), divergence(divergence), irLineOf(irLineOf),
         warpCount((values.threads() + kThreadsPerWarp - 1) / kThreadsPerWarp) {}
 
-  void visitBlock(Block &block, const llvm::BitVector &threads, int role);
+  /// `unknown`: why the number of threads that run the block is not known
+  /// (empty when it is).
+  void visitBlock(Block &block, const llvm::BitVector &threads, int role,
+                  const std::string &unknown = "");
   std::vector<std::vector<unsigned>> activePerWarp() const;
 
 private:
@@ -52,16 +63,21 @@ private:
                         const ThreadValues::Lanes &condition) const;
   int newRole(const llvm::BitVector &threads, int parent, std::string name,
               Region &body, scf::IfOp branch);
-  void record(Operation *op, const llvm::BitVector &threads, int role);
+  void record(Operation *op, const llvm::BitVector &threads, int role,
+              const std::string &unknown);
+  /// Why a branch condition decides per thread in a way klx cannot read,
+  /// or empty when it is the same in every thread.
+  std::string differs(scf::IfOp branch);
   void recordSetMaxRegister(NVVM::SetMaxRegisterOp op,
                             const llvm::BitVector &threads, int role);
   std::string barrierName(Value barriers);
-  /// For `a and b` where only `a` is known per thread (the leader, and a
-  /// loop-dependent condition): `a`, the threads that may run the branch.
-  const ThreadValues::Lanes *knownConjunct(Value condition);
+  void conjuncts(Value condition,
+                 SmallVectorImpl<const ThreadValues::Lanes *> &known,
+                 SmallVectorImpl<Value> &rest);
 
   RoleTree &tree;
   ThreadValues &values;
+  const Divergence &divergence;
   IRLineFn irLineOf;
   unsigned warpCount;
   std::vector<llvm::BitVector> roleActive; // threads doing each role's work
@@ -73,6 +89,9 @@ private:
 public:
   /// Barrier groups whose init counts are not one constant.
   std::set<std::string> unreadableInits;
+  /// The name of an nvvm barrier op whose address klx cannot trace.
+  const std::string untracedBarrier = "an mbarrier at an address klx "
+                                      "cannot trace";
 };
 
 bool BranchWalker::splitsWholeWarps(
@@ -210,8 +229,50 @@ void BranchWalker::recordSetMaxRegister(NVVM::SetMaxRegisterOp op,
   owner.regsIncrease = increase;
 }
 
+/// The nvgpu group an mbarrier address comes from: through pointer casts,
+/// offsets, selects and register arrays (all they hold must agree).
+static Value barrierGroupOf(Value address, unsigned depth = 0) {
+  if (!address || depth > 16)
+    return {};
+  if (auto get = address.getDefiningOp<nvgpu::MBarrierGetOp>())
+    return get.getBarriers();
+  Operation *def = address.getDefiningOp();
+  if (!def)
+    return {};
+  auto common = [&](ValueRange candidates) -> Value {
+    Value found;
+    for (Value v : candidates) {
+      Value group = barrierGroupOf(v, depth + 1);
+      if (!group || (found && found != group))
+        return {};
+      found = group;
+    }
+    return found;
+  };
+  if (isa<LLVM::IntToPtrOp, LLVM::PtrToIntOp, LLVM::AddrSpaceCastOp,
+          arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+          arith::TruncIOp>(def))
+    return barrierGroupOf(def->getOperand(0), depth + 1);
+  if (isa<arith::AddIOp, arith::SubIOp, arith::OrIOp>(def))
+    for (Value side : def->getOperands())
+      if (Value group = barrierGroupOf(side, depth + 1))
+        return group;
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return common({select.getTrueValue(), select.getFalseValue()});
+  if (auto load = dyn_cast<memref::LoadOp>(def)) {
+    if (!load.getMemRef().getDefiningOp<memref::AllocaOp>())
+      return {};
+    SmallVector<Value> stored;
+    for (Operation *user : load.getMemRef().getUsers())
+      if (auto store = dyn_cast<memref::StoreOp>(user))
+        stored.push_back(store.getValueToStore());
+    return common(stored);
+  }
+  return {};
+}
+
 void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
-                          int role) {
+                          int role, const std::string &unknown) {
   if (auto setmax = dyn_cast<NVVM::SetMaxRegisterOp>(op)) {
     recordSetMaxRegister(setmax, threads, role);
   } else if (role >= 0 && !isMemoryEffectFree(op) && op->getNumRegions() == 0) {
@@ -223,21 +284,37 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
   }
   std::vector<BarrierUse> &uses =
       role >= 0 ? tree.roles[role].barriers : tree.sharedBarriers;
-  auto use = [&](Value barriers, Value index, BarrierAction action) {
-    uses.push_back(makeBarrierUse(op, barrierName(barriers), action,
-                                  unsigned(threads.count()), irLineOf,
-                                  getConstantIntValue(index)));
+  auto useNamed = [&](std::string name, std::optional<int64_t> slot,
+                      BarrierAction action) {
+    BarrierUse use = makeBarrierUse(op, std::move(name), action,
+                                    unsigned(threads.count()), irLineOf, slot);
+    use.threadsUnknown = unknown;
+    uses.push_back(std::move(use));
   };
-  if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+  auto use = [&](Value barriers, Value index, BarrierAction action) {
+    useNamed(barrierName(barriers), getConstantIntValue(index), action);
+  };
+  // An nvvm op names its barrier by address: the group it was taken from.
+  auto useAt = [&](Value address, BarrierAction action) {
+    if (Value group = barrierGroupOf(address))
+      useNamed(barrierName(group), std::nullopt, action);
+    else
+      unreadableInits.insert(untracedBarrier);
+  };
+  auto expectInit = [&](const std::string &name, Value countValue) {
     // Every barrier of a group must expect the same count for the check.
-    std::string name = barrierName(init.getBarriers());
-    std::optional<int64_t> count = getConstantIntValue(init.getCount());
+    std::optional<int64_t> count = getConstantIntValue(countValue);
     auto [it, first] = tree.expectedArrivals.try_emplace(name, 0);
     if (!count || (!first && it->second != unsigned(*count)))
       unreadableInits.insert(name);
     else
       it->second = unsigned(*count);
-  }
+  };
+  if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op))
+    expectInit(barrierName(init.getBarriers()), init.getCount());
+  else if (auto init = dyn_cast<NVVM::MBarrierInitOp>(op))
+    if (Value group = barrierGroupOf(init.getAddr()))
+      expectInit(barrierName(group), init.getCount());
   if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
     use(wait.getBarriers(), wait.getMbarId(), BarrierAction::Wait);
   else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(op))
@@ -248,49 +325,101 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
     use(expect.getBarriers(), expect.getMbarId(), BarrierAction::ExpectTx);
   else if (auto copy = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
     use(copy.getBarriers(), copy.getMbarId(), BarrierAction::CompleteTx);
+  else if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
+    useAt(wait.getAddr(), BarrierAction::Wait);
+  else if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op))
+    useAt(arrive.getAddr(), BarrierAction::Arrive);
+  else if (auto arrive = dyn_cast<NVVM::MBarrierArriveNocompleteOp>(op))
+    useAt(arrive.getAddr(), BarrierAction::Arrive);
+  else if (auto expect = dyn_cast<NVVM::MBarrierArriveExpectTxOp>(op))
+    useAt(expect.getAddr(), BarrierAction::ExpectTx);
 }
 
-const ThreadValues::Lanes *BranchWalker::knownConjunct(Value condition) {
-  auto both = condition.getDefiningOp<arith::AndIOp>();
-  if (!both)
-    return nullptr;
-  for (Value side : {both.getLhs(), both.getRhs()})
-    if (const ThreadValues::Lanes *known = values.eval(side))
-      return known;
-  for (Value side : {both.getLhs(), both.getRhs()})
-    if (const ThreadValues::Lanes *known = knownConjunct(side))
-      return known;
-  return nullptr;
+std::string BranchWalker::differs(scf::IfOp branch) {
+  const Reason *r = divergence.varies(branch.getCondition());
+  if (!r)
+    return "";
+  std::string text = "the branch";
+  if (unsigned line = irLine(branch, irLineOf))
+    text += llvm::formatv(" at IR line {0}", line).str();
+  text += " decides per thread, and klx cannot evaluate its condition: " +
+          r->why;
+  if (unsigned line = r->at ? irLine(r->at, irLineOf) : 0)
+    text += llvm::formatv(" (IR line {0})", line).str();
+  return text;
+}
+
+/// Flattens `a and (b and c)` into the conjuncts klx evaluates per
+/// thread and the rest.
+void BranchWalker::conjuncts(Value condition,
+                             SmallVectorImpl<const ThreadValues::Lanes *> &known,
+                             SmallVectorImpl<Value> &rest) {
+  if (const ThreadValues::Lanes *lanes = values.eval(condition)) {
+    known.push_back(lanes);
+    return;
+  }
+  if (auto both = condition.getDefiningOp<arith::AndIOp>()) {
+    conjuncts(both.getLhs(), known, rest);
+    conjuncts(both.getRhs(), known, rest);
+    return;
+  }
+  rest.push_back(condition);
+}
+
+/// Why how many threads run a loop's body differs between them, or "".
+static std::string loopDiffers(scf::ForOp loop, const Divergence &divergence,
+                               IRLineFn irLineOf) {
+  for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
+                      loop.getStep()})
+    if (const Reason *r = divergence.varies(bound)) {
+      std::string text = "the loop";
+      if (unsigned line = irLine(loop, irLineOf))
+        text += llvm::formatv(" at IR line {0}", line).str();
+      return text + " runs a number of times that differs between threads: " +
+             r->why;
+    }
+  return "";
 }
 
 void BranchWalker::visitBlock(Block &block, const llvm::BitVector &threads,
-                              int role) {
+                              int role, const std::string &unknown) {
   for (Operation &op : block) {
     auto branch = dyn_cast<scf::IfOp>(&op);
     const ThreadValues::Lanes *condition =
-        branch ? values.eval(branch.getCondition()) : nullptr;
-    // Part of the condition known: the then side runs on at most the
-    // threads where that part holds (a leader that issues while k < K).
-    // Not a split into roles, but ops there are counted for those threads.
-    const ThreadValues::Lanes *bound =
-        branch && !condition ? knownConjunct(branch.getCondition()) : nullptr;
-    if (bound) {
-      llvm::BitVector thenThreads(values.threads());
-      for (unsigned t = 0; t < values.threads(); ++t)
-        if (threads.test(t) && ((*bound)[t] & 1))
-          thenThreads.set(t);
-      record(&op, threads, role);
-      if (!branch.getThenRegion().empty() && thenThreads.any())
-        visitBlock(branch.getThenRegion().front(), thenThreads, role);
-      if (!branch.getElseRegion().empty())
-        visitBlock(branch.getElseRegion().front(), threads, role);
-      continue;
-    }
+        branch && unknown.empty() ? values.eval(branch.getCondition())
+                                  : nullptr;
     if (!condition) {
-      record(&op, threads, role);
-      for (Region &region : op.getRegions())
+      // Part of the condition known: the then side runs on at most the
+      // threads where that part holds (a leader that issues while k < K).
+      // Not a split into roles, but ops there are counted for those
+      // threads when the rest is the same in all of them.
+      SmallVector<const ThreadValues::Lanes *> known;
+      SmallVector<Value> rest;
+      if (branch)
+        conjuncts(branch.getCondition(), known, rest);
+      std::string why = unknown;
+      if (why.empty() && branch)
+        for (Value part : rest)
+          if (divergence.varies(part)) {
+            why = differs(branch);
+            break;
+          }
+      if (auto loop = dyn_cast<scf::ForOp>(&op); loop && why.empty())
+        why = loopDiffers(loop, divergence, irLineOf);
+      llvm::BitVector thenThreads(threads);
+      for (const ThreadValues::Lanes *lanes : known)
+        for (unsigned t = 0; t < values.threads(); ++t)
+          if (!((*lanes)[t] & 1))
+            thenThreads.reset(t);
+      record(&op, threads, role, unknown);
+      for (Region &region : op.getRegions()) {
+        bool thenSide = branch && &region == &branch.getThenRegion();
+        const llvm::BitVector &here = thenSide ? thenThreads : threads;
+        if (here.none())
+          continue;
         for (Block &nested : region)
-          visitBlock(nested, threads, role);
+          visitBlock(nested, here, role, why);
+      }
       continue;
     }
     llvm::BitVector thenThreads(values.threads()), elseThreads(threads);
@@ -344,25 +473,17 @@ std::vector<std::vector<unsigned>> BranchWalker::activePerWarp() const {
 
 std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
                                                      IRLineFn irLineOf) {
-  std::array<unsigned, 3> block = {0, 0, 0};
-  Value tids[3] = {};
-  Region *body = nullptr;
+  std::string whyNot;
+  std::optional<KernelShape> shape = readKernelShape(kernel, whyNot);
+  // Once scf is lowered to cf there are blocks, not branches, to read.
+  if (!shape || !shape->body->hasOneBlock())
+    return std::nullopt;
   RoleTree tree;
   tree.source = toSourceLoc(kernel->getLoc());
+  tree.kernel = shape->name;
+  unsigned threads = shape->threads();
+  tree.threads = threads;
   if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel)) {
-    std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
-    if (!known || known->size() != 3)
-      return std::nullopt;
-    for (unsigned i = 0; i < 3; ++i) {
-      if ((*known)[i] < 1 || (*known)[i] > 1024)
-        return std::nullopt;
-      block[i] = unsigned((*known)[i]);
-    }
-    body = &func.getBody();
-    tree.kernel = func.getName().str();
-    unsigned threads = block[0] * block[1] * block[2];
-    if (threads > 1024)
-      return std::nullopt;
     if (auto maxnreg = func->getAttrOfType<IntegerAttr>(
             NVVM::NVVMDialect::getMaxnregAttrName()))
       tree.registersAtEntry = unsigned(maxnreg.getInt());
@@ -370,36 +491,13 @@ std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
                  NVVM::NVVMDialect::getMinctasmAttrName()))
       tree.registersAtEntry =
           registerCapAtEntry(threads, unsigned(minctasm.getInt()));
-  } else if (auto launch = dyn_cast<gpu::LaunchOp>(kernel)) {
-    Value sizes[3] = {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                      launch.getBlockSizeZ()};
-    for (unsigned i = 0; i < 3; ++i) {
-      std::optional<int64_t> size = getConstantIntValue(sizes[i]);
-      if (!size || *size <= 0 || *size > 1024)
-        return std::nullopt;
-      block[i] = unsigned(*size);
-    }
-    gpu::KernelDim3 ids = launch.getThreadIds();
-    tids[0] = ids.x;
-    tids[1] = ids.y;
-    tids[2] = ids.z;
-    body = &launch.getBody();
-    tree.kernel = "gpu.launch";
-    if (auto func = launch->getParentOfType<FunctionOpInterface>())
-      tree.kernel += " in @" + func.getName().str();
-  } else {
-    return std::nullopt;
   }
-  unsigned threads = block[0] * block[1] * block[2];
-  // Once scf is lowered to cf there are blocks, not branches, to read.
-  if (threads == 0 || threads > 1024 || !body->hasOneBlock())
-    return std::nullopt;
-  tree.threads = threads;
 
-  ThreadValues values(block, tids[0], tids[1], tids[2]);
-  BranchWalker walker(tree, values, irLineOf);
+  Divergence divergence(*shape);
+  ThreadValues values(*shape, divergence);
+  BranchWalker walker(tree, values, divergence, irLineOf);
   llvm::BitVector all(threads, true);
-  walker.visitBlock(body->front(), all, -1);
+  walker.visitBlock(shape->body->front(), all, -1);
   std::vector<std::vector<unsigned>> active = walker.activePerWarp();
   for (const std::string &name : walker.unreadableInits)
     tree.expectedArrivals.erase(name);

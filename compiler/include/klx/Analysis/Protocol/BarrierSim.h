@@ -51,8 +51,23 @@ enum class OpKind {
   Wait,           // try_wait.parity until the phase completes
   Arrive,         // arrive (`arrivals` of them)
   ArriveExpectTx, // arrive.expect_tx `bytes`
+  ExpectTx,       // expect_tx `bytes`, no arrival
   Copy,           // async copy whose `bytes` complete_tx on the barrier
   Compute,        // `cycles` of work (an MMA, an epilogue)
+  Read,           // loads from shared memory (`reads`)
+  MmaWait,        // wgmma.wait_group: until `asyncGroups` are in flight
+};
+
+/// Bytes of shared memory that copies write and MMAs and loads read, for
+/// klx verify's stage races; buffers of one space overlap by their spans.
+struct Buffer {
+  std::string name; // "a[0]", "dynamic smem+1024 (16384 bytes)"
+  int space = 0;
+  int64_t offset = 0, bytes = 0;
+  bool overlaps(const Buffer &o) const {
+    return space == o.space && offset < o.offset + o.bytes &&
+           o.offset < offset + bytes;
+  }
 };
 
 /// One op of a role's k step. Step s of the role addresses ring position
@@ -77,6 +92,16 @@ struct Op {
   int arrivals = 1;
   int64_t bytes = 0;
   double cycles = 0; // Compute; 0 takes the latency model's MMA cycles
+  /// Shared memory: a Copy writes `buffer`, a Compute or Read reads
+  /// `reads`; with bufferSlots > 0 each names a ring of that many buffers
+  /// and the op at ring position p uses the one at p % bufferSlots.
+  int buffer = -1;
+  std::vector<int> reads;
+  int64_t bufferSlots = 0;
+  /// Compute: asynchronous MMA groups it leaves in flight, its own among
+  /// them (wgmma.wait_group N after the commit); -1: done when it ends.
+  /// MmaWait: the groups its wait leaves in flight.
+  int64_t asyncGroups = -1;
   std::string label; // "wait full", "copy a", ...
   unsigned line = 0; // source line, when known
   /// The k step its events show; -1: the role's step. A role read from
@@ -87,6 +112,12 @@ struct Op {
     if (guardPeriod > 0 && step % guardPeriod >= guardBelow)
       return false;
     return period <= 0 || step % period == at;
+  }
+  /// The buffer `base` names at `step`.
+  int bufferAt(int base, int64_t step) const {
+    if (base < 0 || bufferSlots <= 0)
+      return base;
+    return base + int(position(step) % bufferSlots);
   }
   int64_t position(int64_t step) const {
     if (period > 0)
@@ -126,6 +157,10 @@ struct ProtocolModel {
   bool phasesKnown = true;
   std::vector<BarrierGroup> barriers;
   std::vector<RoleModel> roles;
+  std::vector<Buffer> buffers;
+  /// Why some copies or reads have no buffer (where they point is not
+  /// known): the stage race checks are then incomplete. Empty: complete.
+  std::string buffersUnknown;
 };
 
 /// What happened to a role, in order. PhaseDone marks a phase completing,

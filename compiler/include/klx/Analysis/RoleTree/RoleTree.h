@@ -9,8 +9,11 @@
 //   - klx.warp_specialize / klx.role (after klx-warp-specialize);
 //   - scf.if on the thread index in a gpu.func or gpu.launch (after
 //     klx-to-nvgpu, or written by hand): conditions are evaluated for every
-//     thread of the block, so `tid / 128 == 2`, `warp == 0` or
-//     `tid % 128 == 0` all work without naming patterns;
+//     thread of the block, so `tid / 128 == 2`, `warp == 0`,
+//     `tid % 128 == 0` or a warp index broadcast with shfl.sync and a lane
+//     picked by elect.sync all work without naming patterns; a condition
+//     that differs between threads in a way klx cannot evaluate makes the
+//     counts it decides "unknown" (a note with the reason), never a guess;
 //   - a kernel with no such branch is one role, all threads.
 // Once the structured control flow is gone (cf branches) there is no tree.
 //
@@ -69,6 +72,10 @@ struct BarrierUse {
   std::optional<int64_t> slot;
   BarrierAction action = BarrierAction::Wait;
   unsigned threads = 0; // threads that run the op (each arrives once)
+  /// Set when how many threads run it is not known (a branch on a value
+  /// that differs between threads and that klx cannot evaluate): why,
+  /// with the branch's line. `threads` is then at most that many.
+  std::string threadsUnknown;
   SourceLoc source;
   unsigned irLine = 0;
 
