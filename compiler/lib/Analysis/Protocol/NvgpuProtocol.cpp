@@ -133,14 +133,16 @@ threadDependentLeaves(Region &body, ThreadValues &values) {
       continue;
     }
     if (auto load = dyn_cast<memref::LoadOp>(def)) {
-      // A register array: what was stored into it, and where.
-      if (load.getMemRef().getDefiningOp<memref::AllocaOp>())
-        for (Operation *user : load.getMemRef().getUsers())
-          if (auto store = dyn_cast<memref::StoreOp>(user)) {
-            push(store.getValueToStore());
-            for (Value index : store.getIndices())
-              push(index);
-          }
+      // A register array: what was stored into it, and where. Other
+      // memory is unknown to the model whatever the index.
+      if (!load.getMemRef().getDefiningOp<memref::AllocaOp>())
+        continue;
+      for (Operation *user : load.getMemRef().getUsers())
+        if (auto store = dyn_cast<memref::StoreOp>(user)) {
+          push(store.getValueToStore());
+          for (Value index : store.getIndices())
+            push(index);
+        }
       for (Value index : load.getIndices())
         push(index);
       continue;
@@ -231,10 +233,10 @@ runClasses(KernelContext &kernel, ThreadRunInputs in, std::string &why) {
     if (!run.ok) {
       unsigned line =
           run.errorAt && kernel.lineOf ? kernel.lineOf(run.errorAt) : 0;
-      why = llvm::formatv("running {0}, {1}{2}", describeThreads({t}),
-                          run.error,
-                          line ? llvm::formatv(" (IR line {0})", line).str()
-                               : "")
+      why = llvm::formatv("running {0}: {1}{2}", describeThreads({t}),
+                          line ? llvm::formatv("at IR line {0}, ", line).str()
+                               : "",
+                          run.error)
                 .str();
       return failure();
     }

@@ -194,6 +194,27 @@ static void checkArrivalCounts(RoleTree &tree) {
     noteSlots(tree.sharedBarriers);
     for (const Role &role : tree.roles)
       noteSlots(role.barriers);
+    // An arrival whose thread count is unknown makes the count unknown:
+    // say so rather than compare a guess.
+    const BarrierUse *unknown = nullptr;
+    auto findUnknown = [&](const std::vector<BarrierUse> &uses) {
+      for (const BarrierUse &use : uses)
+        if (!unknown && use.barrier == barrier && isArrival(use) &&
+            !use.threadsUnknown.empty())
+          unknown = &use;
+    };
+    findUnknown(tree.sharedBarriers);
+    for (const Role &role : tree.roles)
+      findUnknown(role.barriers);
+    if (unknown) {
+      tree.checks.push_back(
+          {Severity::Note,
+           llvm::formatv("arrivals per phase on barrier '{0}' are unknown: "
+                         "{1}",
+                         barrier, unknown->threadsUnknown),
+           unknown->source, unknown->irLine});
+      continue;
+    }
     if (slots.count(std::nullopt))
       slots = {std::nullopt};
     for (const std::optional<int64_t> &slot : slots) {
