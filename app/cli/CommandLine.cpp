@@ -30,7 +30,9 @@ constexpr llvm::StringLiteral kUsage =
     "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
     "  klx steps FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
     "  klx timeline FILE [--json] [--trace=OUT.json] [--latency=tma=N,...]\n"
-    "                    [-D NAME=VALUE ...]\n"
+    "                    [--k-steps=N] [--tiles=T] [-D NAME=VALUE ...]\n"
+    "  klx verify FILE [--k-steps=N] [--tiles=T] [--json] [--trace=OUT.json]\n"
+    "                  [--max-states=N] [-D NAME=VALUE ...]\n"
     "  klx export FILE -o DIR [--size=MxNxK] [--trace] [-D NAME=VALUE ...]\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
     "        /usr/local/cuda/bin), --timeout=SECONDS (default 300: a compile\n"
@@ -51,6 +53,7 @@ std::optional<std::string> Arguments::get(llvm::StringRef name) const {
 bool cli::isSubcommand(llvm::StringRef word) {
   return word == "compile" || word == "pipeline" || word == "roles" ||
          word == "export" || word == "timeline" || word == "steps" ||
+         word == "verify" ||
          word == "help" || word == "--help" || word == "-h";
 }
 
@@ -204,6 +207,70 @@ int cli::exitCodeFor(const PipelineRun &run) {
   return kExitInputError;
 }
 
+const Snapshot *cli::protocolStep(const PipelineRun &run, llvm::StringRef who,
+                                  llvm::raw_ostream &errs, int &exitCode) {
+  int step = run.timelineStep();
+  if (step >= 0)
+    return &run.snapshots[step];
+  exitCode = run.succeeded() ? int(kExitUsageError) : exitCodeFor(run);
+  if (!run.succeeded())
+    return nullptr;
+  for (const Snapshot &s : run.snapshots)
+    for (const std::string &note : s.protocolNotes) {
+      errs << "klx " << who << ": " << run.fileName << ": " << note << "\n";
+      return nullptr;
+    }
+  errs << "klx " << who << ": " << run.fileName
+       << ": no kernel with a barrier protocol at any step (it is read from "
+          "a warp-specialized klx kernel from klx-circular-buffer on, or "
+          "from nvgpu or nvvm mbarrier ops before convert-nvgpu-to-nvvm)\n";
+  return nullptr;
+}
+
+bool cli::readPositive(const Arguments &args, llvm::StringRef name,
+                       llvm::StringRef who, int64_t &value,
+                       llvm::raw_ostream &errs) {
+  std::optional<std::string> text = args.get(name);
+  if (!text)
+    return true;
+  int64_t parsed = 0;
+  if (llvm::StringRef(*text).getAsInteger(10, parsed) || parsed <= 0) {
+    errs << "klx " << who << ": --" << name << "=" << *text
+         << ": expects a positive integer\n";
+    return false;
+  }
+  value = parsed;
+  return true;
+}
+
+bool cli::readModelSize(const Arguments &args, llvm::StringRef who,
+                        ModelSize &size, llvm::raw_ostream &errs) {
+  // Past these the models unroll into more ops than a search can cover.
+  constexpr int64_t kMaxTiles = 64, kMaxSteps = 256;
+  if (!readPositive(args, "tiles", who, size.tiles, errs) ||
+      !readPositive(args, "k-steps", who, size.kSteps, errs))
+    return false;
+  if (size.tiles > kMaxTiles || size.kSteps > kMaxSteps) {
+    errs << "klx " << who << ": the bound is at most " << kMaxTiles
+         << " tiles and " << kMaxSteps << " k steps\n";
+    return false;
+  }
+  return true;
+}
+
+bool cli::writeTraceFile(const std::string &path, llvm::StringRef who,
+                         llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "klx " << who << ": " << path
+                 << ": cannot write: " << ec.message() << "\n";
+    return false;
+  }
+  write(os);
+  return true;
+}
+
 int cli::runSubcommand(int argc, char **argv) {
   std::optional<Arguments> args = parseArguments(argc, argv, llvm::errs());
   if (!args)
@@ -220,6 +287,8 @@ int cli::runSubcommand(int argc, char **argv) {
     return runStepsCommand(*args);
   if (args->command == "timeline")
     return runTimelineCommand(*args);
+  if (args->command == "verify")
+    return runVerifyCommand(*args);
   llvm::outs() << kUsage;
   return args->command == "help" || args->command == "--help" ||
                  args->command == "-h"

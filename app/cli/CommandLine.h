@@ -81,11 +81,34 @@ const Snapshot *namedStep(const PipelineRun &run, llvm::StringRef name,
 /// Exit code for a finished run.
 int exitCodeFor(const PipelineRun &run);
 
+/// The step whose barrier protocols `klx timeline` and `klx verify` read
+/// (PipelineRun::timelineStep), or null after saying why there is none,
+/// with the exit code in `exitCode`: the run's own when it failed, else 2
+/// (no protocol klx can read, and why).
+const Snapshot *protocolStep(const PipelineRun &run, llvm::StringRef who,
+                             llvm::raw_ostream &errs, int &exitCode);
+
+/// --tiles=T and --k-steps=N into `size`; false after a message.
+bool readModelSize(const Arguments &args, llvm::StringRef who,
+                   ModelSize &size, llvm::raw_ostream &errs);
+
+/// --NAME=N, a positive integer, into `value` when given; false after a
+/// message.
+bool readPositive(const Arguments &args, llvm::StringRef name,
+                  llvm::StringRef who, int64_t &value,
+                  llvm::raw_ostream &errs);
+
+/// Writes a file through `write`; false after "klx WHO: PATH: cannot
+/// write: ...".
+bool writeTraceFile(const std::string &path, llvm::StringRef who,
+                    llvm::function_ref<void(llvm::raw_ostream &)> write);
+
 int runCompile(const Arguments &args);
 int runPipelineCommand(const Arguments &args);
 int runRolesCommand(const Arguments &args);
 int runExportCommand(const Arguments &args);
 int runTimelineCommand(const Arguments &args);
+int runVerifyCommand(const Arguments &args);
 int runStepsCommand(const Arguments &args);
 /// `klx compile FILE --compare VARIANT [VARIANT]`.
 int runCompareCommand(const Arguments &args);

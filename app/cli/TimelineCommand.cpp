@@ -1,25 +1,56 @@
 //===- TimelineCommand.cpp - klx timeline ---------------------------------===//
 //
-// The simulated barrier timeline of each warp-specialized klx kernel: the
-// protocol model read after klx-circular-buffer (BarrierModel), run under
-// the stated latency model (BarrierSim). Exit 3 when a kernel deadlocks,
-// with the blocked waits and the reasons printed.
+// The simulated barrier timeline of each kernel with a barrier protocol:
+// the model read after klx-circular-buffer (BarrierModel) or from nvgpu
+// ops, run under the stated latency model (BarrierSim). Exit 3 when a
+// kernel deadlocks, with the blocked waits and the reasons printed. A run
+// that completes is checked against every timing (klx verify): the
+// timeline never calls a protocol fine where verify finds a failure.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
 
 #include "klx/Analysis/Protocol/TimelineFormat.h"
+#include "klx/Analysis/Protocol/Verify.h"
+#include "klx/Analysis/Protocol/VerifyFormat.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 using namespace klx;
 using namespace klx::cli;
 
+namespace {
+
+/// What klx verify says of a model whose simulation completed (nullopt
+/// when the simulation already failed: nothing to add).
+std::optional<sim::Verification> crossCheck(const sim::ProtocolModel &model,
+                                            const sim::Timeline &timeline) {
+  if (!timeline.verdict.completes)
+    return std::nullopt;
+  return sim::verifyProtocol(model);
+}
+
+/// The line under a completed simulation that verify contradicts or could
+/// not decide; empty when verify agrees.
+std::string crossCheckLine(const sim::ProtocolModel &model,
+                           const sim::Verification &v) {
+  if (v.fails())
+    return "completes under this latency model; klx verify finds a failure "
+           "for another timing: " +
+           sim::failureKindName(v.kind).str() + ": " + v.summary +
+           " (klx verify prints the counterexample)";
+  if (!v.verified())
+    return "klx verify could not decide every timing: " + v.unknownWhy;
+  return "";
+}
+
+} // namespace
+
 int cli::runTimelineCommand(const Arguments &args) {
-  static const llvm::StringRef ownFlags[] = {"json", "trace", "latency"};
+  static const llvm::StringRef ownFlags[] = {"json", "trace", "latency",
+                                             "k-steps", "tiles"};
   InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
     return input.exitCode;
@@ -32,44 +63,33 @@ int cli::runTimelineCommand(const Arguments &args) {
       return kExitUsageError;
     }
   }
+  if (!readModelSize(args, "timeline", input->options.modelSize,
+                     llvm::errs()))
+    return kExitUsageError;
   input->options.emitGoal = EmitKind::MLIR;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   printDiagnostics(run, llvm::errs());
-  int step = run.timelineStep();
-  const Snapshot *snapshot = step >= 0 ? &run.snapshots[step] : nullptr;
-  if (!snapshot) {
-    if (!run.succeeded())
-      return exitCodeFor(run);
-    for (const Snapshot &s : run.snapshots)
-      for (const std::string &note : s.protocolNotes) {
-        llvm::errs() << "klx timeline: " << run.fileName << ": " << note
-                     << "\n";
-        return kExitUsageError;
-      }
-    llvm::errs() << "klx timeline: " << run.fileName
-                 << ": no kernel with a barrier protocol at any step (the "
-                    "timeline is read from a warp-specialized klx kernel "
-                    "from klx-circular-buffer on, or from nvgpu mbarrier ops "
-                    "before convert-nvgpu-to-nvvm)\n";
-    return kExitUsageError;
-  }
+  int exitCode = kExitSuccess;
+  const Snapshot *snapshot =
+      protocolStep(run, "timeline", llvm::errs(), exitCode);
+  if (!snapshot)
+    return exitCode;
 
   std::vector<sim::Timeline> timelines;
-  bool deadlock = false;
+  std::vector<std::optional<sim::Verification>> checks;
   for (const sim::ProtocolModel &model : snapshot->protocols) {
     timelines.push_back(sim::simulate(model, latency));
-    deadlock |= !timelines.back().verdict.completes;
+    checks.push_back(crossCheck(model, timelines.back()));
+    bool fails = !timelines.back().verdict.completes ||
+                 (checks.back() && checks.back()->fails());
+    if (fails)
+      exitCode = kExitDeadlock;
   }
-  if (std::optional<std::string> path = args.get("trace")) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(*path, ec);
-    if (ec) {
-      llvm::errs() << "klx timeline: " << *path
-                   << ": cannot write: " << ec.message() << "\n";
+  if (std::optional<std::string> path = args.get("trace"))
+    if (!writeTraceFile(*path, "timeline", [&](llvm::raw_ostream &os) {
+          sim::writeChromeTrace(os, snapshot->protocols, timelines);
+        }))
       return kExitUsageError;
-    }
-    sim::writeChromeTrace(os, snapshot->protocols, timelines);
-  }
 
   if (args.has("json")) {
     llvm::json::OStream json(llvm::outs(), 2);
@@ -78,25 +98,36 @@ int cli::runTimelineCommand(const Arguments &args) {
       json.attribute("step", snapshot->displayName());
       json.attribute("latency", timelines.front().latency.describe());
       json.attributeArray("kernels", [&] {
-        for (size_t k = 0; k < timelines.size(); ++k) {
-          const sim::Timeline &t = timelines[k];
-          const sim::ProtocolModel &m = snapshot->protocols[k];
-          json.object([&] { sim::writeTimelineJson(json, m, t); });
-        }
+        for (size_t k = 0; k < timelines.size(); ++k)
+          json.object([&] {
+            const sim::ProtocolModel &m = snapshot->protocols[k];
+            sim::writeTimelineJson(json, m, timelines[k]);
+            if (checks[k])
+              json.attributeObject("verify", [&] {
+                json.attribute("result", checks[k]->verified() ? "verified"
+                                         : checks[k]->fails()  ? "fails"
+                                                               : "unknown");
+                json.attribute("verdict", sim::verdictLine(m, *checks[k]));
+                json.attribute("states", checks[k]->states);
+                json.attribute("seconds", checks[k]->seconds);
+              });
+          });
       });
     });
     llvm::outs() << "\n";
-    return deadlock ? kExitDeadlock : kExitSuccess;
+    return exitCode;
   }
 
   llvm::raw_ostream &os = llvm::outs();
   for (size_t k = 0; k < timelines.size(); ++k) {
-    const sim::Timeline &t = timelines[k];
     const sim::ProtocolModel &m = snapshot->protocols[k];
-    os << run.fileName << ": simulated barrier timeline of @" << m.kernel
-       << " after " << snapshot->displayName() << ", read from " << m.readFrom
-       << "\n";
-    sim::printTimeline(os, m, t);
+    os << run.fileName << ": simulated barrier timeline of "
+       << sim::kernelLabel(m) << " after " << snapshot->displayName()
+       << ", read from " << m.readFrom << "\n";
+    sim::printTimeline(os, m, timelines[k]);
+    if (checks[k])
+      if (std::string line = crossCheckLine(m, *checks[k]); !line.empty())
+        os << "  but: " << line << "\n";
   }
-  return deadlock ? kExitDeadlock : kExitSuccess;
+  return exitCode;
 }

@@ -275,6 +275,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   PipelineRun run;
   run.fileName = fileName.str();
   run.source = source.str();
+  run.modelSize = options.modelSize;
 
   std::unique_ptr<mlir::MLIRContext> context = createContext();
   std::vector<Diag> pending;
@@ -352,8 +353,10 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   }
 
   uint64_t inputTextHash = 0;
+  SourceNames sourceNames(run.source, fileName);
   if (options.recordSnapshots)
-    inputTextHash = captureIR(module->getOperation(), parse, true);
+    inputTextHash = captureIR(module->getOperation(), parse, true,
+                              run.modelSize, &sourceNames);
   parse.changed = true;
   parse.diagnostics = std::move(pending);
   pending.clear();
@@ -367,7 +370,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   size_t passCount = std::min(steps.size(), stopIndex);
   SnapshotRecorder recorder(run, pending, collector, options.recordSnapshots,
                             module->getOperation(), inputTextHash,
-                            options.maxSnapshotBytes);
+                            options.maxSnapshotBytes, &sourceNames);
   for (size_t i = 0; i < passCount; ++i) {
     if (!enterStep(options, i + 1, stopIndex + 1, names[i + 1], pending))
       return finish(RunStatus::Stopped);

@@ -23,7 +23,8 @@ static mlir::Operation *topLevelOp(mlir::Operation *op) {
 }
 
 uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
-                        bool verified) {
+                        bool verified, const ModelSize &size,
+                        const SourceNames *names) {
   mlir::AsmState::LocationMap locations;
   mlir::OpPrintingFlags flags;
   if (verified)
@@ -49,13 +50,14 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
     auto it = locations.find(printed);
     return it == locations.end() ? 0u : it->second.first;
   };
-  snapshot.roles = analyzeRoles(op, lineOf);
+  snapshot.roles = analyzeRoles(op, lineOf, names);
   snapshot.steps = analyzeSteps(op, lineOf);
   snapshot.protocolNotes.clear();
   snapshot.protocols =
-      buildProtocolModels(op, ModelSize(), snapshot.protocolNotes, lineOf);
-  for (sim::ProtocolModel &model : buildNvgpuProtocolModels(
-           op, ModelSize(), snapshot.protocolNotes, lineOf))
+      buildProtocolModels(op, size, snapshot.protocolNotes, lineOf);
+  for (sim::ProtocolModel &model :
+       buildNvgpuProtocolModels(op, size, snapshot.protocolNotes, lineOf,
+                                names))
     snapshot.protocols.push_back(std::move(model));
   return llvm::xxh3_64bits(snapshot.text);
 }
@@ -82,10 +84,12 @@ SnapshotRecorder::SnapshotRecorder(PipelineRun &run,
                                    std::vector<Diag> &pendingDiags,
                                    DiagnosticCollector &collector,
                                    bool recordIR, mlir::Operation *input,
-                                   uint64_t inputTextHash, size_t maxBytes)
+                                   uint64_t inputTextHash, size_t maxBytes,
+                                   const SourceNames *names)
     : run(run), pendingDiags(pendingDiags), collector(collector),
       recordIR(recordIR), lastStructure(input), lastTextHash(inputTextHash),
-      lastTextSnapshot(run.snapshots.size() - 1), maxBytes(maxBytes) {
+      lastTextSnapshot(run.snapshots.size() - 1), maxBytes(maxBytes),
+      names(names) {
   for (const Snapshot &s : run.snapshots)
     keptBytes += s.text.size();
 }
@@ -163,7 +167,8 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
     } else {
       // A failed pass may leave the IR invalid; the printer then falls back
       // to the generic form, which still shows where conversion stopped.
-      uint64_t textHash = captureIR(top, snapshot, !failed);
+      uint64_t textHash =
+          captureIR(top, snapshot, !failed, run.modelSize, names);
       // The structure can change while the text does not (an op replaced
       // by an identical one); "changed" is what the user would see.
       snapshot.changed = textHash != lastTextHash;

@@ -67,7 +67,7 @@
 // HAND: gemm_tma_wgmma.mlir: simulated barrier timeline of @gemm_tma_wgmma after parse, read from nvgpu ops
 // HAND-NEXT: model: CTA 0 of a grid of one CTA, k_tiles = 5; one thread of each class run through the kernel
 // HAND-NEXT: latency model:
-// HAND-NEXT: barriers: mbarrier@{{[0-9]+}} x2 (init 1) bar.sync x1 (init 128)
+// HAND-NEXT: barriers: full x2 (init 1) bar.sync x1 (init 128)
 // HAND-NEXT: role thread 0: 5 k steps, waits
 // HAND-NEXT: role threads 1-127: 5 k steps, waits
 // HAND-NEXT: verdict: completes in {{[0-9]+}} cycles

@@ -74,6 +74,10 @@ struct CompileOptions {
   /// Called before each step with its place in the plan of this run (from
   /// 0 for parse to count - 1) and its name, for progress displays.
   std::function<void(size_t index, size_t count, llvm::StringRef name)> onStep;
+  /// The problem each step's barrier protocol models cover: what
+  /// `klx timeline` simulates and `klx verify` explores (--tiles,
+  /// --k-steps).
+  ModelSize modelSize;
   /// AMD: also emit the kernel's code object (an ELF relocatable, which
   /// `klx export` links into kernel.hsaco).
   bool codeObject = false;

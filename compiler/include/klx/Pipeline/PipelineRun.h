@@ -8,7 +8,7 @@
 #ifndef KLX_PIPELINE_PIPELINERUN_H
 #define KLX_PIPELINE_PIPELINERUN_H
 
-#include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Analysis/Protocol/BarrierModel.h"
 #include "klx/Analysis/RoleTree/RoleTree.h"
 #include "klx/Analysis/Steps/Steps.h"
 #include "klx/Pipeline/LoweringPipelines.h"
@@ -115,6 +115,8 @@ struct PipelineRun {
   Target target = Target::SM90a;
   /// What the MLIR passes were built from (known once the input parsed).
   LoweringOptions lowering;
+  /// The problem the snapshots' protocol models cover (tiles, k steps).
+  ModelSize modelSize;
   std::vector<Snapshot> snapshots;
   std::vector<DeviceArtifacts> artifacts;
   /// Launch facts of the lowered klx kernels, read once the MLIR passes

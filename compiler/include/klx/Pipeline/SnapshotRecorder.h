@@ -26,8 +26,12 @@ namespace klx {
 
 /// Fills a snapshot's text, origins and op counts from `op` and returns a
 /// fingerprint of the text. `verified` skips the printer's own verification
-/// (the pass manager has verified the IR after each successful pass).
-uint64_t captureIR(mlir::Operation *op, Snapshot &snapshot, bool verified);
+/// (the pass manager has verified the IR after each successful pass);
+/// `size` is the problem the protocol models cover; `names`, when given,
+/// how the input text names values.
+uint64_t captureIR(mlir::Operation *op, Snapshot &snapshot, bool verified,
+                   const ModelSize &size = {},
+                   const SourceNames *names = nullptr);
 
 /// Counts ops by name under (and including) `op`.
 void countOps(mlir::Operation *op, Snapshot &snapshot);
@@ -45,7 +49,7 @@ public:
   SnapshotRecorder(PipelineRun &run, std::vector<Diag> &pendingDiags,
                    DiagnosticCollector &collector, bool recordIR,
                    mlir::Operation *input, uint64_t inputTextHash,
-                   size_t maxBytes);
+                   size_t maxBytes, const SourceNames *names = nullptr);
 
   /// Before the passes of another pass manager: those of the last one are
   /// gone, and a new pass may reuse one's address.
@@ -68,6 +72,7 @@ private:
   uint64_t lastTextHash;
   size_t lastTextSnapshot;
   size_t keptBytes = 0, maxBytes;
+  const SourceNames *names;
   /// Occurrence numbers by pass instance: a nested pass run on several
   /// anchors is one occurrence recorded once per anchor.
   llvm::DenseMap<mlir::Pass *, unsigned> occurrences;

@@ -14,6 +14,7 @@
 #include "klx/Dialect/Klx/IR/KlxOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace klx;
@@ -25,6 +26,9 @@ namespace {
 struct Groups {
   llvm::DenseMap<Value, int> full, empty;
   int turn = -1;
+  /// Each operand's ring of stage buffers: the first buffer's index.
+  int bufferA = -1, bufferB = -1;
+  int64_t stages = 1;
 };
 
 /// The tile loop around a role's ops, for ping-pong's first_tile/tile_step.
@@ -85,6 +89,8 @@ SmallVector<SimOp, 2> stepOps(Operation *nested, const Groups &g,
     op.barrier = g.full.lookup(copy.getPipeline());
     op.bytes = schedule.tileBytes(copy.getOperand());
     op.label = copy.getOperand() == Operand::A ? "copy a" : "copy b";
+    op.buffer = copy.getOperand() == Operand::A ? g.bufferA : g.bufferB;
+    op.bufferSlots = g.stages;
     return {op};
   }
   if (auto wait = dyn_cast<ConsumerWaitOp>(nested)) {
@@ -94,8 +100,12 @@ SmallVector<SimOp, 2> stepOps(Operation *nested, const Groups &g,
     return {op};
   }
   if (isa<MmaOp>(nested)) {
+    // The stage it reads is the one its k step's consumer_wait waited for:
+    // klx-to-nvgpu defers the release until the wgmma reading it is done.
     op.kind = OpKind::Compute;
     op.label = "mma";
+    op.reads = {g.bufferA, g.bufferB};
+    op.bufferSlots = g.stages;
     return {op};
   }
   if (auto release = dyn_cast<ConsumerReleaseOp>(nested)) {
@@ -238,7 +248,22 @@ std::vector<sim::ProtocolModel> klx::buildProtocolModels(
     model.kernel = kernel.getSymName().str();
     int64_t stages = pipelines.front().getStages();
     int64_t kSteps = size.kSteps > 0 ? size.kSteps : 2 * stages + 1;
+    model.bound = llvm::formatv("{0} tile{1} x {2} k steps", size.tiles,
+                                size.tiles == 1 ? "" : "s", kSteps)
+                      .str();
     Groups g;
+    g.stages = stages;
+    // The stage buffers of A and B: one ring each, as the pipelines hold
+    // them (copies write them, MMAs read them).
+    for (auto [which, base] : {std::make_pair("a", &g.bufferA),
+                               std::make_pair("b", &g.bufferB)}) {
+      *base = int(model.buffers.size());
+      for (int64_t s = 0; s < stages; ++s)
+        model.buffers.push_back(
+            {llvm::formatv("{0}[{1}]", which, s).str(), 0,
+             int64_t(model.buffers.size()) << 20,
+             schedule.tileBytes(*which == 'a' ? Operand::A : Operand::B)});
+    }
     bool several = pipelines.size() > 1;
     bool sharedFull =
         llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });

@@ -162,15 +162,18 @@ threadDependentLeaves(Region &body, ThreadValues &values) {
 
 /// Sizes the kernel's integer arguments from its klx.launch description,
 /// when it has one: M and N for `tiles` output tiles, K or k_tiles for
-/// `kSteps` k steps.
-void sizeArguments(Operation *kernel, const ModelSize &size, int64_t kSteps,
-                   ThreadRunInputs &in, std::string &assumptions) {
+/// `kSteps` k steps. Returns the bound that makes, in words ("" when the
+/// kernel is not sized: its own constants bound it).
+std::string sizeArguments(Operation *kernel, const ModelSize &size,
+                          int64_t kSteps, ThreadRunInputs &in,
+                          std::string &assumptions) {
   auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
   auto launch =
       func ? func->getAttrOfType<DictionaryAttr>("klx.launch") : nullptr;
   auto params = launch ? launch.getAs<ArrayAttr>("params") : nullptr;
   if (!params || params.size() != func.getNumArguments())
-    return;
+    return "";
+  bool tiles = false, steps = false;
   std::array<int64_t, 3> tile = {128, 128, 64};
   if (auto t = launch.getAs<DenseI64ArrayAttr>("tile"); t && t.size() == 3)
     tile = {t[0], t[1], t[2]};
@@ -192,11 +195,20 @@ void sizeArguments(Operation *kernel, const ModelSize &size, int64_t kSteps,
       value = kSteps;
     if (value < 0)
       continue;
+    (name.getValue() == "M" || name.getValue() == "N" ? tiles : steps) = true;
     in.arguments[unsigned(i)] = uint64_t(value);
     assumptions +=
         llvm::formatv("{0}{1} = {2}", assumptions.empty() ? "" : ", ",
                       name.getValue(), value);
   }
+  std::string bound;
+  if (tiles)
+    bound = llvm::formatv("{0} tile{1}", tilesM * tilesN,
+                          tilesM * tilesN == 1 ? "" : "s");
+  if (steps)
+    bound += llvm::formatv("{0}{1} k steps", bound.empty() ? "" : " x ", kSteps)
+                 .str();
+  return bound;
 }
 
 int64_t syncCount(const ThreadRun &run) {
@@ -279,7 +291,10 @@ modelKernel(KernelContext &kernel, const ModelSize &size, std::string &why) {
   model.readFrom = "nvgpu ops";
   model.phasesKnown = false;
   ThreadRunInputs in;
-  sizeArguments(shape.kernel, size, kSteps, in, model.assumptions);
+  model.bound =
+      sizeArguments(shape.kernel, size, kSteps, in, model.assumptions);
+  if (model.bound.empty())
+    model.bound = "the kernel's own loop bounds";
   FailureOr<std::vector<ThreadClass>> ran = runClasses(kernel, in, why);
   if (failed(ran))
     return failure();
@@ -349,7 +364,8 @@ bool createsBarriers(Operation *kernel) {
 
 std::vector<sim::ProtocolModel> klx::buildNvgpuProtocolModels(
     Operation *op, const ModelSize &size, std::vector<std::string> &notModelled,
-    const std::function<unsigned(Operation *)> &lineOf) {
+    const std::function<unsigned(Operation *)> &lineOf,
+    const SourceNames *names) {
   std::vector<sim::ProtocolModel> models;
   op->walk<WalkOrder::PreOrder>([&](Operation *kernelOp) {
     auto func = dyn_cast<gpu::GPUFuncOp>(kernelOp);
@@ -363,7 +379,7 @@ std::vector<sim::ProtocolModel> klx::buildNvgpuProtocolModels(
     std::string label = func ? "@" + func.getName().str() : "gpu.launch";
     if (std::optional<KernelShape> shape = readKernelShape(kernelOp, why)) {
       label = func ? label : shape->name;
-      KernelContext kernel(std::move(*shape), lineOf);
+      KernelContext kernel(std::move(*shape), lineOf, names);
       FailureOr<sim::ProtocolModel> model = modelKernel(kernel, size, why);
       if (succeeded(model)) {
         models.push_back(std::move(*model));

@@ -172,13 +172,12 @@ sim::RoleModel RoleBuilder::role(const ThreadClass &c) {
       op.ringOffset = syncs[g]++;
       op.kind = OpKind::Arrive;
       op.arrivals = width;
-      op.label = model.barriers[g].name;
-      if (e.kind == Kind::SyncArrive) {
-        op.label = "bar.arrive " + std::to_string(e.syncId);
+      op.label = "arrive " + model.barriers[g].name;
+      if (e.kind == Kind::SyncArrive)
         break;
-      }
       role.body.push_back(op);
       op.kind = OpKind::Wait;
+      op.label = "wait " + model.barriers[g].name;
       break;
     }
     case Kind::Compute:

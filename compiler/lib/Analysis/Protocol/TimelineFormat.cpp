@@ -7,6 +7,12 @@
 using namespace klx;
 using namespace klx::sim;
 
+std::string sim::kernelLabel(const ProtocolModel &model) {
+  if (llvm::StringRef(model.kernel).starts_with("gpu.launch"))
+    return model.kernel;
+  return "@" + model.kernel;
+}
+
 std::string sim::eventName(const ProtocolModel &model, const Event &e) {
   std::string name = e.label;
   if (e.barrier >= 0 && e.label.find('[') == std::string::npos &&
@@ -162,7 +168,7 @@ void sim::writeChromeTrace(llvm::raw_ostream &os,
         {"name", "process_name"},
         {"ph", "M"},
         {"pid", pid},
-        {"args", llvm::json::Object{{"name", "@" + models[k].kernel + " (" +
+        {"args", llvm::json::Object{{"name", kernelLabel(models[k]) + " (" +
                                                  processSuffix.str() + ")"}}}});
     for (size_t r = 0; r < t.lanes.size(); ++r) {
       events.push_back(llvm::json::Object{

@@ -516,7 +516,8 @@ static bool targetsAMD(Operation *op) {
   return false;
 }
 
-std::vector<RoleTree> klx::analyzeRoles(Operation *root, IRLineFn irLineOf) {
+std::vector<RoleTree> klx::analyzeRoles(Operation *root, IRLineFn irLineOf,
+                                        const SourceNames *names) {
   std::vector<RoleTree> trees;
   if (targetsAMD(root))
     return trees;
@@ -531,7 +532,8 @@ std::vector<RoleTree> klx::analyzeRoles(Operation *root, IRLineFn irLineOf) {
       return WalkResult::skip();
     auto func = dyn_cast<gpu::GPUFuncOp>(op);
     if ((func && func.isKernel()) || isa<gpu::LaunchOp>(op)) {
-      if (std::optional<RoleTree> tree = readThreadBranches(op, irLineOf))
+      if (std::optional<RoleTree> tree =
+              readThreadBranches(op, irLineOf, names))
         trees.push_back(std::move(*tree));
       return WalkResult::skip();
     }

@@ -46,7 +46,8 @@ RoleTree readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
 /// A gpu.func kernel or a gpu.launch body whose block size is known and
 /// whose control flow is still structured; nullopt otherwise.
 std::optional<RoleTree> readThreadBranches(mlir::Operation *kernel,
-                                           IRLineFn irLineOf);
+                                           IRLineFn irLineOf,
+                                           const SourceNames *names);
 
 } // namespace klx::roletree
 

@@ -47,8 +47,10 @@ namespace {
 class BranchWalker {
 public:
   BranchWalker(RoleTree &tree, ThreadValues &values,
-               const Divergence &divergence, IRLineFn irLineOf)
+               const Divergence &divergence, IRLineFn irLineOf,
+               const SourceNames *names)
       : tree(tree), values(values), divergence(divergence), irLineOf(irLineOf),
+        names(names),
         warpCount((values.threads() + kThreadsPerWarp - 1) / kThreadsPerWarp) {}
 
   /// `unknown`: why the number of threads that run the block is not known
@@ -79,6 +81,7 @@ private:
   ThreadValues &values;
   const Divergence &divergence;
   IRLineFn irLineOf;
+  const SourceNames *names;
   unsigned warpCount;
   std::vector<llvm::BitVector> roleActive; // threads doing each role's work
   std::vector<Block *> roleBlocks;         // the branch that opens a role
@@ -161,8 +164,11 @@ std::string BranchWalker::barrierName(Value barriers) {
     return it->second;
   std::string name = "mbarrier";
   if (Operation *create = barriers.getDefiningOp()) {
+    std::string written = names ? names->resultName(create) : "";
     if (auto attr = create->getAttrOfType<StringAttr>(kBarrierNameAttrName))
       name = attr.getValue().str();
+    else if (!written.empty())
+      name = written;
     else if (SourceLoc loc = toSourceLoc(create->getLoc()); loc.isKnown())
       name = llvm::formatv("mbarrier@{0}", loc.line).str();
   }
@@ -472,7 +478,8 @@ std::vector<std::vector<unsigned>> BranchWalker::activePerWarp() const {
 // [SECTION] readThreadBranches ------------------------------------------------
 
 std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
-                                                     IRLineFn irLineOf) {
+                                                     IRLineFn irLineOf,
+                                                     const SourceNames *names) {
   std::string whyNot;
   std::optional<KernelShape> shape = readKernelShape(kernel, whyNot);
   // Once scf is lowered to cf there are blocks, not branches, to read.
@@ -495,7 +502,7 @@ std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
 
   Divergence divergence(*shape);
   ThreadValues values(*shape, divergence);
-  BranchWalker walker(tree, values, divergence, irLineOf);
+  BranchWalker walker(tree, values, divergence, irLineOf, names);
   llvm::BitVector all(threads, true);
   walker.visitBlock(shape->body->front(), all, -1);
   std::vector<std::vector<unsigned>> active = walker.activePerWarp();

@@ -19,8 +19,9 @@ constexpr uint64_t kSpaceStride = uint64_t(1) << 24;
 constexpr uint64_t kBarrierBytes = 8;
 } // namespace
 
-KernelMemory::KernelMemory(std::function<unsigned(Operation *)> lineOf)
-    : lineOf(std::move(lineOf)) {}
+KernelMemory::KernelMemory(std::function<unsigned(Operation *)> lineOf,
+                           const SourceNames *names)
+    : lineOf(std::move(lineOf)), names(names) {}
 
 std::string KernelMemory::uniqueName(std::string name) {
   // The checks match barriers by name: two groups never share one.
@@ -46,10 +47,13 @@ int KernelMemory::groupOf(Value group) {
     return it->second;
   Operation *create = group.getDefiningOp();
   std::string name = "mbarrier";
+  std::string written = names && create ? names->resultName(create) : "";
   if (auto attr =
           create ? create->getAttrOfType<StringAttr>(kBarrierNameAttrName)
                  : nullptr)
     name = attr.getValue().str();
+  else if (!written.empty())
+    name = written;
   else if (SourceLoc loc = create ? toSourceLoc(create->getLoc()) : SourceLoc();
            loc.isKnown())
     name = llvm::formatv("mbarrier@{0}", loc.line).str();
@@ -120,8 +124,8 @@ int KernelMemory::regionOf(MemoryRegion region) {
 
 std::string KernelMemory::regionName(int region) const {
   const MemoryRegion &r = regionList[region];
-  return llvm::formatv("{0}+{1} ({2} bytes)", spaces[r.space].name, r.offset,
-                       r.bytes);
+  return llvm::formatv("{0} [{1}, {2})", spaces[r.space].name, r.offset,
+                       r.offset + r.bytes);
 }
 
 void KernelMemory::noteUnplaced(const std::string &why, Operation *at) {

@@ -15,6 +15,8 @@
 #ifndef KLX_LIB_ANALYSIS_THREADS_KERNELMEMORY_H
 #define KLX_LIB_ANALYSIS_THREADS_KERNELMEMORY_H
 
+#include "klx/Support/SourceNames.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -50,8 +52,10 @@ struct Place {
 
 class KernelMemory {
 public:
-  /// `lineOf` names barriers created without a klx.barrier name.
-  explicit KernelMemory(std::function<unsigned(mlir::Operation *)> lineOf);
+  /// Barriers created without a klx.barrier name are named as `names`
+  /// says the input text names them, else by `lineOf` ("mbarrier@72").
+  KernelMemory(std::function<unsigned(mlir::Operation *)> lineOf,
+               const SourceNames *names = nullptr);
 
   /// The space of dynamic shared memory, of a workgroup global (by symbol
   /// name) or of a workgroup attribution (by value).
@@ -76,7 +80,7 @@ public:
   const std::vector<BarrierGroupInfo> &groups() const { return groupInfo; }
   const std::vector<MemoryRegion> &regions() const { return regionList; }
   const std::string &spaceName(int space) const { return spaces[space].name; }
-  /// "a[0]", "dynamic smem+1024 (16384 bytes)".
+  /// "dynamic smem [1024, 17408)": the space and the bytes in it.
   std::string regionName(int region) const;
 
   /// Why some reads or writes could not be placed, with the op: the stage
@@ -91,6 +95,7 @@ private:
     int group = -1; // an nvgpu group's space: its index
   };
   std::function<unsigned(mlir::Operation *)> lineOf;
+  const SourceNames *names;
   std::vector<Space> spaces;
   std::map<std::string, int> spaceByName;
   llvm::DenseMap<mlir::Value, int> groupByValue;

@@ -83,9 +83,10 @@ struct TraceEntry {
 class KernelContext {
 public:
   KernelContext(KernelShape shape,
-                std::function<unsigned(mlir::Operation *)> lineOf)
+                std::function<unsigned(mlir::Operation *)> lineOf,
+                const SourceNames *names = nullptr)
       : shape(std::move(shape)), divergence(this->shape),
-        values(this->shape, divergence), memory(lineOf),
+        values(this->shape, divergence), memory(lineOf, names),
         lineOf(std::move(lineOf)) {}
   KernelContext(const KernelContext &) = delete;
   KernelContext &operator=(const KernelContext &) = delete;

@@ -11,6 +11,7 @@
 #define KLX_ANALYSIS_PROTOCOL_BARRIERMODEL_H
 
 #include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Support/SourceNames.h"
 
 #include <functional>
 #include <string>
@@ -41,10 +42,12 @@ buildProtocolModels(mlir::Operation *op, const ModelSize &size,
 /// read from the ops themselves (NvgpuProtocol.cpp): hand-written kernels,
 /// and klx kernels after klx-to-nvgpu. Sized by `size` through the
 /// kernel's klx.launch parameters (M, N, K, k_tiles) where it has them.
+/// `names`, when given, names barriers as the input text does.
 std::vector<sim::ProtocolModel> buildNvgpuProtocolModels(
     mlir::Operation *op, const ModelSize &size,
     std::vector<std::string> &notModelled,
-    const std::function<unsigned(mlir::Operation *)> &lineOf);
+    const std::function<unsigned(mlir::Operation *)> &lineOf,
+    const SourceNames *names = nullptr);
 
 } // namespace klx
 

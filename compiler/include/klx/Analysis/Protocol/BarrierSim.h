@@ -61,7 +61,7 @@ enum class OpKind {
 /// Bytes of shared memory that copies write and MMAs and loads read, for
 /// klx verify's stage races; buffers of one space overlap by their spans.
 struct Buffer {
-  std::string name; // "a[0]", "dynamic smem+1024 (16384 bytes)"
+  std::string name; // "a[0]", "dynamic smem [1024, 17408)"
   int space = 0;
   int64_t offset = 0, bytes = 0;
   bool overlaps(const Buffer &o) const {
@@ -149,6 +149,8 @@ struct ProtocolModel {
   std::string readFrom = "klx pipelines";
   /// How the model was sized and what it assumed, in words.
   std::string assumptions;
+  /// The problem it covers, "2 tiles x 9 k steps": klx verify's bound.
+  std::string bound;
   /// Whether each op's ring position is the phase its author meant (klx
   /// knows it from the pipeline state). Read from nvgpu ops, only the
   /// parity of a wait is known: the simulation is still what hardware

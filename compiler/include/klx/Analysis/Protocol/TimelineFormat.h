@@ -17,6 +17,9 @@
 
 namespace klx::sim {
 
+/// "@gemm", or "gpu.launch in @main": the kernel as the output names it.
+std::string kernelLabel(const ProtocolModel &model);
+
 /// "wait full[1]", "full[1] bytes in": an event as lanes and traces name it.
 std::string eventName(const ProtocolModel &model, const Event &event);
 

@@ -25,6 +25,7 @@
 #define KLX_ANALYSIS_ROLETREE_ROLETREE_H
 
 #include "klx/Support/Diagnostics.h"
+#include "klx/Support/SourceNames.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -143,10 +144,12 @@ struct RoleTree {
 
 /// The role trees of every kernel under `root` in a form the analysis can
 /// read; kernels in other forms (lowered to LLVM, unstructured control
-/// flow) have none. `irLineOf` gives an op's line in the printed text.
+/// flow) have none. `irLineOf` gives an op's line in the printed text;
+/// `names`, when given, the names the input text gives barriers.
 std::vector<RoleTree>
 analyzeRoles(mlir::Operation *root,
-             llvm::function_ref<unsigned(mlir::Operation *)> irLineOf = {});
+             llvm::function_ref<unsigned(mlir::Operation *)> irLineOf = {},
+             const SourceNames *names = nullptr);
 
 } // namespace klx
 
