@@ -592,7 +592,7 @@ std::optional<Failure> Machine::checkEnd(const State &s) const {
 Failure Machine::deadlock(const State &s) const {
   Failure f;
   f.kind = FailureKind::Deadlock;
-  std::string who;
+  std::string who, bytes;
   for (int r = 0; r < roles; ++r) {
     if (s.pc(r) >= total(r))
       continue;
@@ -619,9 +619,30 @@ Failure Machine::deadlock(const State &s) const {
                            b.completedPhases, b.pendingArrivals,
                            b.pendingBytes)
                  .str();
+      // Every arrival in but the bytes off: the phase can never complete.
+      if (b.waiting && b.pendingArrivals == 0 && b.pendingBytes != 0 &&
+          bytes.empty())
+        bytes = llvm::formatv(
+                    "{0} has all its arrivals for phase {1} but {2}, so the "
+                    "phase never completes",
+                    slotName(p.slot), b.completedPhases,
+                    b.pendingBytes > 0
+                        ? llvm::formatv("still expects {0} bytes that no "
+                                        "copy delivers",
+                                        b.pendingBytes)
+                              .str()
+                        : llvm::formatv("the copies delivered {0} bytes more "
+                                        "than expect_tx announced",
+                                        -b.pendingBytes)
+                              .str())
+                    .str();
     }
     f.blocked.push_back(b);
   }
-  f.message = "deadlock: nothing can move: " + who;
+  f.message = "nothing can move: " + who;
+  if (!bytes.empty()) {
+    f.kind = FailureKind::TxMismatch;
+    f.message = bytes + ": " + who;
+  }
   return f;
 }

@@ -115,17 +115,24 @@ bool BranchWalker::splitsWholeWarps(
   return true;
 }
 
-/// A role is named by klx-to-nvgpu's attribute, else by what it does.
+/// A role is named by klx-to-nvgpu's attribute, else by what it does: it
+/// multiplies (consumer), issues copies (producer), or waits for what
+/// others bring (consumer).
 static std::string roleNameFromOps(Region &body) {
-  bool mma = false, copies = false;
+  bool mma = false, copies = false, waits = false;
   body.walk([&](Operation *op) {
     mma |= isa<nvgpu::WarpgroupMmaOp, NVVM::WgmmaMmaAsyncOp>(op);
-    copies |= isa<nvgpu::TmaAsyncLoadOp>(op);
+    copies |= isa<nvgpu::TmaAsyncLoadOp,
+                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op);
+    waits |= isa<nvgpu::MBarrierTryWaitParityOp,
+                 NVVM::MBarrierTryWaitParityOp>(op);
   });
   if (mma)
     return "consumer";
   if (copies)
     return "producer";
+  if (waits)
+    return "consumer";
   return "";
 }
 
