@@ -116,14 +116,15 @@ bool BranchWalker::splitsWholeWarps(
 }
 
 /// A role is named by klx-to-nvgpu's attribute, else by what it does: it
-/// multiplies (consumer), issues copies (producer), or waits for what
-/// others bring (consumer).
+/// multiplies (consumer), issues copies or announces their bytes
+/// (producer), or waits for what others bring (consumer).
 static std::string roleNameFromOps(Region &body) {
   bool mma = false, copies = false, waits = false;
   body.walk([&](Operation *op) {
     mma |= isa<nvgpu::WarpgroupMmaOp, NVVM::WgmmaMmaAsyncOp>(op);
-    copies |= isa<nvgpu::TmaAsyncLoadOp,
-                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op);
+    copies |= isa<nvgpu::TmaAsyncLoadOp, nvgpu::MBarrierArriveExpectTxOp,
+                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp,
+                  NVVM::MBarrierArriveExpectTxOp>(op);
     waits |= isa<nvgpu::MBarrierTryWaitParityOp,
                  NVVM::MBarrierTryWaitParityOp>(op);
   });
