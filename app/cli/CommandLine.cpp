@@ -18,6 +18,7 @@ namespace {
 constexpr llvm::StringLiteral kUsage =
     "usage:\n"
     "  klx [FILE] [--pass=NAME] [--role=NAME] [--timeline-at=STEP] "
+    "[--counterexample] "
     "[--run=MxNxK]\n"
     "      [--screenshot=OUT.png --frames=N]\n"
     "  klx compile FILE [--target=sm_90a|gfx942|gfx950]\n"

@@ -75,6 +75,21 @@ int cli::runTimelineCommand(const Arguments &args) {
   if (!snapshot)
     return exitCode;
 
+  // A role that starts late must be one of the kernel's.
+  for (const auto &[role, cycles] : latency.delays) {
+    std::string known;
+    bool found = false;
+    for (const sim::ProtocolModel &model : snapshot->protocols)
+      for (const sim::RoleModel &r : model.roles) {
+        found |= r.name == role;
+        known += (known.empty() ? "" : ", ") + r.name;
+      }
+    if (!found) {
+      llvm::errs() << "klx timeline: --latency: no role named '" << role
+                   << "' (roles: " << known << ")\n";
+      return kExitUsageError;
+    }
+  }
   std::vector<sim::Timeline> timelines;
   std::vector<std::optional<sim::Verification>> checks;
   for (const sim::ProtocolModel &model : snapshot->protocols) {

@@ -457,6 +457,9 @@ void AppController::apply(const Command &command, double now) {
   case Command::ShowTimelineOf:
     appState.view.timelineStep = command.text;
     break;
+  case Command::ShowCounterexample:
+    appState.view.showCounterexample = command.flag;
+    break;
   case Command::ShowPanel:
     showPanel(command.text);
     break;

@@ -51,6 +51,9 @@ struct ViewState {
   /// The step whose protocol model the Barrier timeline pane draws; empty
   /// for the run's timeline step. A name, so it survives recompiles.
   std::string timelineStep;
+  /// The Barrier timeline pane draws the counterexample klx verify found
+  /// (when it found one) rather than the simulation.
+  bool showCounterexample = false;
   /// A pane to bring to the front (a tab of a group), by title, and a
   /// count that changes with each request so the window applies it once.
   std::string raisedPanel;

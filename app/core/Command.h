@@ -35,6 +35,8 @@ struct Command {
     FocusSourceLine,  // index: 1-based line, 0 to clear
     FocusRole,        // text: role name, empty to clear
     ShowTimelineOf,   // text: step name, empty for the run's timeline step
+    ShowCounterexample, // flag: draw klx verify's counterexample instead of
+                        // the simulation in the Barrier timeline pane
     ShowPanel,        // text: the pane's title (brings its tab forward)
     SetDefines,       // text: "NAME=VALUE, ..." (empty for none)
     SetCompare,       // text: a variant (-D values or a file); empty: off

@@ -295,6 +295,10 @@ LinkAction klx::app::followLink(llvm::StringRef target,
       action.commands.push_back({Command::ShowPanel, value.str()});
     } else if (name == "timeline") {
       action.commands.push_back({Command::ShowTimelineOf, value.str()});
+    } else if (name == "counterexample") {
+      action.commands.push_back(
+          {Command::ShowCounterexample, "", 0, value != "0"});
+      action.commands.push_back({Command::ShowPanel, "Barrier timeline"});
     } else if (name == "compare") {
       std::string variant = value.str();
       if (value.ends_with(".mlir") || value.contains('/'))

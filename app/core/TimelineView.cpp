@@ -2,6 +2,8 @@
 
 #include "TimelineView.h"
 
+#include "klx/Analysis/Protocol/VerifyFormat.h"
+
 #include <algorithm>
 
 using namespace klx;
@@ -64,7 +66,36 @@ static TimelineView unavailableView(const PipelineRun &run) {
   return view;
 }
 
-TimelineViews klx::app::buildTimelineViews(const PipelineRun &run) {
+/// Explores `model` for every timing, or takes the result of the step
+/// before when the model is the same (an unchanged snapshot keeps it).
+static void addVerification(TimelineView &view, const sim::ProtocolModel &model,
+                            const TimelineView *same, int64_t states) {
+  view.bound = model.bound;
+  if (same) {
+    view.verification = same->verification;
+    view.verifyVerdict = same->verifyVerdict;
+    view.leavesOut = same->leavesOut;
+    view.counterexample = same->counterexample;
+    return;
+  }
+  sim::VerifyOptions options;
+  options.maxStates = states;
+  auto v = std::make_shared<sim::Verification>(
+      sim::verifyProtocol(model, options));
+  view.verifyVerdict = sim::verdictLine(model, *v);
+  view.leavesOut = sim::verifyLeavesOut(model);
+  if (v->fails()) {
+    auto trace = std::make_shared<TimelineView>(
+        makeTimelineView(model, v->trace, view.step, view.stepName));
+    trace->readFrom = model.readFrom + ", counterexample";
+    trace->moves = true;
+    view.counterexample = std::move(trace);
+  }
+  view.verification = std::move(v);
+}
+
+TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
+                                           int64_t verifyStates) {
   TimelineViews result;
   int preferred = run.timelineStep();
   for (int i = 0; i < int(run.snapshots.size()); ++i) {
@@ -74,8 +105,14 @@ TimelineViews klx::app::buildTimelineViews(const PipelineRun &run) {
     if (i == preferred)
       result.preferred = result.views.size();
     const sim::ProtocolModel &model = s.protocols.front();
-    result.views.push_back(
-        makeTimelineView(model, sim::simulate(model), i, s.displayName()));
+    const TimelineView *same =
+        !s.changed && !result.views.empty() && result.views.back().step == i - 1
+            ? &result.views.back()
+            : nullptr;
+    TimelineView view =
+        makeTimelineView(model, sim::simulate(model), i, s.displayName());
+    addVerification(view, model, same, verifyStates);
+    result.views.push_back(std::move(view));
   }
   if (result.views.empty())
     result.views.push_back(unavailableView(run));

@@ -5,7 +5,9 @@
 // ops klx-to-nvgpu wrote), made on the compile worker's thread, with what
 // the pane needs to draw fast:
 // events sorted by start per lane and the longest event per lane, so the
-// visible window is found by binary search.
+// visible window is found by binary search. Each model is also explored
+// for every timing (klx verify), and a counterexample kept as a view of
+// its own on the same lanes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +15,10 @@
 #define KLX_APP_CORE_TIMELINEVIEW_H
 
 #include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Analysis/Protocol/Verify.h"
 #include "klx/Pipeline/PipelineRun.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,8 +42,21 @@ struct TimelineView {
   sim::Verdict verdict;
   double endTime = 0;
   std::string latency;
+  /// A counterexample: time counts moves, not cycles.
+  bool moves = false;
   std::string readFrom;    // "klx pipelines" or "nvgpu ops"
   std::string assumptions; // how the model was sized, in words
+  std::string bound;       // what the model covers: "4 tiles x 9 k steps"
+  /// Every timing explored; null when not run. Shared by the views of
+  /// steps that kept the same model.
+  std::shared_ptr<const sim::Verification> verification;
+  /// The verdict line ("verified: ...", "FAILS for some timing: ...") and
+  /// what the model leaves out.
+  std::string verifyVerdict;
+  std::vector<std::string> leavesOut;
+  /// The counterexample on the same lanes (one unit of time per move),
+  /// when verification failed.
+  std::shared_ptr<const TimelineView> counterexample;
 
   /// Index of the first event of `lane` that may reach into [t, ...).
   size_t firstVisible(const TimelineLane &lane, double t) const;
@@ -56,7 +73,13 @@ struct TimelineViews {
   const TimelineView &pick(const std::string &stepName) const;
 };
 
-TimelineViews buildTimelineViews(const PipelineRun &run);
+/// The states the window lets one verification explore before it says
+/// "unknown" (the CLI's klx verify goes further): about a second on the
+/// 2-core machine.
+inline constexpr int64_t kWindowVerifyStates = 600'000;
+
+TimelineViews buildTimelineViews(const PipelineRun &run,
+                                 int64_t verifyStates = kWindowVerifyStates);
 
 /// The view of one simulated model (what buildTimelineViews does for each
 /// step's first kernel), also for benchmarks with made-up models.

@@ -40,6 +40,7 @@ struct GuiArguments {
   std::string role;
   /// The step whose protocol model the Barrier timeline pane draws.
   std::string timelineAt;
+  bool counterexample = false;
   /// A pane to bring forward at start (the tab of a group).
   std::string show;
   /// Once the first compile is done, the Source pane's text is replaced
@@ -75,6 +76,8 @@ std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
       args.role = arg.str();
     else if (arg.consume_front("--timeline-at="))
       args.timelineAt = arg.str();
+    else if (arg == "--counterexample")
+      args.counterexample = true;
     else if (arg.consume_front("--show="))
       args.show = arg.str();
     else if (arg.consume_front("--paste="))
@@ -284,6 +287,8 @@ int runWindow(int argc, char **argv) {
   if (!args->target.empty())
     controller.apply({Command::SetTarget, args->target}, (*window)->now());
   controller.apply({Command::ShowTimelineOf, args->timelineAt},
+                   (*window)->now());
+  controller.apply({Command::ShowCounterexample, "", 0, args->counterexample},
                    (*window)->now());
   if (!args->show.empty())
     controller.apply({Command::ShowPanel, args->show}, (*window)->now());

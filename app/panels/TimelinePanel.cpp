@@ -7,7 +7,10 @@
 // line of its op. Each lane draws only the events in the visible window
 // (binary search) and folds runs narrower than a couple of pixels into one
 // box, as profilers do. A deadlock is drawn in red with its blocked waits
-// and reasons.
+// and reasons. Beside the simulated verdict, klx verify's: verified for
+// every timing up to the model's bound, or can fail, with a button that
+// draws the counterexample on the same lanes (one unit of time per move)
+// and lists its moves, each a link to its step and source line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,26 +37,39 @@ public:
       ImGui::TextDisabled("Compiling...");
       return;
     }
-    const TimelineView &view = state.timeline->pick(state.view.timelineStep);
-    if (!view.unavailable.empty()) {
-      ImGui::TextWrapped("%s", view.unavailable.c_str());
+    const TimelineView &simulated =
+        state.timeline->pick(state.view.timelineStep);
+    if (!simulated.unavailable.empty()) {
+      ImGui::TextWrapped("%s", simulated.unavailable.c_str());
       return;
     }
-    if (state.runSerial != shownRun || view.stepName != shownStep) {
+    bool counter =
+        state.view.showCounterexample && simulated.counterexample != nullptr;
+    const TimelineView &view = counter ? *simulated.counterexample : simulated;
+    if (state.runSerial != shownRun || view.stepName != shownStep ||
+        counter != shownCounter) {
       shownRun = state.runSerial;
       shownStep = view.stepName;
+      shownCounter = counter;
       viewStart = 0;
       viewEnd = std::max(1.0, view.endTime * 1.02);
     }
-    drawModelChoice(*state.timeline, view, commands);
-    drawVerdict(view);
+    drawModelChoice(*state.timeline, simulated, commands);
+    if (counter)
+      drawCounterexampleHeader(simulated);
+    else
+      drawVerdict(simulated);
+    drawVerification(simulated, counter, commands);
     const MeasuredTimeline *measured = nullptr;
-    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
+    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend() && !counter;
+         ++it)
       if (it->measured) {
         measured = it->measured.get();
         break;
       }
-    drawLanes(state, view, measured, commands);
+    drawLanes(state, view, measured, commands, counter ? "move" : "cycles");
+    if (counter)
+      drawMoves(state, simulated, commands);
   }
 
 private:
@@ -84,13 +100,19 @@ private:
                         view.assumptions.c_str());
     if (view.verdict.completes) {
       ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1),
-                         "completes in %.0f cycles", view.endTime);
+                         "simulated: completes in %.0f cycles", view.endTime);
       return;
     }
-    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s after %.0f cycles",
+    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1),
+                       "simulated: %s after %.0f cycles",
                        view.verdict.protocolError ? "DEADLOCK (protocol error)"
                                                   : "DEADLOCK",
                        view.endTime);
+    // The reasons fold away where the pane is short, so the lanes show.
+    bool roomy = ImGui::GetContentRegionAvail().y > 330;
+    if (!ImGui::TreeNodeEx("why the simulation stops",
+                           roomy ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+      return;
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
     for (const sim::BlockedWait &b : view.verdict.blocked)
       if (b.waiting)
@@ -104,10 +126,112 @@ private:
     for (const std::string &f : view.verdict.findings)
       ImGui::TextWrapped("why: %s", f.c_str());
     ImGui::PopStyleColor();
+    ImGui::TreePop();
+  }
+
+  /// klx verify's verdict under the simulated one, and the button that
+  /// swaps the lanes for its counterexample.
+  void drawVerification(const TimelineView &view, bool counter,
+                        CommandQueue &commands) {
+    const sim::Verification *v = view.verification.get();
+    if (!v)
+      return;
+    bool hovered = false;
+    if (v->verified()) {
+      ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1),
+                         "every timing: verified, up to %s",
+                         view.bound.c_str());
+      hovered = ImGui::IsItemHovered();
+    } else if (v->fails()) {
+      ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s (%s)",
+                         view.verdict.completes
+                             ? "but for another timing it can fail"
+                             : "every timing: can fail",
+                         sim::failureKindName(v->kind).data());
+      hovered = ImGui::IsItemHovered();
+      const char *label =
+          counter ? "Show the simulation" : "Show the counterexample";
+      // Beside the verdict when it fits, else under it.
+      float need = ImGui::CalcTextSize(label).x +
+                   2 * ImGui::GetStyle().FramePadding.x;
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < need)
+        ImGui::NewLine();
+      if (ImGui::SmallButton(label))
+        commands.push({Command::ShowCounterexample, "", 0, !counter});
+      if (counter) {
+        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
+        ImGui::TextWrapped("%s", v->summary.c_str());
+        ImGui::PopStyleColor();
+      }
+    } else {
+      ImGui::TextDisabled("every timing: unknown (%s)", v->unknownWhy.c_str());
+      hovered = ImGui::IsItemHovered();
+    }
+    if (hovered) {
+      std::string left;
+      for (const std::string &line : view.leavesOut)
+        left += "\n  " + line;
+      ImGui::SetTooltip("klx verify explored every interleaving of the "
+                        "roles and every order copies land in:\n%s\n%lld "
+                        "states (%lld moves) in %.2f s%s%s",
+                        view.verifyVerdict.c_str(), (long long)v->states,
+                        (long long)v->transitions, v->seconds,
+                        left.empty() ? "" : "\nleaves out:", left.c_str());
+    }
+  }
+
+  void drawCounterexampleHeader(const TimelineView &view) {
+    const sim::Verification &v = *view.verification;
+    ImGui::TextDisabled("@%s after %s: klx verify's counterexample, %zu "
+                        "moves (one unit of time each)",
+                        view.kernel.c_str(), view.stepName.c_str(),
+                        v.counterexample.size());
+  }
+
+  /// The counterexample as a list: move, role, what, line; a click selects
+  /// the model's step and the op's source line.
+  void drawMoves(const AppState &state, const TimelineView &view,
+                 CommandQueue &commands) {
+    const sim::Verification &v = *view.verification;
+    ImGui::Separator();
+    ImGui::BeginChild("moves", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    ImGuiListClipper clipper;
+    clipper.Begin(int(v.counterexample.size()));
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const sim::CounterStep &step = v.counterexample[size_t(i)];
+        std::string who = step.landing ? "(copy)"
+                          : step.role >= 0 &&
+                                  step.role < int(v.trace.roleNames.size())
+                              ? v.trace.roleNames[size_t(step.role)]
+                              : "?";
+        char line[512];
+        std::snprintf(line, sizeof line, "%3d  %-16s %s", i + 1, who.c_str(),
+                      step.what.c_str());
+        bool last = i + 1 == int(v.counterexample.size());
+        if (last)
+          ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
+        ImGui::PushID(i);
+        if (ImGui::Selectable(line, false) && step.line) {
+          commands.push({Command::SelectStep, "", view.step});
+          if (unsigned source = sourceLineOf(*state.run, view.step, step.line))
+            commands.push({Command::FocusSourceLine, "", int(source)});
+        }
+        ImGui::PopID();
+        if (last)
+          ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered() && step.line)
+          ImGui::SetTooltip("IR line %u of %s", step.line,
+                            view.stepName.c_str());
+      }
+    ImGui::EndChild();
   }
 
   void drawLanes(const AppState &state, const TimelineView &view,
-                 const MeasuredTimeline *measured, CommandQueue &commands) {
+                 const MeasuredTimeline *measured, CommandQueue &commands,
+                 const char *unit) {
     ImDrawList *draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
     float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
@@ -188,14 +312,16 @@ private:
           underMeasured = &*it;
       }
     }
-    // Time axis, in cycles.
+    // Time axis, in cycles (or moves, for a counterexample).
     float axisY =
         origin.y + kLaneHeight * float(view.lanes.size() + measuredLanes) + 2;
     for (int i = 0; i <= 4; ++i) {
       double t = viewStart + span * i / 4;
       char tick[32];
-      std::snprintf(tick, sizeof tick, "%.0f", t);
-      draw->AddText(ImVec2(toX(t) - (i == 4 ? 40 : 0), axisY),
+      std::snprintf(tick, sizeof tick, i == 4 ? "%.0f %s" : "%.0f", t,
+                    unit);
+      float tickWidth = ImGui::CalcTextSize(tick).x;
+      draw->AddText(ImVec2(toX(t) - (i == 4 ? tickWidth + 4 : 0), axisY),
                     palette::kDimText, tick);
     }
     draw->PopClipRect();
@@ -218,6 +344,7 @@ private:
 
   uint64_t shownRun = ~uint64_t(0);
   std::string shownStep;
+  bool shownCounter = false;
   double viewStart = 0, viewEnd = 1;
 };
 

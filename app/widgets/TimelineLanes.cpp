@@ -28,7 +28,11 @@ std::string klx::app::describeEvent(const TimelineView &view,
       e.barrier >= 0 && e.barrier < int(view.barrierNames.size())
           ? view.barrierNames[e.barrier] + "[" + std::to_string(e.slot) + "]"
           : "";
-  if (e.end > e.start)
+  if (view.moves)
+    std::snprintf(buffer, sizeof buffer, "%s %s\nstep %lld, phase %lld\nmove %.0f",
+                  e.label.c_str(), where.c_str(), (long long)e.step,
+                  (long long)e.phase, e.start + 1);
+  else if (e.end > e.start)
     std::snprintf(buffer, sizeof buffer,
                   "%s %s\nstep %lld, phase %lld\ncycles %.0f - %.0f (%.0f)",
                   e.label.c_str(), where.c_str(), (long long)e.step,
@@ -59,8 +63,11 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
     draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + kLaneHeight - 2),
                         IM_COL32(30, 30, 34, 255));
     char label[96];
-    std::snprintf(label, sizeof label, "%s %.0f%%", lane.role.c_str(),
-                  100 * lane.waitingShare);
+    if (view.moves)
+      std::snprintf(label, sizeof label, "%s", lane.role.c_str());
+    else
+      std::snprintf(label, sizeof label, "%s %.0f%%", lane.role.c_str(),
+                    100 * lane.waitingShare);
     draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(int(r)), label);
     float foldEnd = -1, foldStart = 0;
     float lastTick = -1e9f; // ticks closer than that fold into one
@@ -117,6 +124,13 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
         under = &e;
     }
     flushFold();
+  }
+  // Where a counterexample fails: a red line through every lane.
+  if (view.moves && view.endTime > viewStart && view.endTime - 1 <= viewEnd) {
+    float x = toX(view.endTime - 0.5);
+    draw->AddLine(ImVec2(x, origin.y),
+                  ImVec2(x, origin.y + kLaneHeight * float(view.lanes.size())),
+                  IM_COL32(240, 80, 70, 255), 2.0f);
   }
   return under;
 }

@@ -60,7 +60,7 @@
 // SLOWMMA: latency model: TMA 800.00 cycles + bytes / 128.00 per cycle (copies stream one after another), MMA 1024.00 cycles per k step
 // SLOWMMA-NEXT: barriers:
 // SLOWMMA-NEXT: role producer: 36 k steps, waits 9{{[0-9]}}% of its time
-// BADLATENCY: klx timeline: --latency=mmx=3: unknown latency 'mmx' (known: tma, tma_bytes, mma, issue, wake)
+// BADLATENCY: klx timeline: --latency=mmx=3: unknown latency 'mmx' (known: tma, tma_bytes, mma, issue, wake, delay.ROLE)
 
 // The hand-written kernel: thread 0 issues the copies and also multiplies;
 // the other 127 threads wait and multiply, and all meet at gpu.barrier.
@@ -86,3 +86,13 @@
 // LOWERED: why: full[0]: thread 288 arrives on phase 0, which already has its 1 arrival (initialised for 1)
 
 // NONE: klx timeline: {{.*}}saxpy.mlir: no kernel with a barrier protocol at any step
+
+// One role started late (delay.ROLE=cycles): the failure of the shared
+// full barrier moves thousands of cycles later, it does not go away. A
+// role the kernel does not have is refused.
+// RUN: not klx timeline %S/../../../samples/nvidia/gemm_two_producers.mlir -D shared_full_barrier=1 --latency=delay.producer_b=2000 | FileCheck %s --check-prefix=DELAY
+// RUN: not klx timeline %S/../../../samples/nvidia/gemm_two_producers.mlir --latency=delay.producer_c=5 2>&1 | FileCheck %s --check-prefix=NOROLE
+// DELAY: latency model: {{.*}}, producer_b starts 2000.00 cycles late
+// DELAY: verdict: DEADLOCK (protocol error): the barriers break after 2036 cycles
+// DELAY: why: full[0] completed phase 0 early: producer_b arrived for it after it had completed
+// NOROLE: klx timeline: --latency: no role named 'producer_c' (roles: producer_a, producer_b, consumer)

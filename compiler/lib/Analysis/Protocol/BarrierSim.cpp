@@ -19,7 +19,22 @@ std::string LatencyModel::describe() const {
                        "step, {3} cycles per other op, {4} to wake a waiter",
                        tmaLatency, tmaBytesPerCycle, mmaCycles, issueCycles,
                        wakeCycles)
-      .str();
+             .str() +
+         [&] {
+           std::string text;
+           for (const auto &[role, cycles] : delays)
+             text += llvm::formatv(", {0} starts {1} cycles late", role,
+                                   cycles)
+                         .str();
+           return text;
+         }();
+}
+
+double LatencyModel::delayOf(llvm::StringRef role) const {
+  for (const auto &[name, cycles] : delays)
+    if (name == role)
+      return cycles;
+  return 0;
 }
 
 std::string klx::sim::parseLatencyModel(llvm::StringRef spec,
@@ -32,6 +47,12 @@ std::string klx::sim::parseLatencyModel(llvm::StringRef spec,
     auto [name, text] = item.split('=');
     name = name.trim();
     double value = 0;
+    if (name.consume_front("delay.")) {
+      if (name.empty() || text.trim().getAsDouble(value) || !(value >= 0))
+        return ("'" + item + "' is not delay.ROLE=cycles").str();
+      model.delays.emplace_back(name.str(), value);
+      continue;
+    }
     if (text.trim().getAsDouble(value) || !(value > 0))
       return ("'" + item + "' is not name=positive number").str();
     double *field = llvm::StringSwitch<double *>(name)
@@ -43,7 +64,7 @@ std::string klx::sim::parseLatencyModel(llvm::StringRef spec,
                         .Default(nullptr);
     if (!field)
       return ("unknown latency '" + name +
-              "' (known: tma, tma_bytes, mma, issue, wake)")
+              "' (known: tma, tma_bytes, mma, issue, wake, delay.ROLE)")
           .str();
     *field = value;
   }
@@ -250,7 +271,7 @@ public:
       if (model.roles[r].steps <= 0 || model.roles[r].body.empty())
         roles[r].done = true;
       else
-        schedule({0, 0, int(r)});
+        schedule({latency.delayOf(model.roles[r].name), 0, int(r)});
     }
     int64_t events = 0;
     while (!queue.empty() && !faulted && events++ < maxEvents) {

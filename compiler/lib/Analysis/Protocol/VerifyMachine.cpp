@@ -256,9 +256,11 @@ void Machine::event(Recorder *rec, int role, Event e, const std::string &what,
                     bool landing) {
   if (!rec)
     return;
+  // One unit per move: a box most of its width wide (ticks for arrivals
+  // and copies, which are instants).
   e.start = rec->now;
-  if (e.end < e.start)
-    e.end = e.start;
+  bool box = e.kind == Event::Kind::Wait || e.kind == Event::Kind::Work;
+  e.end = box ? e.start + 0.8 : e.start;
   rec->trace.lanes[role].push_back(e);
   rec->steps.push_back({role, landing, what, e.line, e.step});
 }

@@ -148,8 +148,10 @@ int BranchWalker::newRole(const llvm::BitVector &threads, int parent,
             std::min(values.threads(), (w + 1) * kThreadsPerWarp)) != -1)
       role.warps.push_back(w);
   role.threads = unsigned(threads.count());
+  // A sub-role that does what its parent does is named by its warps.
+  bool sameAsParent = parent >= 0 && tree.roles[parent].kind == role.kind;
   if (name.empty())
-    name = !role.kind.empty() ? role.kind
+    name = !role.kind.empty() && !sameAsParent ? role.kind
            : role.warps.size() == 1
                ? llvm::formatv("warp {0}", role.warps.front()).str()
                : llvm::formatv("warps {0}-{1}", role.warps.front(),

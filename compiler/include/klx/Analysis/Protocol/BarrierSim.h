@@ -30,13 +30,18 @@ struct LatencyModel {
   double mmaCycles = 256;        // one k step's MMAs of one warpgroup
   double issueCycles = 4;        // any other op
   double wakeCycles = 20;        // a completed phase to the waiter running
+  /// Roles that start late, by name, and by how many cycles: one warp
+  /// slowed down (a printf in it, a cache miss), as a timing that hides
+  /// or shows a bug.
+  std::vector<std::pair<std::string, double>> delays;
   std::string describe() const;
+  double delayOf(llvm::StringRef role) const;
 };
 
 /// Sets the fields named in `spec`, "tma=800,mma=512": tma (latency),
 /// tma_bytes (per cycle), mma, issue, wake, each a positive number of
-/// cycles (bytes per cycle for tma_bytes). Returns why it cannot, or an
-/// empty string.
+/// cycles (bytes per cycle for tma_bytes), and delay.ROLE, the cycles role
+/// ROLE starts late. Returns why it cannot, or an empty string.
 std::string parseLatencyModel(llvm::StringRef spec, LatencyModel &model);
 
 /// A group of mbarriers, one per stage ("slot"), each initialised for
