@@ -315,11 +315,12 @@ private:
     // Time axis, in cycles (or moves, for a counterexample).
     float axisY =
         origin.y + kLaneHeight * float(view.lanes.size() + measuredLanes) + 2;
+    // The unit under the lane labels; the ticks are numbers only.
+    draw->AddText(ImVec2(origin.x + 4, axisY), palette::kDimText, unit);
     for (int i = 0; i <= 4; ++i) {
       double t = viewStart + span * i / 4;
       char tick[32];
-      std::snprintf(tick, sizeof tick, i == 4 ? "%.0f %s" : "%.0f", t,
-                    unit);
+      std::snprintf(tick, sizeof tick, "%.0f", t);
       float tickWidth = ImGui::CalcTextSize(tick).x;
       draw->AddText(ImVec2(toX(t) - (i == 4 ? tickWidth + 4 : 0), axisY),
                     palette::kDimText, tick);
