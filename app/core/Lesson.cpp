@@ -298,7 +298,6 @@ LinkAction klx::app::followLink(llvm::StringRef target,
     } else if (name == "counterexample") {
       action.commands.push_back(
           {Command::ShowCounterexample, "", 0, value != "0"});
-      action.commands.push_back({Command::ShowPanel, "Barrier timeline"});
     } else if (name == "compare") {
       std::string variant = value.str();
       if (value.ends_with(".mlir") || value.contains('/'))

@@ -12,6 +12,7 @@
 #include "TestSupport.h"
 
 #include "core/Lesson.h"
+#include "core/TimelineView.h"
 
 #include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/Compiler.h"
@@ -233,6 +234,14 @@ TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
           break;
         case Command::ShowTimelineOf:
           CHECK(hasStep(runs.get(file, defines, target), c.text));
+          break;
+        case Command::ShowCounterexample:
+          // A page that shows a counterexample shows a kernel that has one.
+          if (c.flag) {
+            TimelineViews views =
+                buildTimelineViews(runs.get(file, defines, target));
+            CHECK(views.pick("").counterexample != nullptr);
+          }
           break;
         case Command::ShowPanel:
           CHECK(llvm::is_contained(
