@@ -54,8 +54,7 @@ std::optional<std::string> Arguments::get(llvm::StringRef name) const {
 bool cli::isSubcommand(llvm::StringRef word) {
   return word == "compile" || word == "pipeline" || word == "roles" ||
          word == "export" || word == "timeline" || word == "steps" ||
-         word == "verify" ||
-         word == "help" || word == "--help" || word == "-h";
+         word == "verify" || word == "help" || word == "--help" || word == "-h";
 }
 
 static bool splitDefine(llvm::StringRef text, Arguments &args,

@@ -89,14 +89,13 @@ const Snapshot *protocolStep(const PipelineRun &run, llvm::StringRef who,
                              llvm::raw_ostream &errs, int &exitCode);
 
 /// --tiles=T and --k-steps=N into `size`; false after a message.
-bool readModelSize(const Arguments &args, llvm::StringRef who,
-                   ModelSize &size, llvm::raw_ostream &errs);
+bool readModelSize(const Arguments &args, llvm::StringRef who, ModelSize &size,
+                   llvm::raw_ostream &errs);
 
 /// --NAME=N, a positive integer, into `value` when given; false after a
 /// message.
 bool readPositive(const Arguments &args, llvm::StringRef name,
-                  llvm::StringRef who, int64_t &value,
-                  llvm::raw_ostream &errs);
+                  llvm::StringRef who, int64_t &value, llvm::raw_ostream &errs);
 
 /// Writes a file through `write`; false after "klx WHO: PATH: cannot
 /// write: ...".

@@ -63,8 +63,7 @@ int cli::runTimelineCommand(const Arguments &args) {
       return kExitUsageError;
     }
   }
-  if (!readModelSize(args, "timeline", input->options.modelSize,
-                     llvm::errs()))
+  if (!readModelSize(args, "timeline", input->options.modelSize, llvm::errs()))
     return kExitUsageError;
   input->options.emitGoal = EmitKind::MLIR;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);

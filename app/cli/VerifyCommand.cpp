@@ -33,7 +33,8 @@ int cli::runVerifyCommand(const Arguments &args) {
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   printDiagnostics(run, llvm::errs());
   int exitCode = kExitSuccess;
-  const Snapshot *snapshot = protocolStep(run, "verify", llvm::errs(), exitCode);
+  const Snapshot *snapshot =
+      protocolStep(run, "verify", llvm::errs(), exitCode);
   if (!snapshot)
     return exitCode;
 
@@ -73,10 +74,9 @@ int cli::runVerifyCommand(const Arguments &args) {
   }
   for (size_t k = 0; k < results.size(); ++k) {
     const sim::ProtocolModel &m = snapshot->protocols[k];
-    llvm::outs() << run.fileName << ": klx verify "
-                 << sim::kernelLabel(m) << " after "
-                 << snapshot->displayName() << ", read from " << m.readFrom
-                 << "\n";
+    llvm::outs() << run.fileName << ": klx verify " << sim::kernelLabel(m)
+                 << " after " << snapshot->displayName() << ", read from "
+                 << m.readFrom << "\n";
     sim::printVerification(llvm::outs(), m, results[k]);
   }
   return exitCode;

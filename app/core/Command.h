@@ -1,5 +1,4 @@
-//===- Command.h - What panels ask the controller to do ----------*- C++
-//-*-===//
+//===- Command.h - What panels ask the controller to do ---------*- C++ -*-===//
 //
 // Panels push Commands while drawing; the controller applies them between
 // frames. Nothing here includes ImGui.
@@ -16,32 +15,32 @@ namespace klx::app {
 
 struct Command {
   enum Kind {
-    OpenFile,         // text: path
-    EditSource,       // text: the whole new text
-    Recompile,        // now, skipping the typing pause
-    SaveSource,       // write the buffer to its file
-    RevertSource,     // back to the file on disk
-    SelectStep,       // index
-    SelectStepNamed,  // text: a step's display name (after the compile
-                      // in flight, if any)
-    StepForward,      // next visible step
-    StepBack,         // previous visible step
-    CompareWith,      // index, -1 for the step before
-    SetHideUnchanged, // flag
-    SetShowDiff,      // flag
-    SetSideBySide,    // flag
-    SetTarget,        // text: target name, empty for the file's
-    SetStopAfter,     // text: step name, empty for all
-    FocusSourceLine,  // index: 1-based line, 0 to clear
-    FocusRole,        // text: role name, empty to clear
-    ShowTimelineOf,   // text: step name, empty for the run's timeline step
+    OpenFile,           // text: path
+    EditSource,         // text: the whole new text
+    Recompile,          // now, skipping the typing pause
+    SaveSource,         // write the buffer to its file
+    RevertSource,       // back to the file on disk
+    SelectStep,         // index
+    SelectStepNamed,    // text: a step's display name (after the compile
+                        // in flight, if any)
+    StepForward,        // next visible step
+    StepBack,           // previous visible step
+    CompareWith,        // index, -1 for the step before
+    SetHideUnchanged,   // flag
+    SetShowDiff,        // flag
+    SetSideBySide,      // flag
+    SetTarget,          // text: target name, empty for the file's
+    SetStopAfter,       // text: step name, empty for all
+    FocusSourceLine,    // index: 1-based line, 0 to clear
+    FocusRole,          // text: role name, empty to clear
+    ShowTimelineOf,     // text: step name, empty for the run's timeline step
     ShowCounterexample, // flag: draw klx verify's counterexample instead of
                         // the simulation in the Barrier timeline pane
-    ShowPanel,        // text: the pane's title (brings its tab forward)
-    SetDefines,       // text: "NAME=VALUE, ..." (empty for none)
-    SetCompare,       // text: a variant (-D values or a file); empty: off
-    OpenLesson,       // text: a lesson page's path; index: with an empty
-                      // text, the page of that number in the list
+    ShowPanel,          // text: the pane's title (brings its tab forward)
+    SetDefines,         // text: "NAME=VALUE, ..." (empty for none)
+    SetCompare,         // text: a variant (-D values or a file); empty: off
+    OpenLesson,         // text: a lesson page's path; index: with an empty
+                        // text, the page of that number in the list
     ResetLayout,
     RunOnGpu, // text: "MxNxK" or "N" or empty for the bundle's default;
               // flag: also record a measured timeline; index 1: run the

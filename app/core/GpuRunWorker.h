@@ -1,5 +1,4 @@
-//===- GpuRunWorker.h - Runs kernels on the GPU, off the GUI thread -*- C++
-//-*-===//
+//===- GpuRunWorker.h - Kernels run on the GPU, off the GUI -----*- C++ -*-===//
 //
 // The GUI never launches a kernel itself: it writes a Bundle and runs
 // klx-run as a child process, so a kernel that hangs or faults costs a

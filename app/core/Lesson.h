@@ -1,5 +1,4 @@
-//===- Lesson.h - Lesson pages, read for the Lesson pane ---------*- C++
-//-*-===//
+//===- Lesson.h - Lesson pages, read for the Lesson pane --------*- C++ -*-===//
 //
 // docs/lessons/NN-name.md, each a page about one sample, parsed into the
 // few Markdown blocks the pages use (headings, paragraphs, lists, code,

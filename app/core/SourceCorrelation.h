@@ -1,5 +1,4 @@
-//===- SourceCorrelation.h - Which source line each line came from -*- C++
-//-*-===//
+//===- SourceCorrelation.h - The source line of each line -------*- C++ -*-===//
 //
 // MLIR locations travel through LLVM debug info into PTX .loc, AMDGCN .loc
 // and nvdisasm's line info; these functions read them back so that a click

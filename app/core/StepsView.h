@@ -1,5 +1,4 @@
-//===- StepsView.h - What the Steps pane draws -------------------*- C++
-//-*-===//
+//===- StepsView.h - What the Steps pane draws ------------------*- C++ -*-===//
 //
 // The ordered steps of each kernel at the selected step (or, where it has
 // none, at the run's default steps step), as columns of load, compute

@@ -80,8 +80,8 @@ static void addVerification(TimelineView &view, const sim::ProtocolModel &model,
   }
   sim::VerifyOptions options;
   options.maxStates = states;
-  auto v = std::make_shared<sim::Verification>(
-      sim::verifyProtocol(model, options));
+  auto v =
+      std::make_shared<sim::Verification>(sim::verifyProtocol(model, options));
   view.verifyVerdict = sim::verdictLine(model, *v);
   view.leavesOut = sim::verifyLeavesOut(model);
   if (v->fails()) {

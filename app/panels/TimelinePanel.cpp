@@ -61,8 +61,8 @@ public:
       drawVerdict(simulated);
     drawVerification(simulated, counter, commands);
     const MeasuredTimeline *measured = nullptr;
-    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend() && !counter;
-         ++it)
+    for (auto it = state.gpuRuns.rbegin();
+         it != state.gpuRuns.rend() && !counter; ++it)
       if (it->measured) {
         measured = it->measured.get();
         break;
@@ -103,11 +103,10 @@ private:
                          "simulated: completes in %.0f cycles", view.endTime);
       return;
     }
-    ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1),
-                       "simulated: %s after %.0f cycles",
-                       view.verdict.protocolError ? "DEADLOCK (protocol error)"
-                                                  : "DEADLOCK",
-                       view.endTime);
+    ImGui::TextColored(
+        ImVec4(0.95f, 0.35f, 0.3f, 1), "simulated: %s after %.0f cycles",
+        view.verdict.protocolError ? "DEADLOCK (protocol error)" : "DEADLOCK",
+        view.endTime);
     // The reasons fold away where the pane is short, so the lanes show.
     bool roomy = ImGui::GetContentRegionAvail().y > 330;
     if (!ImGui::TreeNodeEx("why the simulation stops",
@@ -152,8 +151,8 @@ private:
       const char *label =
           counter ? "Show the simulation" : "Show the counterexample";
       // Beside the verdict when it fits, else under it.
-      float need = ImGui::CalcTextSize(label).x +
-                   2 * ImGui::GetStyle().FramePadding.x;
+      float need =
+          ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
       ImGui::SameLine();
       if (ImGui::GetContentRegionAvail().x < need)
         ImGui::NewLine();
@@ -202,11 +201,11 @@ private:
     while (clipper.Step())
       for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
         const sim::CounterStep &step = v.counterexample[size_t(i)];
-        std::string who = step.landing ? "(copy)"
-                          : step.role >= 0 &&
-                                  step.role < int(v.trace.roleNames.size())
-                              ? v.trace.roleNames[size_t(step.role)]
-                              : "?";
+        std::string who =
+            step.landing ? "(copy)"
+            : step.role >= 0 && step.role < int(v.trace.roleNames.size())
+                ? v.trace.roleNames[size_t(step.role)]
+                : "?";
         char line[512];
         std::snprintf(line, sizeof line, "%3d  %-16s %s", i + 1, who.c_str(),
                       step.what.c_str());

@@ -1,5 +1,4 @@
-//===- CorrelatedTextView.h - Text whose lines know their source -*- C++
-//-*-===//
+//===- CorrelatedTextView.h - Text tied to source lines ---------*- C++ -*-===//
 //
 // A TextView over IR or assembly whose lines carry the source line they
 // came from: lines of the focused source line are highlighted, and

@@ -29,9 +29,10 @@ std::string klx::app::describeEvent(const TimelineView &view,
           ? view.barrierNames[e.barrier] + "[" + std::to_string(e.slot) + "]"
           : "";
   if (view.moves)
-    std::snprintf(buffer, sizeof buffer, "%s %s\nstep %lld, phase %lld\nmove %.0f",
-                  e.label.c_str(), where.c_str(), (long long)e.step,
-                  (long long)e.phase, e.start + 1);
+    std::snprintf(buffer, sizeof buffer,
+                  "%s %s\nstep %lld, phase %lld\nmove %.0f", e.label.c_str(),
+                  where.c_str(), (long long)e.step, (long long)e.phase,
+                  e.start + 1);
   else if (e.end > e.start)
     std::snprintf(buffer, sizeof buffer,
                   "%s %s\nstep %lld, phase %lld\ncycles %.0f - %.0f (%.0f)",

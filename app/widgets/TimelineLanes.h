@@ -1,5 +1,4 @@
-//===- TimelineLanes.h - Simulated barrier lanes, drawn ----------*- C++
-//-*-===//
+//===- TimelineLanes.h - Simulated barrier lanes, drawn ---------*- C++ -*-===//
 //
 // What the Barrier timeline pane and the Compare window share: one lane
 // per role of a simulated protocol, waits as boxes in their stage's

@@ -1,5 +1,4 @@
-//===- GatherRunner.h - Launching a gather Bundle ----------------*- C++
-//-*-===//
+//===- GatherRunner.h - Launching a gather Bundle ---------------*- C++ -*-===//
 //
 // Private to runtime/lib: runBundle hands bundles whose problem is a
 // gather (y[i] = x[src(i) + offset] + add) here.

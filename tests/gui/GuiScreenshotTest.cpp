@@ -302,11 +302,11 @@ TEST_CASE("GUI: klx verify's counterexample on the timeline's lanes",
   // the same lanes, with a red line where it fails, and lists its moves.
   std::string path =
       std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gemm_two_producers.mlir";
-  Image simulated = screenshot("verify-simulated.png",
-                               {path, "-D", "shared_full_barrier=1"});
-  Image counter = screenshot(
-      "verify-counterexample.png",
-      {path, "-D", "shared_full_barrier=1", "--counterexample"});
+  Image simulated =
+      screenshot("verify-simulated.png", {path, "-D", "shared_full_barrier=1"});
+  Image counter =
+      screenshot("verify-counterexample.png",
+                 {path, "-D", "shared_full_barrier=1", "--counterexample"});
   size_t differing = 0, failLine = 0;
   for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight);
        ++y)
@@ -317,8 +317,7 @@ TEST_CASE("GUI: klx verify's counterexample on the timeline's lanes",
       failLine += p[0] == 240 && p[1] == 80 && p[2] == 70;
     }
   INFO("timeline pixels that change with the counterexample: "
-       << differing << "; pixels of the failing move's red line: "
-       << failLine);
+       << differing << "; pixels of the failing move's red line: " << failLine);
   CHECK(differing > 5000);
   CHECK(failLine > 40);
   // The lanes and the list of moves keep the pane busy.

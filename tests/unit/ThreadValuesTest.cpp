@@ -1,4 +1,5 @@
-//===- ThreadValuesTest.cpp - Values per thread, as real kernels pick ------===//
+//===- ThreadValuesTest.cpp - Values per thread, as real kernels pick
+//------===//
 //
 // The evaluators behind the role tree and the protocol reader, on the
 // idioms kernels use to pick threads: a warp index broadcast with
@@ -53,8 +54,8 @@ struct Evaluated {
   std::unique_ptr<ThreadValues> values;
 
   explicit Evaluated(const std::string &body) {
-    module = mlir::parseSourceString<mlir::ModuleOp>(kernel(body),
-                                                      context.get());
+    module =
+        mlir::parseSourceString<mlir::ModuleOp>(kernel(body), context.get());
     REQUIRE(module);
     mlir::gpu::GPUFuncOp func;
     module->walk([&](mlir::gpu::GPUFuncOp f) { func = f; });
@@ -95,13 +96,12 @@ TEST_CASE("thread values: the warp index broadcast with shfl.sync idx",
 }
 
 TEST_CASE("thread values: bfly, down and up shuffles", "[thread-values]") {
-  Evaluated e(
-      "  %x = nvvm.shfl.sync bfly %all, %t32, %c1i, %c31i "
-      "{test.name = \"bfly\"} : i32 -> i32\n"
-      "  %d = nvvm.shfl.sync down %all, %t32, %c1i, %c31i "
-      "{test.name = \"down\"} : i32 -> i32\n"
-      "  %u = nvvm.shfl.sync up %all, %t32, %c1i, %c0i "
-      "{test.name = \"up\"} : i32 -> i32\n");
+  Evaluated e("  %x = nvvm.shfl.sync bfly %all, %t32, %c1i, %c31i "
+              "{test.name = \"bfly\"} : i32 -> i32\n"
+              "  %d = nvvm.shfl.sync down %all, %t32, %c1i, %c31i "
+              "{test.name = \"down\"} : i32 -> i32\n"
+              "  %u = nvvm.shfl.sync up %all, %t32, %c1i, %c0i "
+              "{test.name = \"up\"} : i32 -> i32\n");
   std::vector<uint64_t> bfly = e.lanes("bfly"), down = e.lanes("down"),
                         up = e.lanes("up");
   for (unsigned t = 0; t < 64; ++t) {

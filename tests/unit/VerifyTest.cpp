@@ -179,8 +179,7 @@ TEST_CASE("verify: the Barrier timeline pane's verdicts", "[verify][app]") {
     const app::TimelineView &trace = *view.counterexample;
     CHECK(trace.moves);
     CHECK(trace.lanes.size() == view.lanes.size());
-    CHECK(trace.endTime ==
-          double(view.verification->counterexample.size()));
+    CHECK(trace.endTime == double(view.verification->counterexample.size()));
     CHECK(view.verifyVerdict.rfind("FAILS for some timing", 0) == 0);
   }
 }

@@ -22,9 +22,8 @@ static mlir::Operation *topLevelOp(mlir::Operation *op) {
   return op;
 }
 
-uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
-                        bool verified, const ModelSize &size,
-                        const SourceNames *names) {
+uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot, bool verified,
+                        const ModelSize &size, const SourceNames *names) {
   mlir::AsmState::LocationMap locations;
   mlir::OpPrintingFlags flags;
   if (verified)
@@ -55,9 +54,8 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot,
   snapshot.protocolNotes.clear();
   snapshot.protocols =
       buildProtocolModels(op, size, snapshot.protocolNotes, lineOf);
-  for (sim::ProtocolModel &model :
-       buildNvgpuProtocolModels(op, size, snapshot.protocolNotes, lineOf,
-                                names))
+  for (sim::ProtocolModel &model : buildNvgpuProtocolModels(
+           op, size, snapshot.protocolNotes, lineOf, names))
     snapshot.protocols.push_back(std::move(model));
   return llvm::xxh3_64bits(snapshot.text);
 }

@@ -24,8 +24,7 @@ std::string SourceNames::resultName(mlir::Operation *op) const {
     return "";
   // `%name = op...` (`%name:2 = ...`, `%a, %b = ...`): the op's name
   // starts at col, the first result's name is the first after the indent.
-  llvm::StringRef before =
-      lines[loc.line - 1].take_front(loc.col - 1).rtrim();
+  llvm::StringRef before = lines[loc.line - 1].take_front(loc.col - 1).rtrim();
   if (!before.consume_back("="))
     return "";
   before = before.rtrim();

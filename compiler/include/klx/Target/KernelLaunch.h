@@ -1,5 +1,4 @@
-//===- KernelLaunch.h - What it takes to launch a compiled kernel -*- C++
-//-*-===//
+//===- KernelLaunch.h - What launching a kernel takes -----------*- C++ -*-===//
 //
 // Read off the lowered module (the klx.launch attribute klx-to-nvgpu leaves
 // on the kernel, and the kernel's final LLVM signature) once the MLIR

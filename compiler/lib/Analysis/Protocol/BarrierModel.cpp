@@ -170,10 +170,10 @@ sim::RoleModel modelRole(RoleOp role, const Groups &g, ScheduleAttr schedule,
 /// threads run, thread 0 also issuing the copies. Its order is thread 0's:
 /// per tile the first `ahead` k steps' copies, then per k step wait, MMA,
 /// release and the copies `ahead` steps on while there are any.
-sim::RoleModel modelWithoutRoles(KernelOp kernel, const Groups &g,
-                                 ScheduleAttr schedule, int64_t tiles,
-                                 int64_t kSteps,
-                                 const std::function<unsigned(Operation *)> &lineOf) {
+sim::RoleModel
+modelWithoutRoles(KernelOp kernel, const Groups &g, ScheduleAttr schedule,
+                  int64_t tiles, int64_t kSteps,
+                  const std::function<unsigned(Operation *)> &lineOf) {
   sim::RoleModel model;
   model.name = "all threads";
   model.steps = tiles * kSteps;
@@ -219,8 +219,8 @@ sim::RoleModel modelWithoutRoles(KernelOp kernel, const Groups &g,
       });
       continue;
     }
-    for (const SimOp &op : stepOps(&nested, g, schedule, threads,
-                                   lineOf(&nested)))
+    for (const SimOp &op :
+         stepOps(&nested, g, schedule, threads, lineOf(&nested)))
       model.body.push_back(op);
   }
   return model;
@@ -228,9 +228,10 @@ sim::RoleModel modelWithoutRoles(KernelOp kernel, const Groups &g,
 
 } // namespace
 
-std::vector<sim::ProtocolModel> klx::buildProtocolModels(
-    Operation *op, const ModelSize &size, std::vector<std::string> &notModelled,
-    const std::function<unsigned(Operation *)> &lineOf) {
+std::vector<sim::ProtocolModel>
+klx::buildProtocolModels(Operation *op, const ModelSize &size,
+                         std::vector<std::string> &notModelled,
+                         const std::function<unsigned(Operation *)> &lineOf) {
   std::vector<sim::ProtocolModel> models;
   op->walk([&](KernelOp kernel) {
     ScheduleAttr schedule = kernel.getScheduleAttr();
@@ -255,8 +256,8 @@ std::vector<sim::ProtocolModel> klx::buildProtocolModels(
     g.stages = stages;
     // The stage buffers of A and B: one ring each, as the pipelines hold
     // them (copies write them, MMAs read them).
-    for (auto [which, base] : {std::make_pair("a", &g.bufferA),
-                               std::make_pair("b", &g.bufferB)}) {
+    for (auto [which, base] :
+         {std::make_pair("a", &g.bufferA), std::make_pair("b", &g.bufferB)}) {
       *base = int(model.buffers.size());
       for (int64_t s = 0; s < stages; ++s)
         model.buffers.push_back(
@@ -265,8 +266,8 @@ std::vector<sim::ProtocolModel> klx::buildProtocolModels(
              schedule.tileBytes(*which == 'a' ? Operand::A : Operand::B)});
     }
     bool several = pipelines.size() > 1;
-    bool sharedFull =
-        llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
+    bool sharedFull = llvm::any_of(
+        pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
     for (auto [i, p] : llvm::enumerate(pipelines)) {
       std::string suffix = several ? operandSuffix(p.getPipeline()) : "";
       if (several && suffix.empty())
@@ -294,8 +295,8 @@ std::vector<sim::ProtocolModel> klx::buildProtocolModels(
         model.roles.push_back(modelRole(role, g, schedule, size.tiles, kSteps,
                                         consumers, lineOf));
     else
-      model.roles.push_back(modelWithoutRoles(kernel, g, schedule, size.tiles,
-                                              kSteps, lineOf));
+      model.roles.push_back(
+          modelWithoutRoles(kernel, g, schedule, size.tiles, kSteps, lineOf));
     models.push_back(std::move(model));
   });
   return models;

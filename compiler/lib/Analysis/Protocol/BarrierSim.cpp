@@ -23,8 +23,7 @@ std::string LatencyModel::describe() const {
          [&] {
            std::string text;
            for (const auto &[role, cycles] : delays)
-             text += llvm::formatv(", {0} starts {1} cycles late", role,
-                                   cycles)
+             text += llvm::formatv(", {0} starts {1} cycles late", role, cycles)
                          .str();
            return text;
          }();

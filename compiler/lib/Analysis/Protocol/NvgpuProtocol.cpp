@@ -57,10 +57,10 @@ SmallVector<Value> protocolOperands(Region &body) {
             isa<LLVM::LLVMPointerType, MemRefType,
                 nvgpu::WarpgroupMatrixDescriptorType>(operand.getType()))
           roots.push_back(operand);
-    // Where a load from shared memory reads (not which element).
-    else if (isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp,
-                 nvgpu::LdMatrixOp>(op))
-      roots.push_back(op->getOperand(0));
+        // Where a load from shared memory reads (not which element).
+        else if (isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp,
+                     nvgpu::LdMatrixOp>(op))
+          roots.push_back(op->getOperand(0));
   });
   return roots;
 }
@@ -147,7 +147,8 @@ threadDependentLeaves(Region &body, ThreadValues &values) {
         push(index);
       continue;
     }
-    if (!v.getType().isIntOrIndex() && !isa<LLVM::LLVMPointerType>(v.getType())) {
+    if (!v.getType().isIntOrIndex() &&
+        !isa<LLVM::LLVMPointerType>(v.getType())) {
       pushPlaceOperands(def, push);
       continue;
     }

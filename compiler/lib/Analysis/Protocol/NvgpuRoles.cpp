@@ -36,8 +36,7 @@ std::string protocol::describeThreads(const std::vector<unsigned> &threads) {
 
 std::optional<std::string>
 RoleBuilder::readInits(const std::vector<ThreadClass> &classes) {
-  const std::vector<threads::BarrierGroupInfo> &groups =
-      kernel.memory.groups();
+  const std::vector<threads::BarrierGroupInfo> &groups = kernel.memory.groups();
   std::map<int, std::set<int64_t>> counts;
   for (const ThreadClass &c : classes)
     for (const TraceEntry &e : c.inits)
@@ -82,8 +81,8 @@ int RoleBuilder::syncGroup(int64_t id, int64_t count) {
 void RoleBuilder::addBuffers() {
   const threads::KernelMemory &memory = kernel.memory;
   for (auto [i, region] : llvm::enumerate(memory.regions()))
-    model.buffers.push_back({memory.regionName(int(i)), region.space,
-                             region.offset, region.bytes});
+    model.buffers.push_back(
+        {memory.regionName(int(i)), region.space, region.offset, region.bytes});
   model.buffersUnknown = memory.unplacedWhy();
 }
 

@@ -58,8 +58,7 @@ void sim::printTimeline(llvm::raw_ostream &os, const ProtocolModel &m,
       os << llvm::formatv(", waiting on {0}[{1}] for parity {2}: {3} phases "
                           "completed, {4} arrivals and {5} bytes pending",
                           b.barrier, b.slot, b.expectedParity,
-                          b.completedPhases, b.pendingArrivals,
-                          b.pendingBytes);
+                          b.completedPhases, b.pendingArrivals, b.pendingBytes);
     if (b.line)
       os << " (IR line " << b.line << ")";
     os << "\n";

@@ -64,9 +64,9 @@ struct Key {
 
 Key keyOf(const State &s) {
   llvm::ArrayRef<int32_t> ints = s.data();
-  llvm::XXH128_hash_t h = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(ints.data()),
-      ints.size() * sizeof(int32_t)));
+  llvm::XXH128_hash_t h = llvm::xxh3_128bits(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(ints.data()),
+                              ints.size() * sizeof(int32_t)));
   return {h.low64, h.high64};
 }
 
@@ -174,9 +174,9 @@ Verification Search::run() {
                                  options.maxStates)
                        .str();
   }
-  v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            start)
-                  .count();
+  v.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return v;
 }
 

@@ -40,9 +40,10 @@ void sim::printVerification(llvm::raw_ostream &os, const ProtocolModel &model,
     for (const std::string &name : v.trace.roleNames)
       width = std::max(width, name.size());
     for (auto [i, step] : llvm::enumerate(v.counterexample)) {
-      std::string who = step.role >= 0 && step.role < int(v.trace.roleNames.size())
-                            ? v.trace.roleNames[step.role]
-                            : std::string("?");
+      std::string who =
+          step.role >= 0 && step.role < int(v.trace.roleNames.size())
+              ? v.trace.roleNames[step.role]
+              : std::string("?");
       if (step.landing)
         who = "(copy)";
       who.resize(std::max(who.size(), width), ' ');
@@ -81,9 +82,9 @@ void sim::writeVerificationJson(llvm::json::OStream &json,
   if (!model.assumptions.empty())
     json.attribute("assumptions", model.assumptions);
   json.attribute("bound", model.bound);
-  json.attribute("result", v.verified()  ? "verified"
-                           : v.fails() ? "fails"
-                                       : "unknown");
+  json.attribute("result", v.verified() ? "verified"
+                           : v.fails()  ? "fails"
+                                        : "unknown");
   json.attribute("verdict", verdictLine(model, v));
   if (v.fails()) {
     json.attribute("kind", failureKindName(v.kind));
@@ -91,10 +92,11 @@ void sim::writeVerificationJson(llvm::json::OStream &json,
     json.attributeArray("counterexample", [&] {
       for (const CounterStep &step : v.counterexample)
         json.object([&] {
-          json.attribute("role", step.role >= 0 &&
-                                         step.role < int(v.trace.roleNames.size())
-                                     ? v.trace.roleNames[step.role]
-                                     : std::string());
+          json.attribute("role",
+                         step.role >= 0 &&
+                                 step.role < int(v.trace.roleNames.size())
+                             ? v.trace.roleNames[step.role]
+                             : std::string());
           json.attribute("landing", step.landing);
           json.attribute("what", step.what);
           json.attribute("step", step.step);

@@ -78,8 +78,7 @@ Layout::Layout(int roles, int slots) : roles(roles), slots(slots) {
   copies = take(0);
 }
 
-State::State(const Layout &layout)
-    : L(&layout), v(size_t(layout.copies), 0) {
+State::State(const Layout &layout) : L(&layout), v(size_t(layout.copies), 0) {
   for (int i = 0; i < L->roles * Layout::kGroupsPerRole; ++i)
     v[L->groups + i] = -1;
 }
@@ -111,11 +110,10 @@ void State::insertCopy(const InFlight &copy) {
                                      copy.phase, copy.pc,     copy.bytes};
   // Sorted, so that the same copies in flight make the same state.
   size_t at = 0;
-  while (at < copyCount() &&
-         std::lexicographical_compare(
-             &v[L->copies + at * Layout::kCopyInts],
-             &v[L->copies + (at + 1) * Layout::kCopyInts], ints,
-             ints + Layout::kCopyInts))
+  while (at < copyCount() && std::lexicographical_compare(
+                                 &v[L->copies + at * Layout::kCopyInts],
+                                 &v[L->copies + (at + 1) * Layout::kCopyInts],
+                                 ints, ints + Layout::kCopyInts))
     ++at;
   v.insert(v.begin() + L->copies + at * Layout::kCopyInts, ints,
            ints + Layout::kCopyInts);
@@ -276,13 +274,12 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
     s.eraseCopy(size_t(-1 - move));
     s.tx(copy.slot) -= copy.bytes;
     if (copy.buffer >= 0)
-      s.know(roles + copy.slot) =
-          knowledge.withBit(s.know(roles + copy.slot), writeBit(copy.buffer),
-                            true);
+      s.know(roles + copy.slot) = knowledge.withBit(
+          s.know(roles + copy.slot), writeBit(copy.buffer), true);
     int g = slotGroup[copy.slot];
     event(rec, copy.role,
-          {Event::Kind::CopyDone, 0, 0, g, copy.slot - slotBase[g],
-           copy.phase, -1, "bytes in", 0},
+          {Event::Kind::CopyDone, 0, 0, g, copy.slot - slotBase[g], copy.phase,
+           -1, "bytes in", 0},
           llvm::formatv("{0} bytes land on {1}{2}", copy.bytes,
                         slotName(copy.slot),
                         copy.buffer >= 0
@@ -306,17 +303,16 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
   switch (op.kind) {
   case OpKind::Wait: {
     s.know(r) = knowledge.join(s.know(r), s.know(roles + slots + p.slot));
-    event(rec, r,
-          {Event::Kind::Wait, 0, 0, g, local, p.phase, shown, op.label,
-           op.line},
-          llvm::formatv("{0} (parity {1}) passes: {2} phase{3} completed",
-                        op.label.find('[') == std::string::npos
-                            ? op.label + "[" + std::to_string(local) + "]"
-                            : op.label,
-                        (p.phase & 1) ^ (op.previousPhase ? 1 : 0),
-                        s.completed(p.slot),
-                        s.completed(p.slot) == 1 ? "" : "s")
-              .str());
+    event(
+        rec, r,
+        {Event::Kind::Wait, 0, 0, g, local, p.phase, shown, op.label, op.line},
+        llvm::formatv("{0} (parity {1}) passes: {2} phase{3} completed",
+                      op.label.find('[') == std::string::npos
+                          ? op.label + "[" + std::to_string(local) + "]"
+                          : op.label,
+                      (p.phase & 1) ^ (op.previousPhase ? 1 : 0),
+                      s.completed(p.slot), s.completed(p.slot) == 1 ? "" : "s")
+            .str());
     advance();
     return std::nullopt;
   }
@@ -357,16 +353,15 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
   }
   case OpKind::Copy:
     failure = copyIssued(s, r, p);
-    event(rec, r,
-          {Event::Kind::Copy, 0, 0, g, local, p.phase, shown, op.label,
-           op.line},
-          llvm::formatv("{0}[{1}]: {2} bytes{3}", op.label, local, op.bytes,
-                        op.bufferAt(op.buffer, p.step) >= 0
-                            ? " into " + model.buffers[op.bufferAt(
-                                             op.buffer, p.step)]
-                                             .name
-                            : std::string())
-              .str());
+    event(
+        rec, r,
+        {Event::Kind::Copy, 0, 0, g, local, p.phase, shown, op.label, op.line},
+        llvm::formatv(
+            "{0}[{1}]: {2} bytes{3}", op.label, local, op.bytes,
+            op.bufferAt(op.buffer, p.step) >= 0
+                ? " into " + model.buffers[op.bufferAt(op.buffer, p.step)].name
+                : std::string())
+            .str());
     break;
   case OpKind::Compute:
   case OpKind::Read:
@@ -389,8 +384,8 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
   return std::nullopt;
 }
 
-std::optional<Failure> Machine::maybeComplete(State &s, int slot,
-                                              Recorder *rec, int byRole) {
+std::optional<Failure> Machine::maybeComplete(State &s, int slot, Recorder *rec,
+                                              int byRole) {
   if (s.pending(slot) > 0 || s.tx(slot) != 0)
     return std::nullopt;
   int g = slotGroup[slot];
@@ -487,8 +482,7 @@ std::optional<Failure> Machine::readsDone(State &s, int r, const Place &p) {
                                      "barrier phase it waited for included "
                                      "those bytes (a read of a stage whose "
                                      "copy has not completed)",
-                                     model.roles[r].name,
-                                     model.buffers[b].name,
+                                     model.roles[r].name, model.buffers[b].name,
                                      model.buffers[w].name)
                            .str(),
                        {}};
@@ -562,8 +556,8 @@ std::optional<Failure> Machine::checkWaits(const State &s) const {
                       "phases {2} and {4} have both completed before it "
                       "looked: the parity it waits for comes round again "
                       "only after phase {5}",
-                      model.roles[r].name, slotName(p.slot), meant,
-                      meant & 1, meant + 1, meant + 2)
+                      model.roles[r].name, slotName(p.slot), meant, meant & 1,
+                      meant + 1, meant + 2)
             .str(),
         {}};
   }
@@ -609,17 +603,15 @@ Failure Machine::deadlock(const State &s) const {
       int g = slotGroup[p.slot];
       b.barrier = model.barriers[g].name;
       b.slot = p.slot - slotBase[g];
-      b.expectedParity =
-          int((p.phase & 1) ^ (p.op->previousPhase ? 1 : 0));
+      b.expectedParity = int((p.phase & 1) ^ (p.op->previousPhase ? 1 : 0));
       b.completedPhases = s.completed(p.slot);
       b.pendingArrivals = s.pending(p.slot);
       b.pendingBytes = s.tx(p.slot);
       who += llvm::formatv("{0}{1} waits on {2} for parity {3} ({4} phases "
                            "completed, {5} arrivals and {6} bytes pending)",
-                           who.empty() ? "" : "; ", b.role,
-                           slotName(p.slot), b.expectedParity,
-                           b.completedPhases, b.pendingArrivals,
-                           b.pendingBytes)
+                           who.empty() ? "" : "; ", b.role, slotName(p.slot),
+                           b.expectedParity, b.completedPhases,
+                           b.pendingArrivals, b.pendingBytes)
                  .str();
       // Every arrival in but the bytes off: the phase can never complete.
       if (b.waiting && b.pendingArrivals == 0 && b.pendingBytes != 0 &&

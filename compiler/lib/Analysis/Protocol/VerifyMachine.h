@@ -166,9 +166,9 @@ private:
   const ProtocolModel &model;
   int roles = 0, slots = 0;
   Layout shape;
-  unsigned stride = 0; // knowledge bits per buffer: 1 + roles
-  std::vector<int> slotBase;        // per barrier group
-  std::vector<int> slotGroup;       // per slot
+  unsigned stride = 0;        // knowledge bits per buffer: 1 + roles
+  std::vector<int> slotBase;  // per barrier group
+  std::vector<int> slotGroup; // per slot
   std::vector<std::vector<int>> overlapping; // per buffer, itself too
   mutable KnowledgeTable knowledge;
 };

@@ -17,14 +17,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Analysis/RoleTree/RoleTreeBuilder.h"
-#include "Analysis/Threads/ThreadValues.h"
 #include "Analysis/Threads/Divergence.h"
+#include "Analysis/Threads/ThreadValues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -125,8 +125,8 @@ static std::string roleNameFromOps(Region &body) {
     copies |= isa<nvgpu::TmaAsyncLoadOp, nvgpu::MBarrierArriveExpectTxOp,
                   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp,
                   NVVM::MBarrierArriveExpectTxOp>(op);
-    waits |= isa<nvgpu::MBarrierTryWaitParityOp,
-                 NVVM::MBarrierTryWaitParityOp>(op);
+    waits |=
+        isa<nvgpu::MBarrierTryWaitParityOp, NVVM::MBarrierTryWaitParityOp>(op);
   });
   if (mma)
     return "consumer";
@@ -358,8 +358,8 @@ std::string BranchWalker::differs(scf::IfOp branch) {
   std::string text = "the branch";
   if (unsigned line = irLine(branch, irLineOf))
     text += llvm::formatv(" at IR line {0}", line).str();
-  text += " decides per thread, and klx cannot evaluate its condition: " +
-          r->why;
+  text +=
+      " decides per thread, and klx cannot evaluate its condition: " + r->why;
   if (unsigned line = r->at ? irLine(r->at, irLineOf) : 0)
     text += llvm::formatv(" (IR line {0})", line).str();
   return text;
@@ -367,9 +367,9 @@ std::string BranchWalker::differs(scf::IfOp branch) {
 
 /// Flattens `a and (b and c)` into the conjuncts klx evaluates per
 /// thread and the rest.
-void BranchWalker::conjuncts(Value condition,
-                             SmallVectorImpl<const ThreadValues::Lanes *> &known,
-                             SmallVectorImpl<Value> &rest) {
+void BranchWalker::conjuncts(
+    Value condition, SmallVectorImpl<const ThreadValues::Lanes *> &known,
+    SmallVectorImpl<Value> &rest) {
   if (const ThreadValues::Lanes *lanes = values.eval(condition)) {
     known.push_back(lanes);
     return;
@@ -385,14 +385,14 @@ void BranchWalker::conjuncts(Value condition,
 /// Why how many threads run a loop's body differs between them, or "".
 static std::string loopDiffers(scf::ForOp loop, const Divergence &divergence,
                                IRLineFn irLineOf) {
-  for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
-                      loop.getStep()})
+  for (Value bound :
+       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
     if (const Reason *r = divergence.varies(bound)) {
       std::string text = "the loop";
       if (unsigned line = irLine(loop, irLineOf))
         text += llvm::formatv(" at IR line {0}", line).str();
-      return text + " runs a number of times that differs between threads: " +
-             r->why;
+      return text +
+             " runs a number of times that differs between threads: " + r->why;
     }
   return "";
 }

@@ -124,8 +124,8 @@ bool klx::threads::isFoldableInteger(Operation *op) {
              arith::DivSIOp, arith::RemSIOp>(op);
 }
 
-std::optional<uint64_t>
-klx::threads::foldInteger(Operation *op, ArrayRef<uint64_t> operands) {
+std::optional<uint64_t> klx::threads::foldInteger(Operation *op,
+                                                  ArrayRef<uint64_t> operands) {
   if (op->getNumResults() != 1 || operands.size() != op->getNumOperands())
     return std::nullopt;
   unsigned width = widthOf(op->getResult(0));
@@ -141,7 +141,7 @@ klx::threads::foldInteger(Operation *op, ArrayRef<uint64_t> operands) {
                        (isa<arith::IndexCastOp>(op) && inWidth < width);
     uint64_t v = operands[0];
     return truncateTo(signExtends ? uint64_t(signExtend(v, inWidth)) : v,
-                        width);
+                      width);
   }
   if (isa<arith::SelectOp>(op))
     return (operands[0] & 1) ? operands[1] : operands[2];

@@ -70,8 +70,8 @@ private:
   MaybeStop recordSyncOp(mlir::Operation *op, bool &handled);
   MaybeStop recordMemoryOp(mlir::Operation *op, bool &handled);
   MaybeStop predicate(mlir::Operation *op, mlir::Value pred, bool &runs);
-  MaybeStop groupSlot(mlir::Operation *op, mlir::Value group,
-                      mlir::Value index, TraceEntry &entry);
+  MaybeStop groupSlot(mlir::Operation *op, mlir::Value group, mlir::Value index,
+                      TraceEntry &entry);
   MaybeStop barrierAddress(mlir::Operation *op, mlir::Value address,
                            TraceEntry &entry);
   void record(TraceEntry entry);

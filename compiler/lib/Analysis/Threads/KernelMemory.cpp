@@ -37,9 +37,7 @@ int KernelMemory::namedSpace(const std::string &name) {
   return it->second;
 }
 
-int KernelMemory::dynamicSharedSpace() {
-  return namedSpace("dynamic smem");
-}
+int KernelMemory::dynamicSharedSpace() { return namedSpace("dynamic smem"); }
 
 int KernelMemory::groupOf(Value group) {
   auto [it, inserted] = groupByValue.try_emplace(group, 0);
@@ -48,9 +46,9 @@ int KernelMemory::groupOf(Value group) {
   Operation *create = group.getDefiningOp();
   std::string name = "mbarrier";
   std::string written = names && create ? names->resultName(create) : "";
-  if (auto attr =
-          create ? create->getAttrOfType<StringAttr>(kBarrierNameAttrName)
-                 : nullptr)
+  if (auto attr = create
+                      ? create->getAttrOfType<StringAttr>(kBarrierNameAttrName)
+                      : nullptr)
     name = attr.getValue().str();
   else if (!written.empty())
     name = written;
@@ -106,8 +104,8 @@ KernelMemory::barrierAt(Place place, std::string &why) {
   if (inserted) {
     it->second = int(groupInfo.size());
     groupInfo.push_back(
-        {uniqueName(llvm::formatv("{0}+{1}", spaces[place.space].name,
-                                  place.offset)),
+        {uniqueName(
+             llvm::formatv("{0}+{1}", spaces[place.space].name, place.offset)),
          1, nullptr});
     groupSpace.push_back(-1);
   }

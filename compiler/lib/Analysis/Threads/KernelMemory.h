@@ -1,4 +1,4 @@
-//===- KernelMemory.h - Barriers and shared memory a kernel names -*- C++ -*-===//
+//===- KernelMemory.h - A kernel's barriers and smem ------------*- C++ -*-===//
 //
 // Private to lib/Analysis: what the runs of a kernel's threads share, so
 // that every thread class names the same barrier and the same bytes of

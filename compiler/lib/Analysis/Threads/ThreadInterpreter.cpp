@@ -45,9 +45,9 @@ ThreadRun Interpreter::run() {
           set(arg, it->second);
     }
     for (auto [i, arg] : llvm::enumerate(func.getWorkgroupAttributions()))
-      places[arg] = {kernel.memory.namedSpace(
-                         llvm::formatv("workgroup #{0}", i).str()),
-                     0};
+      places[arg] = {
+          kernel.memory.namedSpace(llvm::formatv("workgroup #{0}", i).str()),
+          0};
   } else if (auto launch = dyn_cast<gpu::LaunchOp>(shape.kernel)) {
     for (unsigned d = 0; d < 3; ++d) {
       set(shape.threadIds[d], in.thread[d]);
@@ -56,9 +56,9 @@ ThreadRun Interpreter::run() {
       set(shape.gridSizes[d], 1);
     }
     for (auto [i, arg] : llvm::enumerate(launch.getWorkgroupAttributions()))
-      places[arg] = {kernel.memory.namedSpace(
-                         llvm::formatv("workgroup #{0}", i).str()),
-                     0};
+      places[arg] = {
+          kernel.memory.namedSpace(llvm::formatv("workgroup #{0}", i).str()),
+          0};
   }
   if (!shape.body->hasOneBlock()) {
     result.ok = false;
@@ -203,9 +203,8 @@ Interpreter::MaybeStop Interpreter::runFor(scf::ForOp loop) {
 
 Interpreter::MaybeStop Interpreter::runIf(scf::IfOp branch) {
   uint64_t condition;
-  if (MaybeStop stop =
-          needs(branch, branch.getCondition(), "the branch condition",
-                condition))
+  if (MaybeStop stop = needs(branch, branch.getCondition(),
+                             "the branch condition", condition))
     return skipUnread(branch, {stop->why, stop->at});
   Region &taken =
       (condition & 1) ? branch.getThenRegion() : branch.getElseRegion();
@@ -309,11 +308,11 @@ bool Interpreter::evalSpecial(Operation *op) {
     return setTo(linearThread() % kLanesPerWarp);
   if (isa<gpu::SubgroupIdOp>(op))
     return setTo(linearThread() / kLanesPerWarp);
-  if (isa<gpu::BlockIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
-          NVVM::BlockIdZOp>(op))
+  if (isa<gpu::BlockIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp>(
+          op))
     return setTo(0);
-  if (isa<gpu::GridDimOp, NVVM::GridDimXOp, NVVM::GridDimYOp,
-          NVVM::GridDimZOp>(op))
+  if (isa<gpu::GridDimOp, NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>(
+          op))
     return setTo(1);
   if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
     return setTo(shape.block[unsigned(dim.getDimension())]);

@@ -168,20 +168,20 @@ int Interpreter::regionOfMemref(Value memref, Operation *user) {
   else
     type = dyn_cast<MemRefType>(memref.getType());
   if (it == places.end() || !type) {
-    kernel.memory.noteUnplaced(
-        "klx cannot tell which shared memory " + opName(user) +
-            " uses: " + explain(memref).why,
-        user);
+    kernel.memory.noteUnplaced("klx cannot tell which shared memory " +
+                                   opName(user) +
+                                   " uses: " + explain(memref).why,
+                               user);
     return -1;
   }
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (!type.hasStaticShape() || failed(type.getStridesAndOffset(strides, offset)) ||
+  if (!type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
       llvm::any_of(strides, ShapedType::isDynamic) ||
       !type.getElementType().isIntOrIndexOrFloat()) {
     kernel.memory.noteUnplaced(
-        "the shared memory " + opName(user) + " uses has no static size",
-        user);
+        "the shared memory " + opName(user) + " uses has no static size", user);
     return -1;
   }
   int64_t span = 1;
@@ -203,8 +203,7 @@ bool Interpreter::evalPrivateArray(Operation *op) {
       if (!v)
         return explain(value);
       if (int64_t(*v) < 0 || int64_t(*v) >= type.getDimSize(i))
-        return {llvm::formatv("index {0} is outside the array", *v).str(),
-                op};
+        return {llvm::formatv("index {0} is outside the array", *v).str(), op};
       index = index * type.getDimSize(i) + int64_t(*v);
     }
     out = index;
@@ -225,9 +224,8 @@ bool Interpreter::evalPrivateArray(Operation *op) {
     std::optional<int64_t> index;
     Reason why = linearIndex(store.getMemRef(), store.getIndices(), index);
     if (!index) {
-      it->second.lost = {"it was written at an index klx does not know (" +
-                             why.why + ")",
-                         op};
+      it->second.lost = {
+          "it was written at an index klx does not know (" + why.why + ")", op};
       return true;
     }
     it->second.elements[*index] = get(store.getValueToStore());

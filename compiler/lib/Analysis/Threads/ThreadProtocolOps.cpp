@@ -135,7 +135,8 @@ Interpreter::MaybeStop Interpreter::recordNvgpuBarrierOp(Operation *op,
     return std::nullopt;
   }
   if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
-    if (MaybeStop stop = predicate(op, init.getPredicate(), runs); stop || !runs)
+    if (MaybeStop stop = predicate(op, init.getPredicate(), runs);
+        stop || !runs)
       return stop;
     if (MaybeStop stop =
             groupSlot(op, init.getBarriers(), init.getMbarId(), entry))
@@ -164,7 +165,8 @@ Interpreter::MaybeStop Interpreter::recordNvgpuBarrierOp(Operation *op,
     if (MaybeStop stop =
             groupSlot(op, expect.getBarriers(), expect.getMbarId(), entry))
       return stop;
-    if (MaybeStop stop = needs(op, expect.getTxcount(), "the expected bytes", v))
+    if (MaybeStop stop =
+            needs(op, expect.getTxcount(), "the expected bytes", v))
       return stop;
     entry.kind = Kind::ArriveExpectTx;
     entry.bytes = int64_t(v);
@@ -172,7 +174,8 @@ Interpreter::MaybeStop Interpreter::recordNvgpuBarrierOp(Operation *op,
     if (MaybeStop stop =
             groupSlot(op, wait.getBarriers(), wait.getMbarId(), entry))
       return stop;
-    if (MaybeStop stop = needs(op, wait.getPhaseParity(), "the wait's parity", v))
+    if (MaybeStop stop =
+            needs(op, wait.getPhaseParity(), "the wait's parity", v))
       return stop;
     entry.kind = Kind::Wait;
     entry.parity = int(v & 1);
@@ -198,7 +201,8 @@ Interpreter::MaybeStop Interpreter::recordNvvmBarrierOp(Operation *op,
     return std::nullopt;
   };
   if (auto init = dyn_cast<NVVM::MBarrierInitOp>(op)) {
-    if (MaybeStop stop = predicate(op, init.getPredicate(), runs); stop || !runs)
+    if (MaybeStop stop = predicate(op, init.getPredicate(), runs);
+        stop || !runs)
       return stop;
     if (MaybeStop stop = barrierAddress(op, init.getAddr(), entry))
       return stop;
@@ -233,7 +237,8 @@ Interpreter::MaybeStop Interpreter::recordNvvmBarrierOp(Operation *op,
       return stop;
     if (MaybeStop stop = barrierAddress(op, expect.getAddr(), entry))
       return stop;
-    if (MaybeStop stop = needs(op, expect.getTxcount(), "the expected bytes", v))
+    if (MaybeStop stop =
+            needs(op, expect.getTxcount(), "the expected bytes", v))
       return stop;
     entry.kind = Kind::ArriveExpectTx;
     entry.bytes = int64_t(v);
@@ -242,7 +247,8 @@ Interpreter::MaybeStop Interpreter::recordNvvmBarrierOp(Operation *op,
       return stop;
     if (MaybeStop stop = barrierAddress(op, expect.getAddr(), entry))
       return stop;
-    if (MaybeStop stop = needs(op, expect.getTxcount(), "the expected bytes", v))
+    if (MaybeStop stop =
+            needs(op, expect.getTxcount(), "the expected bytes", v))
       return stop;
     entry.kind = Kind::ExpectTx;
     entry.bytes = int64_t(v);
@@ -281,8 +287,9 @@ Interpreter::MaybeStop Interpreter::recordSyncOp(Operation *op, bool &handled) {
       entry.syncId = int64_t(v);
     }
     if (threads) {
-      if (MaybeStop stop = needs(op, threads, "the named barrier's thread "
-                                              "count",
+      if (MaybeStop stop = needs(op, threads,
+                                 "the named barrier's thread "
+                                 "count",
                                  v))
         return stop;
       entry.count = int64_t(v);
@@ -315,7 +322,8 @@ Interpreter::MaybeStop Interpreter::recordMemoryOp(Operation *op,
   entry.op = op;
   if (auto copy = dyn_cast<nvgpu::TmaAsyncLoadOp>(op)) {
     bool runs = true;
-    if (MaybeStop stop = predicate(op, copy.getPredicate(), runs); stop || !runs)
+    if (MaybeStop stop = predicate(op, copy.getPredicate(), runs);
+        stop || !runs)
       return stop;
     if (copy.getMulticastMask())
       return fail(op, "a TMA copy multicast to a cluster (clusters are not "

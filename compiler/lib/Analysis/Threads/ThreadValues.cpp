@@ -216,11 +216,9 @@ ThreadValues::Entry ThreadValues::electLanes(Operation *op) {
   uint64_t mask = ~uint64_t(0);
   if (Value m = elect.getMembermask()) {
     const Lanes *lanes = eval(m);
-    if (!lanes || llvm::any_of(*lanes, [&](uint64_t v) {
-          return v != lanes->front();
-        })) {
-      result.reason = {"the elect.sync member mask is not one known value",
-                       op};
+    if (!lanes ||
+        llvm::any_of(*lanes, [&](uint64_t v) { return v != lanes->front(); })) {
+      result.reason = {"the elect.sync member mask is not one known value", op};
       return result;
     }
     mask = lanes->front();
@@ -262,9 +260,9 @@ ThreadValues::Entry ThreadValues::shuffleLanes(Operation *op) {
     return result;
   }
   const Lanes *value = nullptr;
-  for (Value operand : {Value(shuffle.getVal()), Value(shuffle.getOffset()),
-                        Value(shuffle.getMaskAndClamp()),
-                        Value(shuffle.getThreadMask())}) {
+  for (Value operand :
+       {Value(shuffle.getVal()), Value(shuffle.getOffset()),
+        Value(shuffle.getMaskAndClamp()), Value(shuffle.getThreadMask())}) {
     const Entry &e = entry(operand);
     if (!e.lanes) {
       result.reason = e.reason;
@@ -288,9 +286,9 @@ ThreadValues::Entry ThreadValues::shuffleLanes(Operation *op) {
     if (!runs->test(t))
       continue;
     unsigned warp = t / kLanesPerWarp, lane = t % kLanesPerWarp;
-    unsigned source = warp * kLanesPerWarp +
-                      shuffleSource(shuffle.getKind(), lane, offset[t],
-                                    clamp[t]);
+    unsigned source =
+        warp * kLanesPerWarp +
+        shuffleSource(shuffle.getKind(), lane, offset[t], clamp[t]);
     bool member = (members[t] >> (source % kLanesPerWarp)) & 1;
     if (source >= threads() || !runs->test(source) || !member) {
       result.reason = {llvm::formatv("thread {0} reads lane {1} with "
@@ -341,13 +339,11 @@ const llvm::BitVector *ThreadValues::reaching(Operation *op, Reason *why) {
         }
       } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
         if (const Reason *r = divergence.varies(loop.getUpperBound()))
-          reach.reason = {"the loop bound may differ between threads: " +
-                              r->why,
-                          parent};
+          reach.reason = {
+              "the loop bound may differ between threads: " + r->why, parent};
         else if (const Reason *r = divergence.varies(loop.getLowerBound()))
-          reach.reason = {"the loop start may differ between threads: " +
-                              r->why,
-                          parent};
+          reach.reason = {
+              "the loop start may differ between threads: " + r->why, parent};
         else
           reach.threads = std::make_unique<llvm::BitVector>(*around);
       } else {

@@ -1,5 +1,4 @@
-//===- HostMath.h - Inputs, reference results and error on the host -*- C++
-//-*-===//
+//===- HostMath.h - Inputs, references and errors ---------------*- C++ -*-===//
 
 #ifndef KLX_RUNTIME_HOSTMATH_H
 #define KLX_RUNTIME_HOSTMATH_H

@@ -60,11 +60,11 @@ llvm::StringRef failureKindName(FailureKind kind);
 
 /// One move of a counterexample: a role's op, or a copy landing.
 struct CounterStep {
-  int role = -1;      // the role whose op it is (for a copy: its issuer)
+  int role = -1;        // the role whose op it is (for a copy: its issuer)
   bool landing = false; // a copy's bytes arriving, not an op of the role
-  std::string what;   // "wait empty[0] (parity 1): passes"
-  unsigned line = 0;  // the op's line in the IR the model was read from
-  int64_t step = -1;  // the role's k step
+  std::string what;     // "wait empty[0] (parity 1): passes"
+  unsigned line = 0;    // the op's line in the IR the model was read from
+  int64_t step = -1;    // the role's k step
 };
 
 struct Verification {

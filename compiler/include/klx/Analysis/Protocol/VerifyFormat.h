@@ -1,4 +1,4 @@
-//===- VerifyFormat.h - What klx verify prints -------------------*- C++ -*-===//
+//===- VerifyFormat.h - What klx verify prints ------------------*- C++ -*-===//
 //
 // The verdict of exploring every interleaving, as text and JSON: the
 // bound, the result, the counterexample as moves per role with their IR

@@ -1,5 +1,4 @@
-//===- Steps.h - A kernel body as ordered load/compute/store steps -*- C++
-//-*-===//
+//===- Steps.h - Load, compute and store steps ------------------*- C++ -*-===//
 //
 // A step loads from global memory, computes on what it loaded, and stores:
 // the way a DMA-driven machine (and a TMA-fed GPU kernel) runs a body.
