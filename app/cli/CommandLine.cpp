@@ -207,8 +207,9 @@ int cli::exitCodeFor(const PipelineRun &run) {
   return kExitInputError;
 }
 
-const Snapshot *cli::protocolStep(const PipelineRun &run, llvm::StringRef who,
-                                  llvm::raw_ostream &errs, int &exitCode) {
+/// The step with protocol models, or null after saying why there is none.
+static const Snapshot *protocolStep(const PipelineRun &run, llvm::StringRef who,
+                                    llvm::raw_ostream &errs, int &exitCode) {
   int step = run.timelineStep();
   if (step >= 0)
     return &run.snapshots[step];
@@ -243,8 +244,9 @@ bool cli::readPositive(const Arguments &args, llvm::StringRef name,
   return true;
 }
 
-bool cli::readModelSize(const Arguments &args, llvm::StringRef who,
-                        ModelSize &size, llvm::raw_ostream &errs) {
+/// --tiles=T and --k-steps=N into `size`; false after a message.
+static bool readModelSize(const Arguments &args, llvm::StringRef who,
+                          ModelSize &size, llvm::raw_ostream &errs) {
   // Past these the models unroll into more ops than a search can cover.
   constexpr int64_t kMaxTiles = 64, kMaxSteps = 256;
   if (!readPositive(args, "tiles", who, size.tiles, errs) ||
@@ -256,6 +258,21 @@ bool cli::readModelSize(const Arguments &args, llvm::StringRef who,
     return false;
   }
   return true;
+}
+
+cli::ProtocolRun cli::runForProtocols(const Arguments &args, LoadedInput &input,
+                                      llvm::StringRef who) {
+  ProtocolRun result;
+  if (!readModelSize(args, who, input.options.modelSize, llvm::errs())) {
+    result.exitCode = kExitUsageError;
+    return result;
+  }
+  input.options.emitGoal = EmitKind::MLIR;
+  result.run = runPipeline(input.source, input.fileName, input.options);
+  printDiagnostics(result.run, llvm::errs());
+  result.snapshot =
+      protocolStep(result.run, who, llvm::errs(), result.exitCode);
+  return result;
 }
 
 bool cli::writeTraceFile(const std::string &path, llvm::StringRef who,

@@ -81,16 +81,19 @@ const Snapshot *namedStep(const PipelineRun &run, llvm::StringRef name,
 /// Exit code for a finished run.
 int exitCodeFor(const PipelineRun &run);
 
-/// The step whose barrier protocols `klx timeline` and `klx verify` read
-/// (PipelineRun::timelineStep), or null after saying why there is none,
-/// with the exit code in `exitCode`: the run's own when it failed, else 2
-/// (no protocol klx can read, and why).
-const Snapshot *protocolStep(const PipelineRun &run, llvm::StringRef who,
-                             llvm::raw_ostream &errs, int &exitCode);
-
-/// --tiles=T and --k-steps=N into `size`; false after a message.
-bool readModelSize(const Arguments &args, llvm::StringRef who, ModelSize &size,
-                   llvm::raw_ostream &errs);
+/// What `klx timeline` and `klx verify` read: the run of FILE to its last
+/// MLIR step with the models sized by --tiles and --k-steps, and the step
+/// whose barrier protocols they read (PipelineRun::timelineStep). Null
+/// `snapshot` after saying why there is none, with `exitCode`: 2 for a
+/// bad bound or no protocol klx can read (and why), the run's own when it
+/// failed.
+struct ProtocolRun {
+  PipelineRun run;
+  const Snapshot *snapshot = nullptr;
+  int exitCode = kExitSuccess;
+};
+ProtocolRun runForProtocols(const Arguments &args, LoadedInput &input,
+                            llvm::StringRef who);
 
 /// --NAME=N, a positive integer, into `value` when given; false after a
 /// message.

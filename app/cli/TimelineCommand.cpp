@@ -63,16 +63,12 @@ int cli::runTimelineCommand(const Arguments &args) {
       return kExitUsageError;
     }
   }
-  if (!readModelSize(args, "timeline", input->options.modelSize, llvm::errs()))
-    return kExitUsageError;
-  input->options.emitGoal = EmitKind::MLIR;
-  PipelineRun run = runPipeline(input->source, input->fileName, input->options);
-  printDiagnostics(run, llvm::errs());
+  ProtocolRun read = runForProtocols(args, *input, "timeline");
+  if (!read.snapshot)
+    return read.exitCode;
+  const PipelineRun &run = read.run;
+  const Snapshot *snapshot = read.snapshot;
   int exitCode = kExitSuccess;
-  const Snapshot *snapshot =
-      protocolStep(run, "timeline", llvm::errs(), exitCode);
-  if (!snapshot)
-    return exitCode;
 
   // A role that starts late must be one of the kernel's.
   for (const auto &[role, cycles] : latency.delays) {

@@ -25,18 +25,15 @@ int cli::runVerifyCommand(const Arguments &args) {
   if (!input)
     return input.exitCode;
   sim::VerifyOptions options;
-  if (!readModelSize(args, "verify", input->options.modelSize, llvm::errs()) ||
-      !readPositive(args, "max-states", "verify", options.maxStates,
+  if (!readPositive(args, "max-states", "verify", options.maxStates,
                     llvm::errs()))
     return kExitUsageError;
-  input->options.emitGoal = EmitKind::MLIR;
-  PipelineRun run = runPipeline(input->source, input->fileName, input->options);
-  printDiagnostics(run, llvm::errs());
+  ProtocolRun read = runForProtocols(args, *input, "verify");
+  if (!read.snapshot)
+    return read.exitCode;
+  const PipelineRun &run = read.run;
+  const Snapshot *snapshot = read.snapshot;
   int exitCode = kExitSuccess;
-  const Snapshot *snapshot =
-      protocolStep(run, "verify", llvm::errs(), exitCode);
-  if (!snapshot)
-    return exitCode;
 
   std::vector<sim::Verification> results;
   for (const sim::ProtocolModel &model : snapshot->protocols) {

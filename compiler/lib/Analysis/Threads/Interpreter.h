@@ -65,6 +65,15 @@ private:
 
   // ThreadProtocolOps.cpp: the ops written down.
   MaybeStop recordProtocolOp(mlir::Operation *op, bool &handled);
+  /// The operands of one mbarrier op that the trace needs (null where
+  /// the op has none), read the same way for nvgpu and nvvm ops.
+  struct BarrierOperands {
+    TraceEntry::Kind kind = TraceEntry::Kind::Arrive;
+    mlir::Value predicate, count, bytes, parity;
+  };
+  MaybeStop recordBarrierOp(mlir::Operation *op,
+                            const BarrierOperands &operands,
+                            llvm::function_ref<MaybeStop(TraceEntry &)> locate);
   MaybeStop recordNvgpuBarrierOp(mlir::Operation *op, bool &handled);
   MaybeStop recordNvvmBarrierOp(mlir::Operation *op, bool &handled);
   MaybeStop recordSyncOp(mlir::Operation *op, bool &handled);

@@ -123,142 +123,118 @@ Interpreter::MaybeStop Interpreter::recordProtocolOp(Operation *op,
   return std::nullopt;
 }
 
-Interpreter::MaybeStop Interpreter::recordNvgpuBarrierOp(Operation *op,
-                                                         bool &handled) {
-  handled = true;
+Interpreter::MaybeStop Interpreter::recordBarrierOp(
+    Operation *op, const BarrierOperands &operands,
+    llvm::function_ref<MaybeStop(TraceEntry &)> locate) {
   TraceEntry entry;
   entry.op = op;
+  entry.kind = operands.kind;
   bool runs = true;
+  if (MaybeStop stop = predicate(op, operands.predicate, runs); stop || !runs)
+    return stop;
+  if (MaybeStop stop = locate(entry))
+    return stop;
   uint64_t v = 0;
-  if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
-    (void)kernel.memory.groupOf(create.getBarriers());
-    return std::nullopt;
+  if (operands.count) {
+    if (MaybeStop stop = needs(op, operands.count,
+                               entry.kind == Kind::Init ? "the init count"
+                                                        : "the arrival count",
+                               v))
+      return stop;
+    entry.count = int64_t(v);
   }
-  if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
-    if (MaybeStop stop = predicate(op, init.getPredicate(), runs);
-        stop || !runs)
+  if (operands.bytes) {
+    if (MaybeStop stop = needs(op, operands.bytes, "the expected bytes", v))
       return stop;
-    if (MaybeStop stop =
-            groupSlot(op, init.getBarriers(), init.getMbarId(), entry))
-      return stop;
-    if (MaybeStop stop = needs(op, init.getCount(), "the init count", v))
-      return stop;
-    entry.kind = Kind::Init;
-    entry.count = int64_t(v);
-  } else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(op)) {
-    if (MaybeStop stop =
-            groupSlot(op, arrive.getBarriers(), arrive.getMbarId(), entry))
-      return stop;
-    entry.kind = Kind::Arrive;
-  } else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveNoCompleteOp>(op)) {
-    if (MaybeStop stop =
-            groupSlot(op, arrive.getBarriers(), arrive.getMbarId(), entry))
-      return stop;
-    if (MaybeStop stop = needs(op, arrive.getCount(), "the arrival count", v))
-      return stop;
-    entry.kind = Kind::Arrive;
-    entry.count = int64_t(v);
-  } else if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
-    if (MaybeStop stop = predicate(op, expect.getPredicate(), runs);
-        stop || !runs)
-      return stop;
-    if (MaybeStop stop =
-            groupSlot(op, expect.getBarriers(), expect.getMbarId(), entry))
-      return stop;
-    if (MaybeStop stop =
-            needs(op, expect.getTxcount(), "the expected bytes", v))
-      return stop;
-    entry.kind = Kind::ArriveExpectTx;
     entry.bytes = int64_t(v);
-  } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
-    if (MaybeStop stop =
-            groupSlot(op, wait.getBarriers(), wait.getMbarId(), entry))
+  }
+  if (operands.parity) {
+    if (MaybeStop stop = needs(op, operands.parity, "the wait's parity", v))
       return stop;
-    if (MaybeStop stop =
-            needs(op, wait.getPhaseParity(), "the wait's parity", v))
-      return stop;
-    entry.kind = Kind::Wait;
     entry.parity = int(v & 1);
-  } else {
-    handled = false;
-    return std::nullopt;
   }
   record(std::move(entry));
   return std::nullopt;
 }
 
+Interpreter::MaybeStop Interpreter::recordNvgpuBarrierOp(Operation *op,
+                                                         bool &handled) {
+  handled = true;
+  if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
+    (void)kernel.memory.groupOf(create.getBarriers());
+    return std::nullopt;
+  }
+  // nvgpu ops name their barrier by group and index.
+  Value group, index;
+  BarrierOperands operands;
+  if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+    group = init.getBarriers(), index = init.getMbarId();
+    operands = {Kind::Init, init.getPredicate(), init.getCount(), {}, {}};
+  } else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveOp>(op)) {
+    group = arrive.getBarriers(), index = arrive.getMbarId();
+    operands = {Kind::Arrive, {}, {}, {}, {}};
+  } else if (auto arrive = dyn_cast<nvgpu::MBarrierArriveNoCompleteOp>(op)) {
+    group = arrive.getBarriers(), index = arrive.getMbarId();
+    operands = {Kind::Arrive, {}, arrive.getCount(), {}, {}};
+  } else if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
+    group = expect.getBarriers(), index = expect.getMbarId();
+    operands = {Kind::ArriveExpectTx,
+                expect.getPredicate(),
+                {},
+                expect.getTxcount(),
+                {}};
+  } else if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+    group = wait.getBarriers(), index = wait.getMbarId();
+    operands = {Kind::Wait, {}, {}, {}, wait.getPhaseParity()};
+  } else {
+    handled = false;
+    return std::nullopt;
+  }
+  return recordBarrierOp(op, operands, [&](TraceEntry &entry) {
+    return groupSlot(op, group, index, entry);
+  });
+}
+
 Interpreter::MaybeStop Interpreter::recordNvvmBarrierOp(Operation *op,
                                                         bool &handled) {
   handled = true;
-  TraceEntry entry;
-  entry.op = op;
-  bool runs = true;
-  uint64_t v = 0;
   auto clusterScope = [&](NVVM::MemScopeKindAttr scope) -> MaybeStop {
     if (scope && scope.getValue() != NVVM::MemScopeKind::CTA)
       return fail(op, "an mbarrier op at cluster scope (clusters are not "
                       "modelled)");
     return std::nullopt;
   };
+  // nvvm ops name their barrier by address.
+  Value address;
+  BarrierOperands operands;
   if (auto init = dyn_cast<NVVM::MBarrierInitOp>(op)) {
-    if (MaybeStop stop = predicate(op, init.getPredicate(), runs);
-        stop || !runs)
-      return stop;
-    if (MaybeStop stop = barrierAddress(op, init.getAddr(), entry))
-      return stop;
-    if (MaybeStop stop = needs(op, init.getCount(), "the init count", v))
-      return stop;
-    entry.kind = Kind::Init;
-    entry.count = int64_t(v);
+    address = init.getAddr();
+    operands = {Kind::Init, init.getPredicate(), init.getCount(), {}, {}};
   } else if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op)) {
     if (MaybeStop stop = clusterScope(arrive.getScopeAttr()))
       return stop;
-    if (MaybeStop stop = barrierAddress(op, arrive.getAddr(), entry))
-      return stop;
-    entry.count = 1;
-    if (Value count = arrive.getCount())
-      if (MaybeStop stop = needs(op, count, "the arrival count", v))
-        return stop;
-      else
-        entry.count = int64_t(v);
-    entry.kind = Kind::Arrive;
+    address = arrive.getAddr();
+    operands = {Kind::Arrive, {}, arrive.getCount(), {}, {}};
   } else if (auto arrive = dyn_cast<NVVM::MBarrierArriveNocompleteOp>(op)) {
-    if (MaybeStop stop = barrierAddress(op, arrive.getAddr(), entry))
-      return stop;
-    if (MaybeStop stop = needs(op, arrive.getCount(), "the arrival count", v))
-      return stop;
-    entry.kind = Kind::Arrive;
-    entry.count = int64_t(v);
+    address = arrive.getAddr();
+    operands = {Kind::Arrive, {}, arrive.getCount(), {}, {}};
   } else if (auto expect = dyn_cast<NVVM::MBarrierArriveExpectTxOp>(op)) {
     if (MaybeStop stop = clusterScope(expect.getScopeAttr()))
       return stop;
-    if (MaybeStop stop = predicate(op, expect.getPredicate(), runs);
-        stop || !runs)
-      return stop;
-    if (MaybeStop stop = barrierAddress(op, expect.getAddr(), entry))
-      return stop;
-    if (MaybeStop stop =
-            needs(op, expect.getTxcount(), "the expected bytes", v))
-      return stop;
-    entry.kind = Kind::ArriveExpectTx;
-    entry.bytes = int64_t(v);
+    address = expect.getAddr();
+    operands = {Kind::ArriveExpectTx,
+                expect.getPredicate(),
+                {},
+                expect.getTxcount(),
+                {}};
   } else if (auto expect = dyn_cast<NVVM::MBarrierExpectTxOp>(op)) {
     if (MaybeStop stop = clusterScope(expect.getScopeAttr()))
       return stop;
-    if (MaybeStop stop = barrierAddress(op, expect.getAddr(), entry))
-      return stop;
-    if (MaybeStop stop =
-            needs(op, expect.getTxcount(), "the expected bytes", v))
-      return stop;
-    entry.kind = Kind::ExpectTx;
-    entry.bytes = int64_t(v);
+    address = expect.getAddr();
+    operands = {Kind::ExpectTx, {}, {}, expect.getTxcount(), {}};
   } else if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op)) {
-    if (MaybeStop stop = barrierAddress(op, wait.getAddr(), entry))
-      return stop;
-    if (MaybeStop stop = needs(op, wait.getPhase(), "the wait's parity", v))
-      return stop;
-    entry.kind = Kind::Wait;
-    entry.parity = int(v & 1);
+    address = wait.getAddr();
+    operands = {Kind::Wait, {}, {}, {}, wait.getPhase()};
   } else if (isa<NVVM::MBarrierInvalOp>(op)) {
     return std::nullopt; // the barrier's memory is given back: no protocol
   } else if (isa<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(op)) {
@@ -269,8 +245,9 @@ Interpreter::MaybeStop Interpreter::recordNvvmBarrierOp(Operation *op,
     handled = false;
     return std::nullopt;
   }
-  record(std::move(entry));
-  return std::nullopt;
+  return recordBarrierOp(op, operands, [&](TraceEntry &entry) {
+    return barrierAddress(op, address, entry);
+  });
 }
 
 Interpreter::MaybeStop Interpreter::recordSyncOp(Operation *op, bool &handled) {

@@ -80,15 +80,20 @@ ThreadValues::Lanes ThreadValues::threadIndex(unsigned dim) const {
   return lanes;
 }
 
+/// An entry that knows `lanes`, each cut to `width` bits.
+static ThreadValues::Entry knownLanes(ThreadValues::Lanes lanes,
+                                      unsigned width) {
+  for (uint64_t &v : lanes)
+    v = truncateTo(v, width);
+  ThreadValues::Entry result;
+  result.lanes = std::make_unique<ThreadValues::Lanes>(std::move(lanes));
+  return result;
+}
+
 ThreadValues::Entry ThreadValues::compute(Value value) {
   unsigned width = widthOf(value);
   Entry result;
-  auto known = [&](Lanes lanes) {
-    for (uint64_t &v : lanes)
-      v = truncateTo(v, width);
-    result.lanes = std::make_unique<Lanes>(std::move(lanes));
-    return std::move(result);
-  };
+  auto known = [&](Lanes lanes) { return knownLanes(std::move(lanes), width); };
   if (width == 0) {
     result.reason = {"it is not an integer", value.getDefiningOp()};
     return result;
@@ -124,12 +129,7 @@ ThreadValues::Entry ThreadValues::compute(Value value) {
 ThreadValues::Entry ThreadValues::computeOp(Operation *op, Value value,
                                             unsigned width) {
   Entry result;
-  auto known = [&](Lanes lanes) {
-    for (uint64_t &v : lanes)
-      v = truncateTo(v, width);
-    result.lanes = std::make_unique<Lanes>(std::move(lanes));
-    return std::move(result);
-  };
+  auto known = [&](Lanes lanes) { return knownLanes(std::move(lanes), width); };
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
     return known(threadIndex(unsigned(id.getDimension())));
   if (isa<NVVM::ThreadIdXOp>(op))

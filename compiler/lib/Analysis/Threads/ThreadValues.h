@@ -56,11 +56,13 @@ public:
   /// evaluate decides it, with the reason in `why`.
   const llvm::BitVector *reaching(mlir::Operation *op, Reason *why = nullptr);
 
-private:
+  /// A value's lanes, or why it has none.
   struct Entry {
     std::unique_ptr<Lanes> lanes;
     Reason reason;
   };
+
+private:
   Entry compute(mlir::Value value);
   Entry computeOp(mlir::Operation *op, mlir::Value value, unsigned width);
   Entry electLanes(mlir::Operation *op);
