@@ -180,3 +180,16 @@ TEST_CASE("divergence: what is the same in every thread", "[thread-values]") {
   REQUIRE(loaded);
   CHECK_THAT(loaded->why, Catch::Contains("reads memory"));
 }
+
+TEST_CASE("thread values: a chain too long to follow is unknown, not a crash",
+          "[thread-values]") {
+  std::string body = "  %v0 = arith.addi %tid, %c0 : index\n";
+  for (int i = 1; i < 2500; ++i)
+    body += "  %v" + std::to_string(i) + " = arith.addi %v" +
+            std::to_string(i - 1) + ", %c0 : index\n";
+  body += "  %last = arith.addi %v2499, %c0 {test.name = \"last\"} : index\n";
+  Evaluated e(body);
+  CHECK_FALSE(e.values->eval(e.named("last")));
+  CHECK_THAT(e.values->whyUnknown(e.named("last")).why,
+             Catch::Contains("a chain of more than 2000 ops"));
+}

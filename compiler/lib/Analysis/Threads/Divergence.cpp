@@ -54,13 +54,14 @@ const Reason *Divergence::varies(Value value) const {
   return it == differing.end() ? nullptr : &it->second;
 }
 
-bool Divergence::mark(Value value, const Reason &reason) {
-  return differing.try_emplace(value, reason).second;
+bool Divergence::mark(Value value, Reason reason) {
+  return differing.try_emplace(value, std::move(reason)).second;
 }
 
 bool Divergence::visit(Operation *op) {
   bool changed = false;
-  auto markAll = [&](ValueRange values, const Reason &reason) {
+  // By value: a reason may point into the map that marking grows.
+  auto markAll = [&](ValueRange values, Reason reason) {
     for (Value v : values)
       changed |= mark(v, reason);
   };

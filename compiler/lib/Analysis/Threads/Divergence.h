@@ -44,7 +44,8 @@ public:
 
 private:
   /// Marks `value` as differing for `reason`; true when it was not yet.
-  bool mark(mlir::Value value, const Reason &reason);
+  /// By value: `reason` may be one this map holds, which marking moves.
+  bool mark(mlir::Value value, Reason reason);
   bool visit(mlir::Operation *op);
 
   const KernelShape &shape;

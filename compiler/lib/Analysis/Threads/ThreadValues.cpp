@@ -63,7 +63,18 @@ const ThreadValues::Entry &ThreadValues::entry(Value value) {
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
-  Entry computed = compute(value);
+  // Values are evaluated through their operands, recursively: a chain of
+  // ops longer than this is unknown rather than a stack overflow.
+  constexpr unsigned kMaxDepth = 2000;
+  Entry computed;
+  if (depth >= kMaxDepth) {
+    computed.reason = {"it is computed by a chain of more than 2000 ops",
+                       value.getDefiningOp()};
+    return cache[key] = std::move(computed);
+  }
+  ++depth;
+  computed = compute(value);
+  --depth;
   return cache[key] = std::move(computed);
 }
 
