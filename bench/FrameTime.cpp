@@ -74,6 +74,8 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
                   float y = 0.5f) {
   FrameTimes times;
   CommandQueue commands;
+  PaneArranger arranger; // the Explore layout, laid out at the first frame
+  arranger.layoutGeneration = ~0u;
   for (int frame = 0; frame < frames; ++frame) {
     auto start = std::chrono::steady_clock::now();
     window.beginFrame([&](ImGuiIO &io) {
@@ -83,9 +85,8 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
       io.MouseWheel = frame < frames / 2 ? -3.0f : 3.0f;
     });
     ImGuiViewport *viewport = ImGui::GetMainViewport();
-    unsigned raiseSeen = 0;
     drawPanels(panels, state, commands, viewport->WorkPos, viewport->WorkSize,
-               frame == 0, raiseSeen);
+               arranger);
     ImGui::Render();
     auto built = std::chrono::steady_clock::now();
     double vertices = ImGui::GetDrawData()->TotalVtxCount;
@@ -109,14 +110,22 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
 
 int main(int argc, char **argv) {
   int frames = 300;
+  Window::Options windowOptions;
+  windowOptions.width = 2560;
+  windowOptions.height = 1440;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (arg.consume_front("--frames=") && !arg.getAsInteger(10, frames))
       continue;
-    llvm::errs() << "usage: klx-bench-frames [--frames=N]\n";
+    auto [width, height] = arg.drop_front(7).split('x');
+    if (arg.starts_with("--size=") &&
+        !width.getAsInteger(10, windowOptions.width) &&
+        !height.getAsInteger(10, windowOptions.height))
+      continue;
+    llvm::errs() << "usage: klx-bench-frames [--frames=N] [--size=WxH]\n";
     return 2;
   }
-  auto window = Window::create({});
+  auto window = Window::create(windowOptions);
   if (!window) {
     llvm::errs() << "klx-bench-frames: " << toString(window.takeError())
                  << "\n";
@@ -155,12 +164,20 @@ int main(int argc, char **argv) {
   FrameTimes diff = scroll(**window, panels, state, frames);
   state.view.sideBySide = false;
   FrameTimes inlineDiff = scroll(**window, panels, state, frames);
+  // At 200%: twice the font, half the lines on screen, glyphs four times
+  // the pixels.
+  (*window)->setUiScale(2.0f);
+  state.view.sideBySide = true;
+  FrameTimes zoomedDiff = scroll(**window, panels, state, frames);
+  (*window)->setUiScale(1.0f);
 
+  ImVec2 size = (*window)->size();
   llvm::outs() << llvm::formatv(
-      "klx frame time, IR pane with 50,000 lines, {0} frames each, median ms\n"
+      "klx frame time, {0}x{1} window, IR pane with 50,000 lines, {2} frames "
+      "each, median ms\n"
       "  (build: panels + ImGui::Render on the CPU; submit: OpenGL draw and\n"
       "   swap, here Mesa's software renderer under Xvfb)\n",
-      frames);
+      int(size.x), int(size.y), frames);
   auto row = [](const char *what, const FrameTimes &t) {
     llvm::outs() << llvm::formatv(
         "  {0,-28} build {1,6:F2}   submit {2,6:F2}   vertices {3}\n", what,
@@ -169,6 +186,7 @@ int main(int argc, char **argv) {
   row("scrolling the IR", text);
   row("scrolling the diff, 2 columns", diff);
   row("scrolling the diff, inline", inlineDiff);
+  row("the diff, 2 columns, 200%", zoomedDiff);
 
   // The Barrier timeline pane: one producer and one consumer on a ring of
   // 4 stages for enough k steps to make over 100,000 events, the pointer

@@ -119,6 +119,23 @@ void AppController::showPanel(const std::string &title) {
   ++appState.view.raiseSerial;
 }
 
+void AppController::setLayout(const std::string &name) {
+  std::optional<LayoutName> layout = parseLayoutName(name);
+  if (!layout) {
+    setMessage("unknown layout '" + name + "' (explore, diff or teach)",
+               /*isError=*/true);
+    return;
+  }
+  ViewState &view = appState.view;
+  view.layout = *layout;
+  ++view.layoutGeneration;
+  // Diff is the IR diff, large; Teach is read from the back of a room.
+  if (*layout == LayoutName::Diff)
+    view.showDiff = true;
+  if (*layout == LayoutName::Teach)
+    view.zoomPercent = std::max(view.zoomPercent, kTeachZoomPercent);
+}
+
 void AppController::setMessage(std::string message, bool isError) {
   appState.message = std::move(message);
   appState.messageIsError = isError;
@@ -465,6 +482,12 @@ void AppController::apply(const Command &command, double now) {
     break;
   case Command::ResetLayout:
     ++appState.view.layoutGeneration;
+    break;
+  case Command::SetLayout:
+    setLayout(command.text);
+    break;
+  case Command::SetZoom:
+    appState.view.zoomPercent = clampZoomPercent(command.index);
     break;
   case Command::RunOnGpu:
     runOnGpu(command.text, command.flag, command.index == 1);

@@ -58,6 +58,7 @@ private:
   void startCompile();
   void takeResult(CompileResult result);
   void selectStep(int index);
+  void setLayout(const std::string &name);
   void setMessage(std::string message, bool isError);
   /// `variantB`: run the compared variant rather than the kernel.
   void runOnGpu(const std::string &size, bool trace, bool variantB);

@@ -10,6 +10,7 @@
 
 #include "Command.h"
 #include "GpuRunWorker.h"
+#include "Layout.h"
 #include "Lesson.h"
 #include "SampleCatalog.h"
 #include "TimelineView.h"
@@ -41,8 +42,11 @@ struct ViewState {
   bool hideUnchanged = false;
   bool showDiff = false;
   bool sideBySide = true;
-  /// Bumped to put every pane back where it starts.
+  /// Bumped to put every pane back where `layout` places it.
   unsigned layoutGeneration = 0;
+  LayoutName layout = LayoutName::Explore;
+  /// The whole window's zoom, on top of the monitor's content scale.
+  int zoomPercent = 100;
   /// Source line the user clicked (1-based, 0 none), for correlation.
   unsigned focusedSourceLine = 0;
   /// The warp role whose ops the IR and Source panes tint; empty for none.

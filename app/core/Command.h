@@ -41,7 +41,9 @@ struct Command {
     SetCompare,         // text: a variant (-D values or a file); empty: off
     OpenLesson,         // text: a lesson page's path; index: with an empty
                         // text, the page of that number in the list
-    ResetLayout,
+    ResetLayout,        // every pane back where the layout places it
+    SetLayout,          // text: explore, diff or teach
+    SetZoom,            // index: percent (clamped to 50..300)
     RunOnGpu, // text: "MxNxK" or "N" or empty for the bundle's default;
               // flag: also record a measured timeline; index 1: run the
               // compared variant rather than the kernel as compiled

@@ -1,13 +1,16 @@
 //===- Gui.cpp - The klx window: panels, menu, status bar, frame loop -----===//
 //
 // Index:
-//   [SECTION] Arguments
+//   [SECTION] Settings
 //   [SECTION] Menu, status bar and shortcuts
 //   [SECTION] Frame loop (idle frames are not drawn)
 //
 //===----------------------------------------------------------------------===//
 
 #include "Gui.h"
+#include "GuiArguments.h"
+#include "ScriptedRun.h"
+#include "WindowSettings.h"
 
 #include "core/AppController.h"
 #include "panels/Panel.h"
@@ -25,118 +28,16 @@
 
 #include <imgui.h>
 
+#include <cctype>
 #include <cstdlib>
 
 using namespace klx;
 using namespace klx::app;
+using namespace klx::gui;
 
 namespace {
 
-// [SECTION] Arguments -------------------------------------------------------
-
-struct GuiArguments {
-  std::string file;
-  std::string pass;
-  std::string role;
-  /// The step whose protocol model the Barrier timeline pane draws.
-  std::string timelineAt;
-  bool counterexample = false;
-  /// A pane to bring forward at start (the tab of a group).
-  std::string show;
-  /// Once the first compile is done, the Source pane's text is replaced
-  /// by this file's, as a paste would (tests feed bad input this way).
-  std::string paste;
-  /// -D values to compile with, and a variant to compare with.
-  std::vector<std::string> defines;
-  std::string compare;
-  std::string screenshot;
-  int frames = 3;
-  std::string target;
-  /// Run on the GPU once the first compile is done ("MxNxK", or "default"),
-  /// recording a measured timeline with --run-timeline.
-  std::string run;
-  bool runTimeline = false;
-  /// Diagnostics: exit after this many seconds without input once the
-  /// first compile is done, printing how many frames were drawn.
-  double exitAfterIdle = 0;
-  /// Seconds a compile may take before it is reported stopped.
-  double timeout = kDefaultCompileSeconds;
-  std::string ptxas, nvdisasm;
-  /// MB of IR text a compile keeps over its steps.
-  double snapshotLimitMB = double(CompileOptions().maxSnapshotBytes >> 20);
-};
-
-std::optional<GuiArguments> parseGuiArguments(int argc, char **argv) {
-  GuiArguments args;
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg = argv[i];
-    if (arg.consume_front("--pass="))
-      args.pass = arg.str();
-    else if (arg.consume_front("--role="))
-      args.role = arg.str();
-    else if (arg.consume_front("--timeline-at="))
-      args.timelineAt = arg.str();
-    else if (arg == "--counterexample")
-      args.counterexample = true;
-    else if (arg.consume_front("--show="))
-      args.show = arg.str();
-    else if (arg.consume_front("--paste="))
-      args.paste = arg.str();
-    else if (arg.consume_front("--compare="))
-      args.compare = arg.str();
-    else if (arg == "-D" && i + 1 < argc)
-      args.defines.push_back(argv[++i]);
-    else if (arg.consume_front("-D") && !arg.empty())
-      args.defines.push_back(arg.str());
-    else if (arg.consume_front("--screenshot="))
-      args.screenshot = arg.str();
-    else if (arg.consume_front("--frames=")) {
-      if (arg.getAsInteger(10, args.frames) || args.frames < 1) {
-        llvm::errs() << "klx: --frames expects a positive number\n";
-        return std::nullopt;
-      }
-    } else if (arg.consume_front("--exit-after-idle=")) {
-      if (arg.getAsDouble(args.exitAfterIdle) || args.exitAfterIdle <= 0) {
-        llvm::errs() << "klx: --exit-after-idle expects seconds\n";
-        return std::nullopt;
-      }
-    } else if (arg.consume_front("--timeout=")) {
-      if (arg.getAsDouble(args.timeout) || args.timeout <= 0) {
-        llvm::errs() << "klx: --timeout expects seconds\n";
-        return std::nullopt;
-      }
-    } else if (arg.consume_front("--snapshot-limit=")) {
-      if (arg.getAsDouble(args.snapshotLimitMB) || args.snapshotLimitMB <= 0) {
-        llvm::errs() << "klx: --snapshot-limit expects megabytes\n";
-        return std::nullopt;
-      }
-    } else if (arg.consume_front("--ptxas="))
-      args.ptxas = arg.str();
-    else if (arg.consume_front("--nvdisasm="))
-      args.nvdisasm = arg.str();
-    else if (arg.consume_front("--target="))
-      args.target = arg.str();
-    else if (arg.consume_front("--run="))
-      args.run = arg.str();
-    else if (arg.consume_front("--run-timeline=")) {
-      args.run = arg.str();
-      args.runTimeline = true;
-    } else if (arg.starts_with("-")) {
-      llvm::errs() << "klx: unknown option '" << arg << "' (see `klx help`)\n";
-      return std::nullopt;
-    } else if (args.file.empty())
-      args.file = arg.str();
-    else {
-      llvm::errs() << "klx: more than one FILE\n";
-      return std::nullopt;
-    }
-  }
-  if (!args.target.empty() && !parseTarget(args.target)) {
-    llvm::errs() << "klx: unknown target '" << args.target << "'\n";
-    return std::nullopt;
-  }
-  return args;
-}
+// [SECTION] Settings ---------------------------------------------------------
 
 std::string configFile(llvm::StringRef name) {
   llvm::SmallString<256> dir;
@@ -155,9 +56,35 @@ std::string configFile(llvm::StringRef name) {
 
 // [SECTION] Menu, status bar and shortcuts ------------------------------------
 
-void drawMenu(const AppState &state, CommandQueue &commands) {
+void drawLayoutItems(const AppState &state, CommandQueue &commands) {
+  static const std::pair<LayoutName, const char *> layouts[] = {
+      {LayoutName::Explore, "Alt+1"},
+      {LayoutName::Diff, "Alt+2"},
+      {LayoutName::Teach, "Alt+3"}};
+  for (const auto &[layout, key] : layouts) {
+    std::string label = "Layout: " + layoutNameText(layout).str();
+    label[8] = char(std::toupper(label[8]));
+    if (ImGui::MenuItem(label.c_str(), key, state.view.layout == layout))
+      commands.push({Command::SetLayout, layoutNameText(layout).str()});
+  }
+  if (ImGui::MenuItem("Reset layout"))
+    commands.push({Command::ResetLayout});
+  ImGui::Separator();
+  int zoom = state.view.zoomPercent;
+  if (ImGui::MenuItem("Zoom in", "Ctrl+=", false, zoom < kMaxZoomPercent))
+    commands.push({Command::SetZoom, "", nextZoomPercent(zoom, +1)});
+  if (ImGui::MenuItem("Zoom out", "Ctrl+-", false, zoom > kMinZoomPercent))
+    commands.push({Command::SetZoom, "", nextZoomPercent(zoom, -1)});
+  std::string actual = llvm::formatv("Actual size ({0}%)", zoom).str();
+  if (ImGui::MenuItem(actual.c_str(), "Ctrl+0", false, zoom != 100))
+    commands.push({Command::SetZoom, "", 100});
+}
+
+/// Draws the menu bar and returns its rectangle.
+PaneRect drawMenu(const AppState &state, CommandQueue &commands) {
   if (!ImGui::BeginMainMenuBar())
-    return;
+    return {"menu_bar", ImVec2(0, 0), ImVec2(0, 0)};
+  PaneRect rect{"menu_bar", ImGui::GetWindowPos(), ImGui::GetWindowSize()};
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Save", "Ctrl+S", false, state.source.modified()))
       commands.push({Command::SaveSource});
@@ -177,14 +104,14 @@ void drawMenu(const AppState &state, CommandQueue &commands) {
                         state.view.showDiff))
       commands.push({Command::SetShowDiff, "", 0, !state.view.showDiff});
     ImGui::Separator();
-    if (ImGui::MenuItem("Reset layout"))
-      commands.push({Command::ResetLayout});
+    drawLayoutItems(state, commands);
     ImGui::EndMenu();
   }
   ImGui::EndMainMenuBar();
+  return rect;
 }
 
-void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
+PaneRect drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
   ImGui::SetNextWindowPos(pos);
   ImGui::SetNextWindowSize(size);
   ImGui::Begin("##status", nullptr,
@@ -230,19 +157,141 @@ void drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
                        "  |  %s", state.message.c_str());
   }
   ImGui::End();
+  return {"status_bar", pos, size};
 }
 
-void handleShortcuts(CommandQueue &commands) {
+// GLFW's key codes, which ImGui 1.86 indexes its key state by.
+constexpr int kKeyS = 83, kKey0 = 48, kKey1 = 49, kKeyEqual = 61,
+              kKeyMinus = 45, kKeyF10 = 299, kKeypad0 = 320,
+              kKeypadSubtract = 333, kKeypadAdd = 334;
+
+void handleShortcuts(const AppState &state, int wheelZoom,
+                     CommandQueue &commands) {
   ImGuiIO &io = ImGui::GetIO();
-  constexpr int kF10 = 299; // GLFW_KEY_F10
-  constexpr int kS = 83;    // GLFW_KEY_S
-  if (ImGui::IsKeyPressed(kF10))
+  if (ImGui::IsKeyPressed(kKeyF10))
     commands.push({io.KeyShift ? Command::StepBack : Command::StepForward});
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kS))
+  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS))
     commands.push({Command::SaveSource});
+  int zoom = state.view.zoomPercent;
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyEqual) ||
+                     ImGui::IsKeyPressed(kKeypadAdd)))
+    wheelZoom += 1;
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyMinus) ||
+                     ImGui::IsKeyPressed(kKeypadSubtract)))
+    wheelZoom -= 1;
+  if (wheelZoom != 0)
+    commands.push(
+        {Command::SetZoom, "", nextZoomPercent(zoom, wheelZoom > 0 ? 1 : -1)});
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(kKey0) || ImGui::IsKeyPressed(kKeypad0)))
+    commands.push({Command::SetZoom, "", 100});
+  for (int i = 0; i < 3; ++i)
+    if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey1 + i))
+      commands.push({Command::SetLayout,
+                     layoutNameText(LayoutName(i)).str()});
 }
 
 // [SECTION] Frame loop (idle frames are not drawn) ----------------------------
+
+/// The layout and zoom at start: the command line's, else as the window
+/// was left, else Explore at 100%.
+void applyStartView(const GuiArguments &args, const WindowSettings &settings,
+                    AppController &controller, double now) {
+  std::string layout = !args.layout.empty()     ? args.layout
+                       : !settings.layout.empty() ? settings.layout
+                                                  : "explore";
+  controller.apply({Command::SetLayout, layout}, now);
+  // A layout named on the command line brings its own zoom (Teach's is
+  // large) unless --zoom says otherwise.
+  int zoom = args.zoomPercent > 0 ? args.zoomPercent
+             : args.layout.empty() && settings.zoomPercent > 0
+                 ? settings.zoomPercent
+                 : 0;
+  if (zoom > 0)
+    controller.apply({Command::SetZoom, "", zoom}, now);
+}
+
+/// Applies the command line to a new controller: target, views, -D values,
+/// the file and a variant to compare. False when the file cannot open.
+bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
+                    AppController &controller, double now) {
+  std::string file = args.file.empty() ? options.samplesDir +
+                                             "/nvidia/gemm_ws_persistent.mlir"
+                                       : args.file;
+  if (!args.target.empty())
+    controller.apply({Command::SetTarget, args.target}, now);
+  controller.apply({Command::ShowTimelineOf, args.timelineAt}, now);
+  controller.apply({Command::ShowCounterexample, "", 0, args.counterexample},
+                   now);
+  if (!args.show.empty())
+    controller.apply({Command::ShowPanel, args.show}, now);
+  if (!args.defines.empty())
+    controller.apply({Command::SetDefines, llvm::join(args.defines, ", ")},
+                     now);
+  controller.apply({Command::OpenFile, file}, now);
+  if (!args.compare.empty()) {
+    controller.apply({Command::SetCompare, args.compare}, now);
+    controller.apply({Command::ShowPanel, "Compare"}, now);
+  }
+  return !controller.state().source.path.empty();
+}
+
+ControllerOptions controllerOptions(const GuiArguments &args,
+                                    bool screenshotMode) {
+  ControllerOptions options;
+  options.samplesDir = defaultSamplesDir();
+  options.lessonsDir = defaultLessonsDir();
+  options.compileLimitSeconds = args.timeout;
+  options.maxSnapshotBytes = size_t(args.snapshotLimitMB * (1 << 20));
+  options.ptxasPath = args.ptxas;
+  options.nvdisasmPath = args.nvdisasm;
+  options.initialStep = args.pass;
+  options.initialRole = args.role;
+  // Screenshots show the file as it is on disk.
+  options.autosave = !screenshotMode;
+  return options;
+}
+
+/// Keeps what the ini file says of the window in step with the state;
+/// ImGui writes the file when something changed.
+void rememberWindow(const AppState &state, const PaneArranger &arranger,
+                    WindowSettings &settings) {
+  std::string layout = layoutNameText(state.view.layout).str();
+  if (settings.userArranged == arranger.userArranged &&
+      settings.layout == layout &&
+      settings.zoomPercent == state.view.zoomPercent)
+    return;
+  settings.userArranged = arranger.userArranged;
+  settings.layout = layout;
+  settings.zoomPercent = state.view.zoomPercent;
+  windowSettingsChanged();
+}
+
+/// Draws one frame: menu, panes, status bar; returns where they are.
+ScreenLayout drawFrame(const AppState &state, int wheelZoom,
+                       std::vector<std::unique_ptr<Panel>> &panels,
+                       PaneArranger &arranger, CommandQueue &commands) {
+  handleShortcuts(state, wheelZoom, commands);
+  ScreenLayout screen;
+  screen.menuBar = drawMenu(state, commands);
+  ImGuiViewport *viewport = ImGui::GetMainViewport();
+  float statusHeight = ImGui::GetFrameHeightWithSpacing() + 4;
+  // Below the menu bar as drawn this frame: ImGui's work area lags a
+  // frame behind it (the first frame would put the panes over the menu).
+  float top = screen.menuBar.pos.y + screen.menuBar.size.y;
+  ImVec2 workPos(viewport->Pos.x, std::max(viewport->Pos.y, top));
+  ImVec2 workSize(viewport->Size.x,
+                  viewport->Pos.y + viewport->Size.y - workPos.y - statusHeight);
+  drawPanels(panels, state, commands, workPos, workSize, arranger);
+  screen.statusBar =
+      drawStatusBar(state, ImVec2(workPos.x, workPos.y + workSize.y),
+                    ImVec2(workSize.x, statusHeight));
+  screen.windowSize = viewport->Size;
+  screen.panes = arranger.drawn;
+  screen.fontSize = ImGui::GetFontSize();
+  screen.zoomPercent = state.view.zoomPercent;
+  screen.layout = layoutNameText(state.view.layout).str();
+  return screen;
+}
 
 /// Frames still to draw after the last event: ImGui settles hover and
 /// layout over a couple of frames.
@@ -263,44 +312,17 @@ int runWindow(int argc, char **argv) {
     llvm::errs() << "klx: " << llvm::toString(window.takeError()) << "\n";
     return 2;
   }
+  WindowSettings settings;
+  loadWindowSettings(windowOptions.iniPath, settings);
 
   // A screenshot shows the state, not wherever the pointer happens to be.
   if (screenshotMode)
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
 
-  ControllerOptions options;
-  options.samplesDir = defaultSamplesDir();
-  options.lessonsDir = defaultLessonsDir();
-  options.compileLimitSeconds = args->timeout;
-  options.maxSnapshotBytes = size_t(args->snapshotLimitMB * (1 << 20));
-  options.ptxasPath = args->ptxas;
-  options.nvdisasmPath = args->nvdisasm;
-  options.initialStep = args->pass;
-  options.initialRole = args->role;
-  // Screenshots show the file as it is on disk.
-  options.autosave = !screenshotMode;
+  ControllerOptions options = controllerOptions(*args, screenshotMode);
   AppController controller(options, [] { Window::wake(); });
-  CommandQueue commands;
-  std::string file = args->file.empty() ? options.samplesDir +
-                                              "/nvidia/gemm_ws_persistent.mlir"
-                                        : args->file;
-  if (!args->target.empty())
-    controller.apply({Command::SetTarget, args->target}, (*window)->now());
-  controller.apply({Command::ShowTimelineOf, args->timelineAt},
-                   (*window)->now());
-  controller.apply({Command::ShowCounterexample, "", 0, args->counterexample},
-                   (*window)->now());
-  if (!args->show.empty())
-    controller.apply({Command::ShowPanel, args->show}, (*window)->now());
-  if (!args->defines.empty())
-    controller.apply({Command::SetDefines, llvm::join(args->defines, ", ")},
-                     (*window)->now());
-  controller.apply({Command::OpenFile, file}, (*window)->now());
-  if (!args->compare.empty()) {
-    controller.apply({Command::SetCompare, args->compare}, (*window)->now());
-    controller.apply({Command::ShowPanel, "Compare"}, (*window)->now());
-  }
-  if (controller.state().source.path.empty()) {
+  applyStartView(*args, settings, controller, (*window)->now());
+  if (!applyArguments(*args, options, controller, (*window)->now())) {
     llvm::errs() << "klx: " << controller.state().message << "\n";
     return 2;
   }
@@ -309,23 +331,16 @@ int runWindow(int argc, char **argv) {
     llvm::outs() << "klx: " << controller.state().message << "\n";
 
   std::vector<std::unique_ptr<Panel>> panels = createPanels();
-  unsigned layoutGeneration = controller.state().view.layoutGeneration;
-  unsigned raiseSeen = 0;
+  PaneArranger arranger;
+  arranger.layoutGeneration = controller.state().view.layoutGeneration;
+  arranger.userArranged = settings.userArranged && args->layout.empty();
+  ScriptedRun script(*args, (*window)->now());
+  CommandQueue commands;
   int framesLeft = kFramesAfterEvent;
-  int framesSinceReady = 0;
-  // --exit-after-idle: frames drawn since the first compile finished.
-  double idleSince = -1;
-  unsigned idleFrames = 0;
-  // Past its limit a compile is reported stopped; allow that and a GPU run.
-  double screenshotWait = std::max(300.0, args->timeout + 60);
-  double screenshotDeadline = (*window)->now() + screenshotWait;
-  bool runRequested = false;
-  bool pasted = false;
-  unsigned drawn = 0, pastedAt = 0; // frames drawn; the frame of the paste
   while (!(*window)->shouldClose()) {
     double now = (*window)->now();
     bool event;
-    if (framesLeft > 0 || screenshotMode) {
+    if (framesLeft > 0 || script.drawsEveryFrame()) {
       event = (*window)->pollEvents();
     } else {
       // Idle: sleep until input, a finished compile, or the typing pause.
@@ -336,93 +351,49 @@ int runWindow(int argc, char **argv) {
       bool compiling = controller.busy();
       if (compiling && (timeout < 0 || timeout > 1))
         timeout = 1;
-      if (args->exitAfterIdle > 0 && timeout < 0)
+      if (script.watchesClock() && timeout < 0)
         timeout = 0.25; // wake to check the clock
+      double save = secondsUntilSettingsSave();
+      if (save >= 0 && (timeout < 0 || timeout > save))
+        timeout = save + 0.05;
       event = (*window)->waitEvents(timeout);
-      if (!event && (typing || compiling))
-        event = true; // redraw the caret, or the compile's seconds
+      if (!event && (typing || compiling || save >= 0))
+        event = true; // redraw the caret, the compile's seconds; save
     }
     now = (*window)->now();
     for (std::string &path : (*window)->takeDroppedFiles())
       commands.push({Command::OpenFile, std::move(path)});
     bool changed = controller.tick(now);
-    // --run: once the kernel compiled and the GPU probe has answered.
-    if (!args->run.empty() && !runRequested && !controller.busy() &&
-        controller.state().run &&
-        controller.state().gpu.availability !=
-            GpuStatus::Availability::Probing) {
-      commands.push({Command::RunOnGpu,
-                     args->run == "default" ? std::string() : args->run, 0,
-                     args->runTimeline});
-      runRequested = true;
-    }
-    // --paste: once the first compile is done.
-    if (!args->paste.empty() && !pasted && !controller.busy() &&
-        controller.state().run) {
-      auto text = llvm::MemoryBuffer::getFile(args->paste);
-      commands.push({Command::EditSource,
-                     text ? (*text)->getBuffer().str() : std::string()});
-      commands.push({Command::Recompile});
-      pasted = true;
-      pastedAt = drawn;
-    }
+    script.pushInput(controller, commands);
     if (event || changed || !commands.empty())
       framesLeft = kFramesAfterEvent;
-    if (args->exitAfterIdle > 0) {
-      // Measure from one second after the compile, past the frames that
-      // settle the layout.
-      if (idleSince < 0 && !controller.busy() && controller.state().run)
-        idleSince = now + 1.0;
-      if (idleSince >= 0 && now - idleSince >= args->exitAfterIdle) {
-        llvm::outs() << "klx: " << idleFrames << " frames drawn in "
-                     << llvm::format("%.1f", now - idleSince)
-                     << " s of idle (from 1 s after the compile finished)\n";
-        return 0;
-      }
-    }
-    if (framesLeft <= 0 && !screenshotMode)
+    if (std::optional<int> code = script.idleExit(controller, now))
+      return *code;
+    if (framesLeft <= 0 && !script.drawsEveryFrame())
       continue;
     --framesLeft;
-    if (idleSince >= 0 && now >= idleSince)
-      ++idleFrames;
+    script.frameDrawn(now);
 
-    ++drawn;
-    (*window)->beginFrame();
     const AppState &state = controller.state();
-    handleShortcuts(commands);
-    drawMenu(state, commands);
-    ImGuiViewport *viewport = ImGui::GetMainViewport();
-    float statusHeight = ImGui::GetFrameHeightWithSpacing() + 4;
-    ImVec2 workPos = viewport->WorkPos;
-    ImVec2 workSize(viewport->WorkSize.x, viewport->WorkSize.y - statusHeight);
-    bool reset = state.view.layoutGeneration != layoutGeneration;
-    layoutGeneration = state.view.layoutGeneration;
-    drawPanels(panels, state, commands, workPos, workSize, reset, raiseSeen);
-    drawStatusBar(state, ImVec2(workPos.x, workPos.y + workSize.y),
-                  ImVec2(workSize.x, statusHeight));
-
-    bool ready = screenshotMode && !controller.busy() && state.run &&
-                 (args->paste.empty() || (pasted && drawn > pastedAt + 1)) &&
-                 (args->run.empty() || (runRequested && !state.gpu.running &&
-                                        !state.gpuRuns.empty()));
-    if (ready && ++framesSinceReady == args->frames)
-      (*window)->requestScreenshot(args->screenshot);
+    // The font is rasterised again when the zoom or the monitor changes.
+    (*window)->setUiScale((*window)->contentScale() * state.view.zoomPercent /
+                          100.0f);
+    int wheelZoom = 0;
+    (*window)->beginFrame([&](ImGuiIO &io) {
+      // Ctrl+wheel zooms the window instead of scrolling a pane.
+      if (io.KeyCtrl && io.MouseWheel != 0) {
+        wheelZoom = io.MouseWheel > 0 ? 1 : -1;
+        io.MouseWheel = 0;
+      }
+    });
+    ScreenLayout screen =
+        drawFrame(state, wheelZoom, panels, arranger, commands);
+    rememberWindow(state, arranger, settings);
+    script.beforeFrameEnd(controller, **window, screen);
     (*window)->endFrame();
     controller.applyAll(commands, (*window)->now());
-
-    if (ready && framesSinceReady == args->frames) {
-      if (llvm::Error error = (*window)->takeScreenshotError()) {
-        llvm::errs() << "klx: " << llvm::toString(std::move(error)) << "\n";
-        return 2;
-      }
-      llvm::outs() << "klx: wrote " << args->screenshot << "\n";
-      return 0;
-    }
-    if (screenshotMode && now > screenshotDeadline) {
-      llvm::errs() << "klx: the window was not ready within "
-                   << int(screenshotWait) << " s; no screenshot\n";
-      return 2;
-    }
+    if (std::optional<int> code = script.afterFrameEnd(**window, now))
+      return *code;
   }
   return 0;
 }

@@ -31,7 +31,6 @@ const std::string &textOf(const DeviceArtifacts &a, EmitKind kind) {
 class AssemblyPanel final : public Panel {
 public:
   const char *title() const override { return "Assembly"; }
-  Placement placement() const override { return {0.73f, 0.0f, 0.27f, 0.62f}; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run) {

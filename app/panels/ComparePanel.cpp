@@ -46,7 +46,6 @@ std::string describeRun(const GpuRunRecord *run) {
 class ComparePanel final : public Panel {
 public:
   const char *title() const override { return "Compare"; }
-  Placement placement() const override { return {0.44f, 0.0f, 0.56f, 0.62f}; }
   bool hasContent(const AppState &state) const override {
     return state.compare.active();
   }
@@ -232,7 +231,7 @@ private:
                            "DEADLOCK after %.0f cycles (read at %s)",
                            view->endTime, view->stepName.c_str());
       ImVec2 origin = ImGui::GetCursorScreenPos();
-      float height = kLaneHeight * float(view->lanes.size());
+      float height = laneHeight() * float(view->lanes.size());
       ImGui::InvisibleButton(label, ImVec2(width, height));
       mouse = ImGui::IsItemHovered()
                   ? std::optional<ImVec2>(ImGui::GetIO().MousePos)

@@ -20,7 +20,6 @@ bool isIR(const Snapshot &s) {
 class IRPanel final : public Panel {
 public:
   const char *title() const override { return "IR"; }
-  Placement placement() const override { return {0.44f, 0.0f, 0.29f, 0.62f}; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run || state.run->snapshots.empty()) {

@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace klx::app {
@@ -40,23 +42,99 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
 
 namespace {
 
-void placeWindow(const klx::app::Placement &p, ImVec2 workPos, ImVec2 workSize,
-                 bool resetLayout) {
-  ImGuiCond cond = resetLayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(
-      ImVec2(workPos.x + p.x * workSize.x, workPos.y + p.y * workSize.y), cond);
-  ImGui::SetNextWindowSize(ImVec2(p.width * workSize.x, p.height * workSize.y),
-                           cond);
+using namespace klx::app;
+
+/// This frame's work area and whether every pane is put where the layout
+/// says (a layout chosen or reset; the window resized while the layout is
+/// still the layout's own).
+struct FrameLayout {
+  LayoutName layout;
+  ImVec2 workPos, workSize;
+  bool placeAll;
+};
+
+FrameLayout beginFrameLayout(const AppState &state, PaneArranger &arranger,
+                             ImVec2 workPos, ImVec2 workSize) {
+  bool chosen = state.view.layoutGeneration != arranger.layoutGeneration;
+  arranger.layoutGeneration = state.view.layoutGeneration;
+  if (chosen)
+    arranger.userArranged = false;
+  bool resized = workPos.x != arranger.lastWorkPos.x ||
+                 workPos.y != arranger.lastWorkPos.y ||
+                 workSize.x != arranger.lastWorkSize.x ||
+                 workSize.y != arranger.lastWorkSize.y;
+  arranger.lastWorkPos = workPos;
+  arranger.lastWorkSize = workSize;
+  arranger.drawn.clear();
+  return {state.view.layout, workPos, workSize,
+          chosen || (resized && !arranger.userArranged)};
+}
+
+bool moved(const PaneRect &before, ImVec2 pos, ImVec2 size) {
+  auto differs = [](float a, float b) { return std::abs(a - b) > 0.5f; };
+  return differs(before.pos.x, pos.x) || differs(before.pos.y, pos.y) ||
+         differs(before.size.x, size.x) || differs(before.size.y, size.y);
+}
+
+/// Keeps the current window below the menu bar and inside the window: a
+/// layout saved on a larger screen, or a pane dragged over the menu.
+void keepInside(const FrameLayout &frame, ImVec2 &pos, ImVec2 &size) {
+  ImVec2 fitted(std::min(size.x, frame.workSize.x),
+                std::min(size.y, frame.workSize.y));
+  ImVec2 moved(
+      std::clamp(pos.x, frame.workPos.x,
+                 frame.workPos.x + frame.workSize.x - fitted.x),
+      std::clamp(pos.y, frame.workPos.y,
+                 frame.workPos.y + frame.workSize.y - fitted.y));
+  if (fitted.x != size.x || fitted.y != size.y)
+    ImGui::SetWindowSize(fitted);
+  if (moved.x != pos.x || moved.y != pos.y)
+    ImGui::SetWindowPos(moved);
+  pos = moved;
+  size = fitted;
+}
+
+/// Begins the window `name` where the layout puts it; nullopt (and no
+/// window to end) where the layout hides it, else what ImGui::Begin said.
+std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
+                              PaneArranger &arranger, bool focus) {
+  std::optional<Placement> p = placementIn(frame.layout, name);
+  if (!p)
+    return std::nullopt;
+  auto last = arranger.lastRects.find(name);
+  bool shownLastFrame = last != arranger.lastRects.end();
+  // A pane that appears (Compare) joins the layout while it is the
+  // layout's own; in the user's arrangement it goes where ImGui kept it.
+  bool place = frame.placeAll || (!arranger.userArranged && !shownLastFrame);
+  ImGuiCond cond = place ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(frame.workPos.x + p->x * frame.workSize.x,
+                                 frame.workPos.y + p->y * frame.workSize.y),
+                          cond);
+  ImGui::SetNextWindowSize(
+      ImVec2(p->width * frame.workSize.x, p->height * frame.workSize.y), cond);
+  if (focus)
+    ImGui::SetNextWindowFocus();
+  // Opaque: the Compare window lies over the panes it compares.
+  ImGui::SetNextWindowBgAlpha(1.0f);
+  bool open = ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoCollapse);
+  ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  if (!place && shownLastFrame && moved(last->second, pos, size) &&
+      !arranger.userArranged)
+    arranger.userArranged = true;
+  keepInside(frame, pos, size);
+  arranger.drawn.push_back({name, pos, size});
+  return open;
 }
 
 } // namespace
 
 void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
                           const AppState &state, CommandQueue &commands,
-                          ImVec2 workPos, ImVec2 workSize, bool resetLayout,
-                          unsigned &raiseSeen) {
-  bool raise = state.view.raiseSerial != raiseSeen;
-  raiseSeen = state.view.raiseSerial;
+                          ImVec2 workPos, ImVec2 workSize,
+                          PaneArranger &arranger) {
+  FrameLayout frame = beginFrameLayout(state, arranger, workPos, workSize);
+  bool raise = state.view.raiseSerial != arranger.raiseSeen;
+  arranger.raiseSeen = state.view.raiseSerial;
   std::vector<std::string> groupsDrawn;
   for (size_t i = 0; i < panels.size(); ++i) {
     Panel &panel = *panels[i];
@@ -64,13 +142,13 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
     if (!group) {
       if (!panel.hasContent(state))
         continue;
-      placeWindow(panel.placement(), workPos, workSize, resetLayout);
-      if (raise && state.view.raisedPanel == panel.title())
-        ImGui::SetNextWindowFocus();
-      // Opaque: the Compare window lies over IR and Assembly.
-      ImGui::SetNextWindowBgAlpha(1.0f);
+      bool focus = raise && state.view.raisedPanel == panel.title();
+      std::optional<bool> open =
+          beginPane(panel.title(), frame, arranger, focus);
+      if (!open)
+        continue;
       // Hidden or collapsed panels draw nothing: Begin returns false.
-      if (ImGui::Begin(panel.title(), nullptr, ImGuiWindowFlags_NoCollapse))
+      if (*open)
         panel.draw(state, commands);
       ImGui::End();
       continue;
@@ -78,9 +156,10 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
     if (llvm::is_contained(groupsDrawn, group))
       continue;
     groupsDrawn.push_back(group);
-    placeWindow(panel.placement(), workPos, workSize, resetLayout);
-    if (ImGui::Begin(group, nullptr, ImGuiWindowFlags_NoCollapse) &&
-        ImGui::BeginTabBar("tabs")) {
+    std::optional<bool> open = beginPane(group, frame, arranger, false);
+    if (!open)
+      continue;
+    if (*open && ImGui::BeginTabBar("tabs")) {
       for (size_t j = i; j < panels.size(); ++j) {
         Panel &tab = *panels[j];
         if (!tab.tabGroup() || llvm::StringRef(tab.tabGroup()) != group ||
@@ -98,4 +177,7 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
     }
     ImGui::End();
   }
+  arranger.lastRects.clear();
+  for (const PaneRect &rect : arranger.drawn)
+    arranger.lastRects[rect.name] = rect;
 }

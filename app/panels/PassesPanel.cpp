@@ -15,7 +15,6 @@ namespace {
 class PassesPanel final : public Panel {
 public:
   const char *title() const override { return "Passes"; }
-  Placement placement() const override { return {0.0f, 0.42f, 0.17f, 0.55f}; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     drawTargetAndStop(state, commands);

@@ -98,7 +98,6 @@ void drawHistoryChart(const std::vector<GpuRunRecord> &runs) {
 class RunPanel final : public Panel {
 public:
   const char *title() const override { return "Run"; }
-  Placement placement() const override { return {0.73f, 0.62f, 0.27f, 0.35f}; }
   const char *tabGroup() const override { return "Guide"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {

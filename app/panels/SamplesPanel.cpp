@@ -12,7 +12,6 @@ namespace {
 class SamplesPanel final : public Panel {
 public:
   const char *title() const override { return "Samples"; }
-  Placement placement() const override { return {0.0f, 0.0f, 0.17f, 0.42f}; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     ImGui::SetNextItemWidth(-60);

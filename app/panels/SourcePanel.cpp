@@ -36,7 +36,6 @@ size_t byteOffsetOf(llvm::StringRef text, int codepoints) {
 class SourcePanel final : public Panel {
 public:
   const char *title() const override { return "Source"; }
-  Placement placement() const override { return {0.17f, 0.0f, 0.27f, 0.60f}; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     drawHeader(state, commands);

@@ -44,7 +44,6 @@ const char *sectionName(StepsSection section) {
 class StepsPanel final : public Panel {
 public:
   const char *title() const override { return "Steps"; }
-  Placement placement() const override { return {0.17f, 0.60f, 0.27f, 0.37f}; }
   const char *tabGroup() const override { return "Structure"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {

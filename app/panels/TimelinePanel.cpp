@@ -30,7 +30,6 @@ namespace {
 class TimelinePanel final : public Panel {
 public:
   const char *title() const override { return "Barrier timeline"; }
-  Placement placement() const override { return {0.44f, 0.62f, 0.29f, 0.35f}; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.timeline) {
@@ -235,10 +234,11 @@ private:
     ImVec2 origin = ImGui::GetCursorScreenPos();
     float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
     size_t measuredLanes = measured ? measured->lanes.size() : 0;
-    float height = kLaneHeight * float(view.lanes.size() + measuredLanes) + 18;
+    float height = laneHeight() * float(view.lanes.size() + measuredLanes) +
+                   ImGui::GetFontSize() * 1.2f;
     ImGui::InvisibleButton("lanes", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
-    float x0 = origin.x + kLabelWidth, x1 = origin.x + width;
+    float x0 = origin.x + labelWidth(), x1 = origin.x + width;
     double span = std::max(1e-9, viewEnd - viewStart);
     auto toX = [&](double t) {
       return float(x0 + (t - viewStart) / span * (x1 - x0));
@@ -269,8 +269,8 @@ private:
     const MeasuredEvent *underMeasured = nullptr;
     for (size_t m = 0; m < measuredLanes; ++m) {
       const MeasuredLane &lane = measured->lanes[m];
-      float y = origin.y + kLaneHeight * float(view.lanes.size() + m);
-      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + kLaneHeight - 2),
+      float y = origin.y + laneHeight() * float(view.lanes.size() + m);
+      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneHeight() - 2),
                           IM_COL32(26, 32, 40, 255));
       // "warp 8 (producer)" -> "GPU producer": the label column is narrow.
       size_t open = lane.name.find('('), close = lane.name.rfind(')');
@@ -298,22 +298,22 @@ private:
           int slot =
               open == std::string::npos ? 0 : std::atoi(&it->name[open + 1]);
           draw->AddRectFilled(ImVec2(a, y + 3),
-                              ImVec2(std::max(b, a + 1), y + kLaneHeight - 5),
+                              ImVec2(std::max(b, a + 1), y + laneHeight() - 5),
                               stageColour(slot));
         } else {
-          draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + kLaneHeight - 4),
+          draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneHeight() - 4),
                         it->name.rfind("mma", 0) == 0
                             ? IM_COL32(80, 160, 230, 255)
                             : IM_COL32(230, 230, 230, 255));
         }
-        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + kLaneHeight &&
+        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + laneHeight() &&
             io.MousePos.x >= a - 2 && io.MousePos.x <= std::max(b, a + 2))
           underMeasured = &*it;
       }
     }
     // Time axis, in cycles (or moves, for a counterexample).
     float axisY =
-        origin.y + kLaneHeight * float(view.lanes.size() + measuredLanes) + 2;
+        origin.y + laneHeight() * float(view.lanes.size() + measuredLanes) + 2;
     // The unit under the lane labels; the ticks are numbers only.
     draw->AddText(ImVec2(origin.x + 4, axisY), palette::kDimText, unit);
     for (int i = 0; i <= 4; ++i) {

@@ -124,7 +124,6 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
 class WarpRolesPanel final : public Panel {
 public:
   const char *title() const override { return "Warp roles"; }
-  Placement placement() const override { return {0.17f, 0.60f, 0.27f, 0.37f}; }
   const char *tabGroup() const override { return "Structure"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {

@@ -9,6 +9,7 @@
 #include <stb/stb_image_write.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 
@@ -24,6 +25,7 @@ void noteEvent(GLFWwindow *) { ++eventCount; }
 void onCursor(GLFWwindow *, double, double) { ++eventCount; }
 void onSize(GLFWwindow *, int, int) { ++eventCount; }
 void onFocus(GLFWwindow *, int) { ++eventCount; }
+void onContentScale(GLFWwindow *, float, float) { ++eventCount; }
 void onDrop(GLFWwindow *, int count, const char **paths) {
   std::lock_guard<std::mutex> lock(droppedMutex);
   for (int i = 0; i < count; ++i)
@@ -38,6 +40,45 @@ void onScroll(GLFWwindow *, double, double) { ++eventCount; }
 
 const char *kMonospaceFont =
     "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+/// The font's size at 100%, in pixels.
+constexpr float kFontPixels = 15.0f;
+
+/// The size a new window takes: the primary monitor's work area, or the
+/// size asked for.
+void initialSize(const Window::Options &options, int &x, int &y, int &width,
+                 int &height) {
+  x = y = 0;
+  width = options.width;
+  height = options.height;
+  if (width > 0 && height > 0)
+    return;
+  width = 1600;
+  height = 900;
+  if (GLFWmonitor *monitor = glfwGetPrimaryMonitor()) {
+    int w = 0, h = 0;
+    glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+    if (w > 0 && h > 0) {
+      width = w;
+      height = h;
+    }
+  }
+}
+
+void loadFonts(ImGuiIO &io, float pixels) {
+  io.Fonts->Clear();
+  if (FILE *probe = std::fopen(kMonospaceFont, "rb")) {
+    std::fclose(probe);
+    // Latin-1 plus the punctuation and arrows the lesson pages and the
+    // IR use (dashes, quotes, x, ->, ...).
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190,
+                                     0x21FF, 0x2200, 0x22FF, 0};
+    io.Fonts->AddFontFromFileTTF(kMonospaceFont, pixels, nullptr, ranges);
+  } else {
+    ImFontConfig config;
+    config.SizePixels = pixels;
+    io.Fonts->AddFontDefault(&config);
+  }
+}
 } // namespace
 
 llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
@@ -57,9 +98,10 @@ llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
   std::unique_ptr<Window> result(new Window());
-  result->window =
-      glfwCreateWindow(options.width, options.height,
-                       "klx - Kernel Lowering eXplorer", nullptr, nullptr);
+  int x, y, width, height;
+  initialSize(options, x, y, width, height);
+  result->window = glfwCreateWindow(
+      width, height, "klx - Kernel Lowering eXplorer", nullptr, nullptr);
   if (!result->window) {
     glfwTerminate();
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -67,11 +109,13 @@ llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
                                    glfwErrorText.c_str());
   }
   GLFWwindow *w = result->window;
+  glfwSetWindowPos(w, x, y);
   glfwMakeContextCurrent(w);
   glfwSwapInterval(1);
   glfwSetCursorPosCallback(w, onCursor);
   glfwSetWindowSizeCallback(w, onSize);
   glfwSetWindowFocusCallback(w, onFocus);
+  glfwSetWindowContentScaleCallback(w, onContentScale);
   glfwSetDropCallback(w, onDrop);
   glfwSetKeyCallback(w, onKey);
   glfwSetCharCallback(w, onChar);
@@ -84,17 +128,9 @@ llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
   ImGuiIO &io = ImGui::GetIO();
   result->iniPath = options.iniPath;
   io.IniFilename = result->iniPath.empty() ? nullptr : result->iniPath.c_str();
-  ImGui::StyleColorsDark();
-  if (FILE *probe = std::fopen(kMonospaceFont, "rb")) {
-    std::fclose(probe);
-    // Latin-1 plus the punctuation and arrows the lesson pages and the
-    // IR use (dashes, quotes, x, ->, ...).
-    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190,
-                                     0x21FF, 0x2200, 0x22FF, 0};
-    io.Fonts->AddFontFromFileTTF(kMonospaceFont, 15.0f, nullptr, ranges);
-  }
   ImGui_ImplGlfw_InitForOpenGL(w, /*install_callbacks=*/true);
   ImGui_ImplOpenGL3_Init("#version 150");
+  result->setUiScale(result->contentScale());
   return result;
 }
 
@@ -132,6 +168,38 @@ void Window::wake() {
 }
 
 double Window::now() const { return glfwGetTime(); }
+
+float Window::contentScale() const {
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window, &x, &y);
+  return x > 0 ? x : 1;
+}
+
+ImVec2 Window::size() const {
+  int width = 0, height = 0;
+  glfwGetWindowSize(window, &width, &height);
+  return ImVec2(float(width), float(height));
+}
+
+void Window::setUiScale(float newScale) {
+  if (newScale == scale)
+    return;
+  scale = newScale;
+  ImGuiIO &io = ImGui::GetIO();
+  // Before the first frame the backend has uploaded nothing yet; it
+  // uploads the atlas when it creates its objects.
+  bool uploaded = io.Fonts->TexID != ImTextureID();
+  loadFonts(io, std::round(kFontPixels * scale));
+  io.Fonts->Build();
+  if (uploaded) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  ImGuiStyle style;
+  ImGui::StyleColorsDark(&style);
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
 
 std::vector<std::string> Window::takeDroppedFiles() {
   std::lock_guard<std::mutex> lock(droppedMutex);

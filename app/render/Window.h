@@ -12,14 +12,16 @@
 
 struct GLFWwindow;
 struct ImGuiIO;
+struct ImVec2;
 
 namespace klx::app {
 
 class Window {
 public:
   struct Options {
-    int width = 1600;
-    int height = 900;
+    /// 0: the monitor's work area (the screen less the task bars).
+    int width = 0;
+    int height = 0;
     /// Where ImGui keeps the layout; empty keeps none (screenshots).
     std::string iniPath;
   };
@@ -44,6 +46,16 @@ public:
   void endFrame();
   /// Draws the rendered ImGui data with OpenGL and swaps.
   void submitFrame();
+  /// The monitor's content scale (2 on a HiDPI screen set to 200%).
+  float contentScale() const;
+  /// Rebuilds the font at `scale` times its size and scales the style's
+  /// paddings and spacings; call between frames. Crisp at any scale: the
+  /// font is rasterised again, not stretched.
+  void setUiScale(float scale);
+  float uiScale() const { return scale; }
+  /// The window's size in screen coordinates.
+  ImVec2 size() const;
+
   /// Turns vsync off so that frame times measure work, not the display.
   void disableVsync();
   /// Reads the frame just rendered (call between render and swap, i.e.
@@ -60,6 +72,7 @@ public:
 private:
   Window() = default;
   GLFWwindow *window = nullptr;
+  float scale = 0; // the UI scale the font was built for
   std::string iniPath;
   std::string screenshotPath;
   llvm::Error screenshotError = llvm::Error::success();

@@ -52,7 +52,7 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
                                                CycleWindow window,
                                                std::optional<ImVec2> mouse) {
   double viewStart = window.start, viewEnd = window.end;
-  float x0 = origin.x + kLabelWidth, x1 = origin.x + width;
+  float x0 = origin.x + labelWidth(), x1 = origin.x + width;
   double span = std::max(1e-9, viewEnd - viewStart);
   auto toX = [&](double t) {
     return float(x0 + (t - viewStart) / span * (x1 - x0));
@@ -60,8 +60,8 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
   const sim::Event *under = nullptr;
   for (size_t r = 0; r < view.lanes.size(); ++r) {
     const TimelineLane &lane = view.lanes[r];
-    float y = origin.y + kLaneHeight * float(r);
-    draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + kLaneHeight - 2),
+    float y = origin.y + laneHeight() * float(r);
+    draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneHeight() - 2),
                         IM_COL32(30, 30, 34, 255));
     char label[96];
     if (view.moves)
@@ -77,7 +77,7 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
       if (foldEnd >= 0)
         draw->AddRectFilled(
             ImVec2(foldStart, y + 4),
-            ImVec2(std::max(foldEnd, foldStart + 1), y + kLaneHeight - 6),
+            ImVec2(std::max(foldEnd, foldStart + 1), y + laneHeight() - 6),
             IM_COL32(110, 110, 120, 255));
       foldEnd = -1;
     };
@@ -102,7 +102,7 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
         flushFold(); // a wide box ends the run (ticks do not)
         ImU32 fill = e.kind == sim::Event::Kind::Wait ? stageColour(e.slot)
                                                       : palette::role(int(r));
-        draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + kLaneHeight - 5),
+        draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneHeight() - 5),
                             fill);
       } else if (e.kind == sim::Event::Kind::PhaseDone) {
         // A phase flip: a small triangle in the stage's colour on top.
@@ -118,9 +118,9 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
             e.kind == sim::Event::Kind::CopyDone ? IM_COL32(120, 220, 120, 255)
             : e.kind == sim::Event::Kind::Copy   ? IM_COL32(230, 210, 90, 255)
                                                  : IM_COL32(230, 230, 230, 255);
-        draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + kLaneHeight - 4), tick);
+        draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneHeight() - 4), tick);
       }
-      if (mouse && mouse->y >= y && mouse->y < y + kLaneHeight &&
+      if (mouse && mouse->y >= y && mouse->y < y + laneHeight() &&
           mouse->x >= a - 2 && mouse->x <= std::max(b, a + 2))
         under = &e;
     }
@@ -130,7 +130,7 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
   if (view.moves && view.endTime > viewStart && view.endTime - 1 <= viewEnd) {
     float x = toX(view.endTime - 0.5);
     draw->AddLine(ImVec2(x, origin.y),
-                  ImVec2(x, origin.y + kLaneHeight * float(view.lanes.size())),
+                  ImVec2(x, origin.y + laneHeight() * float(view.lanes.size())),
                   IM_COL32(240, 80, 70, 255), 2.0f);
   }
   return under;

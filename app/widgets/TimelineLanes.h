@@ -20,8 +20,10 @@
 
 namespace klx::app {
 
-inline constexpr float kLaneHeight = 22.0f;
-inline constexpr float kLabelWidth = 110.0f;
+/// A lane's height and the width of the role labels, at the font's size
+/// (they grow as the window zooms).
+inline float laneHeight() { return ImGui::GetFontSize() * (22.0f / 15.0f); }
+inline float labelWidth() { return ImGui::GetFontSize() * (110.0f / 15.0f); }
 inline constexpr float kFoldPixels = 2.0f;
 
 /// The colour of a pipeline stage's waits.

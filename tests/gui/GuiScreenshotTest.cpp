@@ -9,6 +9,7 @@
 #include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -19,6 +20,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <set>
 #include <thread>
@@ -30,29 +32,54 @@ using namespace klx;
 
 namespace {
 
-constexpr int kWidth = 1600, kHeight = 900;
+/// The screen Xvfb gives the window; the window takes its work area.
+struct ScreenSize {
+  int width, height;
+};
+constexpr ScreenSize kDefaultScreen{1600, 900};
 
+/// A rectangle in pixels, end exclusive.
+struct Rect {
+  int x0, y0, x1, y1;
+};
+
+/// What `--screenshot=OUT.png` wrote: the pixels and, from
+/// OUT.layout.json, where the menu bar, the status bar and each pane are.
 struct Image {
   int width = 0, height = 0;
   std::vector<unsigned char> rgba;
+  Rect menuBar{}, statusBar{};
+  std::map<std::string, Rect> panes;
+  double fontSize = 0;
+  int zoom = 0;
+  std::string layout;
 
   const unsigned char *at(int x, int y) const {
     return &rgba[(size_t(y) * width + x) * 4];
   }
+  Rect whole() const { return {0, 0, width, height}; }
 };
 
-/// A region as fractions of the window, matching the default layout.
-struct Region {
-  float x0, y0, x1, y1;
-};
-constexpr Region kSamples{0.01f, 0.05f, 0.16f, 0.40f};
-constexpr Region kPasses{0.01f, 0.50f, 0.16f, 0.90f};
-constexpr Region kSource{0.18f, 0.05f, 0.43f, 0.58f};
-constexpr Region kWarpRoles{0.18f, 0.64f, 0.43f, 0.90f};
-constexpr Region kIR{0.45f, 0.08f, 0.72f, 0.58f};
-constexpr Region kTimeline{0.45f, 0.66f, 0.72f, 0.95f};
-constexpr Region kAssembly{0.74f, 0.05f, 0.99f, 0.58f};
-constexpr Region kRun{0.74f, 0.66f, 0.99f, 0.92f};
+// Panes by the title of their window (a tab group's window for tabs).
+constexpr const char *kSamples = "Samples";
+constexpr const char *kPasses = "Passes";
+constexpr const char *kSource = "Source";
+constexpr const char *kWarpRoles = "Structure";
+constexpr const char *kIR = "IR";
+constexpr const char *kTimeline = "Barrier timeline";
+constexpr const char *kAssembly = "Assembly";
+constexpr const char *kRun = "Guide";
+
+/// A pane's contents: below its title bar, inside its border.
+Rect paneRect(const Image &image, const std::string &name) {
+  auto it = image.panes.find(name);
+  INFO("pane " << name);
+  REQUIRE(it != image.panes.end());
+  Rect r = it->second;
+  int title = int(image.fontSize * 1.6);
+  return {std::max(0, r.x0 + 2), std::max(0, r.y0 + title),
+          std::min(image.width, r.x1 - 2), std::min(image.height, r.y1 - 2)};
+}
 
 struct RegionStats {
   double stddev = 0;
@@ -63,13 +90,13 @@ struct RegionStats {
   size_t green = 0;   // pixels of a passed run
 };
 
-RegionStats measure(const Image &image, Region r) {
+RegionStats measure(const Image &image, Rect r) {
   RegionStats stats;
   double sum = 0, sumSq = 0;
   size_t count = 0;
   std::set<uint32_t> colours;
-  for (int y = int(r.y0 * image.height); y < int(r.y1 * image.height); ++y)
-    for (int x = int(r.x0 * image.width); x < int(r.x1 * image.width); ++x) {
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x) {
       const unsigned char *p = image.at(x, y);
       double luma = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
       sum += luma;
@@ -85,10 +112,29 @@ RegionStats measure(const Image &image, Region r) {
       if (p[1] > p[0] + 50 && p[1] > p[2] + 50)
         ++stats.green;
     }
-  double mean = sum / count;
+  double mean = count ? sum / count : 0;
+  count = std::max<size_t>(count, 1);
   stats.stddev = std::sqrt(std::max(0.0, sumSq / count - mean * mean));
   stats.distinctColours = colours.size();
   return stats;
+}
+
+RegionStats measure(const Image &image, const char *pane) {
+  return measure(image, paneRect(image, pane));
+}
+
+/// Pixels that differ between two screenshots of one size inside `r`.
+size_t countDiffering(const Image &a, const Image &b, Rect r) {
+  REQUIRE(a.width == b.width);
+  REQUIRE(a.height == b.height);
+  size_t differing = 0;
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x)
+      differing += std::memcmp(a.at(x, y), b.at(x, y), 3) != 0;
+  return differing;
+}
+size_t countDiffering(const Image &a, const Image &b, const char *pane) {
+  return countDiffering(a, b, paneRect(b, pane));
 }
 
 std::string readFile(const std::string &path) {
@@ -103,7 +149,44 @@ std::string outputPath(const std::string &name) {
 }
 
 /// Runs klx under xvfb-run and loads the screenshot it wrote.
-Image screenshot(const std::string &name, std::vector<std::string> klxArgs) {
+Rect rectFromJson(const llvm::json::Object *object) {
+  REQUIRE(object);
+  auto number = [&](llvm::StringRef key) {
+    std::optional<double> value = object->getNumber(key);
+    REQUIRE(value);
+    return int(std::lround(*value));
+  };
+  int x = number("x"), y = number("y");
+  return {x, y, x + number("w"), y + number("h")};
+}
+
+/// Reads OUT.layout.json, written beside the screenshot OUT.png.
+void readLayout(const std::string &png, Image &image) {
+  std::string path = png.substr(0, png.size() - 4) + ".layout.json";
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(readFile(path));
+  if (!json)
+    FAIL(path << ": " << llvm::toString(json.takeError()));
+  const llvm::json::Object *root = json->getAsObject();
+  REQUIRE(root);
+  image.menuBar = rectFromJson(root->getObject("menu_bar"));
+  image.statusBar = rectFromJson(root->getObject("status_bar"));
+  image.fontSize = root->getNumber("font_size").value_or(0);
+  image.zoom = int(root->getInteger("zoom").value_or(0));
+  image.layout = root->getString("layout").value_or("").str();
+  const llvm::json::Array *panes = root->getArray("panes");
+  REQUIRE(panes);
+  for (const llvm::json::Value &pane : *panes) {
+    const llvm::json::Object *object = pane.getAsObject();
+    REQUIRE(object);
+    image.panes[object->getString("name").value_or("").str()] =
+        rectFromJson(object);
+  }
+}
+
+/// Runs klx under xvfb-run on a screen of `screen`'s size and loads the
+/// screenshot it wrote with the layout beside it.
+Image screenshotOn(ScreenSize screen, const std::string &name,
+                   std::vector<std::string> klxArgs) {
   auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
   if (!xvfbRun)
     FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
@@ -111,8 +194,9 @@ Image screenshot(const std::string &name, std::vector<std::string> klxArgs) {
   llvm::sys::fs::remove(png);
   std::vector<std::string> args = {"-a",
                                    "-s",
-                                   "-screen 0 " + std::to_string(kWidth) + "x" +
-                                       std::to_string(kHeight) + "x24",
+                                   "-screen 0 " + std::to_string(screen.width) +
+                                       "x" + std::to_string(screen.height) +
+                                       "x24",
                                    KLX_BINARY,
                                    "--screenshot=" + png,
                                    "--frames=3"};
@@ -130,24 +214,32 @@ Image screenshot(const std::string &name, std::vector<std::string> klxArgs) {
   REQUIRE(pixels);
   image.rgba.assign(pixels.get(),
                     pixels.get() + size_t(image.width) * image.height * 4);
+  readLayout(png, image);
   return image;
 }
 
-void requireBusy(const Image &image, Region region, const char *what) {
+Image screenshot(const std::string &name, std::vector<std::string> klxArgs) {
+  return screenshotOn(kDefaultScreen, name, std::move(klxArgs));
+}
+
+void requireBusy(const Image &image, Rect region, const char *what) {
   RegionStats stats = measure(image, region);
   INFO(what << ": luma stddev " << stats.stddev << ", " << stats.distinctColours
             << " colours");
   CHECK(stats.stddev > 8.0);
   CHECK(stats.distinctColours > 20);
 }
+void requireBusy(const Image &image, const char *pane, const char *what) {
+  requireBusy(image, paneRect(image, pane), what);
+}
 
 } // namespace
 
 TEST_CASE("GUI: the default sample at its first pass", "[gui]") {
   Image image = screenshot("default-first-pass.png", {"--pass=parse"});
-  REQUIRE(image.width == kWidth);
-  REQUIRE(image.height == kHeight);
-  CHECK(measure(image, {0, 0, 1, 1}).stddev > 10.0); // not blank
+  REQUIRE(image.width == kDefaultScreen.width);
+  REQUIRE(image.height == kDefaultScreen.height);
+  CHECK(measure(image, image.whole()).stddev > 10.0); // not blank
   requireBusy(image, kSamples, "Samples");
   requireBusy(image, kPasses, "Passes");
   requireBusy(image, kSource, "Source");
@@ -167,10 +259,7 @@ TEST_CASE("GUI: the default sample at the PTX step", "[gui]") {
   requireBusy(ptx, kIR, "IR at ptx");
   requireBusy(ptx, kAssembly, "Assembly at ptx");
   // The IR pane shows different IR at the two steps.
-  size_t differing = 0;
-  for (int y = int(kIR.y0 * kHeight); y < int(kIR.y1 * kHeight); ++y)
-    for (int x = int(kIR.x0 * kWidth); x < int(kIR.x1 * kWidth); ++x)
-      differing += std::memcmp(first.at(x, y), ptx.at(x, y), 3) != 0;
+  size_t differing = countDiffering(first, ptx, kIR);
   CHECK(differing > 5000);
 }
 
@@ -203,10 +292,7 @@ TEST_CASE("GUI: the warp-role tree, and a role's ops tinted", "[gui]") {
   CHECK(irFocused.orange > irPlain.orange + 20000);
   // The editor's own background mutes the tint there, so count the
   // pixels that changed: three lines tinted, scrolled into view.
-  size_t differing = 0;
-  for (int y = int(kSource.y0 * kHeight); y < int(kSource.y1 * kHeight); ++y)
-    for (int x = int(kSource.x0 * kWidth); x < int(kSource.x1 * kWidth); ++x)
-      differing += std::memcmp(plain.at(x, y), focused.at(x, y), 3) != 0;
+  size_t differing = countDiffering(plain, focused, kSource);
   INFO("Source pane pixels that changed: " << differing);
   CHECK(differing > 5000);
 }
@@ -256,12 +342,7 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
   CHECK(none.green < 200);
   CHECK(passed.green > 1500);
   // The measured lanes appear under the simulated ones.
-  size_t differing = 0;
-  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight);
-       ++y)
-    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth);
-         ++x)
-      differing += std::memcmp(after.at(x, y), traced.at(x, y), 3) != 0;
+  size_t differing = countDiffering(after, traced, kTimeline);
   INFO("Barrier timeline pixels that changed with a measured timeline: "
        << differing);
   CHECK(differing > 3000);
@@ -307,12 +388,11 @@ TEST_CASE("GUI: klx verify's counterexample on the timeline's lanes",
   Image counter =
       screenshot("verify-counterexample.png",
                  {path, "-D", "shared_full_barrier=1", "--counterexample"});
-  size_t differing = 0, failLine = 0;
-  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight);
-       ++y)
-    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth);
-         ++x) {
-      differing += std::memcmp(simulated.at(x, y), counter.at(x, y), 3) != 0;
+  size_t differing = countDiffering(simulated, counter, kTimeline),
+         failLine = 0;
+  Rect lanes = paneRect(counter, kTimeline);
+  for (int y = lanes.y0; y < lanes.y1; ++y)
+    for (int x = lanes.x0; x < lanes.x1; ++x) {
       const unsigned char *p = counter.at(x, y);
       failLine += p[0] == 240 && p[1] == 80 && p[2] == 70;
     }
@@ -340,12 +420,7 @@ TEST_CASE("GUI: barrier timelines read from nvgpu ops", "[gui]") {
   Image own = screenshot("timeline-ws-own.png", {"--pass=parse"});
   Image lowered = screenshot("timeline-ws-lowered.png",
                              {"--pass=parse", "--timeline-at=klx-to-nvgpu"});
-  size_t differing = 0;
-  for (int y = int(kTimeline.y0 * kHeight); y < int(kTimeline.y1 * kHeight);
-       ++y)
-    for (int x = int(kTimeline.x0 * kWidth); x < int(kTimeline.x1 * kWidth);
-         ++x)
-      differing += std::memcmp(own.at(x, y), lowered.at(x, y), 3) != 0;
+  size_t differing = countDiffering(own, lowered, kTimeline);
   INFO("Barrier timeline pixels that differ between the two models: "
        << differing);
   CHECK(differing > 3000);
@@ -361,7 +436,10 @@ TEST_CASE("GUI: the tile program lowered for AMD", "[gui]") {
                   "--pass=klx-to-amdgpu"});
   requireBusy(amd, kAssembly, "Assembly pane (AMDGCN)");
   requireBusy(amd, kIR, "IR pane after klx-to-amdgpu");
-  RegionStats roles = measure(amd, kWarpRoles);
+  // Below the tab bar, whose tabs are blue.
+  Rect tab = paneRect(amd, kWarpRoles);
+  tab.y0 += int(amd.fontSize * 2);
+  RegionStats roles = measure(amd, tab);
   INFO("Warp roles pane: " << roles.orange << " orange, " << roles.blue
                            << " blue pixels");
   CHECK(roles.orange + roles.blue < 200); // no role lanes drawn
@@ -390,12 +468,7 @@ TEST_CASE("GUI: the Steps tab, two steps of the indirect gather", "[gui]") {
   CHECK(after.blue > before.blue + 100); // the role tree draws no blue here
   CHECK(after.orange > 200);
   CHECK(after.green > 80);
-  size_t differing = 0;
-  for (int y = int(kWarpRoles.y0 * kHeight); y < int(kWarpRoles.y1 * kHeight);
-       ++y)
-    for (int x = int(kWarpRoles.x0 * kWidth); x < int(kWarpRoles.x1 * kWidth);
-         ++x)
-      differing += std::memcmp(roles.at(x, y), steps.at(x, y), 3) != 0;
+  size_t differing = countDiffering(roles, steps, kWarpRoles);
   INFO("pixels that differ between the two tabs: " << differing);
   CHECK(differing > 10000);
 }
@@ -410,7 +483,7 @@ TEST_CASE("GUI: Compare mode, two stage counts side by side", "[gui]") {
   // yellow, A's and B's simulated lanes (orange producers, waits in their
   // stage colours), and the IR of A against B with removed (red) and added
   // (green) lines.
-  constexpr Region kCompare{0.45f, 0.05f, 0.99f, 0.58f};
+  Rect kCompare = paneRect(compare, "Compare");
   RegionStats off = measure(plain, kCompare), on = measure(compare, kCompare);
   INFO("Compare region off: " << off.orange << " orange, " << off.blue
                               << " blue, " << off.green << " green, "
@@ -422,10 +495,7 @@ TEST_CASE("GUI: Compare mode, two stage counts side by side", "[gui]") {
   CHECK(on.orange > off.orange + 1000);
   CHECK(on.green > off.green + 500);
   CHECK(on.reddish > off.reddish + 2000);
-  size_t differing = 0;
-  for (int y = int(kCompare.y0 * kHeight); y < int(kCompare.y1 * kHeight); ++y)
-    for (int x = int(kCompare.x0 * kWidth); x < int(kCompare.x1 * kWidth); ++x)
-      differing += std::memcmp(plain.at(x, y), compare.at(x, y), 3) != 0;
+  size_t differing = countDiffering(plain, compare, kCompare);
   INFO("pixels that differ with Compare on: " << differing);
   CHECK(differing > 100000);
 }
@@ -494,7 +564,7 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
                               "-D", "stages=many",
                               "--compare=" + std::string(dir) + "/none.mlir"});
     requireBusy(image, kSamples, "Samples");
-    constexpr Region kStatus{0.0f, 0.975f, 1.0f, 0.995f};
+    Rect kStatus = image.statusBar;
     RegionStats source = measure(image, kSource),
                 status = measure(image, kStatus);
     INFO("reddish pixels: Source " << source.reddish << ", status bar "
@@ -691,4 +761,103 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   CHECK(said.find("klx: restored unsaved edits of " + kernel) !=
         std::string::npos);
   llvm::sys::fs::remove_directories(dir);
+}
+
+namespace {
+
+/// Every pane inside the window and below the menu bar, the status bar at
+/// the bottom, and the panes covering the area between the bars with no
+/// strip left over (Compare lies over other panes and is not counted).
+void requireFits(const Image &image) {
+  INFO(image.layout << " layout at " << image.width << "x" << image.height
+                    << ", zoom " << image.zoom << "%");
+  CHECK(image.menuBar.y0 == 0);
+  CHECK(image.menuBar.x1 >= image.width - 1);
+  CHECK(image.menuBar.y1 - image.menuBar.y0 >= image.fontSize);
+  CHECK(image.statusBar.y1 >= image.height - 1);
+  CHECK(image.statusBar.y1 <= image.height);
+  long covered = 0;
+  for (const auto &[name, r] : image.panes) {
+    INFO("pane " << name << ": " << r.x0 << "," << r.y0 << " to " << r.x1
+                 << "," << r.y1);
+    CHECK(r.x0 >= 0);
+    CHECK(r.x1 <= image.width);
+    CHECK(r.y0 >= image.menuBar.y1);
+    CHECK(r.y1 <= image.statusBar.y0 + 1);
+    if (name != "Compare")
+      covered += long(r.x1 - r.x0) * (r.y1 - r.y0);
+  }
+  long work = long(image.width) * (image.statusBar.y0 - image.menuBar.y1);
+  INFO("panes cover " << covered << " of " << work << " pixels");
+  CHECK(covered >= work * 98 / 100);
+  CHECK(covered <= work * 101 / 100);
+}
+
+std::set<std::string> paneNames(const Image &image) {
+  std::set<std::string> names;
+  for (const auto &entry : image.panes)
+    names.insert(entry.first);
+  return names;
+}
+
+} // namespace
+
+TEST_CASE("GUI: the window fits 1280x720, 1920x1080 and 2560x1440",
+          "[gui][layout]") {
+  const std::set<std::string> explore = {
+      "Samples", "Passes", "Source", "Structure", "IR", "Barrier timeline",
+      "Assembly", "Guide"};
+  for (ScreenSize screen :
+       {ScreenSize{1280, 720}, ScreenSize{1920, 1080}, ScreenSize{2560, 1440}}) {
+    std::string size =
+        std::to_string(screen.width) + "x" + std::to_string(screen.height);
+    INFO("screen " << size);
+    Image image = screenshotOn(screen, "screen-" + size + ".png",
+                               {"--pass=klx-to-nvgpu"});
+    // The window takes the screen's work area, not a size of its own.
+    CHECK(image.width == screen.width);
+    CHECK(image.height == screen.height);
+    CHECK(paneNames(image) == explore);
+    requireFits(image);
+    requireBusy(image, kIR, "IR");
+    requireBusy(image, kSource, "Source");
+  }
+  // 150% on the smallest screen: the font rasterised at 1.5 times its
+  // size, every pane still inside and below the menu.
+  Image zoomed = screenshotOn({1280, 720}, "screen-1280x720-150.png",
+                              {"--pass=klx-to-nvgpu", "--zoom=150"});
+  CHECK(zoomed.zoom == 150);
+  CHECK(zoomed.fontSize >= 22);
+  CHECK(paneNames(zoomed) == explore);
+  requireFits(zoomed);
+  requireBusy(zoomed, kIR, "IR at 150%");
+}
+
+TEST_CASE("GUI: the Teach and Diff layouts", "[gui][layout]") {
+  // Teach: the lesson, the source and the IR large, the roles and the
+  // timeline below them, in a large font; the rest hidden.
+  Image teach = screenshotOn({1280, 720}, "layout-teach.png",
+                             {"--layout=teach", "--pass=klx-warp-specialize"});
+  CHECK(teach.layout == "teach");
+  CHECK(teach.fontSize >= 22);
+  CHECK(paneNames(teach) == std::set<std::string>{"Guide", "Source", "IR",
+                                                  "Structure",
+                                                  "Barrier timeline"});
+  requireFits(teach);
+  requireBusy(teach, kRun, "Lesson");
+  requireBusy(teach, kIR, "IR");
+  Rect guide = paneRect(teach, kRun), ir = paneRect(teach, kIR);
+  CHECK((guide.y1 - guide.y0) > teach.height * 8 / 10); // down the left
+  CHECK((ir.x1 - ir.x0) > teach.width * 3 / 10);
+  // Diff: the pass list and the IR diff across the window, at 100%.
+  Image diff = screenshotOn({1280, 720}, "layout-diff.png",
+                            {"--layout=diff", "--pass=klx-to-nvgpu"});
+  CHECK(paneNames(diff) == std::set<std::string>{"Passes", "IR"});
+  CHECK(diff.fontSize < 16);
+  requireFits(diff);
+  // The diff is on: added lines in green, removed in red.
+  RegionStats stats = measure(diff, kIR);
+  INFO("IR pane in the Diff layout: " << stats.green << " green, "
+                                      << stats.reddish << " reddish");
+  CHECK(stats.reddish > 2000);
 }

@@ -1,0 +1,58 @@
+//===- GuiArguments.h - The window's command line ---------------*- C++ -*-===//
+
+#ifndef KLX_APP_GUI_GUIARGUMENTS_H
+#define KLX_APP_GUI_GUIARGUMENTS_H
+
+#include "core/CompileWorker.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klx::gui {
+
+struct GuiArguments {
+  std::string file;
+  std::string pass;
+  std::string role;
+  /// The step whose protocol model the Barrier timeline pane draws.
+  std::string timelineAt;
+  bool counterexample = false;
+  /// A pane to bring forward at start (the tab of a group).
+  std::string show;
+  /// explore, diff or teach; empty: as the window was left.
+  std::string layout;
+  /// The whole window's zoom in percent; 0: as the window was left.
+  int zoomPercent = 0;
+  /// -D values to compile with, and a variant to compare with.
+  std::vector<std::string> defines;
+  std::string compare;
+  std::string target;
+  /// Seconds a compile may take before it is reported stopped.
+  double timeout = kDefaultCompileSeconds;
+  std::string ptxas, nvdisasm;
+  /// MB of IR text a compile keeps over its steps.
+  double snapshotLimitMB = double(CompileOptions().maxSnapshotBytes >> 20);
+
+  // What a script (a test, a benchmark) asks of the window: see
+  // ScriptedRun.h.
+  /// Once the first compile is done, the Source pane's text is replaced
+  /// by this file's, as a paste would (tests feed bad input this way).
+  std::string paste;
+  std::string screenshot;
+  int frames = 3;
+  /// Run on the GPU once the first compile is done ("MxNxK", or "default"),
+  /// recording a measured timeline with --run-timeline.
+  std::string run;
+  bool runTimeline = false;
+  /// Diagnostics: exit after this many seconds without input once the
+  /// first compile is done, printing how many frames were drawn.
+  double exitAfterIdle = 0;
+};
+
+/// Reads `klx [FILE] [options]`; nullopt after saying what is wrong.
+std::optional<GuiArguments> parseGuiArguments(int argc, char **argv);
+
+} // namespace klx::gui
+
+#endif // KLX_APP_GUI_GUIARGUMENTS_H

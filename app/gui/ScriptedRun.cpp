@@ -1,0 +1,144 @@
+//===- ScriptedRun.cpp - What tests and benchmarks ask of the window ------===//
+
+#include "ScriptedRun.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace klx;
+using namespace klx::app;
+using namespace klx::gui;
+
+ScriptedRun::ScriptedRun(const GuiArguments &args, double now)
+    : args(args), screenshotWait(std::max(300.0, args.timeout + 60)),
+      screenshotDeadline(now + screenshotWait) {}
+
+void ScriptedRun::pushInput(const AppController &controller,
+                            CommandQueue &commands) {
+  const AppState &state = controller.state();
+  bool compiled = !controller.busy() && state.run;
+  // --run: once the kernel compiled and the GPU probe has answered.
+  if (!args.run.empty() && !runRequested && compiled &&
+      state.gpu.availability != GpuStatus::Availability::Probing) {
+    commands.push({Command::RunOnGpu,
+                   args.run == "default" ? std::string() : args.run, 0,
+                   args.runTimeline});
+    runRequested = true;
+  }
+  // --paste: once the first compile is done.
+  if (!args.paste.empty() && !pasted && compiled) {
+    auto text = llvm::MemoryBuffer::getFile(args.paste);
+    commands.push({Command::EditSource,
+                   text ? (*text)->getBuffer().str() : std::string()});
+    commands.push({Command::Recompile});
+    pasted = true;
+    pastedAt = drawn;
+  }
+}
+
+std::optional<int> ScriptedRun::idleExit(const AppController &controller,
+                                         double now) {
+  if (args.exitAfterIdle <= 0)
+    return std::nullopt;
+  // Measure from one second after the compile, past the frames that settle
+  // the layout.
+  if (idleSince < 0 && !controller.busy() && controller.state().run)
+    idleSince = now + 1.0;
+  if (idleSince < 0 || now - idleSince < args.exitAfterIdle)
+    return std::nullopt;
+  llvm::outs() << "klx: " << idleFrames << " frames drawn in "
+               << llvm::format("%.1f", now - idleSince)
+               << " s of idle (from 1 s after the compile finished)\n";
+  return 0;
+}
+
+void ScriptedRun::frameDrawn(double now) {
+  ++drawn;
+  if (idleSince >= 0 && now >= idleSince)
+    ++idleFrames;
+}
+
+bool ScriptedRun::readyToLook(const AppController &controller) const {
+  const AppState &state = controller.state();
+  return !controller.busy() && state.run &&
+         (args.paste.empty() || (pasted && drawn > pastedAt + 1)) &&
+         (args.run.empty() ||
+          (runRequested && !state.gpu.running && !state.gpuRuns.empty()));
+}
+
+void ScriptedRun::beforeFrameEnd(const AppController &controller,
+                                 Window &window, const ScreenLayout &layout) {
+  if (!drawsEveryFrame() || screenshotRequested || !readyToLook(controller))
+    return;
+  if (++framesSinceReady < args.frames)
+    return;
+  window.requestScreenshot(args.screenshot);
+  screenshotRequested = true;
+  std::string layoutPath = args.screenshot;
+  if (llvm::StringRef(layoutPath).ends_with(".png"))
+    layoutPath.resize(layoutPath.size() - 4);
+  layoutPath += ".layout.json";
+  if (llvm::Error error = writeScreenLayout(layout, layoutPath))
+    llvm::errs() << "klx: " << llvm::toString(std::move(error)) << "\n";
+}
+
+std::optional<int> ScriptedRun::afterFrameEnd(Window &window, double now) {
+  if (!drawsEveryFrame())
+    return std::nullopt;
+  if (screenshotRequested) {
+    if (llvm::Error error = window.takeScreenshotError()) {
+      llvm::errs() << "klx: " << llvm::toString(std::move(error)) << "\n";
+      return 2;
+    }
+    llvm::outs() << "klx: wrote " << args.screenshot << "\n";
+    return 0;
+  }
+  if (now > screenshotDeadline) {
+    llvm::errs() << "klx: the window was not ready within "
+                 << int(screenshotWait) << " s; no screenshot\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+namespace {
+llvm::json::Object rectJson(const PaneRect &rect) {
+  return llvm::json::Object{{"x", rect.pos.x},
+                            {"y", rect.pos.y},
+                            {"w", rect.size.x},
+                            {"h", rect.size.y}};
+}
+} // namespace
+
+llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
+                                        const std::string &path) {
+  llvm::json::Array panes;
+  for (const PaneRect &pane : layout.panes) {
+    llvm::json::Object object = rectJson(pane);
+    object["name"] = pane.name;
+    panes.push_back(std::move(object));
+  }
+  llvm::json::Object root{
+      {"window",
+       llvm::json::Object{{"w", layout.windowSize.x},
+                          {"h", layout.windowSize.y}}},
+      {"menu_bar", rectJson(layout.menuBar)},
+      {"status_bar", rectJson(layout.statusBar)},
+      {"panes", std::move(panes)},
+      {"font_size", layout.fontSize},
+      {"zoom", layout.zoomPercent},
+      {"layout", layout.layout}};
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
+  if (error)
+    return llvm::createStringError(error, "cannot write %s: %s", path.c_str(),
+                                   error.message().c_str());
+  out << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return llvm::Error::success();
+}
