@@ -173,21 +173,21 @@ void handleShortcuts(const AppState &state, int wheelZoom,
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS))
     commands.push({Command::SaveSource});
   int zoom = state.view.zoomPercent;
-  if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyEqual) ||
-                     ImGui::IsKeyPressed(kKeypadAdd)))
+  if (io.KeyCtrl &&
+      (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)))
     wheelZoom += 1;
-  if (io.KeyCtrl && (ImGui::IsKeyPressed(kKeyMinus) ||
-                     ImGui::IsKeyPressed(kKeypadSubtract)))
+  if (io.KeyCtrl &&
+      (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)))
     wheelZoom -= 1;
   if (wheelZoom != 0)
     commands.push(
         {Command::SetZoom, "", nextZoomPercent(zoom, wheelZoom > 0 ? 1 : -1)});
-  if (io.KeyCtrl && (ImGui::IsKeyPressed(kKey0) || ImGui::IsKeyPressed(kKeypad0)))
+  if (io.KeyCtrl &&
+      (ImGui::IsKeyPressed(kKey0) || ImGui::IsKeyPressed(kKeypad0)))
     commands.push({Command::SetZoom, "", 100});
   for (int i = 0; i < 3; ++i)
     if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey1 + i))
-      commands.push({Command::SetLayout,
-                     layoutNameText(LayoutName(i)).str()});
+      commands.push({Command::SetLayout, layoutNameText(LayoutName(i)).str()});
 }
 
 // [SECTION] Frame loop (idle frames are not drawn) ----------------------------
@@ -196,7 +196,7 @@ void handleShortcuts(const AppState &state, int wheelZoom,
 /// was left, else Explore at 100%.
 void applyStartView(const GuiArguments &args, const WindowSettings &settings,
                     AppController &controller, double now) {
-  std::string layout = !args.layout.empty()     ? args.layout
+  std::string layout = !args.layout.empty()       ? args.layout
                        : !settings.layout.empty() ? settings.layout
                                                   : "explore";
   controller.apply({Command::SetLayout, layout}, now);
@@ -214,9 +214,9 @@ void applyStartView(const GuiArguments &args, const WindowSettings &settings,
 /// the file and a variant to compare. False when the file cannot open.
 bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
                     AppController &controller, double now) {
-  std::string file = args.file.empty() ? options.samplesDir +
-                                             "/nvidia/gemm_ws_persistent.mlir"
-                                       : args.file;
+  std::string file =
+      args.file.empty() ? options.samplesDir + "/nvidia/gemm_ws_persistent.mlir"
+                        : args.file;
   if (!args.target.empty())
     controller.apply({Command::SetTarget, args.target}, now);
   controller.apply({Command::ShowTimelineOf, args.timelineAt}, now);
@@ -279,8 +279,8 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
   // frame behind it (the first frame would put the panes over the menu).
   float top = screen.menuBar.pos.y + screen.menuBar.size.y;
   ImVec2 workPos(viewport->Pos.x, std::max(viewport->Pos.y, top));
-  ImVec2 workSize(viewport->Size.x,
-                  viewport->Pos.y + viewport->Size.y - workPos.y - statusHeight);
+  ImVec2 workSize(viewport->Size.x, viewport->Pos.y + viewport->Size.y -
+                                        workPos.y - statusHeight);
   drawPanels(panels, state, commands, workPos, workSize, arranger);
   screen.statusBar =
       drawStatusBar(state, ImVec2(workPos.x, workPos.y + workSize.y),

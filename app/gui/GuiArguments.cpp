@@ -41,8 +41,7 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
                      << "\n";
         return std::nullopt;
       }
-    }
-    else if (arg.consume_front("--paste="))
+    } else if (arg.consume_front("--paste="))
       args.paste = arg.str();
     else if (arg.consume_front("--compare="))
       args.compare = arg.str();
@@ -99,4 +98,3 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
   }
   return args;
 }
-

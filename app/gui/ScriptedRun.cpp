@@ -125,9 +125,8 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
     panes.push_back(std::move(object));
   }
   llvm::json::Object root{
-      {"window",
-       llvm::json::Object{{"w", layout.windowSize.x},
-                          {"h", layout.windowSize.y}}},
+      {"window", llvm::json::Object{{"w", layout.windowSize.x},
+                                    {"h", layout.windowSize.y}}},
       {"menu_bar", rectJson(layout.menuBar)},
       {"status_bar", rectJson(layout.statusBar)},
       {"panes", std::move(panes)},

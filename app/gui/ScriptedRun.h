@@ -50,13 +50,12 @@ public:
                  app::CommandQueue &commands);
   /// --exit-after-idle: counts a frame about to be drawn; the exit code
   /// once the idle time is over.
-  std::optional<int> idleExit(const app::AppController &controller,
-                              double now);
+  std::optional<int> idleExit(const app::AppController &controller, double now);
   void frameDrawn(double now);
   /// Before the frame ends: asks for the screenshot once the window shows
   /// what the script waited for, and writes the layout beside it.
-  void beforeFrameEnd(const app::AppController &controller,
-                      app::Window &window, const ScreenLayout &layout);
+  void beforeFrameEnd(const app::AppController &controller, app::Window &window,
+                      const ScreenLayout &layout);
   /// After the frame ends: the exit code once the screenshot is written,
   /// or the wait for it is over.
   std::optional<int> afterFrameEnd(app::Window &window, double now);

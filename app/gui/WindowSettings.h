@@ -16,7 +16,7 @@ namespace klx::gui {
 
 struct WindowSettings {
   bool userArranged = false;
-  std::string layout; // empty: never saved
+  std::string layout;  // empty: never saved
   int zoomPercent = 0; // 0: never saved
 };
 

@@ -50,8 +50,7 @@ constexpr Slot kTeach[] = {
 };
 
 template <size_t N>
-std::optional<Placement> find(const Slot (&slots)[N],
-                              llvm::StringRef window) {
+std::optional<Placement> find(const Slot (&slots)[N], llvm::StringRef window) {
   for (const Slot &slot : slots)
     if (window == slot.window)
       return slot.placement;

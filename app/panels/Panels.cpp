@@ -81,11 +81,10 @@ bool moved(const PaneRect &before, ImVec2 pos, ImVec2 size) {
 void keepInside(const FrameLayout &frame, ImVec2 &pos, ImVec2 &size) {
   ImVec2 fitted(std::min(size.x, frame.workSize.x),
                 std::min(size.y, frame.workSize.y));
-  ImVec2 moved(
-      std::clamp(pos.x, frame.workPos.x,
-                 frame.workPos.x + frame.workSize.x - fitted.x),
-      std::clamp(pos.y, frame.workPos.y,
-                 frame.workPos.y + frame.workSize.y - fitted.y));
+  ImVec2 moved(std::clamp(pos.x, frame.workPos.x,
+                          frame.workPos.x + frame.workSize.x - fitted.x),
+               std::clamp(pos.y, frame.workPos.y,
+                          frame.workPos.y + frame.workSize.y - fitted.y));
   if (fitted.x != size.x || fitted.y != size.y)
     ImGui::SetWindowSize(fitted);
   if (moved.x != pos.x || moved.y != pos.y)

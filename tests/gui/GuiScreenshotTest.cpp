@@ -778,8 +778,8 @@ void requireFits(const Image &image) {
   CHECK(image.statusBar.y1 <= image.height);
   long covered = 0;
   for (const auto &[name, r] : image.panes) {
-    INFO("pane " << name << ": " << r.x0 << "," << r.y0 << " to " << r.x1
-                 << "," << r.y1);
+    INFO("pane " << name << ": " << r.x0 << "," << r.y0 << " to " << r.x1 << ","
+                 << r.y1);
     CHECK(r.x0 >= 0);
     CHECK(r.x1 <= image.width);
     CHECK(r.y0 >= image.menuBar.y1);
@@ -805,10 +805,10 @@ std::set<std::string> paneNames(const Image &image) {
 TEST_CASE("GUI: the window fits 1280x720, 1920x1080 and 2560x1440",
           "[gui][layout]") {
   const std::set<std::string> explore = {
-      "Samples", "Passes", "Source", "Structure", "IR", "Barrier timeline",
-      "Assembly", "Guide"};
-  for (ScreenSize screen :
-       {ScreenSize{1280, 720}, ScreenSize{1920, 1080}, ScreenSize{2560, 1440}}) {
+      "Samples", "Passes",           "Source",   "Structure",
+      "IR",      "Barrier timeline", "Assembly", "Guide"};
+  for (ScreenSize screen : {ScreenSize{1280, 720}, ScreenSize{1920, 1080},
+                            ScreenSize{2560, 1440}}) {
     std::string size =
         std::to_string(screen.width) + "x" + std::to_string(screen.height);
     INFO("screen " << size);
