@@ -304,6 +304,9 @@ int runWindow(int argc, char **argv) {
   if (!args)
     return 2;
   bool screenshotMode = !args->screenshot.empty();
+  // Outlives the window: ImGui writes the ini, this section included, as
+  // the window closes.
+  WindowSettings settings;
   Window::Options windowOptions;
   if (!screenshotMode)
     windowOptions.iniPath = configFile("imgui.ini");
@@ -312,7 +315,6 @@ int runWindow(int argc, char **argv) {
     llvm::errs() << "klx: " << llvm::toString(window.takeError()) << "\n";
     return 2;
   }
-  WindowSettings settings;
   loadWindowSettings(windowOptions.iniPath, settings);
 
   // A screenshot shows the state, not wherever the pointer happens to be.
