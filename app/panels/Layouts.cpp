@@ -8,6 +8,8 @@
 
 #include "Panel.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 using namespace klx::app;
 
 namespace {
@@ -39,15 +41,33 @@ constexpr Slot kDiff[] = {
 };
 
 // Teach: the lesson down the left, the source and the IR large beside it,
-// the roles and the timeline the lessons point at below them.
+// the roles and the timeline the lessons point at below them; the pass
+// list and the assembly, which lessons mention, as tabs there.
 constexpr Slot kTeach[] = {
     {"Guide", {0.00f, 0.00f, 0.30f, 1.00f}},
     {"Source", {0.30f, 0.00f, 0.33f, 0.64f}},
     {"IR", {0.63f, 0.00f, 0.37f, 0.64f}},
     {"Structure", {0.30f, 0.64f, 0.33f, 0.36f}},
-    {"Barrier timeline", {0.63f, 0.64f, 0.37f, 0.36f}},
+    {"Output", {0.63f, 0.64f, 0.37f, 0.36f}},
     {"Compare", {0.30f, 0.00f, 0.70f, 0.64f}},
 };
+
+/// Panes that share a window as its tabs, in each layout (the others have
+/// a window of their own, named as the pane).
+struct Tab {
+  const char *pane, *window;
+};
+constexpr Tab kExploreTabs[] = {{"Warp roles", "Structure"},
+                                {"Steps", "Structure"},
+                                {"Lesson", "Guide"},
+                                {"Run", "Guide"}};
+constexpr Tab kTeachTabs[] = {{"Warp roles", "Structure"},
+                              {"Steps", "Structure"},
+                              {"Passes", "Structure"},
+                              {"Lesson", "Guide"},
+                              {"Run", "Guide"},
+                              {"Barrier timeline", "Output"},
+                              {"Assembly", "Output"}};
 
 template <size_t N>
 std::optional<Placement> find(const Slot (&slots)[N], llvm::StringRef window) {
@@ -58,6 +78,30 @@ std::optional<Placement> find(const Slot (&slots)[N], llvm::StringRef window) {
 }
 
 } // namespace
+
+namespace {
+llvm::ArrayRef<Tab> tabsOf(LayoutName layout) {
+  return layout == LayoutName::Teach ? llvm::ArrayRef<Tab>(kTeachTabs)
+                                     : llvm::ArrayRef<Tab>(kExploreTabs);
+}
+} // namespace
+
+int klx::app::tabOrder(LayoutName layout, llvm::StringRef pane) {
+  llvm::ArrayRef<Tab> tabs = tabsOf(layout);
+  for (size_t i = 0; i < tabs.size(); ++i)
+    if (pane == tabs[i].pane)
+      return int(i);
+  return -1;
+}
+
+llvm::StringRef klx::app::windowOf(LayoutName layout, llvm::StringRef pane) {
+  llvm::ArrayRef<Tab> tabs = tabsOf(layout);
+  llvm::StringRef window = pane;
+  for (const Tab &tab : tabs)
+    if (pane == tab.pane)
+      window = tab.window;
+  return placementIn(layout, window) ? window : llvm::StringRef();
+}
 
 std::optional<Placement> klx::app::placementIn(LayoutName layout,
                                                llvm::StringRef window) {

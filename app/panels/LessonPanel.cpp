@@ -26,7 +26,6 @@ const ImVec4 kHeadingColour(1.0f, 1.0f, 1.0f, 1.0f);
 class LessonPanel final : public Panel {
 public:
   const char *title() const override { return "Lesson"; }
-  const char *tabGroup() const override { return "Guide"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     const LessonState &lesson = state.lesson;

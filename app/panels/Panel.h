@@ -29,8 +29,16 @@ struct Placement {
   float x, y, width, height;
 };
 
-/// Where `window` (a pane's title, or its tab group's name) goes in
-/// `layout`; nullopt where the layout hides it.
+/// The window that shows the pane titled `pane` in `layout`: the pane's
+/// own (named as the pane) or a window of tabs shared with other panes
+/// (`Structure`: Warp roles and Steps); empty where the layout hides it.
+llvm::StringRef windowOf(LayoutName layout, llvm::StringRef pane);
+
+/// A tab's place among its window's tabs in `layout` (the first is shown
+/// when the window opens); -1 for a pane with a window of its own.
+int tabOrder(LayoutName layout, llvm::StringRef pane);
+
+/// Where `window` goes in `layout`; nullopt where the layout hides it.
 std::optional<Placement> placementIn(LayoutName layout, llvm::StringRef window);
 
 class Panel {
@@ -42,9 +50,6 @@ public:
   /// Some panels have nothing to show for some runs (no AMDGCN on an
   /// NVIDIA run); they are then not drawn at all.
   virtual bool hasContent(const AppState &state) const { return true; }
-  /// Panels that name the same group share one window as tabs, placed
-  /// where the layout puts the group; nullptr for a window of its own.
-  virtual const char *tabGroup() const { return nullptr; }
 };
 
 std::vector<std::unique_ptr<Panel>> createPanels();

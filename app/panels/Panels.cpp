@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 
 namespace klx::app {
@@ -31,11 +32,11 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createStepsPanel());
   panels.push_back(createIRPanel());
   panels.push_back(createAssemblyPanel());
-  // Lesson and Run share the window at the bottom right, Lesson first.
   panels.push_back(createLessonPanel());
   panels.push_back(createRunPanel());
   panels.push_back(createTimelinePanel());
-  // Last: drawn over IR and Assembly while Compare mode is on.
+  // Last: drawn over the panes it compares while Compare mode is on. Which
+  // panes share a window as tabs is the layout's (Layouts.cpp).
   panels.push_back(createComparePanel());
   return panels;
 }
@@ -127,6 +128,43 @@ std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
 
 } // namespace
 
+namespace {
+
+/// The windows of this frame's layout in the order their first pane was
+/// registered, each with its panes that have content.
+struct PaneWindow {
+  std::string name;
+  std::vector<Panel *> panes;
+  /// Tabs: the window is shared (named otherwise than its pane).
+  bool tabbed = false;
+};
+
+std::vector<PaneWindow>
+windowsOf(const std::vector<std::unique_ptr<Panel>> &panels,
+          const AppState &state) {
+  std::vector<PaneWindow> windows;
+  for (const std::unique_ptr<Panel> &panel : panels) {
+    llvm::StringRef name = windowOf(state.view.layout, panel->title());
+    if (name.empty() || !panel->hasContent(state))
+      continue;
+    auto it = llvm::find_if(
+        windows, [&](const PaneWindow &w) { return w.name == name; });
+    if (it == windows.end()) {
+      windows.push_back({name.str(), {}, name != panel->title()});
+      it = std::prev(windows.end());
+    }
+    it->panes.push_back(panel.get());
+  }
+  for (PaneWindow &window : windows)
+    llvm::stable_sort(window.panes, [&](const Panel *a, const Panel *b) {
+      return tabOrder(state.view.layout, a->title()) <
+             tabOrder(state.view.layout, b->title());
+    });
+  return windows;
+}
+
+} // namespace
+
 void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
                           const AppState &state, CommandQueue &commands,
                           ImVec2 workPos, ImVec2 workSize,
@@ -134,41 +172,24 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
   FrameLayout frame = beginFrameLayout(state, arranger, workPos, workSize);
   bool raise = state.view.raiseSerial != arranger.raiseSeen;
   arranger.raiseSeen = state.view.raiseSerial;
-  std::vector<std::string> groupsDrawn;
-  for (size_t i = 0; i < panels.size(); ++i) {
-    Panel &panel = *panels[i];
-    const char *group = panel.tabGroup();
-    if (!group) {
-      if (!panel.hasContent(state))
-        continue;
-      bool focus = raise && state.view.raisedPanel == panel.title();
-      std::optional<bool> open =
-          beginPane(panel.title(), frame, arranger, focus);
-      if (!open)
-        continue;
-      // Hidden or collapsed panels draw nothing: Begin returns false.
-      if (*open)
-        panel.draw(state, commands);
-      ImGui::End();
-      continue;
-    }
-    if (llvm::is_contained(groupsDrawn, group))
-      continue;
-    groupsDrawn.push_back(group);
-    std::optional<bool> open = beginPane(group, frame, arranger, false);
+  auto raised = [&](const Panel *panel) {
+    return raise && state.view.raisedPanel == panel->title();
+  };
+  for (const PaneWindow &window : windowsOf(panels, state)) {
+    bool focus = !window.tabbed && raised(window.panes.front());
+    std::optional<bool> open =
+        beginPane(window.name.c_str(), frame, arranger, focus);
     if (!open)
       continue;
-    if (*open && ImGui::BeginTabBar("tabs")) {
-      for (size_t j = i; j < panels.size(); ++j) {
-        Panel &tab = *panels[j];
-        if (!tab.tabGroup() || llvm::StringRef(tab.tabGroup()) != group ||
-            !tab.hasContent(state))
-          continue;
-        ImGuiTabItemFlags flags = raise && state.view.raisedPanel == tab.title()
-                                      ? ImGuiTabItemFlags_SetSelected
-                                      : ImGuiTabItemFlags_None;
-        if (ImGui::BeginTabItem(tab.title(), nullptr, flags)) {
-          tab.draw(state, commands);
+    // Hidden or collapsed windows draw nothing: Begin returns false.
+    if (*open && !window.tabbed) {
+      window.panes.front()->draw(state, commands);
+    } else if (*open && ImGui::BeginTabBar("tabs")) {
+      for (Panel *tab : window.panes) {
+        ImGuiTabItemFlags flags = raised(tab) ? ImGuiTabItemFlags_SetSelected
+                                              : ImGuiTabItemFlags_None;
+        if (ImGui::BeginTabItem(tab->title(), nullptr, flags)) {
+          tab->draw(state, commands);
           ImGui::EndTabItem();
         }
       }

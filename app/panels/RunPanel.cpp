@@ -98,7 +98,6 @@ void drawHistoryChart(const std::vector<GpuRunRecord> &runs) {
 class RunPanel final : public Panel {
 public:
   const char *title() const override { return "Run"; }
-  const char *tabGroup() const override { return "Guide"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     const GpuStatus &gpu = state.gpu;

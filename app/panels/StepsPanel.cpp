@@ -44,7 +44,6 @@ const char *sectionName(StepsSection section) {
 class StepsPanel final : public Panel {
 public:
   const char *title() const override { return "Steps"; }
-  const char *tabGroup() const override { return "Structure"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run) {

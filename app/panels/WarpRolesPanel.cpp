@@ -124,7 +124,6 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
 class WarpRolesPanel final : public Panel {
 public:
   const char *title() const override { return "Warp roles"; }
-  const char *tabGroup() const override { return "Structure"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run || state.run->snapshots.empty()) {
