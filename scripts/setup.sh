@@ -11,8 +11,9 @@ packages=(
   cmake ninja-build python3
   # window: GLFW + OpenGL 3 + Dear ImGui 1.86 (+ stb for PNG), a mono font
   libglfw3-dev libimgui-dev libstb-dev libgl-dev fonts-dejavu-core
-  # tests: Catch2, and a real window under Xvfb rendered by Mesa
-  catch2 xvfb xauth libgl1-mesa-dri
+  # tests: Catch2, and a real window under Xvfb rendered by Mesa, driven
+  # with the mouse and keys (xdotool) and its clipboard read (xclip)
+  catch2 xvfb xauth libgl1-mesa-dri xdotool xclip
 )
 # Extra packages a caller asks for (scripts/sanitize.sh: the sanitizer
 # runtimes, libclang-rt-22-dev).

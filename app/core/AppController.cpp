@@ -1,6 +1,7 @@
 //===- AppController.cpp - Applies commands, runs compiles ----------------===//
 
 #include "AppController.h"
+#include "Artifacts.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -8,6 +9,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 
 using namespace klx;
@@ -23,6 +25,19 @@ std::vector<int> klx::app::visibleSteps(const PipelineRun &run,
       steps.push_back(i);
   }
   return steps;
+}
+
+int klx::app::irStepFor(const PipelineRun &run, int selected) {
+  if (run.snapshots.empty())
+    return -1;
+  int index = std::clamp<int>(selected, 0, int(run.snapshots.size()) - 1);
+  auto isIR = [&](int i) {
+    EmitKind kind = run.snapshots[i].kind;
+    return kind == EmitKind::MLIR || kind == EmitKind::LLVM;
+  };
+  while (index > 0 && !isIR(index))
+    --index;
+  return index;
 }
 
 int klx::app::comparisonStep(const ViewState &view) {
@@ -134,6 +149,13 @@ void AppController::setLayout(const std::string &name) {
     view.showDiff = true;
   if (*layout == LayoutName::Teach)
     view.zoomPercent = std::max(view.zoomPercent, kTeachZoomPercent);
+}
+
+void AppController::saveArtifactTo(ArtifactKind kind, const std::string &path) {
+  if (llvm::Error error = saveArtifact(appState, kind, path))
+    return setMessage(llvm::toString(std::move(error)), /*isError=*/true);
+  setMessage("saved " + artifactLabel(kind).str() + " to " + path,
+             /*isError=*/false);
 }
 
 void AppController::setMessage(std::string message, bool isError) {
@@ -488,6 +510,9 @@ void AppController::apply(const Command &command, double now) {
     break;
   case Command::SetZoom:
     appState.view.zoomPercent = clampZoomPercent(command.index);
+    break;
+  case Command::SaveArtifact:
+    saveArtifactTo(ArtifactKind(command.index), command.text);
     break;
   case Command::RunOnGpu:
     runOnGpu(command.text, command.flag, command.index == 1);

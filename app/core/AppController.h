@@ -4,6 +4,7 @@
 #define KLX_APP_CORE_APPCONTROLLER_H
 
 #include "AppState.h"
+#include "Artifacts.h"
 #include "Autosave.h"
 #include "CompileWorker.h"
 
@@ -59,6 +60,7 @@ private:
   void takeResult(CompileResult result);
   void selectStep(int index);
   void setLayout(const std::string &name);
+  void saveArtifactTo(ArtifactKind kind, const std::string &path);
   void setMessage(std::string message, bool isError);
   /// `variantB`: run the compared variant rather than the kernel.
   void runOnGpu(const std::string &size, bool trace, bool variantB);

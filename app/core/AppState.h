@@ -124,6 +124,11 @@ struct AppState {
 /// parse step, failures and backend steps always show).
 std::vector<int> visibleSteps(const PipelineRun &run, bool hideUnchanged);
 
+/// The step whose IR the IR pane shows when `selected` is selected: the
+/// step itself, or for a backend step past LLVM (ptx, cubin) the last IR
+/// before it.
+int irStepFor(const PipelineRun &run, int selected);
+
 /// The snapshot a diff compares `selected` against.
 int comparisonStep(const ViewState &view);
 

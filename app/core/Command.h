@@ -44,6 +44,8 @@ struct Command {
     ResetLayout,        // every pane back where the layout places it
     SetLayout,          // text: explore, diff or teach
     SetZoom,            // index: percent (clamped to 50..300)
+    SaveArtifact,       // text: the path; index: an ArtifactKind (the
+                        // step's IR is the selected step's)
     RunOnGpu, // text: "MxNxK" or "N" or empty for the bundle's default;
               // flag: also record a measured timeline; index 1: run the
               // compared variant rather than the kernel as compiled

@@ -15,6 +15,7 @@
 #include "core/AppController.h"
 #include "panels/Panel.h"
 #include "render/Window.h"
+#include "widgets/SaveAsDialog.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -81,7 +82,8 @@ void drawLayoutItems(const AppState &state, CommandQueue &commands) {
 }
 
 /// Draws the menu bar and returns its rectangle.
-PaneRect drawMenu(const AppState &state, CommandQueue &commands) {
+PaneRect drawMenu(const AppState &state, CommandQueue &commands,
+                  SaveAsDialog &saveAs) {
   if (!ImGui::BeginMainMenuBar())
     return {"menu_bar", ImVec2(0, 0), ImVec2(0, 0)};
   PaneRect rect{"menu_bar", ImGui::GetWindowPos(), ImGui::GetWindowSize()};
@@ -93,6 +95,8 @@ PaneRect drawMenu(const AppState &state, CommandQueue &commands) {
       commands.push({Command::RevertSource});
     if (ImGui::MenuItem("Compile now", "Ctrl+Enter"))
       commands.push({Command::Recompile});
+    ImGui::Separator();
+    saveAs.menuItems(state);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
@@ -269,10 +273,12 @@ void rememberWindow(const AppState &state, const PaneArranger &arranger,
 /// Draws one frame: menu, panes, status bar; returns where they are.
 ScreenLayout drawFrame(const AppState &state, int wheelZoom,
                        std::vector<std::unique_ptr<Panel>> &panels,
-                       PaneArranger &arranger, CommandQueue &commands) {
+                       PaneArranger &arranger, SaveAsDialog &saveAs,
+                       CommandQueue &commands) {
   handleShortcuts(state, wheelZoom, commands);
   ScreenLayout screen;
-  screen.menuBar = drawMenu(state, commands);
+  screen.menuBar = drawMenu(state, commands, saveAs);
+  saveAs.draw(commands);
   ImGuiViewport *viewport = ImGui::GetMainViewport();
   float statusHeight = ImGui::GetFrameHeightWithSpacing() + 4;
   // Below the menu bar as drawn this frame: ImGui's work area lags a
@@ -334,6 +340,7 @@ int runWindow(int argc, char **argv) {
 
   std::vector<std::unique_ptr<Panel>> panels = createPanels();
   PaneArranger arranger;
+  SaveAsDialog saveAs; // File > Save ... as
   arranger.layoutGeneration = controller.state().view.layoutGeneration;
   arranger.userArranged = settings.userArranged && args->layout.empty();
   ScriptedRun script(*args, (*window)->now());
@@ -389,7 +396,7 @@ int runWindow(int argc, char **argv) {
       }
     });
     ScreenLayout screen =
-        drawFrame(state, wheelZoom, panels, arranger, commands);
+        drawFrame(state, wheelZoom, panels, arranger, saveAs, commands);
     rememberWindow(state, arranger, settings);
     script.beforeFrameEnd(controller, **window, screen);
     (*window)->endFrame();

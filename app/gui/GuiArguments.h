@@ -48,6 +48,9 @@ struct GuiArguments {
   /// Diagnostics: exit after this many seconds without input once the
   /// first compile is done, printing how many frames were drawn.
   double exitAfterIdle = 0;
+  /// Written (empty) once the first compile is done and drawn, for a
+  /// script that drives the window with the mouse and keys.
+  std::string readyFile;
 };
 
 /// Reads `klx [FILE] [options]`; nullopt after saying what is wrong.

@@ -74,6 +74,15 @@ bool ScriptedRun::readyToLook(const AppController &controller) const {
 
 void ScriptedRun::beforeFrameEnd(const AppController &controller,
                                  Window &window, const ScreenLayout &layout) {
+  if (!args.readyFile.empty() && !readyWritten && readyToLook(controller) &&
+      ++framesSinceReady >= args.frames) {
+    std::error_code error;
+    llvm::raw_fd_ostream touch(args.readyFile, error);
+    if (error)
+      llvm::errs() << "klx: cannot write " << args.readyFile << ": "
+                   << error.message() << "\n";
+    readyWritten = true;
+  }
   if (!drawsEveryFrame() || screenshotRequested || !readyToLook(controller))
     return;
   if (++framesSinceReady < args.frames)

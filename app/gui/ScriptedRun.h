@@ -4,7 +4,8 @@
 // file into the Source pane once the first compile is done (--paste), runs
 // the kernel on the GPU (--run), writes a screenshot and the rectangle of
 // every pane once the window shows what it waited for (--screenshot), or
-// counts the frames drawn while idle (--exit-after-idle). Kept out of the
+// counts the frames drawn while idle (--exit-after-idle), or says that the
+// window is ready for a script's mouse and keys (--ready-file). Kept out of the
 // frame loop, which only calls it at fixed points.
 //
 //===----------------------------------------------------------------------===//
@@ -69,6 +70,7 @@ private:
   unsigned drawn = 0, pastedAt = 0; // frames drawn; the frame of the paste
   int framesSinceReady = 0;
   bool screenshotRequested = false;
+  bool readyWritten = false;
   /// --exit-after-idle: when the idle time started, and frames since.
   double idleSince = -1;
   unsigned idleFrames = 0;

@@ -4,6 +4,7 @@
 
 #include "core/SourceCorrelation.h"
 #include "widgets/CorrelatedTextView.h"
+#include "widgets/SaveAsDialog.h"
 
 namespace klx::app {
 namespace {
@@ -157,7 +158,9 @@ private:
     view.setText(text, languageFor(kind), identity,
                  [&] { return sourceLinesOfText(text, languageFor(kind)); });
     CorrelatedResult result =
-        view.draw("asm", ImVec2(-1, -1), state.view.focusedSourceLine);
+        view.draw("asm", ImVec2(-1, -1), state.view.focusedSourceLine, {},
+                  [&] { saveAs.menuItems(state); });
+    saveAs.draw(commands);
     if (result.clickedSource)
       commands.push({Command::FocusSourceLine, "", int(result.clickedSource)});
   }
@@ -165,6 +168,7 @@ private:
   size_t module = 0;
   int lastSelected = -1;
   CorrelatedTextView views[3];
+  SaveAsDialog saveAs;
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "widgets/CorrelatedTextView.h"
 #include "widgets/DiffView.h"
 #include "widgets/Palette.h"
+#include "widgets/SaveAsDialog.h"
 
 #include <algorithm>
 
@@ -28,9 +29,7 @@ public:
     }
     const PipelineRun &run = *state.run;
     // Backend steps past LLVM show here as the IR they started from.
-    int index = std::min<int>(state.view.selected, run.snapshots.size() - 1);
-    while (index > 0 && !isIR(run.snapshots[index]))
-      --index;
+    int index = irStepFor(run, state.view.selected);
     const Snapshot &snapshot = run.snapshots[index];
     uint64_t identity = (state.runSerial << 20) + uint64_t(index);
 
@@ -83,7 +82,9 @@ public:
                  [&] { return sourceLinesOf(snapshot); });
     CorrelatedResult result =
         view.draw("text", size, state.view.focusedSourceLine,
-                  roleTint(snapshot, identity, state.view.focusedRole));
+                  roleTint(snapshot, identity, state.view.focusedRole),
+                  [&] { saveAs.menuItems(state); });
+    saveAs.draw(commands);
     if (result.clickedSource)
       commands.push({Command::FocusSourceLine, "", int(result.clickedSource)});
     if (result.hoveredSource)
@@ -140,6 +141,7 @@ private:
   }
 
   CorrelatedTextView view;
+  SaveAsDialog saveAs;
   DiffView diff;
   uint64_t tintIdentity = ~uint64_t(0);
   std::string tintRole;

@@ -20,7 +20,8 @@ void CorrelatedTextView::setText(
 
 CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
                                           unsigned focused,
-                                          const LineTint &tint) {
+                                          const LineTint &tint,
+                                          const MenuItems &menuItems) {
   bool tinted = tint.lines && !tint.lines->empty();
   if (tint.key != lastTintKey) {
     lastTintKey = tint.key;
@@ -37,14 +38,15 @@ CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
     return line >= 0 && size_t(line) < sourceLines.size() ? sourceLines[line]
                                                           : 0;
   };
-  TextViewResult result = view.draw(id, size, [&](size_t line) -> ImU32 {
+  auto colour = [&](size_t line) -> ImU32 {
     if (focused && sourceOf(int(line)) == focused)
       return palette::kCorrelated;
     if (tinted && std::binary_search(tint.lines->begin(), tint.lines->end(),
                                      unsigned(line + 1)))
       return tint.colour;
     return 0;
-  });
+  };
+  TextViewResult result = view.draw(id, size, colour, menuItems);
   CorrelatedResult correlated;
   correlated.clickedSource = sourceOf(result.clickedLine);
   correlated.hoveredSource = sourceOf(result.hoveredLine);

@@ -36,8 +36,10 @@ public:
   /// `sourceLines` runs only when `identity` changes.
   void setText(llvm::StringRef text, Language language, uint64_t identity,
                llvm::function_ref<std::vector<uint32_t>()> sourceLines);
+  /// `menuItems` extend the text's right-click menu.
   CorrelatedResult draw(const char *id, ImVec2 size, unsigned focusedSource,
-                        const LineTint &tint = {});
+                        const LineTint &tint = {},
+                        const MenuItems &menuItems = {});
 
 private:
   TextView view;

@@ -19,6 +19,7 @@ ImU32 roleBackground(int index);
 inline constexpr ImU32 kLineNumber = IM_COL32(110, 118, 129, 255);
 inline constexpr ImU32 kCorrelated = IM_COL32(70, 90, 40, 255);
 inline constexpr ImU32 kSearchMatch = IM_COL32(90, 75, 20, 255);
+inline constexpr ImU32 kSelection = IM_COL32(45, 75, 130, 255);
 inline constexpr ImU32 kErrorLine = IM_COL32(110, 30, 30, 255);
 inline constexpr ImU32 kWarningLine = IM_COL32(100, 80, 20, 255);
 inline constexpr ImU32 kAdded = IM_COL32(30, 80, 40, 255);

@@ -7,6 +7,8 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdio>
 
 using namespace klx::app;
@@ -40,6 +42,7 @@ void TextView::setText(llvm::StringRef text, Language lang, uint64_t id) {
     longestLine = std::max(longestLine, index.line(i).size());
   matchedQuery.clear();
   updateMatches();
+  selected = {};
 }
 
 void TextView::updateMatches() {
@@ -100,8 +103,134 @@ void TextView::drawFindBar() {
   }
 }
 
+namespace {
+
+/// The x offset of `column` in `line` (monospace, but tabs are wider).
+float offsetOf(llvm::StringRef line, size_t column) {
+  column = std::min(column, line.size());
+  return ImGui::GetFont()
+      ->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0, line.data(),
+                      line.data() + column)
+      .x;
+}
+
+bool isContinuationByte(char c) { return (c & 0xC0) == 0x80; }
+
+/// The column whose left edge is nearest to `x` (never inside a UTF-8
+/// sequence).
+size_t columnNearest(llvm::StringRef line, float x) {
+  ImFont *font = ImGui::GetFont();
+  float scale = ImGui::GetFontSize() / font->FontSize;
+  float at = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (isContinuationByte(line[i]))
+      continue;
+    float width = font->GetCharAdvance(ImWchar((unsigned char)line[i])) * scale;
+    if (x < at + width / 2)
+      return i;
+    at += width;
+  }
+  return line.size();
+}
+
+bool isWordChar(char c) {
+  return std::isalnum((unsigned char)c) || c == '_' || c == '%' || c == '.' ||
+         c == '@' || c == '$';
+}
+
+} // namespace
+
+TextPos TextView::positionAt(ImVec2 mouse, ImVec2 origin, float gutter) const {
+  if (index.size() == 0)
+    return {};
+  float lineHeight = ImGui::GetTextLineHeight();
+  float y = (mouse.y - origin.y) / lineHeight;
+  size_t line = y <= 0 ? 0 : std::min(size_t(y), index.size() - 1);
+  return {line, columnNearest(index.line(line), mouse.x - origin.x - gutter)};
+}
+
+void TextView::handleSelection(ImVec2 origin, float gutter, int hoveredLine,
+                               const MenuItems &menuItems) {
+  ImGuiIO &io = ImGui::GetIO();
+  bool hovered = ImGui::IsItemHovered();
+  if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    TextPos at = positionAt(io.MousePos, origin, gutter);
+    if (!io.KeyShift)
+      selected.anchor = at;
+    selected.cursor = at;
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) &&
+      index.size() > 0) {
+    TextPos at = positionAt(io.MousePos, origin, gutter);
+    llvm::StringRef line = index.line(at.line);
+    size_t begin = std::min(at.column, line.size()), end = begin;
+    while (begin > 0 && isWordChar(line[begin - 1]))
+      --begin;
+    while (end < line.size() && isWordChar(line[end]))
+      ++end;
+    selected = {{at.line, begin}, {at.line, end}};
+  }
+  // Dragging extends the selection, scrolling when the pointer leaves the
+  // pane at the top or the bottom.
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    selected.cursor = positionAt(io.MousePos, origin, gutter);
+    float top = ImGui::GetWindowPos().y;
+    float bottom = top + ImGui::GetWindowHeight();
+    float lineHeight = ImGui::GetTextLineHeight();
+    if (io.MousePos.y < top)
+      ImGui::SetScrollY(ImGui::GetScrollY() - lineHeight);
+    else if (io.MousePos.y > bottom)
+      ImGui::SetScrollY(ImGui::GetScrollY() + lineHeight);
+  }
+  bool focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+  int keyA = ImGui::GetKeyIndex(ImGuiKey_A),
+      keyC = ImGui::GetKeyIndex(ImGuiKey_C);
+  if (focused && io.KeyCtrl && ImGui::IsKeyPressed(keyA))
+    selected = TextSelection::all(index);
+  if (focused && io.KeyCtrl && ImGui::IsKeyPressed(keyC) && !selected.empty())
+    ImGui::SetClipboardText(selectedText().c_str());
+
+  if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+    menuLine = hoveredLine;
+    ImGui::OpenPopup("text menu");
+  }
+  if (ImGui::BeginPopup("text menu")) {
+    if (ImGui::MenuItem("Copy", "Ctrl+C", false, !selected.empty()))
+      ImGui::SetClipboardText(selectedText().c_str());
+    if (menuLine >= 0 && size_t(menuLine) < index.size()) {
+      std::string label = "Copy line " + std::to_string(menuLine + 1);
+      if (ImGui::MenuItem(label.c_str()))
+        ImGui::SetClipboardText(index.line(menuLine).str().c_str());
+    }
+    if (ImGui::MenuItem("Select all", "Ctrl+A"))
+      selected = TextSelection::all(index);
+    if (menuItems) {
+      ImGui::Separator();
+      menuItems();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+void TextView::drawSelection(ImDrawList *drawList, ImVec2 linePos, size_t line,
+                             float lineHeight) {
+  if (!selected.contains(line))
+    return;
+  llvm::StringRef text = index.line(line);
+  auto [first, second] = selected.columnsOn(line);
+  float x0 = linePos.x + offsetOf(text, first);
+  float x1 = second == SIZE_MAX ? linePos.x + offsetOf(text, text.size()) +
+                                      ImGui::CalcTextSize(" ").x
+                                : linePos.x + offsetOf(text, second);
+  if (x1 > x0)
+    drawList->AddRectFilled(ImVec2(x0, linePos.y),
+                            ImVec2(x1, linePos.y + lineHeight),
+                            palette::kSelection);
+}
+
 TextViewResult TextView::draw(const char *id, ImVec2 size,
-                              const LineColour &lineColour) {
+                              const LineColour &lineColour,
+                              const MenuItems &menuItems) {
   TextViewResult result;
   ImGui::PushID(id);
   drawFindBar();
@@ -125,9 +254,14 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
   int gutterDigits = std::snprintf(digits, sizeof(digits), "%zu", index.size());
   float charWidth = ImGui::CalcTextSize("0").x;
   float gutter = charWidth * (gutterDigits + 1);
-  // Horizontal extent: the longest line, measured in '0's (monospace).
-  ImGui::Dummy(ImVec2(gutter + charWidth * (longestLine + 2),
-                      lineHeight * index.size()));
+  // Horizontal extent: the longest line, measured in '0's (monospace). A
+  // button, not a dummy: dragging over the text selects it rather than
+  // moving the pane.
+  ImGui::InvisibleButton(
+      "##lines",
+      ImVec2(gutter + charWidth * (longestLine + 2),
+             lineHeight * float(std::max<size_t>(1, index.size()))),
+      ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   ImVec2 origin = ImGui::GetItemRectMin();
 
   if (pendingScroll >= 0) {
@@ -152,20 +286,24 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
     if (background)
       drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
                               background);
+    drawSelection(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
+                  lineHeight);
     std::snprintf(digits, sizeof(digits), "%*d", gutterDigits, i + 1);
     drawList->AddText(pos, palette::kLineNumber, digits);
     drawColouredLine(drawList, ImVec2(pos.x + gutter, pos.y), index.line(i),
                      language);
   }
-  if (ImGui::IsWindowHovered()) {
+  // The text's button, drawn before the lines (which add no items).
+  if (ImGui::IsItemHovered()) {
     float y = io.MousePos.y - origin.y;
     int line = int(y / lineHeight);
     if (y >= 0 && line < int(index.size())) {
       result.hoveredLine = line;
-      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && !io.KeyShift)
         result.clickedLine = line;
     }
   }
+  handleSelection(origin, gutter, result.hoveredLine, menuItems);
   ImGui::EndChild();
   ImGui::PopID();
   return result;

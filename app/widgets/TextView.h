@@ -2,8 +2,10 @@
 //
 // Draws only the visible lines, colours them by token,
 // marks lines (correlation, search hits, diagnostics) and offers search
-// (Ctrl+F) and go-to-line (Ctrl+G). A 50,000-line IR costs what its 60
-// visible lines cost.
+// (Ctrl+F) and go-to-line (Ctrl+G). Text is selected as in an editor
+// (click, shift-click, drag, double-click a word, Ctrl+A) and copied with
+// Ctrl+C or the right-click menu, which the pane can extend (Save ...).
+// A 50,000-line IR costs what its 60 visible lines cost.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #define KLX_APP_WIDGETS_TEXTVIEW_H
 
 #include "core/SyntaxTokens.h"
+#include "core/TextSelection.h"
 #include "klx/Support/LineDiff.h"
 
 #include <imgui.h>
@@ -23,6 +26,9 @@ namespace klx::app {
 
 /// Background colour of a line, or 0.
 using LineColour = std::function<ImU32(size_t line)>;
+/// Items a pane adds to the text's right-click menu (after Copy and
+/// Select all), drawn inside the open menu.
+using MenuItems = std::function<void()>;
 
 struct TextViewResult {
   int clickedLine = -1; // 0-based
@@ -40,12 +46,26 @@ public:
   void setText(llvm::StringRef text, Language language, uint64_t identity);
 
   TextViewResult draw(const char *id, ImVec2 size,
-                      const LineColour &lineColour = {});
+                      const LineColour &lineColour = {},
+                      const MenuItems &menuItems = {});
   void scrollToLine(size_t line) { pendingScroll = int(line); }
+
+  const TextSelection &selection() const { return selected; }
+  void select(TextSelection selection) { selected = selection; }
+  /// The text selected, as Ctrl+C copies it.
+  std::string selectedText() const { return selected.text(index); }
 
 private:
   void drawFindBar();
   void updateMatches();
+  /// Where the pointer is in the text: its line (clamped to the text) and
+  /// the column nearest to it.
+  TextPos positionAt(ImVec2 mouse, ImVec2 origin, float gutter) const;
+  /// Click, drag, keys and the right-click menu of the selection.
+  void handleSelection(ImVec2 origin, float gutter, int hoveredLine,
+                       const MenuItems &menuItems);
+  void drawSelection(ImDrawList *drawList, ImVec2 linePos, size_t line,
+                     float lineHeight);
 
   LineIndex index;
   Language language = Language::Plain;
@@ -61,6 +81,10 @@ private:
   size_t currentMatch = 0;
   bool gotoOpen = false;
   char gotoText[16] = {};
+
+  TextSelection selected;
+  /// The line under the pointer when the right-click menu opened.
+  int menuLine = -1;
 };
 
 } // namespace klx::app

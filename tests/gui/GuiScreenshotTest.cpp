@@ -9,6 +9,7 @@
 #include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -840,9 +841,10 @@ TEST_CASE("GUI: the Teach and Diff layouts", "[gui][layout]") {
                              {"--layout=teach", "--pass=klx-warp-specialize"});
   CHECK(teach.layout == "teach");
   CHECK(teach.fontSize >= 22);
-  CHECK(paneNames(teach) == std::set<std::string>{"Guide", "Source", "IR",
-                                                  "Structure",
-                                                  "Barrier timeline"});
+  // The pass list and the assembly are tabs beside the roles and the
+  // timeline.
+  CHECK(paneNames(teach) ==
+        std::set<std::string>{"Guide", "Source", "IR", "Structure", "Output"});
   requireFits(teach);
   requireBusy(teach, kRun, "Lesson");
   requireBusy(teach, kIR, "IR");
@@ -860,4 +862,86 @@ TEST_CASE("GUI: the Teach and Diff layouts", "[gui][layout]") {
   INFO("IR pane in the Diff layout: " << stats.green << " green, "
                                       << stats.reddish << " reddish");
   CHECK(stats.reddish > 2000);
+}
+
+TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
+          "menu",
+          "[gui][copy]") {
+  // Driven as a person would: xdotool drags over three lines of the IR
+  // pane and presses Ctrl+C, xclip reads the clipboard; a right click
+  // opens the text's menu and "Save this step's IR as..." writes the file
+  // beside the kernel.
+  for (const char *tool : {"xdotool", "xclip", "xvfb-run"})
+    if (!llvm::sys::findProgramByName(tool))
+      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-copy", dir));
+  std::string kernel = std::string(dir) + "/gemm.mlir";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(kernel, ec);
+    REQUIRE_FALSE(ec);
+    os << readFile(std::string(KLX_SOURCE_DIR) +
+                   "/samples/nvidia/gemm_ws_persistent.mlir");
+  }
+  // Where the IR pane is: the same window's layout, from a screenshot.
+  Image layout = screenshot("copy-layout.png", {kernel, "--pass=klx-to-nvgpu"});
+  Rect ir = paneRect(layout, kIR);
+  int x0 = ir.x0 + (ir.x1 - ir.x0) * 3 / 10,
+      x1 = ir.x0 + (ir.x1 - ir.x0) * 9 / 10;
+  int y0 = ir.y0 + (ir.y1 - ir.y0) * 45 / 100;
+  int y1 = y0 + int(layout.fontSize * 2.5); // two lines further down
+  int menuY = ir.y0 + (ir.y1 - ir.y0) * 60 / 100;
+  // The menu: Copy, Copy line N, Select all, a separator, then Save this
+  // step's IR as... about 77 pixels below the click at 100%.
+  std::string script = llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" "{2}" --pass=klx-to-nvgpu --ready-file={0}/ready &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove {3} {5} mousedown 1; sleep 0.2
+xdotool mousemove {4} {6}; sleep 0.2; xdotool mouseup 1; sleep 0.3
+xdotool keydown ctrl; sleep 0.15; xdotool key c; sleep 0.2
+xdotool keyup ctrl; sleep 0.5
+xclip -o -selection clipboard > {0}/clipboard.txt
+xdotool mousemove {3} {7} click 3; sleep 0.5
+xdotool mousemove {8} {9} click 1; sleep 0.5
+xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 1
+kill $pid; wait $pid
+)",
+                                     std::string(dir), KLX_BINARY, kernel, x0,
+                                     x1, y0, y1, menuY, x0 + 60, menuY + 77)
+                           .str();
+  std::string scriptPath = std::string(dir) + "/drive.sh";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(scriptPath, ec);
+    REQUIRE_FALSE(ec);
+    os << script;
+  }
+  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
+  auto result = runTool(
+      *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
+      /*timeoutSeconds=*/300);
+  if (!result)
+    FAIL(llvm::toString(result.takeError()));
+  INFO(result->output);
+  std::string saved = std::string(dir) + "/gemm.klx-to-nvgpu.mlir";
+  REQUIRE(llvm::sys::fs::exists(saved));
+  std::string text = readFile(saved);
+  CHECK(text.find("nvgpu.mbarrier") != std::string::npos);
+  std::string copied = readFile(std::string(dir) + "/clipboard.txt");
+  INFO("copied: " << copied);
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(copied).split(lines, '\n');
+  REQUIRE(lines.size() >= 3);
+  // Whole middle lines are lines of the step's IR; the first and the last
+  // are parts of lines.
+  for (llvm::StringRef line : lines) {
+    INFO("copied line: " << line.str());
+    CHECK(llvm::StringRef(text).contains(line));
+  }
+  CHECK(llvm::StringRef(text).contains(lines[1].str() + "\n"));
+  llvm::sys::fs::remove_directories(dir);
 }

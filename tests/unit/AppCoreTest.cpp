@@ -1,6 +1,6 @@
 //===- AppCoreTest.cpp - The window's state, without a window -------------===//
 
-#include "TestSupport.h"
+#include "AppTestSupport.h"
 
 #include "core/AppController.h"
 #include "core/Lesson.h"
@@ -17,46 +17,9 @@
 
 using namespace klx;
 using namespace klx::app;
+using namespace klx::test;
 
-namespace {
-
-/// A fresh folder for autosave files, removed afterwards.
-struct TempFolder {
-  llvm::SmallString<128> path;
-  TempFolder() {
-    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-test", path));
-  }
-  ~TempFolder() { llvm::sys::fs::remove_directories(path); }
-  std::string file(const std::string &name) const {
-    return std::string(path) + "/" + name;
-  }
-};
-
-void writeFile(const std::string &path, llvm::StringRef text) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  REQUIRE_FALSE(ec);
-  os << text;
-}
-
-/// Ticks the controller until its compile is done (at most 60 s).
-void waitForRun(AppController &controller, double now) {
-  for (int i = 0; i < 6000 && (controller.busy() || !controller.state().run);
-       ++i) {
-    controller.tick(now);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  controller.tick(now);
-  REQUIRE(controller.state().run);
-}
-
-ControllerOptions testOptions(const TempFolder &folder) {
-  ControllerOptions options;
-  options.autosaveDir = folder.file("autosave");
-  return options;
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("Stepping visits visible steps; hiding skips unchanged ones",
           "[app]") {
@@ -459,46 +422,4 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   follow("klx:pass=klx-bridge-steps");
   CHECK(state.messageIsError);
   CHECK(state.message == "no step named klx-bridge-steps in this run");
-}
-
-TEST_CASE("Named layouts and zoom in the window's state", "[app][layout]") {
-  CHECK(parseLayoutName("Teach") == LayoutName::Teach);
-  CHECK(parseLayoutName("diff") == LayoutName::Diff);
-  CHECK_FALSE(parseLayoutName("tiled"));
-  for (LayoutName layout :
-       {LayoutName::Explore, LayoutName::Diff, LayoutName::Teach})
-    CHECK(parseLayoutName(layoutNameText(layout)) == layout);
-  // Browser-like steps, clamped at both ends.
-  CHECK(nextZoomPercent(100, +1) == 110);
-  CHECK(nextZoomPercent(100, -1) == 90);
-  CHECK(nextZoomPercent(137, +1) == 150);
-  CHECK(nextZoomPercent(137, -1) == 125);
-  CHECK(nextZoomPercent(kMaxZoomPercent, +1) == kMaxZoomPercent);
-  CHECK(nextZoomPercent(kMinZoomPercent, -1) == kMinZoomPercent);
-  CHECK(clampZoomPercent(1000) == kMaxZoomPercent);
-
-  TempFolder folder;
-  AppController controller(testOptions(folder));
-  const AppState &state = controller.state();
-  unsigned generation = state.view.layoutGeneration;
-  // Teach is read from the back of a room: at least 150%.
-  controller.apply({Command::SetLayout, "teach"}, 0);
-  CHECK(state.view.layout == LayoutName::Teach);
-  CHECK(state.view.zoomPercent == kTeachZoomPercent);
-  CHECK(state.view.layoutGeneration == generation + 1);
-  controller.apply({Command::SetZoom, "", 200}, 0);
-  controller.apply({Command::SetLayout, "teach"}, 0);
-  CHECK(state.view.zoomPercent == 200); // larger already: kept
-  // Diff turns the diff on.
-  CHECK_FALSE(state.view.showDiff);
-  controller.apply({Command::SetLayout, "diff"}, 0);
-  CHECK(state.view.layout == LayoutName::Diff);
-  CHECK(state.view.showDiff);
-  // An unknown name keeps the layout and says why.
-  controller.apply({Command::SetLayout, "tiled"}, 0);
-  CHECK(state.view.layout == LayoutName::Diff);
-  CHECK(state.messageIsError);
-  CHECK(state.message.find("explore, diff or teach") != std::string::npos);
-  controller.apply({Command::SetZoom, "", 10}, 0);
-  CHECK(state.view.zoomPercent == kMinZoomPercent);
 }

@@ -1,0 +1,177 @@
+//===- Artifacts.cpp - What the window saves to files ---------------------===//
+
+#include "Artifacts.h"
+
+#include "klx/Target/Bundle.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace klx;
+using namespace klx::app;
+
+llvm::StringRef klx::app::artifactLabel(ArtifactKind kind) {
+  switch (kind) {
+  case ArtifactKind::StepIR:
+    return "this step's IR";
+  case ArtifactKind::Ptx:
+    return "PTX";
+  case ArtifactKind::Cubin:
+    return "cubin";
+  case ArtifactKind::Sass:
+    return "SASS";
+  case ArtifactKind::Amdgcn:
+    return "AMDGCN";
+  case ArtifactKind::Bundle:
+    return "a bundle for klx-run";
+  }
+  return "";
+}
+
+namespace {
+
+const DeviceArtifacts *firstModule(const AppState &state) {
+  if (!state.run || state.run->artifacts.empty())
+    return nullptr;
+  return &state.run->artifacts.front();
+}
+
+/// The step whose IR the IR pane shows.
+const Snapshot *selectedStep(const AppState &state) {
+  if (!state.run)
+    return nullptr;
+  int index = irStepFor(*state.run, state.view.selected);
+  return index < 0 ? nullptr : &state.run->snapshots[index];
+}
+
+/// The bytes `kind` is made of (all but the bundle, a folder).
+std::string contentsOf(const AppState &state, ArtifactKind kind) {
+  const DeviceArtifacts *module = firstModule(state);
+  switch (kind) {
+  case ArtifactKind::StepIR:
+    return selectedStep(state) ? selectedStep(state)->text : std::string();
+  case ArtifactKind::Ptx:
+    return module ? module->ptx : std::string();
+  case ArtifactKind::Cubin:
+    return module ? module->cubin : std::string();
+  case ArtifactKind::Sass:
+    return module ? module->sass : std::string();
+  case ArtifactKind::Amdgcn:
+    return module ? module->amdgcn : std::string();
+  case ArtifactKind::Bundle:
+    return std::string();
+  }
+  return std::string();
+}
+
+/// `.ll` for LLVM IR steps, `.ptx` for the PTX step, ...: what the
+/// snapshot's text is.
+llvm::StringRef stepExtension(const Snapshot &step) {
+  llvm::StringRef name = step.name;
+  if (name.starts_with("llvm"))
+    return ".ll";
+  return ".mlir";
+}
+
+} // namespace
+
+std::string klx::app::artifactUnavailable(const AppState &state,
+                                          ArtifactKind kind) {
+  if (!state.run)
+    return state.compiling ? "compiling" : "nothing compiled yet";
+  if (kind == ArtifactKind::StepIR) {
+    const Snapshot *step = selectedStep(state);
+    return step && !step->text.empty() ? "" : "the step kept no text";
+  }
+  if (kind == ArtifactKind::Bundle) {
+    llvm::Expected<BundleContents> bundle = bundleFromRun(*state.run);
+    if (bundle)
+      return "";
+    return llvm::toString(bundle.takeError());
+  }
+  bool nvidia = isNvidia(state.run->target);
+  if (kind == ArtifactKind::Amdgcn && nvidia)
+    return "an NVIDIA run has no AMDGCN";
+  if (kind != ArtifactKind::Amdgcn && !nvidia)
+    return "an AMD run has no " + artifactLabel(kind).str();
+  if (!contentsOf(state, kind).empty())
+    return "";
+  if (kind == ArtifactKind::Sass && firstModule(state) &&
+      !firstModule(state)->sassMissingReason.empty())
+    return firstModule(state)->sassMissingReason;
+  return "the compile did not get that far";
+}
+
+std::string klx::app::suggestedArtifactPath(const AppState &state,
+                                            ArtifactKind kind) {
+  llvm::SmallString<256> path;
+  llvm::StringRef file = state.source.path;
+  if (!file.empty())
+    path = llvm::sys::path::parent_path(file);
+  else
+    llvm::sys::fs::current_path(path);
+  std::string stem =
+      file.empty() ? std::string("kernel") : llvm::sys::path::stem(file).str();
+  std::string name;
+  switch (kind) {
+  case ArtifactKind::StepIR:
+    if (const Snapshot *step = selectedStep(state))
+      name = stem + "." + step->displayName() + stepExtension(*step).str();
+    else
+      name = stem + ".mlir";
+    break;
+  case ArtifactKind::Ptx:
+    name = stem + ".ptx";
+    break;
+  case ArtifactKind::Cubin:
+    name = stem + ".cubin";
+    break;
+  case ArtifactKind::Sass:
+    name = stem + ".sass";
+    break;
+  case ArtifactKind::Amdgcn:
+    name = stem + ".s";
+    break;
+  case ArtifactKind::Bundle:
+    name = stem + "-bundle";
+    break;
+  }
+  llvm::sys::path::append(path, name);
+  return std::string(path);
+}
+
+llvm::Error klx::app::saveArtifact(const AppState &state, ArtifactKind kind,
+                                   llvm::StringRef path) {
+  if (std::string why = artifactUnavailable(state, kind); !why.empty())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "cannot save %s: %s",
+        artifactLabel(kind).str().c_str(), why.c_str());
+  if (path.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no file name given");
+  if (kind == ArtifactKind::Bundle) {
+    llvm::Expected<BundleContents> bundle = bundleFromRun(*state.run);
+    if (!bundle)
+      return bundle.takeError();
+    // The manifest says which variant it is, as klx export's does.
+    for (const auto &[name, value] : state.defines)
+      bundle->defines[name] = value;
+    return writeBundle(path, *bundle);
+  }
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error,
+                           kind == ArtifactKind::Cubin
+                               ? llvm::sys::fs::OF_None
+                               : llvm::sys::fs::OF_Text);
+  if (error)
+    return llvm::createStringError(error, "cannot write %s: %s",
+                                   path.str().c_str(), error.message().c_str());
+  out << contentsOf(state, kind);
+  out.close();
+  if (out.has_error())
+    return llvm::createStringError(out.error(), "cannot write %s: %s",
+                                   path.str().c_str(),
+                                   out.error().message().c_str());
+  return llvm::Error::success();
+}

@@ -1,0 +1,41 @@
+//===- Artifacts.h - What the window saves to files -------------*- C++ -*-===//
+//
+// The selected step's IR, the PTX, the cubin, the SASS, the AMDGCN and a
+// bundle for klx-run, written from the last finished compile as the
+// command line would write them. Nothing here includes ImGui.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_CORE_ARTIFACTS_H
+#define KLX_APP_CORE_ARTIFACTS_H
+
+#include "AppState.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace klx::app {
+
+enum class ArtifactKind { StepIR, Ptx, Cubin, Sass, Amdgcn, Bundle };
+
+inline constexpr ArtifactKind kAllArtifacts[] = {
+    ArtifactKind::StepIR, ArtifactKind::Ptx,    ArtifactKind::Cubin,
+    ArtifactKind::Sass,   ArtifactKind::Amdgcn, ArtifactKind::Bundle};
+
+/// "this step's IR", "PTX", ..., "a bundle": how menus name it.
+llvm::StringRef artifactLabel(ArtifactKind kind);
+/// Why `kind` cannot be saved now (nothing compiled, no SASS without
+/// nvdisasm, an AMD run has no PTX...); empty when it can.
+std::string artifactUnavailable(const AppState &state, ArtifactKind kind);
+/// Beside the kernel's file: `gemm.klx-to-nvgpu.mlir`, `gemm.ptx`,
+/// `gemm-bundle/` (the current folder for an untitled kernel).
+std::string suggestedArtifactPath(const AppState &state, ArtifactKind kind);
+/// Writes `kind` to `path` (a folder for a bundle); the step's IR is what
+/// the IR pane shows (irStepFor the selected step).
+llvm::Error saveArtifact(const AppState &state, ArtifactKind kind,
+                         llvm::StringRef path);
+
+} // namespace klx::app
+
+#endif // KLX_APP_CORE_ARTIFACTS_H

@@ -1,0 +1,82 @@
+//===- SaveAsDialog.cpp - "Save ... as" for the window's artifacts --------===//
+
+#include "SaveAsDialog.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+bool belongsToTarget(const AppState &state, ArtifactKind kind) {
+  if (!state.run)
+    return true;
+  bool nvidia = isNvidia(state.run->target);
+  switch (kind) {
+  case ArtifactKind::Ptx:
+  case ArtifactKind::Cubin:
+  case ArtifactKind::Sass:
+    return nvidia;
+  case ArtifactKind::Amdgcn:
+    return !nvidia;
+  default:
+    return true;
+  }
+}
+} // namespace
+
+void SaveAsDialog::menuItems(const AppState &state) {
+  for (ArtifactKind item : kAllArtifacts) {
+    if (!belongsToTarget(state, item))
+      continue;
+    std::string label = item == ArtifactKind::Bundle
+                            ? "Export " + artifactLabel(item).str() + "..."
+                            : "Save " + artifactLabel(item).str() + " as...";
+    std::string why = artifactUnavailable(state, item);
+    if (ImGui::MenuItem(label.c_str(), nullptr, false, why.empty())) {
+      kind = item;
+      path = suggestedArtifactPath(state, item);
+      pendingOpen = true;
+      focusPath = true;
+    }
+    if (!why.empty() &&
+        ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", why.c_str());
+  }
+}
+
+void SaveAsDialog::draw(CommandQueue &commands) {
+  if (pendingOpen) {
+    ImGui::OpenPopup("Save as");
+    pendingOpen = false;
+  }
+  if (!ImGui::BeginPopupModal("Save as", nullptr,
+                              ImGuiWindowFlags_AlwaysAutoResize))
+    return;
+  ImGui::Text("Save %s to:", artifactLabel(kind).data());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 40);
+  if (focusPath) {
+    ImGui::SetKeyboardFocusHere();
+    focusPath = false;
+  }
+  bool enter =
+      ImGui::InputText("##path", &path, ImGuiInputTextFlags_EnterReturnsTrue);
+  bool exists = llvm::sys::fs::exists(path);
+  if (exists)
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s is there: Save %s it",
+                       kind == ArtifactKind::Bundle ? "a folder" : "a file",
+                       kind == ArtifactKind::Bundle ? "writes into"
+                                                    : "replaces");
+  bool save = ImGui::Button("Save") || enter;
+  ImGui::SameLine();
+  bool cancel = ImGui::Button("Cancel") ||
+                ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+  if (save && !path.empty())
+    commands.push({Command::SaveArtifact, path, int(kind)});
+  if ((save && !path.empty()) || cancel)
+    ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}

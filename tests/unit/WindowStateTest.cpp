@@ -1,0 +1,127 @@
+//===- WindowStateTest.cpp - Layouts, selections and saving, no window ----===//
+
+#include "AppTestSupport.h"
+
+#include "core/Artifacts.h"
+#include "core/Layout.h"
+#include "core/TextSelection.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace klx;
+using namespace klx::app;
+using namespace klx::test;
+
+TEST_CASE("Named layouts and zoom in the window's state", "[app][layout]") {
+  CHECK(parseLayoutName("Teach") == LayoutName::Teach);
+  CHECK(parseLayoutName("diff") == LayoutName::Diff);
+  CHECK_FALSE(parseLayoutName("tiled"));
+  for (LayoutName layout :
+       {LayoutName::Explore, LayoutName::Diff, LayoutName::Teach})
+    CHECK(parseLayoutName(layoutNameText(layout)) == layout);
+  // Browser-like steps, clamped at both ends.
+  CHECK(nextZoomPercent(100, +1) == 110);
+  CHECK(nextZoomPercent(100, -1) == 90);
+  CHECK(nextZoomPercent(137, +1) == 150);
+  CHECK(nextZoomPercent(137, -1) == 125);
+  CHECK(nextZoomPercent(kMaxZoomPercent, +1) == kMaxZoomPercent);
+  CHECK(nextZoomPercent(kMinZoomPercent, -1) == kMinZoomPercent);
+  CHECK(clampZoomPercent(1000) == kMaxZoomPercent);
+
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  unsigned generation = state.view.layoutGeneration;
+  // Teach is read from the back of a room: at least 150%.
+  controller.apply({Command::SetLayout, "teach"}, 0);
+  CHECK(state.view.layout == LayoutName::Teach);
+  CHECK(state.view.zoomPercent == kTeachZoomPercent);
+  CHECK(state.view.layoutGeneration == generation + 1);
+  controller.apply({Command::SetZoom, "", 200}, 0);
+  controller.apply({Command::SetLayout, "teach"}, 0);
+  CHECK(state.view.zoomPercent == 200); // larger already: kept
+  // Diff turns the diff on.
+  CHECK_FALSE(state.view.showDiff);
+  controller.apply({Command::SetLayout, "diff"}, 0);
+  CHECK(state.view.layout == LayoutName::Diff);
+  CHECK(state.view.showDiff);
+  // An unknown name keeps the layout and says why.
+  controller.apply({Command::SetLayout, "tiled"}, 0);
+  CHECK(state.view.layout == LayoutName::Diff);
+  CHECK(state.messageIsError);
+  CHECK(state.message.find("explore, diff or teach") != std::string::npos);
+  controller.apply({Command::SetZoom, "", 10}, 0);
+  CHECK(state.view.zoomPercent == kMinZoomPercent);
+}
+
+TEST_CASE("A text selection reads what an editor would copy", "[app][select]") {
+  LineIndex index("alpha\nbeta gamma\ndelta");
+  TextSelection none;
+  CHECK(none.empty());
+  CHECK(none.text(index).empty());
+  // Dragged backwards: the same text as forwards.
+  TextSelection word{{1, 10}, {1, 5}};
+  CHECK(word.text(index) == "gamma");
+  CHECK(word.ordered().first == TextPos{1, 5});
+  TextSelection across{{0, 2}, {2, 3}};
+  CHECK(across.text(index) == "pha\nbeta gamma\ndel");
+  CHECK(across.columnsOn(0).first == 2);
+  CHECK(across.columnsOn(1).second == SIZE_MAX);
+  CHECK_FALSE(across.contains(3));
+  CHECK(TextSelection::lines(1, 0).text(index) == "alpha\nbeta gamma\n");
+  CHECK(TextSelection::lines(2, 2).text(index) == "delta\n");
+  CHECK(TextSelection::all(index).text(index) == index.text);
+  // Past the end of a line or of the text: clamped.
+  TextSelection past{{0, 3}, {7, 99}};
+  CHECK(past.text(index) == "ha\nbeta gamma\ndelta\n");
+}
+
+TEST_CASE("The window saves the step's IR, the PTX, the cubin and a bundle",
+          "[app][save]") {
+  TempFolder folder;
+  std::string kernel = folder.file("gemm.mlir");
+  writeFile(kernel, readSource("samples/nvidia/gemm_tma_wgmma.mlir"));
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  CHECK(artifactUnavailable(state, ArtifactKind::Ptx) ==
+        "nothing compiled yet");
+  controller.apply({Command::OpenFile, kernel}, 0);
+  waitForRun(controller, 0);
+  REQUIRE(state.run->succeeded());
+  controller.apply({Command::SelectStepNamed, "parse"}, 0);
+
+  // Beside the kernel, named after it and the step.
+  CHECK(suggestedArtifactPath(state, ArtifactKind::StepIR) ==
+        folder.file("gemm.parse.mlir"));
+  CHECK(suggestedArtifactPath(state, ArtifactKind::Ptx) ==
+        folder.file("gemm.ptx"));
+  CHECK(suggestedArtifactPath(state, ArtifactKind::Bundle) ==
+        folder.file("gemm-bundle"));
+  CHECK(artifactUnavailable(state, ArtifactKind::Amdgcn) ==
+        "an NVIDIA run has no AMDGCN");
+
+  for (ArtifactKind kind : {ArtifactKind::StepIR, ArtifactKind::Ptx,
+                            ArtifactKind::Cubin, ArtifactKind::Bundle}) {
+    std::string path = suggestedArtifactPath(state, kind);
+    controller.apply({Command::SaveArtifact, path, int(kind)}, 0);
+    INFO(state.message);
+    CHECK_FALSE(state.messageIsError);
+    CHECK(llvm::sys::fs::exists(path));
+  }
+  auto text = [](const std::string &path) {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    REQUIRE(buffer);
+    return (*buffer)->getBuffer().str();
+  };
+  CHECK(text(folder.file("gemm.parse.mlir")) == state.run->snapshots[0].text);
+  CHECK(text(folder.file("gemm.ptx")).find(".entry") != std::string::npos);
+  CHECK(text(folder.file("gemm.cubin")).substr(0, 4) == "\x7f"
+                                                        "ELF");
+  CHECK(llvm::sys::fs::exists(folder.file("gemm-bundle/manifest.json")));
+  // A folder that cannot be written: said, nothing else changes.
+  controller.apply({Command::SaveArtifact, folder.file("no/such/dir/x.ptx"),
+                    int(ArtifactKind::Ptx)},
+                   0);
+  CHECK(state.messageIsError);
+  CHECK(state.message.find("cannot write") != std::string::npos);
+}
