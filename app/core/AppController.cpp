@@ -187,6 +187,15 @@ void AppController::openFile(const std::string &path) {
       }
     }
   }
+  // -D values belong to the file they were set for, unless pinned.
+  std::string cleared;
+  if (!appState.source.path.empty() && !appState.defines.empty() &&
+      !appState.definesPinned &&
+      !llvm::sys::fs::equivalent(appState.source.path, path)) {
+    cleared = definesText(appState.defines);
+    appState.defines.clear();
+  }
+  std::string previous = appState.source.path;
   appState.source = std::move(source);
   appState.view.focusedSourceLine = 0;
   // A sample with a lesson page brings its page into the Lesson pane.
@@ -203,6 +212,11 @@ void AppController::openFile(const std::string &path) {
                        " (Revert goes back to the file)"
                  : "opened " + path,
              false);
+  if (!cleared.empty())
+    setMessage(appState.message + "; -D " + cleared + " cleared (they were " +
+                   "for " + llvm::sys::path::filename(previous).str() +
+                   "; pin them in the Passes pane to keep them)",
+               false);
   recompileAt = -1;
   startCompile();
 }
@@ -246,10 +260,10 @@ void AppController::startCompile() {
       std::chrono::duration<double>(
           std::chrono::steady_clock::now().time_since_epoch())
           .count();
-  if (pendingStep.empty() && appState.run &&
+  if (chosenStep.empty() && appState.run && appState.run->succeeded() &&
       appState.view.selected < int(appState.run->snapshots.size())) {
-    // Keep the user on the same step across recompiles.
-    pendingStep = appState.run->snapshots[appState.view.selected].displayName();
+    // Keep the user on the step shown across recompiles.
+    chosenStep = appState.run->snapshots[appState.view.selected].displayName();
   }
 }
 
@@ -292,6 +306,7 @@ void AppController::setDefines(const std::string &text) {
                  ? "compiling with the file's klx.params"
                  : "compiling with -D " + definesText(appState.defines),
              false);
+  messageAwaitsCompile = true;
   if (!appState.source.path.empty() || !appState.source.text.empty())
     startCompile();
 }
@@ -355,7 +370,7 @@ void AppController::selectStepNamed(const std::string &name) {
   if (appState.run)
     for (size_t i = 0; i < appState.run->snapshots.size(); ++i)
       if (appState.run->snapshots[i].displayName() == name)
-        return selectStep(int(i));
+        return chooseStep(int(i));
   setMessage("no step named " + name + " in this run", true);
 }
 
@@ -373,18 +388,37 @@ void AppController::takeResult(CompileResult result) {
   int selected = int(snapshots.size()) - 1;
   while (selected > 0 && !snapshots[selected].skippedReason.empty())
     --selected;
-  if (!pendingStep.empty())
-    for (size_t i = 0; i < snapshots.size(); ++i)
-      if (snapshots[i].displayName() == pendingStep) {
-        selected = i;
-        break;
-      }
-  // A failed run is read at its failure, the last step.
-  if (!appState.run->succeeded())
+  // The step asked for (a link, --pass) or the user's choice, when this
+  // run has it; a failed run that does not is read at its failure.
+  const std::string &wanted = pendingStep.empty() ? chosenStep : pendingStep;
+  int found = -1;
+  for (size_t i = 0; i < snapshots.size() && !wanted.empty(); ++i)
+    if (snapshots[i].displayName() == wanted) {
+      found = int(i);
+      break;
+    }
+  if (found >= 0)
+    selected = found;
+  else if (!appState.run->succeeded())
     selected = int(snapshots.size()) - 1;
+  if (found >= 0 && !pendingStep.empty())
+    chosenStep = pendingStep;
   pendingStep.clear();
   appState.view.compareWith = -1;
   selectStep(selected);
+  if (messageAwaitsCompile) {
+    messageAwaitsCompile = false;
+    setMessage(appState.defines.empty()
+                   ? "compiled with the file's klx.params"
+                   : "compiled with -D " + definesText(appState.defines),
+               false);
+  }
+}
+
+void AppController::chooseStep(int index) {
+  selectStep(index);
+  if (appState.run && !appState.run->snapshots.empty())
+    chosenStep = appState.run->snapshots[appState.view.selected].displayName();
 }
 
 void AppController::selectStep(int index) {
@@ -406,11 +440,11 @@ void AppController::apply(const Command &command, double now) {
     if (direction > 0) {
       for (int step : steps)
         if (step > current)
-          return selectStep(step);
+          return chooseStep(step);
     } else {
       for (auto it = steps.rbegin(); it != steps.rend(); ++it)
         if (*it < current)
-          return selectStep(*it);
+          return chooseStep(*it);
     }
   };
   switch (command.kind) {
@@ -456,7 +490,7 @@ void AppController::apply(const Command &command, double now) {
     }
     break;
   case Command::SelectStep:
-    selectStep(command.index);
+    chooseStep(command.index);
     break;
   case Command::StepForward:
     stepBy(+1);
@@ -519,6 +553,9 @@ void AppController::apply(const Command &command, double now) {
     break;
   case Command::SetDefines:
     setDefines(command.text);
+    break;
+  case Command::PinDefines:
+    appState.definesPinned = command.flag;
     break;
   case Command::SelectStepNamed:
     selectStepNamed(command.text);

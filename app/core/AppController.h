@@ -69,6 +69,8 @@ private:
   void startCompareCompile();
   void openLesson(const std::string &path, int index);
   void selectStepNamed(const std::string &name);
+  /// Selects step `index` as the user's choice (kept across runs).
+  void chooseStep(int index);
   /// Brings a pane (a tab of a group) forward, once.
   void showPanel(const std::string &title);
 
@@ -83,6 +85,13 @@ private:
   uint64_t latestCompareId = 0;
   double recompileAt = -1; // when the typing pause ends, or -1
   std::string pendingStep; // step to select in the next run
+  /// The step the user chose last, by name: selected again in every run
+  /// that has it (an edit that breaks the kernel reads the failure, the
+  /// next good compile goes back to it).
+  std::string chosenStep;
+  /// The message says what the compile in flight does ("compiling with
+  /// -D ..."): replaced by the result when it arrives.
+  bool messageAwaitsCompile = false;
 };
 
 } // namespace klx::app

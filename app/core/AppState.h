@@ -92,6 +92,9 @@ struct AppState {
   std::optional<Target> target; // empty: the file's klx.target or sm_90a
   std::string stopAfter;        // empty: every step
   Defines defines;              // -D values the kernel compiles with
+  /// Kept when another file opens (else they belong to the file they were
+  /// set for, and opening another clears them).
+  bool definesPinned = false;
   CompareState compare;
   LessonState lesson;
   std::shared_ptr<const PipelineRun> run; // the last finished compile

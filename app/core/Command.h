@@ -38,6 +38,7 @@ struct Command {
                         // the simulation in the Barrier timeline pane
     ShowPanel,          // text: the pane's title (brings its tab forward)
     SetDefines,         // text: "NAME=VALUE, ..." (empty for none)
+    PinDefines,         // flag: keep the -D values when another file opens
     SetCompare,         // text: a variant (-D values or a file); empty: off
     OpenLesson,         // text: a lesson page's path; index: with an empty
                         // text, the page of that number in the list

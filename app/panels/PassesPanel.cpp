@@ -143,7 +143,9 @@ private:
     }
     float button =
         ImGui::CalcTextSize("Compare").x + ImGui::GetStyle().FramePadding.x * 2;
-    ImGui::SetNextItemWidth(-1);
+    float pin = ImGui::GetFrameHeight() + ImGui::CalcTextSize("pin").x +
+                ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(-pin - ImGui::GetStyle().ItemSpacing.x);
     if (ImGui::InputTextWithHint("##defines", "-D NAME=VALUE, ...",
                                  definesBuffer, sizeof definesBuffer,
                                  ImGuiInputTextFlags_EnterReturnsTrue))
@@ -151,6 +153,13 @@ private:
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("schedule parameters (klx.params), Enter compiles: "
                         "stages=2, consumers=1");
+    ImGui::SameLine();
+    bool pinned = state.definesPinned;
+    if (ImGui::Checkbox("pin", &pinned))
+      commands.push({Command::PinDefines, "", 0, pinned});
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("keep these -D values when another file opens "
+                        "(otherwise they belong to this file)");
     ImGui::SetNextItemWidth(-button - ImGui::GetStyle().ItemSpacing.x);
     bool enter = ImGui::InputTextWithHint(
         "##compare", "compare with: stages=2 or a file", variantBuffer,

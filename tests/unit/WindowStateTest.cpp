@@ -125,3 +125,70 @@ TEST_CASE("The window saves the step's IR, the PTX, the cubin and a bundle",
   CHECK(state.messageIsError);
   CHECK(state.message.find("cannot write") != std::string::npos);
 }
+
+TEST_CASE("-D values belong to the file they were set for", "[app][define]") {
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  std::string gemm = sourcePath("samples/nvidia/gemm_ws_persistent.mlir");
+  std::string saxpy = sourcePath("samples/nvidia/saxpy.mlir");
+  controller.apply({Command::OpenFile, gemm}, 0);
+  controller.apply({Command::SetDefines, "stages=2"}, 0);
+  waitForRun(controller, 0);
+  CHECK(state.message == "compiled with -D stages=2"); // not "compiling"
+  // Another file: its own klx.params, and the status bar says why.
+  controller.apply({Command::OpenFile, saxpy}, 0);
+  CHECK(state.defines.empty());
+  CHECK(state.message.find("-D stages=2 cleared") != std::string::npos);
+  waitForRun(controller, 0);
+  CHECK(state.run->succeeded());
+  // Pinned, they follow the user.
+  controller.apply({Command::OpenFile, gemm}, 0);
+  controller.apply({Command::SetDefines, "stages=2"}, 0);
+  controller.apply({Command::PinDefines, "", 0, true}, 0);
+  controller.apply({Command::OpenFile, gemm}, 0); // the same file: kept
+  CHECK(state.defines == Defines{{"stages", "2"}});
+  controller.apply({Command::OpenFile, saxpy}, 0);
+  CHECK(state.defines == Defines{{"stages", "2"}});
+}
+
+TEST_CASE("The selected pass is kept by name across errors and -D changes",
+          "[app][select]") {
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  controller.apply(
+      {Command::OpenFile, sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
+      0);
+  waitForRun(controller, 0);
+  controller.apply({Command::SelectStepNamed, "klx-to-nvgpu"}, 0);
+  auto selectedName = [&] {
+    return state.run->snapshots[state.view.selected].displayName();
+  };
+  REQUIRE(selectedName() == "klx-to-nvgpu");
+  std::string good = state.source.text;
+  // Broken: the run is read at its failure...
+  controller.apply({Command::EditSource, good + "\n}}} garbage"}, 0);
+  controller.apply({Command::Recompile}, 0);
+  waitForRun(controller, 0);
+  REQUIRE_FALSE(state.run->succeeded());
+  CHECK(selectedName() == "parse");
+  // ... and mended, back at the user's step.
+  controller.apply({Command::EditSource, good}, 0);
+  controller.apply({Command::Recompile}, 0);
+  waitForRun(controller, 0);
+  CHECK(selectedName() == "klx-to-nvgpu");
+  // A bad -D value, then a good one: the same.
+  controller.apply({Command::SetDefines, "stages=banana"}, 0);
+  waitForRun(controller, 0);
+  controller.apply({Command::SetDefines, "stages=2"}, 0);
+  waitForRun(controller, 0);
+  CHECK(selectedName() == "klx-to-nvgpu");
+  // Stepping is a choice too.
+  controller.apply({Command::StepForward}, 0);
+  std::string next = selectedName();
+  CHECK(next != "klx-to-nvgpu");
+  controller.apply({Command::Recompile}, 0);
+  waitForRun(controller, 0);
+  CHECK(selectedName() == next);
+}
