@@ -159,6 +159,8 @@ void AppController::saveArtifactTo(ArtifactKind kind, const std::string &path) {
 }
 
 void AppController::setMessage(std::string message, bool isError) {
+  // Any other message replaces one about the compile in flight.
+  messageAwaitsCompile = false;
   appState.message = std::move(message);
   appState.messageIsError = isError;
 }
@@ -407,11 +409,13 @@ void AppController::takeResult(CompileResult result) {
   appState.view.compareWith = -1;
   selectStep(selected);
   if (messageAwaitsCompile) {
-    messageAwaitsCompile = false;
-    setMessage(appState.defines.empty()
-                   ? "compiled with the file's klx.params"
-                   : "compiled with -D " + definesText(appState.defines),
-               false);
+    std::string with = appState.defines.empty()
+                           ? "the file's klx.params"
+                           : "-D " + definesText(appState.defines);
+    bool ok = appState.run->succeeded();
+    setMessage((ok ? "compiled with " : "the compile with ") + with +
+                   (ok ? "" : " failed: see the Source pane"),
+               !ok);
   }
 }
 

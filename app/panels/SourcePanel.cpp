@@ -121,12 +121,27 @@ private:
       editBuffer = state.source.text;
     ImGuiWindow *parent = ImGui::GetCurrentWindow();
 
+    // The line numbers the diagnostics cite, in a gutter left of the
+    // editor.
+    size_t lineCount =
+        std::count(editBuffer.begin(), editBuffer.end(), '\n') + 1;
+    int digits = std::max(3, int(std::to_string(lineCount).size()));
+    float gutter = ImGui::CalcTextSize("0").x * float(digits + 1);
+    float height =
+        size.y < 0 ? ImGui::GetContentRegionAvail().y + size.y : size.y;
+    ImVec2 gutterPos = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(gutter, std::max(1.0f, height)));
+    ImGui::SameLine(0, 0);
+
     ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
     text.w = 0.0f; // the overlay draws the characters
     ImGui::PushStyleColor(ImGuiCol_Text, text);
-    bool changed = ImGui::InputTextMultiline(label, &editBuffer, size,
-                                             ImGuiInputTextFlags_AllowTabInput);
-    ImGui::PopStyleColor();
+    // Dark, so that every syntax colour reads at 4.5:1 or more.
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, palette::kEditorBackground);
+    bool changed =
+        ImGui::InputTextMultiline(label, &editBuffer, ImVec2(-1, height),
+                                  ImGuiInputTextFlags_AllowTabInput);
+    ImGui::PopStyleColor(2);
     bool active = ImGui::IsItemActive();
     if (changed)
       commands.push({Command::EditSource, editBuffer});
@@ -142,7 +157,35 @@ private:
     ImGuiWindow *child = ImGui::FindWindowByName(childName);
     if (!child)
       return;
+    drawGutter(child, gutterPos, ImVec2(gutter, height), digits);
     drawOverlay(state, commands, child, id, active);
+  }
+
+  /// Line numbers beside the editor's visible lines, scrolled with it;
+  /// lines with a diagnostic numbered in its colour.
+  void drawGutter(ImGuiWindow *child, ImVec2 pos, ImVec2 size, int digits) {
+    float lineHeight = ImGui::GetFontSize();
+    float top = child->Pos.y + child->WindowPadding.y +
+                ImGui::GetStyle().FramePadding.y - child->Scroll.y;
+    ImDrawList *drawList = ImGui::GetWindowDrawList();
+    drawList->PushClipRect(ImVec2(pos.x, child->InnerClipRect.Min.y),
+                           ImVec2(pos.x + size.x, child->InnerClipRect.Max.y),
+                           true);
+    size_t lines = std::count(editBuffer.begin(), editBuffer.end(), '\n') + 1;
+    int first = std::max(0, int(child->Scroll.y / lineHeight) - 1);
+    int last =
+        std::min<int>(lines, first + int(child->Size.y / lineHeight) + 3);
+    char number[16];
+    for (int i = first; i < last; ++i) {
+      auto severity = lineSeverity.find(i + 1);
+      ImU32 colour = severity == lineSeverity.end() ? palette::kLineNumber
+                     : severity->second == Severity::Error
+                         ? palette::kFailedMarker
+                         : IM_COL32(230, 190, 80, 255);
+      std::snprintf(number, sizeof number, "%*d", digits, i + 1);
+      drawList->AddText(ImVec2(pos.x, top + i * lineHeight), colour, number);
+    }
+    drawList->PopClipRect();
   }
 
   void drawOverlay(const AppState &state, CommandQueue &commands,
@@ -175,7 +218,7 @@ private:
         background = roleColour;
       if (background)
         drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
-                                (background & 0x00FFFFFF) | 0x90000000);
+                                background);
       drawColouredLine(drawList, pos, lines.line(i), Language::MLIR);
     }
 

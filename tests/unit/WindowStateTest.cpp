@@ -8,6 +8,12 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#ifdef KLX_HAVE_IMGUI_HEADERS
+#include "widgets/Palette.h"
+#endif
+
+#include <cmath>
+
 using namespace klx;
 using namespace klx::app;
 using namespace klx::test;
@@ -192,3 +198,39 @@ TEST_CASE("The selected pass is kept by name across errors and -D changes",
   waitForRun(controller, 0);
   CHECK(selectedName() == next);
 }
+
+#ifdef KLX_HAVE_IMGUI_HEADERS
+namespace {
+/// WCAG's contrast ratio of two IM_COL32 colours (red in the low byte).
+double contrastRatio(ImU32 a, ImU32 b) {
+  auto luminance = [](ImU32 colour) {
+    auto channel = [&](int shift) {
+      double c = double((colour >> shift) & 0xFF) / 255;
+      return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * channel(IM_COL32_R_SHIFT) +
+           0.7152 * channel(IM_COL32_G_SHIFT) +
+           0.0722 * channel(IM_COL32_B_SHIFT);
+  };
+  double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+} // namespace
+
+TEST_CASE("Every syntax colour reads at 4.5:1 on every background",
+          "[app][palette]") {
+  std::vector<ImU32> foregrounds(std::begin(palette::kTokenColours),
+                                 std::end(palette::kTokenColours));
+  foregrounds.push_back(palette::kLineNumber);
+  double worst = 100;
+  for (ImU32 background : palette::kTextBackgrounds)
+    for (size_t i = 0; i < foregrounds.size(); ++i) {
+      double ratio = contrastRatio(foregrounds[i], background);
+      INFO("colour " << i << " on background " << std::hex << background << ": "
+                     << ratio);
+      CHECK(ratio >= 4.5);
+      worst = std::min(worst, ratio);
+    }
+  WARN("the lowest contrast in the palette: " << worst << ":1");
+}
+#endif
