@@ -514,6 +514,9 @@ void AppController::apply(const Command &command, double now) {
   case Command::SetSideBySide:
     appState.view.sideBySide = command.flag;
     break;
+  case Command::SetDiffIgnoresWhitespace:
+    appState.view.diffIgnoresWhitespace = command.flag;
+    break;
   case Command::SetTarget:
     appState.target =
         command.text.empty() ? std::nullopt : parseTarget(command.text);

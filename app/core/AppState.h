@@ -41,7 +41,11 @@ struct ViewState {
   int compareWith = -1; // -1: the step before `selected`
   bool hideUnchanged = false;
   bool showDiff = false;
+  /// Side by side where the pane is wide enough; inline otherwise.
   bool sideBySide = true;
+  /// Diffs leave out lines that changed only in spaces (on by default:
+  /// a pass that wraps the IR in a region re-indents all of it).
+  bool diffIgnoresWhitespace = true;
   /// Bumped to put every pane back where `layout` places it.
   unsigned layoutGeneration = 0;
   LayoutName layout = LayoutName::Explore;

@@ -15,24 +15,25 @@ namespace klx::app {
 
 struct Command {
   enum Kind {
-    OpenFile,           // text: path
-    EditSource,         // text: the whole new text
-    Recompile,          // now, skipping the typing pause
-    SaveSource,         // write the buffer to its file
-    RevertSource,       // back to the file on disk
-    SelectStep,         // index
-    SelectStepNamed,    // text: a step's display name (after the compile
-                        // in flight, if any)
-    StepForward,        // next visible step
-    StepBack,           // previous visible step
-    CompareWith,        // index, -1 for the step before
-    SetHideUnchanged,   // flag
-    SetShowDiff,        // flag
-    SetSideBySide,      // flag
-    SetTarget,          // text: target name, empty for the file's
-    SetStopAfter,       // text: step name, empty for all
-    FocusSourceLine,    // index: 1-based line, 0 to clear
-    FocusRole,          // text: role name, empty to clear
+    OpenFile,                 // text: path
+    EditSource,               // text: the whole new text
+    Recompile,                // now, skipping the typing pause
+    SaveSource,               // write the buffer to its file
+    RevertSource,             // back to the file on disk
+    SelectStep,               // index
+    SelectStepNamed,          // text: a step's display name (after the compile
+                              // in flight, if any)
+    StepForward,              // next visible step
+    StepBack,                 // previous visible step
+    CompareWith,              // index, -1 for the step before
+    SetHideUnchanged,         // flag
+    SetShowDiff,              // flag
+    SetSideBySide,            // flag
+    SetDiffIgnoresWhitespace, // flag
+    SetTarget,                // text: target name, empty for the file's
+    SetStopAfter,             // text: step name, empty for all
+    FocusSourceLine,          // index: 1-based line, 0 to clear
+    FocusRole,                // text: role name, empty to clear
     ShowTimelineOf,     // text: step name, empty for the run's timeline step
     ShowCounterexample, // flag: draw klx verify's counterexample instead of
                         // the simulation in the Barrier timeline pane

@@ -261,9 +261,14 @@ private:
     ImGui::Text("IR after %s: A (left) against B (right), +%u -%u lines",
                 comparison.step.c_str(), comparison.irAdded,
                 comparison.irRemoved);
+    // As klx compile --compare counts it: timings are not differences.
+    DiffOptions options;
+    options.ignoreTimings = true;
+    options.ignoreWhitespace = true;
     diff.setTexts(left.text, right.text, languageFor(left.kind),
                   builtSerial * 1000003u + builtCompare * 7919u +
-                      std::hash<std::string>()(builtStep));
+                      std::hash<std::string>()(builtStep),
+                  options);
     diff.draw("ab", ImGui::GetContentRegionAvail(), /*sideBySide=*/true);
   }
 

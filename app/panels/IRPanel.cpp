@@ -72,8 +72,10 @@ public:
       int other =
           std::min<int>(comparisonStep(state.view), run.snapshots.size() - 1);
       const Snapshot &before = run.snapshots[other];
+      DiffOptions options;
+      options.ignoreWhitespace = state.view.diffIgnoresWhitespace;
       diff.setTexts(before.text, snapshot.text, language,
-                    (identity << 20) ^ uint64_t(other));
+                    (identity << 20) ^ uint64_t(other), options);
       diff.draw("diff", size, state.view.sideBySide);
       return;
     }
@@ -118,6 +120,13 @@ private:
     bool sideBySide = state.view.sideBySide;
     if (ImGui::Checkbox("side by side", &sideBySide))
       commands.push({Command::SetSideBySide, "", 0, sideBySide});
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("two columns where the pane is wide enough (120 "
+                        "characters); inline otherwise");
+    ImGui::SameLine();
+    bool ignore = state.view.diffIgnoresWhitespace;
+    if (ImGui::Checkbox("ignore spaces", &ignore))
+      commands.push({Command::SetDiffIgnoresWhitespace, "", 0, ignore});
     ImGui::SameLine();
     int other =
         std::min<int>(comparisonStep(state.view), run.snapshots.size() - 1);

@@ -11,14 +11,17 @@
 using namespace klx::app;
 
 void DiffView::setTexts(llvm::StringRef beforeText, llvm::StringRef afterText,
-                        Language lang, uint64_t id) {
-  if (id == identity)
+                        Language lang, uint64_t id, DiffOptions newOptions) {
+  if (id == identity &&
+      newOptions.ignoreWhitespace == options.ignoreWhitespace &&
+      newOptions.ignoreTimings == options.ignoreTimings)
     return;
   identity = id;
+  options = newOptions;
   language = lang;
   before = LineIndex(beforeText);
   after = LineIndex(afterText);
-  lineDiff = diffLines(before, after);
+  lineDiff = diffLines(before, after, 2000, options);
   longestLine = 0;
   hunks.clear();
   for (size_t row = 0; row < lineDiff.lines.size(); ++row) {
@@ -38,6 +41,11 @@ void DiffView::setTexts(llvm::StringRef beforeText, llvm::StringRef afterText,
 }
 
 void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
+  // Two columns need room for 60 characters of code each, else the
+  // columns cut every line: inline then.
+  float charWidth0 = ImGui::CalcTextSize("0").x;
+  float width = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
+  sideBySide = sideBySide && width >= charWidth0 * 2 * (60 + 7);
   ImGui::PushID(id);
   ImGui::Text("+%u -%u lines%s", lineDiff.added, lineDiff.removed,
               lineDiff.truncated ? " (too different: shown as replaced)" : "");

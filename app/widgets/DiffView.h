@@ -14,9 +14,11 @@ namespace klx::app {
 
 class DiffView {
 public:
-  /// Recomputes the diff only when the pair changes.
+  /// Recomputes the diff only when the pair or the options change.
   void setTexts(llvm::StringRef before, llvm::StringRef after,
-                Language language, uint64_t identity);
+                Language language, uint64_t identity, DiffOptions options = {});
+  /// Side by side only where the pane is wide enough for two columns of
+  /// readable lines (`sideBySide` asks for it); inline otherwise.
   void draw(const char *id, ImVec2 size, bool sideBySide);
   const LineDiff &diff() const { return lineDiff; }
 
@@ -25,6 +27,7 @@ private:
   LineDiff lineDiff;
   Language language = Language::Plain;
   uint64_t identity = ~uint64_t(0);
+  DiffOptions options;
   size_t longestLine = 0;
   std::vector<size_t> hunks; // rows where a run of changes starts
   size_t currentHunk = 0;

@@ -234,3 +234,21 @@ TEST_CASE("Every syntax colour reads at 4.5:1 on every background",
   WARN("the lowest contrast in the palette: " << worst << ":1");
 }
 #endif
+
+TEST_CASE("Diffs that ignore spaces and timings", "[app][diff]") {
+  LineIndex before("a = 1\n  b = 2\nc = 3\nCompile time = 519.796 ms\n");
+  LineIndex after("a = 1\n      b = 2\nc = 4\nCompile time = 497.112 ms\n");
+  LineDiff exact = diffLines(before, after);
+  CHECK(exact.added == 3);
+  CHECK(exact.removed == 3);
+  DiffOptions spaces;
+  spaces.ignoreWhitespace = true;
+  LineDiff lenient = diffLines(before, after, 2000, spaces);
+  CHECK(lenient.added == 2); // c, and the timing
+  spaces.ignoreTimings = true;
+  LineDiff both = diffLines(before, after, 2000, spaces);
+  CHECK(both.added == 1);
+  CHECK(both.removed == 1);
+  CHECK(isTimingLine("ptxas info    : Compile time = 12.5 ms"));
+  CHECK_FALSE(isTimingLine("%time = arith.constant 3 : i32"));
+}

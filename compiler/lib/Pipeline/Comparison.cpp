@@ -335,7 +335,10 @@ Comparison klx::compareRuns(const PipelineRun &a, const PipelineRun &b,
   if (c.stepA >= 0 && c.stepB >= 0) {
     LineIndex left(a.snapshots[c.stepA].text);
     LineIndex right(b.snapshots[c.stepB].text);
-    LineDiff diff = diffLines(left, right);
+    // ptxas's report says how long it took: not a difference.
+    DiffOptions options;
+    options.ignoreTimings = true;
+    LineDiff diff = diffLines(left, right, 2000, options);
     c.irLinesA = unsigned(left.size());
     c.irLinesB = unsigned(right.size());
     c.irAdded = diff.added;

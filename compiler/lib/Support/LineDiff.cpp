@@ -89,28 +89,54 @@ bool myers(const std::vector<uint64_t> &a, const std::vector<uint64_t> &b,
   return false;
 }
 
+/// A line's identity under `options`: its hash, spaces left out or a
+/// timing's figure ignored when asked.
+uint64_t lineKey(llvm::StringRef line, const DiffOptions &options) {
+  if (options.ignoreTimings && isTimingLine(line))
+    return llvm::hash_value(llvm::StringRef("<timing>"));
+  if (!options.ignoreWhitespace)
+    return llvm::hash_value(line);
+  llvm::hash_code hash = llvm::hash_value(0);
+  for (char c : line)
+    if (c != ' ' && c != '\t' && c != '\r')
+      hash = llvm::hash_combine(hash, c);
+  return hash;
+}
+
 } // namespace
 
+bool klx::isTimingLine(llvm::StringRef line) {
+  line = line.rtrim();
+  return line.contains_insensitive("compile time") ||
+         line.contains_insensitive("elapsed time") ||
+         (line.contains_insensitive("time") &&
+          (line.ends_with(" ms") || line.ends_with(" s") ||
+           line.contains(" ms ")));
+}
+
 LineDiff klx::diffLines(const LineIndex &before, const LineIndex &after,
-                        unsigned maxEdits) {
+                        unsigned maxEdits, DiffOptions options) {
   LineDiff diff;
   const size_t n = before.size(), m = after.size();
+  std::vector<uint64_t> keysBefore(n), keysAfter(m);
+  for (size_t i = 0; i < n; ++i)
+    keysBefore[i] = lineKey(before.line(i), options);
+  for (size_t i = 0; i < m; ++i)
+    keysAfter[i] = lineKey(after.line(i), options);
   size_t prefix = 0;
-  while (prefix < n && prefix < m && before.line(prefix) == after.line(prefix))
+  while (prefix < n && prefix < m && keysBefore[prefix] == keysAfter[prefix])
     ++prefix;
   size_t suffix = 0;
   while (suffix < n - prefix && suffix < m - prefix &&
-         before.line(n - 1 - suffix) == after.line(m - 1 - suffix))
+         keysBefore[n - 1 - suffix] == keysAfter[m - 1 - suffix])
     ++suffix;
 
   for (size_t i = 0; i < prefix; ++i)
     diff.lines.push_back({DiffLine::Same, int32_t(i), int32_t(i)});
 
-  std::vector<uint64_t> a, b;
-  for (size_t i = prefix; i < n - suffix; ++i)
-    a.push_back(llvm::hash_value(before.line(i)));
-  for (size_t i = prefix; i < m - suffix; ++i)
-    b.push_back(llvm::hash_value(after.line(i)));
+  std::vector<uint64_t> a(keysBefore.begin() + prefix,
+                          keysBefore.end() - suffix),
+      b(keysAfter.begin() + prefix, keysAfter.end() - suffix);
   std::vector<DiffLine::Kind> script;
   if (!myers(a, b, maxEdits, script)) {
     diff.truncated = true;

@@ -41,8 +41,21 @@ struct LineDiff {
   bool truncated = false; // the edit distance passed the bound
 };
 
+/// What counts as the same line.
+struct DiffOptions {
+  /// Lines that differ only in spaces and tabs are the same (indentation
+  /// that changed when a pass wrapped the IR in a new region).
+  bool ignoreWhitespace = false;
+  /// Lines that report how long something took ("Compile time = 519.796
+  /// ms") are the same whatever the figure.
+  bool ignoreTimings = false;
+};
+
 LineDiff diffLines(const LineIndex &before, const LineIndex &after,
-                   unsigned maxEdits = 2000);
+                   unsigned maxEdits = 2000, DiffOptions options = {});
+
+/// True for a line that reports a duration ("Compile time = 519.796 ms").
+bool isTimingLine(llvm::StringRef line);
 
 } // namespace klx
 
