@@ -5,6 +5,7 @@
 #include "klx/Analysis/Protocol/VerifyFormat.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace klx;
 using namespace klx::app;
@@ -134,4 +135,27 @@ unsigned klx::app::sourceLineOf(const PipelineRun &run, int step,
     if (origin.line == irLine)
       return origin.source.line;
   return 0;
+}
+
+double klx::app::niceTickStep(double span, double maxTicks) {
+  if (!(span > 0) || !(maxTicks >= 1))
+    return 1;
+  double raw = span / maxTicks;
+  double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double mantissa : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (mantissa * power >= raw)
+      return std::max(1.0, mantissa * power);
+  return std::max(1.0, 10 * power);
+}
+
+std::string klx::app::formatTick(double value, double step) {
+  char text[32];
+  double magnitude = std::abs(value);
+  if (magnitude >= 1e6 && step >= 1e5)
+    std::snprintf(text, sizeof text, "%gM", value / 1e6);
+  else if (magnitude >= 1e4 && step >= 500)
+    std::snprintf(text, sizeof text, "%gk", value / 1e3);
+  else
+    std::snprintf(text, sizeof text, "%.0f", value);
+  return text;
 }

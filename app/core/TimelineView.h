@@ -87,6 +87,13 @@ TimelineView makeTimelineView(const sim::ProtocolModel &model,
                               sim::Timeline timeline, int step,
                               std::string stepName);
 
+/// A round step for an axis over `span` with at most `maxTicks` ticks:
+/// 1, 2, 2.5 or 5 times a power of ten.
+double niceTickStep(double span, double maxTicks);
+/// A tick's value as the axis writes it: "7500", "12.5k", "1.2M" (as many
+/// decimals as the step needs).
+std::string formatTick(double value, double step);
+
 /// The source line of an IR line of snapshot `step`, 0 when unknown.
 unsigned sourceLineOf(const PipelineRun &run, int step, unsigned irLine);
 

@@ -230,12 +230,23 @@ private:
   void drawLanes(const AppState &state, const TimelineView &view,
                  const MeasuredTimeline *measured, CommandQueue &commands,
                  const char *unit) {
+    drawViewControls(view);
     ImDrawList *draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
     float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
     size_t measuredLanes = measured ? measured->lanes.size() : 0;
-    float height = laneHeight() * float(view.lanes.size() + measuredLanes) +
-                   ImGui::GetFontSize() * 1.2f;
+    size_t laneCount = view.lanes.size() + measuredLanes;
+    float legend = drawLaneLegend(nullptr, origin, width);
+    float footer = ImGui::GetTextLineHeightWithSpacing() + legend;
+    // The lanes grow with the pane (up to 2.5 times their height), but
+    // leave the counterexample's moves room below them.
+    float laneH = laneHeight();
+    if (!view.moves && laneCount > 0)
+      laneH = std::clamp((ImGui::GetContentRegionAvail().y - footer) /
+                             float(laneCount),
+                         laneHeight(), laneHeight() * 2.5f);
+    float lanesHeight = laneH * float(laneCount);
+    float height = lanesHeight + footer;
     ImGui::InvisibleButton("lanes", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
     float x0 = origin.x + labelWidth(), x1 = origin.x + width;
@@ -260,17 +271,36 @@ private:
       viewStart += shift;
       viewEnd += shift;
     }
+    // W/S zoom in and out around the middle, A/D pan, as in Perfetto.
+    if (hovered && !io.WantTextInput) {
+      double middle = (viewStart + viewEnd) / 2;
+      auto zoom = [&](double factor) {
+        factor = std::clamp(factor, 20.0 / span,
+                            std::max(1.0, view.endTime * 1.1 / span));
+        viewStart = middle - (middle - viewStart) * factor;
+        viewEnd = middle + (viewEnd - middle) * factor;
+      };
+      if (ImGui::IsKeyDown('W'))
+        zoom(0.96);
+      if (ImGui::IsKeyDown('S'))
+        zoom(1.04);
+      double pan = span * 0.02;
+      if (ImGui::IsKeyDown('A'))
+        viewStart -= pan, viewEnd -= pan;
+      if (ImGui::IsKeyDown('D'))
+        viewStart += pan, viewEnd += pan;
+    }
     draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
     const sim::Event *under = drawSimulatedLanes(
         draw, view, origin, width, {viewStart, viewEnd},
-        hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt);
+        hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt, laneH);
     // Measured lanes (klx-run --trace, the first traced CTA) on the same
     // axis of cycles.
     const MeasuredEvent *underMeasured = nullptr;
     for (size_t m = 0; m < measuredLanes; ++m) {
       const MeasuredLane &lane = measured->lanes[m];
-      float y = origin.y + laneHeight() * float(view.lanes.size() + m);
-      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneHeight() - 2),
+      float y = origin.y + laneH * float(view.lanes.size() + m);
+      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
                           IM_COL32(26, 32, 40, 255));
       // "warp 8 (producer)" -> "GPU producer": the label column is narrow.
       size_t open = lane.name.find('('), close = lane.name.rfind(')');
@@ -298,32 +328,25 @@ private:
           int slot =
               open == std::string::npos ? 0 : std::atoi(&it->name[open + 1]);
           draw->AddRectFilled(ImVec2(a, y + 3),
-                              ImVec2(std::max(b, a + 1), y + laneHeight() - 5),
+                              ImVec2(std::max(b, a + 1), y + laneH - 5),
                               stageColour(slot));
         } else {
-          draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneHeight() - 4),
+          draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneH - 4),
                         it->name.rfind("mma", 0) == 0
                             ? IM_COL32(80, 160, 230, 255)
                             : IM_COL32(230, 230, 230, 255));
         }
-        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + laneHeight() &&
+        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + laneH &&
             io.MousePos.x >= a - 2 && io.MousePos.x <= std::max(b, a + 2))
           underMeasured = &*it;
       }
     }
-    // Time axis, in cycles (or moves, for a counterexample).
-    float axisY =
-        origin.y + laneHeight() * float(view.lanes.size() + measuredLanes) + 2;
-    // The unit under the lane labels; the ticks are numbers only.
-    draw->AddText(ImVec2(origin.x + 4, axisY), palette::kDimText, unit);
-    for (int i = 0; i <= 4; ++i) {
-      double t = viewStart + span * i / 4;
-      char tick[32];
-      std::snprintf(tick, sizeof tick, "%.0f", t);
-      float tickWidth = ImGui::CalcTextSize(tick).x;
-      draw->AddText(ImVec2(toX(t) - (i == 4 ? tickWidth + 4 : 0), axisY),
-                    palette::kDimText, tick);
-    }
+    // Time axis in cycles (or moves, for a counterexample), and a legend.
+    float axis =
+        drawTimeAxis(draw, ImVec2(origin.x, origin.y + lanesHeight + 2), width,
+                     origin.y, {viewStart, viewEnd}, unit);
+    drawLaneLegend(draw, ImVec2(origin.x, origin.y + lanesHeight + 2 + axis),
+                   width);
     draw->PopClipRect();
     if (underMeasured && !under)
       ImGui::SetTooltip("measured on %s (%s)\n%s\ncycles %.0f - %.0f",
@@ -340,6 +363,16 @@ private:
           commands.push({Command::FocusSourceLine, "", int(line)});
       }
     }
+  }
+
+  /// Zoom to fit, and how to move around the lanes.
+  void drawViewControls(const TimelineView &view) {
+    if (ImGui::SmallButton("fit")) {
+      viewStart = 0;
+      viewEnd = std::max(1.0, view.endTime * 1.02);
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("wheel or W/S zoom, drag or A/D pan");
   }
 
   uint64_t shownRun = ~uint64_t(0);

@@ -4,6 +4,8 @@
 
 #include "Palette.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -46,11 +48,11 @@ std::string klx::app::describeEvent(const TimelineView &view,
   return buffer;
 }
 
-const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
-                                               const TimelineView &view,
-                                               ImVec2 origin, float width,
-                                               CycleWindow window,
-                                               std::optional<ImVec2> mouse) {
+const sim::Event *
+klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
+                             ImVec2 origin, float width, CycleWindow window,
+                             std::optional<ImVec2> mouse, float lane) {
+  float laneH = std::max(lane, laneHeight());
   double viewStart = window.start, viewEnd = window.end;
   float x0 = origin.x + labelWidth(), x1 = origin.x + width;
   double span = std::max(1e-9, viewEnd - viewStart);
@@ -59,16 +61,16 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
   };
   const sim::Event *under = nullptr;
   for (size_t r = 0; r < view.lanes.size(); ++r) {
-    const TimelineLane &lane = view.lanes[r];
-    float y = origin.y + laneHeight() * float(r);
-    draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneHeight() - 2),
+    const TimelineLane &events = view.lanes[r];
+    float y = origin.y + laneH * float(r);
+    draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
                         IM_COL32(30, 30, 34, 255));
     char label[96];
     if (view.moves)
-      std::snprintf(label, sizeof label, "%s", lane.role.c_str());
+      std::snprintf(label, sizeof label, "%s", events.role.c_str());
     else
-      std::snprintf(label, sizeof label, "%s %.0f%%", lane.role.c_str(),
-                    100 * lane.waitingShare);
+      std::snprintf(label, sizeof label, "%s %.0f%%", events.role.c_str(),
+                    100 * events.waitingShare);
     draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(int(r)), label);
     float foldEnd = -1, foldStart = 0;
     float lastTick = -1e9f; // ticks closer than that fold into one
@@ -77,13 +79,13 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
       if (foldEnd >= 0)
         draw->AddRectFilled(
             ImVec2(foldStart, y + 4),
-            ImVec2(std::max(foldEnd, foldStart + 1), y + laneHeight() - 6),
+            ImVec2(std::max(foldEnd, foldStart + 1), y + laneH - 6),
             IM_COL32(110, 110, 120, 255));
       foldEnd = -1;
     };
-    for (size_t i = view.firstVisible(lane, viewStart);
-         i < lane.events.size() && lane.events[i].start <= viewEnd; ++i) {
-      const sim::Event &e = lane.events[i];
+    for (size_t i = view.firstVisible(events, viewStart);
+         i < events.events.size() && events.events[i].start <= viewEnd; ++i) {
+      const sim::Event &e = events.events[i];
       float a = toX(e.start), b = toX(e.end);
       if (b < x0 || a > x1)
         continue; // started before the window and ended before it too
@@ -102,8 +104,7 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
         flushFold(); // a wide box ends the run (ticks do not)
         ImU32 fill = e.kind == sim::Event::Kind::Wait ? stageColour(e.slot)
                                                       : palette::role(int(r));
-        draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneHeight() - 5),
-                            fill);
+        draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneH - 5), fill);
       } else if (e.kind == sim::Event::Kind::PhaseDone) {
         // A phase flip: a small triangle in the stage's colour on top.
         if (a - lastMarker >= 4) {
@@ -118,10 +119,10 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
             e.kind == sim::Event::Kind::CopyDone ? IM_COL32(120, 220, 120, 255)
             : e.kind == sim::Event::Kind::Copy   ? IM_COL32(230, 210, 90, 255)
                                                  : IM_COL32(230, 230, 230, 255);
-        draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneHeight() - 4), tick);
+        draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneH - 4), tick);
       }
-      if (mouse && mouse->y >= y && mouse->y < y + laneHeight() &&
-          mouse->x >= a - 2 && mouse->x <= std::max(b, a + 2))
+      if (mouse && mouse->y >= y && mouse->y < y + laneH && mouse->x >= a - 2 &&
+          mouse->x <= std::max(b, a + 2))
         under = &e;
     }
     flushFold();
@@ -130,8 +131,93 @@ const sim::Event *klx::app::drawSimulatedLanes(ImDrawList *draw,
   if (view.moves && view.endTime > viewStart && view.endTime - 1 <= viewEnd) {
     float x = toX(view.endTime - 0.5);
     draw->AddLine(ImVec2(x, origin.y),
-                  ImVec2(x, origin.y + laneHeight() * float(view.lanes.size())),
+                  ImVec2(x, origin.y + laneH * float(view.lanes.size())),
                   IM_COL32(240, 80, 70, 255), 2.0f);
   }
   return under;
+}
+
+float klx::app::drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width,
+                             float lanesTop, CycleWindow window,
+                             const char *unit) {
+  float x0 = origin.x + labelWidth(), x1 = origin.x + width;
+  double span = std::max(1e-9, window.end - window.start);
+  // Room for the widest label the axis can have, twice over.
+  char widest[32];
+  // A label as wide as the axis writes them (a multiple of a round step).
+  double rough = niceTickStep(span, 8);
+  std::snprintf(widest, sizeof widest, "%s",
+                formatTick(std::floor(std::max(std::abs(window.start),
+                                               std::abs(window.end)) /
+                                      rough) *
+                               rough,
+                           rough)
+                    .c_str());
+  float spacing =
+      std::max(ImGui::CalcTextSize(widest).x, ImGui::CalcTextSize("00.0k").x) *
+          2 +
+      ImGui::GetFontSize();
+  double step = niceTickStep(span, std::max(1.0, double((x1 - x0) / spacing)));
+  draw->AddText(ImVec2(origin.x + 4, origin.y), palette::kDimText, unit);
+  for (double t = std::ceil(window.start / step) * step; t <= window.end;
+       t += step) {
+    float x = float(x0 + (t - window.start) / span * (x1 - x0));
+    draw->AddLine(ImVec2(x, lanesTop), ImVec2(x, origin.y),
+                  IM_COL32(255, 255, 255, 26));
+    std::string label = formatTick(t, step);
+    float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+    float at = std::min(x - labelWidth / 2, x1 - labelWidth);
+    draw->AddText(ImVec2(std::max(at, x0), origin.y), palette::kDimText,
+                  label.c_str());
+  }
+  return ImGui::GetTextLineHeightWithSpacing();
+}
+
+float klx::app::drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width) {
+  float font = ImGui::GetFontSize();
+  float rowHeight = ImGui::GetTextLineHeightWithSpacing();
+  float x = origin.x + 4, y = origin.y;
+  float h = font * 0.8f;
+  // Each entry is a mark and its words; an entry that does not fit on the
+  // row starts the next one. Without a draw list, only measures.
+  auto entry = [&](float markWidth, const char *words, auto drawMark) {
+    float entryWidth = markWidth + 4 + ImGui::CalcTextSize(words).x;
+    if (x > origin.x + 4 && x + entryWidth > origin.x + width) {
+      x = origin.x + 4;
+      y += rowHeight;
+    }
+    float top = y + (font - h) / 2;
+    if (draw) {
+      drawMark(x, top);
+      draw->AddText(ImVec2(x + markWidth + 4, y), palette::kDimText, words);
+    }
+    x += entryWidth + font;
+  };
+  auto tick = [&](ImU32 colour) {
+    return [=](float at, float top) {
+      draw->AddLine(ImVec2(at + 2, top), ImVec2(at + 2, top + h), colour, 2);
+    };
+  };
+  entry(font * 2 + 2, "wait on a stage", [&](float at, float top) {
+    draw->AddRectFilled(ImVec2(at, top), ImVec2(at + font, top + h),
+                        stageColour(0));
+    draw->AddRectFilled(ImVec2(at + font + 2, top),
+                        ImVec2(at + 2 * font + 2, top + h), stageColour(1));
+  });
+  entry(font, "MMA", [&](float at, float top) {
+    draw->AddRectFilled(ImVec2(at, top), ImVec2(at + font, top + h),
+                        palette::role(1));
+  });
+  entry(5, "arrive", tick(IM_COL32(230, 230, 230, 255)));
+  entry(5, "copy issued", tick(IM_COL32(230, 210, 90, 255)));
+  entry(5, "copy landed", tick(IM_COL32(120, 220, 120, 255)));
+  entry(7, "phase flip", [&](float at, float top) {
+    draw->AddTriangleFilled(ImVec2(at, top), ImVec2(at + 7, top),
+                            ImVec2(at + 3.5f, top + 6), stageColour(0));
+  });
+  entry(font, "too close to tell apart", [&](float at, float top) {
+    draw->AddRectFilled(ImVec2(at, top + 2), ImVec2(at + font, top + h - 2),
+                        IM_COL32(110, 110, 120, 255));
+  });
+  return y - origin.y + rowHeight;
 }

@@ -37,12 +37,27 @@ struct CycleWindow {
   double start = 0, end = 1;
 };
 
-/// Draws `view`'s lanes from `origin`, `width` wide (labels included);
-/// returns the event under `mouse`, if any.
+/// Draws `view`'s lanes from `origin`, `width` wide (labels included),
+/// each `lane` tall (laneHeight() at least); returns the event under
+/// `mouse`, if any.
 const sim::Event *drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
                                      ImVec2 origin, float width,
                                      CycleWindow window,
-                                     std::optional<ImVec2> mouse);
+                                     std::optional<ImVec2> mouse,
+                                     float lane = 0);
+
+/// The time axis under lanes that end at `y`: ticks at round values
+/// (1, 2, 2.5 or 5 times a power of ten) no closer than their labels allow,
+/// faint lines through the lanes above (from `lanesTop`), and the unit
+/// under the labels. Returns the height it took.
+float drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width, float lanesTop,
+                   CycleWindow window, const char *unit);
+
+/// What the lanes draw, named: waits in their stage's colour, MMAs in the
+/// role's, arrives and copy issues as ticks, copies landing, phase flips;
+/// wrapped over as many rows as `width` needs. Returns the height it took
+/// (with a null `draw`, only measures it).
+float drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width);
 
 } // namespace klx::app
 

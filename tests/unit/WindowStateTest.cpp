@@ -5,6 +5,7 @@
 #include "core/Artifacts.h"
 #include "core/Layout.h"
 #include "core/TextSelection.h"
+#include "core/TimelineView.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -251,4 +252,16 @@ TEST_CASE("Diffs that ignore spaces and timings", "[app][diff]") {
   CHECK(both.removed == 1);
   CHECK(isTimingLine("ptxas info    : Compile time = 12.5 ms"));
   CHECK_FALSE(isTimingLine("%time = arith.constant 3 : i32"));
+}
+
+TEST_CASE("Timeline ticks at round values", "[app][timeline]") {
+  // 10,494 cycles over at most 5 ticks: every 2,500, not every 2,623.
+  CHECK(niceTickStep(10494, 5) == 2500);
+  CHECK(niceTickStep(10494, 11) == 1000);
+  CHECK(niceTickStep(100, 4) == 25);
+  CHECK(niceTickStep(37, 10) == 5);
+  CHECK(niceTickStep(3, 10) == 1); // moves are whole
+  CHECK(formatTick(7500, 2500) == "7500");
+  CHECK(formatTick(12500, 2500) == "12.5k");
+  CHECK(formatTick(2000000, 500000) == "2M");
 }
