@@ -13,17 +13,30 @@
 using namespace klx::app;
 
 std::string klx::app::lessonLine(llvm::StringRef source) {
+  // The leading comment's first sentence, over as many lines as it takes
+  // (a line cut mid-sentence reads as a truncation).
+  std::string text;
   for (llvm::StringRef line : llvm::split(source, '\n')) {
     line = line.trim();
-    if (line.empty())
+    if (line.empty() && text.empty())
       continue;
     if (!line.consume_front("//"))
-      return "";
+      break;
     line = line.trim();
-    line.consume_front("Lesson:");
-    return line.trim().str();
+    if (line.empty())
+      break; // the end of the paragraph
+    if (text.empty())
+      line = line.drop_front(line.starts_with("Lesson:") ? 7 : 0).trim();
+    if (!text.empty())
+      text += ' ';
+    text += line.str();
+    size_t end = text.find(". ");
+    if (end != std::string::npos)
+      return text.substr(0, end + 1);
+    if (llvm::StringRef(text).ends_with("."))
+      break;
   }
-  return "";
+  return text;
 }
 
 std::vector<SampleEntry> klx::app::scanSamples(llvm::StringRef root) {

@@ -14,13 +14,14 @@ struct SampleEntry {
   std::string path;   // absolute
   std::string group;  // folder under samples/: nvidia, amd, upstream-style
   std::string name;   // file name
-  std::string lesson; // the first line of the header comment
+  std::string lesson; // the header comment's first sentence
 };
 
 /// Every .mlir under `root`, grouped by the folder it is in and sorted.
 std::vector<SampleEntry> scanSamples(llvm::StringRef root);
 
-/// The first line of a sample's leading comment, without "Lesson:".
+/// The first sentence of a sample's leading comment (over several lines if
+/// need be), without "Lesson:".
 std::string lessonLine(llvm::StringRef source);
 
 /// Where the samples are: $KLX_SAMPLES_DIR, else the source tree klx was

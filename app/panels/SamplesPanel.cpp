@@ -6,6 +6,10 @@
 
 #include <imgui_stdlib.h>
 
+#include <algorithm>
+#include <map>
+#include <tuple>
+
 namespace klx::app {
 namespace {
 
@@ -27,7 +31,8 @@ public:
     ImGui::BeginChild("list");
     std::string group = "\x01";
     bool open = false;
-    for (const SampleEntry &sample : state.samples) {
+    for (const Listed &listed : inLessonOrder(state)) {
+      const SampleEntry &sample = *listed.sample;
       if (sample.group != group) {
         if (open)
           ImGui::TreePop();
@@ -38,8 +43,15 @@ public:
       if (!open)
         continue;
       bool current = sample.path == state.source.path;
-      if (ImGui::Selectable(sample.name.c_str(), current))
+      std::string label = listed.lesson.empty()
+                              ? sample.name
+                              : listed.lesson + " " + sample.name;
+      if (ImGui::Selectable(label.c_str(), current))
         commands.push({Command::OpenFile, sample.path});
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s%s", sample.path.c_str(),
+                          listed.lesson.empty() ? ""
+                                                : "\n(lesson in docs/lessons)");
       if (!sample.lesson.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, palette::kDimText);
         ImGui::Indent();
@@ -56,6 +68,43 @@ public:
   }
 
 private:
+  struct Listed {
+    const SampleEntry *sample;
+    std::string lesson; // its lesson's number, "03"; empty for none
+  };
+
+  /// The samples in the order a workshop takes them: by lesson number
+  /// (groups in the order of their first lesson), then those without one.
+  static std::vector<Listed> inLessonOrder(const AppState &state) {
+    std::vector<Listed> listed;
+    for (const SampleEntry &sample : state.samples) {
+      std::string number;
+      for (const LessonEntry &lesson : state.lesson.lessons)
+        if (!lesson.sample.empty() &&
+            llvm::StringRef(sample.path).ends_with("/" + lesson.sample))
+          number = lesson.number;
+      listed.push_back({&sample, number});
+    }
+    auto key = [](const Listed &l) {
+      return l.lesson.empty() ? std::string("~") + l.sample->name : l.lesson;
+    };
+    std::map<std::string, std::string> groupFirst;
+    for (const Listed &l : listed) {
+      std::string &first =
+          groupFirst.try_emplace(l.sample->group, std::string("~"))
+              .first->second;
+      first = std::min(first, key(l));
+    }
+    std::stable_sort(listed.begin(), listed.end(),
+                     [&](const Listed &a, const Listed &b) {
+                       return std::make_tuple(groupFirst[a.sample->group],
+                                              a.sample->group, key(a)) <
+                              std::make_tuple(groupFirst[b.sample->group],
+                                              b.sample->group, key(b));
+                     });
+    return listed;
+  }
+
   std::string pathField;
 };
 

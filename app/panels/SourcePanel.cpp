@@ -308,6 +308,15 @@ private:
                         (diag.step.empty() ? "" : " [" + diag.step + "]");
       if (ImGui::Selectable(row.c_str()) && diag.loc.isKnown())
         commands.push({Command::FocusSourceLine, "", int(diag.loc.line)});
+      // The list is one line per message: the whole of it on hover.
+      if (ImGui::IsItemHovered() &&
+          ImGui::CalcTextSize(row.c_str()).x > ImGui::GetItemRectSize().x) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 50);
+        ImGui::TextUnformatted(row.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
       ImGui::PopStyleColor();
       for (const Diag &note : diag.notes)
         ImGui::TextDisabled("    note %u:%u: %s", note.loc.line, note.loc.col,

@@ -114,6 +114,9 @@ private:
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + columnWidth - 8);
         ImGui::TextUnformatted(("why: " + column.why).c_str());
         ImGui::PopTextWrapPos();
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("why this step could not join the one before:\n%s",
+                            column.why.c_str());
         ImGui::PopStyleColor();
       }
       for (StepsSection section :

@@ -112,15 +112,18 @@ private:
                            roomy ? ImGuiTreeNodeFlags_DefaultOpen : 0))
       return;
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
-    for (const sim::BlockedWait &b : view.verdict.blocked)
+    // Wrapped, never cut at the pane's edge.
+    for (const sim::BlockedWait &b : view.verdict.blocked) {
+      ImGui::Bullet();
       if (b.waiting)
-        ImGui::BulletText("%s waits on %s[%d] for parity %d (%lld phases "
-                          "done, %d arrivals, %lld bytes pending)",
-                          b.role.c_str(), b.barrier.c_str(), b.slot,
-                          b.expectedParity, (long long)b.completedPhases,
-                          b.pendingArrivals, (long long)b.pendingBytes);
+        ImGui::TextWrapped("%s waits on %s[%d] for parity %d (%lld phases "
+                           "done, %d arrivals, %lld bytes pending)",
+                           b.role.c_str(), b.barrier.c_str(), b.slot,
+                           b.expectedParity, (long long)b.completedPhases,
+                           b.pendingArrivals, (long long)b.pendingBytes);
       else
-        ImGui::BulletText("%s stopped at %s", b.role.c_str(), b.op.c_str());
+        ImGui::TextWrapped("%s stopped at %s", b.role.c_str(), b.op.c_str());
+    }
     for (const std::string &f : view.verdict.findings)
       ImGui::TextWrapped("why: %s", f.c_str());
     ImGui::PopStyleColor();

@@ -300,7 +300,10 @@ TEST_CASE("Samples are grouped by folder with their lesson line", "[app]") {
     }
   }
   CHECK(sawSaxpy);
-  CHECK(lessonLine("// Lesson: x y\n// more\n") == "x y");
+  CHECK(lessonLine("// Lesson: x y\n//\n// more\n") == "x y");
+  // A sentence over two lines, cut at its end.
+  CHECK(lessonLine("// Lesson: one sentence over\n// two lines. Then more\n") ==
+        "one sentence over two lines.");
   CHECK(lessonLine("module {}\n") == "");
 }
 
