@@ -403,8 +403,10 @@ void AppController::takeResult(CompileResult result) {
     selected = found;
   else if (!appState.run->succeeded())
     selected = int(snapshots.size()) - 1;
-  if (found >= 0 && !pendingStep.empty())
+  if (found >= 0 && !pendingStep.empty()) {
     chosenStep = pendingStep;
+    showAssemblyFor(found);
+  }
   pendingStep.clear();
   appState.view.compareWith = -1;
   selectStep(selected);
@@ -421,8 +423,21 @@ void AppController::takeResult(CompileResult result) {
 
 void AppController::chooseStep(int index) {
   selectStep(index);
-  if (appState.run && !appState.run->snapshots.empty())
-    chosenStep = appState.run->snapshots[appState.view.selected].displayName();
+  if (!appState.run || appState.run->snapshots.empty())
+    return;
+  chosenStep = appState.run->snapshots[appState.view.selected].displayName();
+  showAssemblyFor(appState.view.selected);
+}
+
+void AppController::showAssemblyFor(int index) {
+  // PTX and SASS are read in the Assembly pane, the IR pane shows the IR
+  // they came from: bring the Assembly tab forward where it is one (Teach).
+  if (appState.view.layout != LayoutName::Teach)
+    return; // a pane of its own there: focus stays where the user is
+  EmitKind kind = appState.run->snapshots[index].kind;
+  if (kind == EmitKind::PTX || kind == EmitKind::SASS ||
+      kind == EmitKind::AMDGCN)
+    showPanel("Assembly");
 }
 
 void AppController::selectStep(int index) {

@@ -71,6 +71,7 @@ private:
   void selectStepNamed(const std::string &name);
   /// Selects step `index` as the user's choice (kept across runs).
   void chooseStep(int index);
+  void showAssemblyFor(int index);
   /// Brings a pane (a tab of a group) forward, once.
   void showPanel(const std::string &title);
 
