@@ -184,9 +184,9 @@ int main(int argc, char **argv) {
         medianOf(t.build), medianOf(t.submit), int64_t(medianOf(t.vertices)));
   };
   row("scrolling the IR", text);
-  row("scrolling the diff, 2 columns", diff);
+  row("the diff, 2 columns if wide", diff);
   row("scrolling the diff, inline", inlineDiff);
-  row("the diff, 2 columns, 200%", zoomedDiff);
+  row("the diff, 200%", zoomedDiff);
 
   // The Barrier timeline pane: one producer and one consumer on a ring of
   // 4 stages for enough k steps to make over 100,000 events, the pointer
