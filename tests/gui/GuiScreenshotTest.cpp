@@ -144,6 +144,13 @@ std::string readFile(const std::string &path) {
   return (*buffer)->getBuffer().str();
 }
 
+void writeFile(llvm::StringRef path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  REQUIRE_FALSE(ec);
+  os << text;
+}
+
 std::string outputPath(const std::string &name) {
   llvm::sys::fs::create_directories(KLX_TEST_OUTPUT_DIR);
   return std::string(KLX_TEST_OUTPUT_DIR) + "/" + name;
@@ -302,32 +309,29 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
   // klx-run's side is tested on its own (unit tests, the GPU machine);
   // here a stand-in answers as it does, so the pane has a result to draw.
   std::string runner = outputPath("fake-klx-run.sh");
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(runner, ec);
-    REQUIRE_FALSE(ec);
-    os << "#!/bin/sh\n"
-          "if [ \"$1\" = --device ]; then echo 'Stand-in GPU (sm_90, 1 SMs)'; "
-          "exit 0; fi\n"
-          // With --trace=FILE, a measured timeline of two warps.
-          "for a in \"$@\"; do case \"$a\" in --trace=*) "
-          "echo '{\"traceEvents\":["
-          "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
-          "\"args\":{\"name\":\"warp 0 (consumer)\"}},"
-          "{\"name\":\"wait full[0]\",\"ph\":\"X\",\"ts\":0.1,\"dur\":3.5,"
-          "\"pid\":0,\"tid\":0},"
-          "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":8,"
-          "\"args\":{\"name\":\"warp 8 (producer)\"}},"
-          "{\"name\":\"wait empty[1]\",\"ph\":\"X\",\"ts\":0.5,\"dur\":2,"
-          "\"pid\":0,\"tid\":8}],"
-          "\"otherData\":{\"clock\":\"clock64 cycles at 1980000 kHz\"}}' "
-          "> \"${a#--trace=}\";; esac; done\n"
-          "echo '{\"status\":\"passed\",\"device\":\"Stand-in GPU\","
-          "\"grid\":[4,1,1],\"block\":384,\"dynamic_shared_memory\":133120,"
-          "\"cpu_check\":{\"relative_error\":6.4e-07},\"time\":"
-          "{\"median_ms\":0.01,\"min_ms\":0.01,\"max_ms\":0.02},"
-          "\"tflops\":26.8,\"peak_tflops\":1071}'\n";
-  }
+  writeFile(
+      runner,
+      "#!/bin/sh\n"
+      "if [ \"$1\" = --device ]; then echo 'Stand-in GPU (sm_90, 1 SMs)'; "
+      "exit 0; fi\n"
+      // With --trace=FILE, a measured timeline of two warps.
+      "for a in \"$@\"; do case \"$a\" in --trace=*) "
+      "echo '{\"traceEvents\":["
+      "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
+      "\"args\":{\"name\":\"warp 0 (consumer)\"}},"
+      "{\"name\":\"wait full[0]\",\"ph\":\"X\",\"ts\":0.1,\"dur\":3.5,"
+      "\"pid\":0,\"tid\":0},"
+      "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":8,"
+      "\"args\":{\"name\":\"warp 8 (producer)\"}},"
+      "{\"name\":\"wait empty[1]\",\"ph\":\"X\",\"ts\":0.5,\"dur\":2,"
+      "\"pid\":0,\"tid\":8}],"
+      "\"otherData\":{\"clock\":\"clock64 cycles at 1980000 kHz\"}}' "
+      "> \"${a#--trace=}\";; esac; done\n"
+      "echo '{\"status\":\"passed\",\"device\":\"Stand-in GPU\","
+      "\"grid\":[4,1,1],\"block\":384,\"dynamic_shared_memory\":133120,"
+      "\"cpu_check\":{\"relative_error\":6.4e-07},\"time\":"
+      "{\"median_ms\":0.01,\"min_ms\":0.01,\"max_ms\":0.02},"
+      "\"tflops\":26.8,\"peak_tflops\":1071}'\n");
   llvm::sys::fs::setPermissions(runner, llvm::sys::fs::all_read |
                                             llvm::sys::fs::all_exe |
                                             llvm::sys::fs::owner_write);
@@ -364,12 +368,7 @@ TEST_CASE("GUI: the barrier timeline, completing and deadlocked", "[gui]") {
   source.replace(at, strlen("shared_full_barrier = false"),
                  "shared_full_barrier = true");
   std::string shared = outputPath("two-producers-shared.mlir");
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(shared, ec);
-    REQUIRE_FALSE(ec);
-    os << source;
-  }
+  writeFile(shared, source);
   Image broken = screenshot("timeline-deadlock.png", {shared});
   // The verdicts in red (the reasons fold away in a pane this short): the
   // pane's first six lines of text, above the lanes (whose waits are
@@ -536,10 +535,7 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-bad", dir));
   auto write = [&](const std::string &name, const std::string &text) {
     std::string path = std::string(dir) + "/" + name;
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    REQUIRE_FALSE(ec);
-    os << text;
+    writeFile(path, text);
     return path;
   };
   std::string sample = readFile(std::string(KLX_SOURCE_DIR) +
@@ -620,12 +616,7 @@ TEST_CASE("GUI: a compile past --timeout is reported stopped, not waited on",
           ", %y[%tx] : memref<?xf32>\n    gpu.terminator\n  }\n  return\n}\n";
   llvm::SmallString<128> path;
   REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("klx-slow", "mlir", path));
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    REQUIRE_FALSE(ec);
-    os << text;
-  }
+  writeFile(path, text);
   auto start = std::chrono::steady_clock::now();
   Image image =
       screenshot("stopped-at-limit.png",
@@ -652,12 +643,8 @@ TEST_CASE("GUI: ptxas missing or failing, the window goes on",
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-ptxas", dir));
   std::string failing = std::string(dir) + "/bad-ptxas";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(failing, ec);
-    REQUIRE_FALSE(ec);
-    os << "#!/bin/sh\necho \"ptxas fatal : out of cheese\" >&2\nexit 255\n";
-  }
+  writeFile(failing,
+            "#!/bin/sh\necho \"ptxas fatal : out of cheese\" >&2\nexit 255\n");
   llvm::sys::fs::setPermissions(failing, llvm::sys::fs::all_exe |
                                              llvm::sys::fs::owner_read |
                                              llvm::sys::fs::owner_write);
@@ -708,10 +695,7 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   const std::string marker = "// typed just before the window was killed";
   for (auto [path, text] :
        {std::pair{kernel, original}, {edit, marker + "\n" + original}}) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    REQUIRE_FALSE(ec);
-    os << text;
+    writeFile(path, text);
   }
   std::string state = std::string(dir) + "/state";
   // The environment as it is (sanitizer options, PATH), with a state
@@ -885,13 +869,8 @@ TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-copy", dir));
   std::string kernel = std::string(dir) + "/gemm.mlir";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(kernel, ec);
-    REQUIRE_FALSE(ec);
-    os << readFile(std::string(KLX_SOURCE_DIR) +
-                   "/samples/nvidia/gemm_ws_persistent.mlir");
-  }
+  writeFile(kernel, readFile(std::string(KLX_SOURCE_DIR) +
+                             "/samples/nvidia/gemm_ws_persistent.mlir"));
   // Where the IR pane is: the same window's layout, from a screenshot.
   Image layout = screenshot("copy-layout.png", {kernel, "--pass=klx-to-nvgpu"});
   Rect ir = paneRect(layout, kIR);
@@ -922,12 +901,7 @@ kill $pid; wait $pid
                                      x1, y0, y1, menuY, x0 + 60, menuY + 77)
                            .str();
   std::string scriptPath = std::string(dir) + "/drive.sh";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(scriptPath, ec);
-    REQUIRE_FALSE(ec);
-    os << script;
-  }
+  writeFile(scriptPath, script);
   auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
   auto result = runTool(
       *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
