@@ -45,11 +45,11 @@ constexpr Slot kDiff[] = {
 // list and the assembly, which lessons mention, as tabs there.
 constexpr Slot kTeach[] = {
     {"Guide", {0.00f, 0.00f, 0.30f, 1.00f}},
-    {"Source", {0.30f, 0.00f, 0.33f, 0.64f}},
-    {"IR", {0.63f, 0.00f, 0.37f, 0.64f}},
-    {"Structure", {0.30f, 0.64f, 0.33f, 0.36f}},
-    {"Output", {0.63f, 0.64f, 0.37f, 0.36f}},
-    {"Compare", {0.30f, 0.00f, 0.70f, 0.64f}},
+    {"Source", {0.30f, 0.00f, 0.33f, 0.56f}},
+    {"IR", {0.63f, 0.00f, 0.37f, 0.56f}},
+    {"Structure", {0.30f, 0.56f, 0.33f, 0.44f}},
+    {"Output", {0.63f, 0.56f, 0.37f, 0.44f}},
+    {"Compare", {0.30f, 0.00f, 0.70f, 0.56f}},
 };
 
 /// Panes that share a window as its tabs, in each layout (the others have

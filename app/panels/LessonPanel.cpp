@@ -14,7 +14,9 @@
 
 #include "llvm/Support/Path.h"
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace klx::app {
 namespace {
@@ -200,25 +202,55 @@ private:
         size_t end = text.find(' ', i);
         if (end == llvm::StringRef::npos)
           end = text.size();
-        std::string word = text.slice(i, end).str();
+        std::string whole = text.slice(i, end).str();
         i = end;
-        float width = ImGui::CalcTextSize(word.c_str()).x;
-        if (!first) {
-          ImGui::SameLine(0, spaceBefore ? space : 0);
-          if (ImGui::GetCursorPosX() + width > right) {
-            ImGui::NewLine();
-            ImGui::SetCursorPosX(left);
+        // A word wider than the pane (a long PTX instruction at 150%) is
+        // broken after a '.' or '_' rather than cut at the edge.
+        std::vector<std::string> pieces = splitToFit(whole, right - left);
+        for (size_t p = 0; p < pieces.size(); ++p) {
+          const std::string &word = pieces[p];
+          float width = ImGui::CalcTextSize(word.c_str()).x;
+          if (!first) {
+            ImGui::SameLine(0, spaceBefore ? space : 0);
+            if (p > 0 || ImGui::GetCursorPosX() + width > right) {
+              ImGui::NewLine();
+              ImGui::SetCursorPosX(left);
+            }
           }
+          first = false;
+          spaceBefore = false;
+          ImGui::PushID(int(s * 4096 + i * 8 + p));
+          drawWord(span, word, commands);
+          ImGui::PopID();
         }
-        first = false;
-        spaceBefore = false;
-        ImGui::PushID(int(s * 4096 + i));
-        drawWord(span, word, commands);
-        ImGui::PopID();
       }
     }
     if (first)
       ImGui::NewLine();
+  }
+
+  /// `word` in pieces no wider than `width`, each ending after a '.', '_',
+  /// '/' or ',' where one falls in the piece; the word itself if it fits.
+  static std::vector<std::string> splitToFit(const std::string &word,
+                                             float width) {
+    std::vector<std::string> pieces;
+    size_t start = 0;
+    while (start < word.size()) {
+      size_t end = start + 1, lastBreak = 0;
+      while (
+          end < word.size() &&
+          ImGui::CalcTextSize(word.data() + start, word.data() + end + 1).x <=
+              width) {
+        if (std::strchr("._/,", word[end - 1]))
+          lastBreak = end;
+        ++end;
+      }
+      if (end < word.size() && lastBreak > start)
+        end = lastBreak;
+      pieces.push_back(word.substr(start, end - start));
+      start = end;
+    }
+    return pieces;
   }
 
   void drawWord(const LessonSpan &span, const std::string &word,

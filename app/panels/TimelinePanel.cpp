@@ -76,8 +76,10 @@ private:
   /// the lowered nvgpu ops), which one to draw.
   void drawModelChoice(const TimelineViews &views, const TimelineView &shown,
                        CommandQueue &commands) {
+    drawFitButton(shown);
     if (views.views.size() < 2)
       return;
+    ImGui::SameLine();
     ImGui::TextDisabled("read at");
     for (const TimelineView &view : views.views) {
       ImGui::SameLine();
@@ -89,23 +91,30 @@ private:
     }
   }
 
-  void drawVerdict(const TimelineView &view) {
-    ImGui::TextDisabled("@%s after %s, from %s (simulated)",
-                        view.kernel.c_str(), view.stepName.c_str(),
-                        view.readFrom.c_str());
+  /// Which kernel, step and model, and the latencies: on hover of the
+  /// verdict (a line of its own took the lanes' room in short panes).
+  static void modelTooltip(const TimelineView &view) {
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("latency model: %s%s%s", view.latency.c_str(),
+      ImGui::SetTooltip("@%s after %s, from %s (simulated)\nlatency model: "
+                        "%s%s%s",
+                        view.kernel.c_str(), view.stepName.c_str(),
+                        view.readFrom.c_str(), view.latency.c_str(),
                         view.assumptions.empty() ? "" : "\nmodel: ",
                         view.assumptions.c_str());
+  }
+
+  void drawVerdict(const TimelineView &view) {
     if (view.verdict.completes) {
       ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1),
                          "simulated: completes in %.0f cycles", view.endTime);
+      modelTooltip(view);
       return;
     }
     ImGui::TextColored(
         ImVec4(0.95f, 0.35f, 0.3f, 1), "simulated: %s after %.0f cycles",
         view.verdict.protocolError ? "DEADLOCK (protocol error)" : "DEADLOCK",
         view.endTime);
+    modelTooltip(view);
     // The reasons fold away where the pane is short, so the lanes show.
     bool roomy = ImGui::GetContentRegionAvail().y > 330;
     if (!ImGui::TreeNodeEx("why the simulation stops",
@@ -233,7 +242,6 @@ private:
   void drawLanes(const AppState &state, const TimelineView &view,
                  const MeasuredTimeline *measured, CommandQueue &commands,
                  const char *unit) {
-    drawViewControls(view);
     ImDrawList *draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
     float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
@@ -368,14 +376,15 @@ private:
     }
   }
 
-  /// Zoom to fit, and how to move around the lanes.
-  void drawViewControls(const TimelineView &view) {
+  /// Zoom to fit; how to move around the lanes on hover.
+  void drawFitButton(const TimelineView &view) {
     if (ImGui::SmallButton("fit")) {
       viewStart = 0;
       viewEnd = std::max(1.0, view.endTime * 1.02);
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("wheel or W/S zoom, drag or A/D pan");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the whole run; the wheel or W/S zoom, dragging or "
+                        "A/D pan");
   }
 
   uint64_t shownRun = ~uint64_t(0);

@@ -371,11 +371,11 @@ TEST_CASE("GUI: the barrier timeline, completing and deadlocked", "[gui]") {
   writeFile(shared, source);
   Image broken = screenshot("timeline-deadlock.png", {shared});
   // The verdicts in red (the reasons fold away in a pane this short): the
-  // pane's first six lines of text, above the lanes (whose waits are
+  // pane's first four lines of text, above the lanes (whose waits are
   // drawn in the stages' colours, red among them).
   auto verdicts = [](const Image &image) {
     Rect r = paneRect(image, kTimeline);
-    r.y1 = std::min(r.y1, r.y0 + int(image.fontSize * 1.4 * 6));
+    r.y1 = std::min(r.y1, r.y0 + int(image.fontSize * 1.4 * 4));
     return measure(image, r);
   };
   RegionStats red = verdicts(broken), green = verdicts(ok);
