@@ -27,6 +27,11 @@ std::vector<int> klx::app::visibleSteps(const PipelineRun &run,
   return steps;
 }
 
+const PipelineRun *klx::app::resultRun(const AppState &state, bool &stale) {
+  stale = state.run && !state.run->succeeded() && state.lastGoodRun;
+  return stale ? state.lastGoodRun.get() : state.run.get();
+}
+
 int klx::app::irStepFor(const PipelineRun &run, int selected) {
   if (run.snapshots.empty())
     return -1;
@@ -198,6 +203,10 @@ void AppController::openFile(const std::string &path) {
     appState.defines.clear();
   }
   std::string previous = appState.source.path;
+  if (previous != path) { // another file's last good result is not this one's
+    appState.lastGoodRun.reset();
+    appState.lastGoodTimeline.reset();
+  }
   appState.source = std::move(source);
   appState.view.focusedSourceLine = 0;
   // A sample with a lesson page brings its page into the Lesson pane.
@@ -381,6 +390,10 @@ void AppController::takeResult(CompileResult result) {
     return; // superseded by a newer edit
   appState.run = std::move(result.run);
   appState.timeline = std::move(result.timeline);
+  if (appState.run->succeeded()) {
+    appState.lastGoodRun = appState.run;
+    appState.lastGoodTimeline = appState.timeline;
+  }
   ++appState.runSerial;
   appState.compiling = false;
   appState.lastCompileMs = appState.run->totalMs;

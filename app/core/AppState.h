@@ -104,6 +104,11 @@ struct AppState {
   std::shared_ptr<const PipelineRun> run; // the last finished compile
   /// Simulated, of that run: one per step with a protocol model.
   std::shared_ptr<const TimelineViews> timeline;
+  /// The last compile of this file that succeeded, and its timelines:
+  /// while the kernel has errors, the Assembly and Barrier timeline panes
+  /// show them dimmed rather than nothing.
+  std::shared_ptr<const PipelineRun> lastGoodRun;
+  std::shared_ptr<const TimelineViews> lastGoodTimeline;
   /// Counts runs, so views can tell a new run from an old one.
   uint64_t runSerial = 0;
   ViewState view;
@@ -126,6 +131,10 @@ struct AppState {
   std::string message;
   bool messageIsError = false;
 };
+
+/// The run the result panes draw: the last one, or while it failed, the
+/// last good one of the same file (`stale` then says so); null for none.
+const PipelineRun *resultRun(const AppState &state, bool &stale);
 
 /// Steps shown in the pass list: all, or those that changed the IR (the
 /// parse step, failures and backend steps always show).

@@ -34,11 +34,29 @@ public:
   const char *title() const override { return "Assembly"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
-    if (!state.run) {
+    bool stale = false;
+    const PipelineRun *shown = resultRun(state, stale);
+    if (!shown) {
       ImGui::TextDisabled(state.compiling ? "compiling..." : "no run yet");
       return;
     }
-    const PipelineRun &run = *state.run;
+    const PipelineRun &run = *shown;
+    if (stale && !run.artifacts.empty()) {
+      // The kernel has errors now: the last good assembly, dimmed.
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+                         "the kernel has errors (see the Source pane)");
+      ImGui::TextDisabled("below, dimmed: the last compile that worked");
+      ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.55f);
+      drawArtifacts(state, commands, run, stale);
+      ImGui::PopStyleVar();
+      return;
+    }
+    drawArtifacts(state, commands, run, stale);
+  }
+
+private:
+  void drawArtifacts(const AppState &state, CommandQueue &commands,
+                     const PipelineRun &run, bool stale) {
     if (run.artifacts.empty()) {
       ImGui::TextWrapped(
           "No assembly yet: the run %s before the backend steps.",
@@ -62,7 +80,10 @@ public:
     const DeviceArtifacts &artifacts = run.artifacts[moduleIndex(run)];
     drawReport(artifacts);
 
-    EmitKind selectedKind = run.snapshots[state.view.selected].kind;
+    EmitKind selectedKind =
+        !stale && size_t(state.view.selected) < run.snapshots.size()
+            ? run.snapshots[state.view.selected].kind
+            : EmitKind::MLIR;
     if (ImGui::BeginTabBar("kinds")) {
       for (const AssemblyTab &tab : kTabs) {
         if (!targetProduces(run.target, tab.kind))
@@ -72,7 +93,8 @@ public:
         if (selectedKind == tab.kind && lastSelected != state.view.selected)
           flags = ImGuiTabItemFlags_SetSelected;
         if (ImGui::BeginTabItem(tab.name, nullptr, flags)) {
-          drawAssembly(state, commands, artifacts, tab.kind);
+          drawAssembly(state, commands, artifacts, tab.kind,
+                       moduleIndex(run) + (stale ? 8 : 0));
           ImGui::EndTabItem();
         }
       }
@@ -81,7 +103,6 @@ public:
     lastSelected = state.view.selected;
   }
 
-private:
   size_t moduleIndex(const PipelineRun &run) {
     return std::min(module, run.artifacts.size() - 1);
   }
@@ -137,8 +158,9 @@ private:
     }
   }
 
+  /// `variant` tells the modules, and a dimmed last good run, apart.
   void drawAssembly(const AppState &state, CommandQueue &commands,
-                    const DeviceArtifacts &a, EmitKind kind) {
+                    const DeviceArtifacts &a, EmitKind kind, size_t variant) {
     if (kind == EmitKind::SASS && a.sass.empty()) {
       ImGui::TextWrapped("No SASS: %s",
                          a.sassMissingReason.empty()
@@ -152,8 +174,7 @@ private:
       return;
     }
     drawCounts(a, kind);
-    uint64_t identity =
-        (state.runSerial << 8) + uint64_t(kind) * 16 + moduleIndex(*state.run);
+    uint64_t identity = (state.runSerial << 8) + uint64_t(kind) * 16 + variant;
     CorrelatedTextView &view = views[int(kind) % 3];
     view.setText(text, languageFor(kind), identity,
                  [&] { return sourceLinesOfText(text, languageFor(kind)); });

@@ -32,12 +32,30 @@ public:
   const char *title() const override { return "Barrier timeline"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
-    if (!state.timeline) {
+    // While the kernel has errors: the last good compile's timeline,
+    // dimmed, its events no longer tied to this run's steps.
+    stale = state.run && !state.run->succeeded() && state.lastGoodTimeline;
+    if (!stale && !state.timeline) {
       ImGui::TextDisabled("Compiling...");
       return;
     }
-    const TimelineView &simulated =
-        state.timeline->pick(state.view.timelineStep);
+    if (!stale) {
+      drawTimeline(state, *state.timeline, commands);
+      return;
+    }
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+                       "the kernel has errors (see the Source pane)");
+    ImGui::TextDisabled("below, dimmed: the last compile that worked");
+    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.55f);
+    CommandQueue ignored; // clicks would select steps of another run
+    drawTimeline(state, *state.lastGoodTimeline, ignored);
+    ImGui::PopStyleVar();
+  }
+
+private:
+  void drawTimeline(const AppState &state, const TimelineViews &timelines,
+                    CommandQueue &commands) {
+    const TimelineView &simulated = timelines.pick(state.view.timelineStep);
     if (!simulated.unavailable.empty()) {
       ImGui::TextWrapped("%s", simulated.unavailable.c_str());
       return;
@@ -53,7 +71,7 @@ public:
       viewStart = 0;
       viewEnd = std::max(1.0, view.endTime * 1.02);
     }
-    drawModelChoice(*state.timeline, simulated, commands);
+    drawModelChoice(timelines, simulated, commands);
     if (counter)
       drawCounterexampleHeader(simulated);
     else
@@ -71,7 +89,6 @@ public:
       drawMoves(state, simulated, commands);
   }
 
-private:
   /// With models at more than one step (klx's own, and the one read from
   /// the lowered nvgpu ops), which one to draw.
   void drawModelChoice(const TimelineViews &views, const TimelineView &shown,
@@ -387,6 +404,7 @@ private:
                         "A/D pan");
   }
 
+  bool stale = false; // drawing the last good compile's timeline
   uint64_t shownRun = ~uint64_t(0);
   std::string shownStep;
   bool shownCounter = false;

@@ -591,6 +591,13 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
     RegionStats source = measure(image, kSource), ir = measure(image, kIR);
     INFO("reddish pixels: Source " << source.reddish << ", IR " << ir.reddish);
     CHECK(source.reddish + ir.reddish > 300);
+    // A kernel that no longer compiles keeps the last good assembly in
+    // view, under a note in red.
+    if (llvm::StringRef(c.name) == "type-error" ||
+        llvm::StringRef(c.name) == "truncated") {
+      requireBusy(image, kAssembly, "Assembly (the last good compile)");
+      CHECK(measure(image, kAssembly).reddish > 100);
+    }
   }
   llvm::sys::fs::remove_directories(dir);
 }

@@ -265,3 +265,30 @@ TEST_CASE("Timeline ticks at round values", "[app][timeline]") {
   CHECK(formatTick(12500, 2500) == "12.5k");
   CHECK(formatTick(2000000, 500000) == "2M");
 }
+
+TEST_CASE("A kernel with errors keeps its last good result", "[app][stale]") {
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  controller.apply(
+      {Command::OpenFile, sourcePath("samples/nvidia/gemm_tma_wgmma.mlir")}, 0);
+  waitForRun(controller, 0);
+  bool stale = true;
+  CHECK(resultRun(state, stale) == state.run.get());
+  CHECK_FALSE(stale);
+  std::shared_ptr<const PipelineRun> good = state.run;
+  std::string text = state.source.text;
+  controller.apply({Command::EditSource, text + "\n}}}"}, 0);
+  controller.apply({Command::Recompile}, 0);
+  waitForRun(controller, 0);
+  REQUIRE_FALSE(state.run->succeeded());
+  CHECK(resultRun(state, stale) == good.get());
+  CHECK(stale);
+  CHECK(state.lastGoodTimeline);
+  // Another file: the old one's result is not shown for it.
+  controller.apply({Command::OpenFile, sourcePath("samples/nvidia/saxpy.mlir")},
+                   0);
+  CHECK_FALSE(state.lastGoodRun);
+  waitForRun(controller, 0);
+  CHECK(state.lastGoodRun == state.run);
+}
