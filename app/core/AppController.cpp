@@ -36,11 +36,7 @@ int klx::app::irStepFor(const PipelineRun &run, int selected) {
   if (run.snapshots.empty())
     return -1;
   int index = std::clamp<int>(selected, 0, int(run.snapshots.size()) - 1);
-  auto isIR = [&](int i) {
-    EmitKind kind = run.snapshots[i].kind;
-    return kind == EmitKind::MLIR || kind == EmitKind::LLVM;
-  };
-  while (index > 0 && !isIR(index))
+  while (index > 0 && !run.snapshots[index].isIR())
     --index;
   return index;
 }
@@ -194,16 +190,18 @@ void AppController::openFile(const std::string &path) {
       }
     }
   }
-  // -D values belong to the file they were set for, unless pinned.
+  std::string previous = appState.source.path;
+  bool anotherFile =
+      previous != path && !(llvm::sys::fs::equivalent(previous, path));
+  // -D values belong to the file they were set for, unless pinned; the
+  // last good result is that file's.
   std::string cleared;
-  if (!appState.source.path.empty() && !appState.defines.empty() &&
-      !appState.definesPinned &&
-      !llvm::sys::fs::equivalent(appState.source.path, path)) {
+  if (anotherFile && !previous.empty() && !appState.defines.empty() &&
+      !appState.definesPinned) {
     cleared = definesText(appState.defines);
     appState.defines.clear();
   }
-  std::string previous = appState.source.path;
-  if (previous != path) { // another file's last good result is not this one's
+  if (anotherFile) {
     appState.lastGoodRun.reset();
     appState.lastGoodTimeline.reset();
   }

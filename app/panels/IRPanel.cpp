@@ -14,10 +14,6 @@
 namespace klx::app {
 namespace {
 
-bool isIR(const Snapshot &s) {
-  return s.kind == EmitKind::MLIR || s.kind == EmitKind::LLVM;
-}
-
 class IRPanel final : public Panel {
 public:
   const char *title() const override { return "IR"; }
@@ -137,7 +133,7 @@ private:
       if (ImGui::Selectable("the previous step", state.view.compareWith < 0))
         commands.push({Command::CompareWith, "", -1});
       for (size_t i = 0; i < run.snapshots.size(); ++i) {
-        if (!isIR(run.snapshots[i]))
+        if (!run.snapshots[i].isIR())
           continue;
         ImGui::PushID(int(i));
         if (ImGui::Selectable(run.snapshots[i].displayName().c_str(),

@@ -68,6 +68,8 @@ struct Snapshot {
 
   /// "canonicalize" for the first occurrence, "canonicalize#3" later.
   std::string displayName() const;
+  /// MLIR or LLVM IR (not PTX, a cubin or assembly).
+  bool isIR() const { return kind == EmitKind::MLIR || kind == EmitKind::LLVM; }
 };
 
 /// A snapshot's printed text by line, and the source line each line's op
