@@ -45,24 +45,26 @@ const Snapshot *selectedStep(const AppState &state) {
   return index < 0 ? nullptr : &state.run->snapshots[index];
 }
 
-/// The bytes `kind` is made of (all but the bundle, a folder).
-std::string contentsOf(const AppState &state, ArtifactKind kind) {
+/// The bytes `kind` is made of (all but the bundle, a folder), as the run
+/// holds them.
+llvm::StringRef contentsOf(const AppState &state, ArtifactKind kind) {
   const DeviceArtifacts *module = firstModule(state);
   switch (kind) {
   case ArtifactKind::StepIR:
-    return selectedStep(state) ? selectedStep(state)->text : std::string();
+    return selectedStep(state) ? llvm::StringRef(selectedStep(state)->text)
+                               : llvm::StringRef();
   case ArtifactKind::Ptx:
-    return module ? module->ptx : std::string();
+    return module ? llvm::StringRef(module->ptx) : llvm::StringRef();
   case ArtifactKind::Cubin:
-    return module ? module->cubin : std::string();
+    return module ? llvm::StringRef(module->cubin) : llvm::StringRef();
   case ArtifactKind::Sass:
-    return module ? module->sass : std::string();
+    return module ? llvm::StringRef(module->sass) : llvm::StringRef();
   case ArtifactKind::Amdgcn:
-    return module ? module->amdgcn : std::string();
+    return module ? llvm::StringRef(module->amdgcn) : llvm::StringRef();
   case ArtifactKind::Bundle:
-    return std::string();
+    return llvm::StringRef();
   }
-  return std::string();
+  return llvm::StringRef();
 }
 
 /// `.ll` for LLVM IR steps, `.ptx` for the PTX step, ...: what the
@@ -75,6 +77,21 @@ llvm::StringRef stepExtension(const Snapshot &step) {
 }
 
 } // namespace
+
+bool klx::app::targetMakes(Target target, ArtifactKind kind) {
+  switch (kind) {
+  case ArtifactKind::Ptx:
+  case ArtifactKind::Cubin:
+  case ArtifactKind::Sass:
+    return isNvidia(target);
+  case ArtifactKind::Amdgcn:
+    return isAmd(target);
+  case ArtifactKind::StepIR:
+  case ArtifactKind::Bundle:
+    return true;
+  }
+  return true;
+}
 
 std::string klx::app::artifactUnavailable(const AppState &state,
                                           ArtifactKind kind) {
@@ -90,11 +107,10 @@ std::string klx::app::artifactUnavailable(const AppState &state,
       return "";
     return llvm::toString(bundle.takeError());
   }
-  bool nvidia = isNvidia(state.run->target);
-  if (kind == ArtifactKind::Amdgcn && nvidia)
-    return "an NVIDIA run has no AMDGCN";
-  if (kind != ArtifactKind::Amdgcn && !nvidia)
-    return "an AMD run has no " + artifactLabel(kind).str();
+  if (!targetMakes(state.run->target, kind))
+    return (isNvidia(state.run->target) ? "an NVIDIA run has no "
+                                        : "an AMD run has no ") +
+           artifactLabel(kind).str();
   if (!contentsOf(state, kind).empty())
     return "";
   if (kind == ArtifactKind::Sass && firstModule(state) &&

@@ -25,6 +25,9 @@ inline constexpr ArtifactKind kAllArtifacts[] = {
 
 /// "this step's IR", "PTX", ..., "a bundle": how menus name it.
 llvm::StringRef artifactLabel(ArtifactKind kind);
+/// Whether a run for `target` makes `kind` at all (no AMDGCN for an
+/// NVIDIA target, no PTX, cubin or SASS for an AMD one).
+bool targetMakes(Target target, ArtifactKind kind);
 /// Why `kind` cannot be saved now (nothing compiled, no SASS without
 /// nvdisasm, an AMD run has no PTX...); empty when it can.
 std::string artifactUnavailable(const AppState &state, ArtifactKind kind);

@@ -10,27 +10,9 @@
 using namespace klx;
 using namespace klx::app;
 
-namespace {
-bool belongsToTarget(const AppState &state, ArtifactKind kind) {
-  if (!state.run)
-    return true;
-  bool nvidia = isNvidia(state.run->target);
-  switch (kind) {
-  case ArtifactKind::Ptx:
-  case ArtifactKind::Cubin:
-  case ArtifactKind::Sass:
-    return nvidia;
-  case ArtifactKind::Amdgcn:
-    return !nvidia;
-  default:
-    return true;
-  }
-}
-} // namespace
-
 void SaveAsDialog::menuItems(const AppState &state) {
   for (ArtifactKind item : kAllArtifacts) {
-    if (!belongsToTarget(state, item))
+    if (state.run && !targetMakes(state.run->target, item))
       continue;
     std::string label = item == ArtifactKind::Bundle
                             ? "Export " + artifactLabel(item).str() + "..."
