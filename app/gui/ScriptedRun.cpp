@@ -74,8 +74,12 @@ bool ScriptedRun::readyToLook(const AppController &controller) const {
 
 void ScriptedRun::beforeFrameEnd(const AppController &controller,
                                  Window &window, const ScreenLayout &layout) {
-  if (!args.readyFile.empty() && !readyWritten && readyToLook(controller) &&
-      ++framesSinceReady >= args.frames) {
+  // Frames drawn since the window shows what the script waits for.
+  if (readyToLook(controller))
+    ++framesSinceReady;
+  if (framesSinceReady < args.frames)
+    return;
+  if (!args.readyFile.empty() && !readyWritten) {
     std::error_code error;
     llvm::raw_fd_ostream touch(args.readyFile, error);
     if (error)
@@ -83,9 +87,7 @@ void ScriptedRun::beforeFrameEnd(const AppController &controller,
                    << error.message() << "\n";
     readyWritten = true;
   }
-  if (!drawsEveryFrame() || screenshotRequested || !readyToLook(controller))
-    return;
-  if (++framesSinceReady < args.frames)
+  if (!drawsEveryFrame() || screenshotRequested)
     return;
   window.requestScreenshot(args.screenshot);
   screenshotRequested = true;

@@ -157,13 +157,14 @@ private:
     ImGuiWindow *child = ImGui::FindWindowByName(childName);
     if (!child)
       return;
-    drawGutter(child, gutterPos, ImVec2(gutter, height), digits);
+    drawGutter(child, gutterPos, ImVec2(gutter, height), digits, lineCount);
     drawOverlay(state, commands, child, id, active);
   }
 
   /// Line numbers beside the editor's visible lines, scrolled with it;
   /// lines with a diagnostic numbered in its colour.
-  void drawGutter(ImGuiWindow *child, ImVec2 pos, ImVec2 size, int digits) {
+  void drawGutter(ImGuiWindow *child, ImVec2 pos, ImVec2 size, int digits,
+                  size_t lines) {
     float lineHeight = ImGui::GetFontSize();
     float top = child->Pos.y + child->WindowPadding.y +
                 ImGui::GetStyle().FramePadding.y - child->Scroll.y;
@@ -171,7 +172,6 @@ private:
     drawList->PushClipRect(ImVec2(pos.x, child->InnerClipRect.Min.y),
                            ImVec2(pos.x + size.x, child->InnerClipRect.Max.y),
                            true);
-    size_t lines = std::count(editBuffer.begin(), editBuffer.end(), '\n') + 1;
     int first = std::max(0, int(child->Scroll.y / lineHeight) - 1);
     int last =
         std::min<int>(lines, first + int(child->Size.y / lineHeight) + 3);

@@ -142,21 +142,15 @@ float klx::app::drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width,
                              const char *unit) {
   float x0 = origin.x + labelWidth(), x1 = origin.x + width;
   double span = std::max(1e-9, window.end - window.start);
-  // Room for the widest label the axis can have, twice over.
-  char widest[32];
-  // A label as wide as the axis writes them (a multiple of a round step).
+  // Room for the widest label the axis writes (a multiple of a round
+  // step near its far end), twice over.
   double rough = niceTickStep(span, 8);
-  std::snprintf(widest, sizeof widest, "%s",
-                formatTick(std::floor(std::max(std::abs(window.start),
-                                               std::abs(window.end)) /
-                                      rough) *
-                               rough,
-                           rough)
-                    .c_str());
-  float spacing =
-      std::max(ImGui::CalcTextSize(widest).x, ImGui::CalcTextSize("00.0k").x) *
-          2 +
-      ImGui::GetFontSize();
+  double far = std::max(std::abs(window.start), std::abs(window.end));
+  std::string widest = formatTick(std::floor(far / rough) * rough, rough);
+  float spacing = std::max(ImGui::CalcTextSize(widest.c_str()).x,
+                           ImGui::CalcTextSize("00.0k").x) *
+                      2 +
+                  ImGui::GetFontSize();
   double step = niceTickStep(span, std::max(1.0, double((x1 - x0) / spacing)));
   draw->AddText(ImVec2(origin.x + 4, origin.y), palette::kDimText, unit);
   for (double t = std::ceil(window.start / step) * step; t <= window.end;

@@ -3,6 +3,7 @@
 #include "klx/Support/LineDiff.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/SmallString.h"
 
 #include <algorithm>
 
@@ -96,11 +97,11 @@ uint64_t lineKey(llvm::StringRef line, const DiffOptions &options) {
     return llvm::hash_value(llvm::StringRef("<timing>"));
   if (!options.ignoreWhitespace)
     return llvm::hash_value(line);
-  llvm::hash_code hash = llvm::hash_value(0);
+  llvm::SmallString<128> kept;
   for (char c : line)
     if (c != ' ' && c != '\t' && c != '\r')
-      hash = llvm::hash_combine(hash, c);
-  return hash;
+      kept.push_back(c);
+  return llvm::hash_value(kept.str());
 }
 
 } // namespace
