@@ -106,7 +106,7 @@ struct AppState {
   std::shared_ptr<const TimelineViews> timeline;
   /// The last compile of this file that succeeded, and its timelines:
   /// while the kernel has errors, the Assembly and Barrier timeline panes
-  /// show them dimmed rather than nothing.
+  /// show them under a red note rather than nothing.
   std::shared_ptr<const PipelineRun> lastGoodRun;
   std::shared_ptr<const TimelineViews> lastGoodTimeline;
   /// Counts runs, so views can tell a new run from an old one.

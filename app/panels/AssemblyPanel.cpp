@@ -42,10 +42,11 @@ public:
     }
     const PipelineRun &run = *shown;
     if (stale && !run.artifacts.empty()) {
-      // The kernel has errors now: the last good assembly, dimmed.
+      // The kernel has errors now: the last good assembly (ImGui's alpha
+      // fades the widgets; the text keeps its colours).
       ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
                          "the kernel has errors (see the Source pane)");
-      ImGui::TextDisabled("below, dimmed: the last compile that worked");
+      ImGui::TextDisabled("below: the last compile that worked");
       ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.55f);
       drawArtifacts(state, commands, run, stale);
       ImGui::PopStyleVar();
@@ -158,7 +159,7 @@ private:
     }
   }
 
-  /// `variant` tells the modules, and a dimmed last good run, apart.
+  /// `variant` tells the modules, and a last good run, apart.
   void drawAssembly(const AppState &state, CommandQueue &commands,
                     const DeviceArtifacts &a, EmitKind kind, size_t variant) {
     if (kind == EmitKind::SASS && a.sass.empty()) {

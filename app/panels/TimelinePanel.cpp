@@ -33,8 +33,10 @@ public:
 
   void draw(const AppState &state, CommandQueue &commands) override {
     // While the kernel has errors: the last good compile's timeline,
-    // dimmed, its events no longer tied to this run's steps.
-    stale = state.run && !state.run->succeeded() && state.lastGoodTimeline;
+    // its events no longer tied to this run's steps.
+    bool stale = false;
+    resultRun(state, stale); // the same test as the Assembly pane's
+    stale = stale && state.lastGoodTimeline;
     if (!stale && !state.timeline) {
       ImGui::TextDisabled("Compiling...");
       return;
@@ -45,7 +47,7 @@ public:
     }
     ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
                        "the kernel has errors (see the Source pane)");
-    ImGui::TextDisabled("below, dimmed: the last compile that worked");
+    ImGui::TextDisabled("below: the last compile that worked");
     ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.55f);
     CommandQueue ignored; // clicks would select steps of another run
     drawTimeline(state, *state.lastGoodTimeline, ignored);
@@ -404,7 +406,6 @@ private:
                         "A/D pan");
   }
 
-  bool stale = false; // drawing the last good compile's timeline
   uint64_t shownRun = ~uint64_t(0);
   std::string shownStep;
   bool shownCounter = false;
