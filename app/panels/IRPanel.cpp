@@ -4,6 +4,7 @@
 
 #include "core/RoleView.h"
 #include "core/SourceCorrelation.h"
+#include "core/TextSearch.h"
 #include "widgets/CorrelatedTextView.h"
 #include "widgets/DiffView.h"
 #include "widgets/Palette.h"
@@ -78,6 +79,7 @@ public:
 
     view.setText(snapshot.text, language, identity,
                  [&] { return sourceLinesOf(snapshot); });
+    drawStepSearch(state, commands, run);
     CorrelatedResult result =
         view.draw("text", size, state.view.focusedSourceLine,
                   roleTint(snapshot, identity, state.view.focusedRole),
@@ -91,6 +93,47 @@ public:
   }
 
 private:
+  /// Where the text Ctrl+F looks for appears and disappears across the
+  /// steps, each place a button that selects the step. Read from the
+  /// query of the frame before (the find field is drawn inside the view).
+  void drawStepSearch(const AppState &state, CommandQueue &commands,
+                      const PipelineRun &run) {
+    llvm::StringRef query = view.findQuery();
+    if (query.empty())
+      return;
+    if (query != presenceQuery || state.runSerial != presenceSerial) {
+      presenceQuery = query.str();
+      presenceSerial = state.runSerial;
+      presence = findInSteps(run, query);
+    }
+    ImGui::TextDisabled("in the steps:");
+    if (presence.changes.empty()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("in none");
+      return;
+    }
+    float right = ImGui::GetWindowContentRegionMax().x;
+    for (const StepPresence::Change &change : presence.changes) {
+      std::string label =
+          std::string(change.appears ? "appears at " : "gone at ") +
+          run.snapshots[change.step].displayName();
+      float width = ImGui::CalcTextSize(label.c_str()).x +
+                    ImGui::GetStyle().FramePadding.x * 2;
+      ImGui::SameLine();
+      if (ImGui::GetCursorPosX() + width > right)
+        ImGui::NewLine();
+      ImGui::PushID(change.step);
+      bool here = change.step == state.view.selected;
+      if (ImGui::SmallButton(label.c_str()) && !here)
+        commands.push({Command::SelectStep, "", change.step});
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%d lines hold it after %s (click to show)",
+                          presence.lines[change.step],
+                          run.snapshots[change.step].displayName().c_str());
+      ImGui::PopID();
+    }
+  }
+
   /// The focused role's ops in this snapshot, tinted in the role's colour.
   LineTint roleTint(const Snapshot &snapshot, uint64_t identity,
                     const std::string &role) {
@@ -146,6 +189,9 @@ private:
   }
 
   CorrelatedTextView view;
+  std::string presenceQuery;
+  uint64_t presenceSerial = ~uint64_t(0);
+  StepPresence presence;
   SaveAsDialog saveAs;
   DiffView diff;
   uint64_t tintIdentity = ~uint64_t(0);

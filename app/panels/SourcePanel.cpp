@@ -9,6 +9,7 @@
 #include "Panel.h"
 
 #include "core/RoleView.h"
+#include "widgets/FindBar.h"
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"
 
@@ -39,6 +40,8 @@ public:
 
   void draw(const AppState &state, CommandQueue &commands) override {
     drawHeader(state, commands);
+    followState(state);
+    drawFind(commands);
     collectDiagnostics(state);
     collectRoleLines(state);
     size_t rows = 0;
@@ -72,6 +75,33 @@ private:
     ImGui::SameLine();
     if (ImGui::SmallButton("Compile (Ctrl+Enter)"))
       commands.push({Command::Recompile});
+  }
+
+  /// While the user types, the buffer leads; otherwise the state does (a
+  /// file was opened or reverted).
+  void followState(const AppState &state) {
+    if (ImGui::GetActiveID() != ImGui::GetID(kEditorLabel) &&
+        state.source.text != editBuffer) {
+      editBuffer = state.source.text;
+      ++editSerial;
+    }
+  }
+
+  /// Ctrl+F and Ctrl+G over the buffer; a line found or gone to is
+  /// scrolled to, and Ctrl+G also focuses it (its IR lines light up).
+  void drawFind(CommandQueue &commands) {
+    find.handleKeys(
+        ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
+    LineIndex lines(editBuffer);
+    int line = find.draw(
+        lines.size(), [&](size_t i) { return lines.line(i); }, editSerial);
+    if (line < 0)
+      return;
+    pendingScroll = line;
+    const TextMatch *match = find.current();
+    bool wentToLine = !match || match->line != size_t(line);
+    if (wentToLine)
+      commands.push({Command::FocusSourceLine, "", line + 1});
   }
 
   void collectDiagnostics(const AppState &state) {
@@ -113,12 +143,8 @@ private:
   }
 
   void drawEditor(const AppState &state, CommandQueue &commands, ImVec2 size) {
-    const char *label = "##source";
+    const char *label = kEditorLabel;
     ImGuiID id = ImGui::GetID(label);
-    // While the user types, the buffer leads; otherwise the state does
-    // (a file was opened or reverted).
-    if (ImGui::GetActiveID() != id && state.source.text != editBuffer)
-      editBuffer = state.source.text;
     ImGuiWindow *parent = ImGui::GetCurrentWindow();
 
     // The line numbers the diagnostics cite, in a gutter left of the
@@ -143,8 +169,10 @@ private:
                                   ImGuiInputTextFlags_AllowTabInput);
     ImGui::PopStyleColor(2);
     bool active = ImGui::IsItemActive();
-    if (changed)
+    if (changed) {
       commands.push({Command::EditSource, editBuffer});
+      ++editSerial;
+    }
     ImGuiIO &io = ImGui::GetIO();
     if (active && io.KeyCtrl &&
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
@@ -216,10 +244,18 @@ private:
       else if (std::binary_search(roleLines.begin(), roleLines.end(),
                                   unsigned(i + 1)))
         background = roleColour;
+      else if (find.hasMatchOn(size_t(i)))
+        background = palette::kSearchMatch;
       if (background)
         drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
                                 background);
       drawColouredLine(drawList, pos, lines.line(i), Language::MLIR);
+      find.drawMarks(drawList, pos, size_t(i), lines.line(i), lineHeight);
+    }
+    if (pendingScroll >= 0) {
+      ImGui::SetScrollY(child, std::max(0.0f, pendingScroll * lineHeight -
+                                                  child->Size.y * 0.4f));
+      pendingScroll = -1;
     }
 
     // The caret, which the transparent text colour hid.
@@ -325,7 +361,12 @@ private:
     ImGui::EndChild();
   }
 
+  static constexpr const char *kEditorLabel = "##source";
   std::string editBuffer;
+  /// Counts the changes of editBuffer, so that find reads it again.
+  uint64_t editSerial = 0;
+  FindBar find;
+  int pendingScroll = -1;
   const PipelineRun *diagnosticsOf = nullptr;
   std::vector<Diag> diagnostics;
   std::map<unsigned, Severity> lineSeverity;

@@ -41,6 +41,9 @@ public:
                         const LineTint &tint = {},
                         const MenuItems &menuItems = {});
 
+  /// What Ctrl+F is looking for in the text (empty while closed).
+  llvm::StringRef findQuery() const { return view.findQuery(); }
+
 private:
   TextView view;
   std::vector<uint32_t> sourceLines;

@@ -10,6 +10,9 @@
 
 using namespace klx::app;
 
+/// Unchanged lines kept around each change when the rest folds.
+static constexpr unsigned kContextLines = 3;
+
 void DiffView::setTexts(llvm::StringRef beforeText, llvm::StringRef afterText,
                         Language lang, uint64_t id, DiffOptions newOptions) {
   if (id == identity &&
@@ -22,51 +25,263 @@ void DiffView::setTexts(llvm::StringRef beforeText, llvm::StringRef afterText,
   before = LineIndex(beforeText);
   after = LineIndex(afterText);
   lineDiff = diffLines(before, after, 2000, options);
+  spans = changedSpans(lineDiff, before, after);
   longestLine = 0;
   hunks.clear();
   for (size_t row = 0; row < lineDiff.lines.size(); ++row) {
-    const DiffLine &d = lineDiff.lines[row];
-    llvm::StringRef text =
-        d.kind == DiffLine::Added ? after.line(d.right) : before.line(d.left);
-    longestLine = std::max(longestLine, text.size());
-    bool change = d.kind != DiffLine::Same;
+    longestLine = std::max(longestLine, rowText(row).size());
+    bool change = lineDiff.lines[row].kind != DiffLine::Same;
     bool previousChange =
         row > 0 && lineDiff.lines[row - 1].kind != DiffLine::Same;
     if (change && !previousChange)
       hunks.push_back(row);
   }
+  unfolded.clear();
+  rebuildRows();
   currentHunk = 0;
   if (!hunks.empty())
-    pendingScroll = int(hunks.front());
+    pendingScroll = int(rowShowing(rows, hunks.front()));
+}
+
+llvm::StringRef DiffView::rowText(size_t row) const {
+  const DiffLine &d = lineDiff.lines[row];
+  return d.kind == DiffLine::Added ? after.line(d.right) : before.line(d.left);
+}
+
+void DiffView::rebuildRows() {
+  if (foldUnchangedRuns) {
+    rows = foldUnchanged(lineDiff, kContextLines, unfolded);
+  } else {
+    rows.clear();
+    for (size_t row = 0; row < lineDiff.lines.size(); ++row)
+      rows.push_back({uint32_t(row), 0});
+  }
+  if (sideBySideRows)
+    rows = pairChanges(rows, lineDiff);
+}
+
+void DiffView::reveal(size_t line) {
+  size_t shown = rowShowing(rows, line);
+  if (shown < rows.size() && rows[shown].folded) {
+    unfolded.insert(rows[shown].first);
+    rebuildRows();
+    shown = rowShowing(rows, line);
+  }
+  pendingScroll = int(shown);
+}
+
+std::string DiffView::unifiedText() const {
+  std::string text = "--- before\n+++ after\n";
+  for (size_t row = 0; row < lineDiff.lines.size(); ++row) {
+    DiffLine::Kind kind = lineDiff.lines[row].kind;
+    text += kind == DiffLine::Removed ? '-' : kind == DiffLine::Added ? '+' : ' ';
+    text += rowText(row).str();
+    text += '\n';
+  }
+  return text;
+}
+
+void DiffView::drawHeader() {
+  ImGui::Text("+%u -%u lines%s", lineDiff.added, lineDiff.removed,
+              lineDiff.truncated ? " (too different: shown as replaced)" : "");
+  ImGui::SameLine();
+  if (hunks.empty()) {
+    ImGui::TextDisabled("identical");
+  } else {
+    auto go = [&](size_t hunk) {
+      currentHunk = hunk;
+      reveal(hunks[hunk]);
+    };
+    if (ImGui::SmallButton("prev change"))
+      go((currentHunk + hunks.size() - 1) % hunks.size());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("next change"))
+      go((currentHunk + 1) % hunks.size());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%zu/%zu", currentHunk + 1, hunks.size());
+    ImGui::SameLine();
+    if (ImGui::Checkbox("fold unchanged", &foldUnchangedRuns)) {
+      unfolded.clear();
+      rebuildRows();
+    }
+  }
+  int found = find.draw(
+      lineDiff.lines.size(), [&](size_t row) { return rowText(row); },
+      identity ^ (uint64_t(options.ignoreWhitespace) << 63));
+  if (found >= 0)
+    reveal(size_t(found));
+}
+
+void DiffView::drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
+                                llvm::StringRef text, size_t row) {
+  const ChangedSpan &span = spans[row];
+  if (span.empty())
+    return;
+  bool added = lineDiff.lines[row].kind == DiffLine::Added;
+  ImFont *font = ImGui::GetFont();
+  float size = ImGui::GetFontSize();
+  size_t begin = std::min<size_t>(span.begin, text.size());
+  size_t end = std::min<size_t>(span.end, text.size());
+  float x0 = textPos.x + font->CalcTextSizeA(size, FLT_MAX, 0, text.data(),
+                                             text.data() + begin)
+                             .x;
+  float x1 = x0 + font->CalcTextSizeA(size, FLT_MAX, 0, text.data() + begin,
+                                      text.data() + end)
+                      .x;
+  float lineHeight = ImGui::GetTextLineHeight();
+  drawList->AddRectFilled(ImVec2(x0, textPos.y),
+                          ImVec2(x1, textPos.y + lineHeight),
+                          added ? palette::kAddedWords
+                                : palette::kRemovedWords);
+  drawList->AddLine(ImVec2(x0, textPos.y + lineHeight - 1),
+                    ImVec2(x1, textPos.y + lineHeight - 1),
+                    added ? palette::kChangedMarker : palette::kFailedMarker,
+                    std::max(1.0f, size / 10));
+}
+
+void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
+                        size_t row, int side) {
+  const DiffLine &d = lineDiff.lines[row];
+  int line = side == 0 ? d.left : d.right;
+  if (line < 0)
+    return;
+  float lineHeight = ImGui::GetTextLineHeight();
+  float numberWidth = ImGui::CalcTextSize("0").x * 7;
+  ImU32 background = d.kind == DiffLine::Removed ? palette::kRemoved
+                     : d.kind == DiffLine::Added ? palette::kAdded
+                                                 : 0;
+  ImVec2 end(pos.x + width - 4, pos.y + lineHeight);
+  if (background)
+    drawList->AddRectFilled(pos, end, background);
+  char number[16];
+  std::snprintf(number, sizeof(number), "%6d", line + 1);
+  drawList->AddText(pos, palette::kLineNumber, number);
+  llvm::StringRef text = side == 0 ? before.line(line) : after.line(line);
+  ImVec2 textPos(pos.x + numberWidth, pos.y);
+  drawList->PushClipRect(textPos, end, true);
+  drawChangedWords(drawList, textPos, text, row);
+  drawColouredLine(drawList, textPos, text, language);
+  // The find marks belong to the side whose text the row is searched by.
+  if ((side == 1) == (d.kind == DiffLine::Added))
+    find.drawMarks(drawList, textPos, row, text, lineHeight);
+  drawList->PopClipRect();
+}
+
+void DiffView::drawInline(ImDrawList *drawList, ImVec2 pos, float width,
+                          size_t row) {
+  const DiffLine &d = lineDiff.lines[row];
+  float lineHeight = ImGui::GetTextLineHeight();
+  float charWidth = ImGui::CalcTextSize("0").x;
+  ImU32 background = d.kind == DiffLine::Removed ? palette::kRemoved
+                     : d.kind == DiffLine::Added ? palette::kAdded
+                                                 : 0;
+  if (background)
+    drawList->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + lineHeight),
+                            background);
+  char number[32];
+  std::snprintf(number, sizeof(number), "%6s %6s",
+                d.left >= 0 ? std::to_string(d.left + 1).c_str() : "",
+                d.right >= 0 ? std::to_string(d.right + 1).c_str() : "");
+  drawList->AddText(pos, palette::kLineNumber, number);
+  const char *sign = d.kind == DiffLine::Removed ? "-"
+                     : d.kind == DiffLine::Added ? "+"
+                                                 : " ";
+  float x = pos.x + charWidth * 14;
+  drawList->AddText(ImVec2(x, pos.y), palette::kDimText, sign);
+  ImVec2 textPos(x + charWidth * 2, pos.y);
+  llvm::StringRef text = rowText(row);
+  drawChangedWords(drawList, textPos, text, row);
+  drawColouredLine(drawList, textPos, text, language);
+  find.drawMarks(drawList, textPos, row, text, lineHeight);
+}
+
+void DiffView::drawFold(ImDrawList *drawList, ImVec2 pos, float width,
+                        const DiffRow &fold) {
+  float lineHeight = ImGui::GetTextLineHeight();
+  drawList->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + lineHeight),
+                          palette::kEditorBackground);
+  char label[96];
+  std::snprintf(label, sizeof(label),
+                "   ... %u unchanged lines (click to show) ...", fold.folded);
+  drawList->AddText(pos, palette::kLineNumber, label);
+}
+
+void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
+                       float columnWidth, float fullWidth) {
+  float lineHeight = ImGui::GetTextLineHeight();
+  if (row.folded) {
+    drawFold(drawList, pos, std::max(fullWidth, ImGui::GetWindowWidth()),
+             row);
+    return;
+  }
+  if (find.hasMatchOn(row.first) ||
+      (row.paired != DiffRow::kNone && find.hasMatchOn(row.paired)))
+    drawList->AddRectFilled(pos, ImVec2(pos.x + fullWidth, pos.y + lineHeight),
+                            palette::kSearchMatch);
+  if (!sideBySideRows) {
+    drawInline(drawList, pos, columnWidth, row.first);
+    return;
+  }
+  // A removed line and the added line paired with it share the row.
+  bool added = lineDiff.lines[row.first].kind == DiffLine::Added;
+  size_t right = row.paired != DiffRow::kNone ? row.paired : row.first;
+  if (!added)
+    drawSide(drawList, pos, columnWidth, row.first, 0);
+  drawSide(drawList, ImVec2(pos.x + columnWidth, pos.y), columnWidth, right,
+           1);
+}
+
+void DiffView::handleMouse(ImVec2 origin, float lineHeight) {
+  ImGuiIO &io = ImGui::GetIO();
+  int hovered = -1;
+  if (ImGui::IsItemHovered()) {
+    float y = io.MousePos.y - origin.y;
+    if (y >= 0 && size_t(y / lineHeight) < rows.size())
+      hovered = int(y / lineHeight);
+  }
+  if (hovered >= 0 && rows[hovered].folded) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+      unfolded.insert(rows[hovered].first);
+      rebuildRows();
+      return;
+    }
+  }
+  if (hovered >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+    menuRow = rows[hovered].folded ? -1 : int(rows[hovered].first);
+    ImGui::OpenPopup("diff menu");
+  }
+  if (ImGui::BeginPopup("diff menu")) {
+    if (menuRow >= 0 && size_t(menuRow) < lineDiff.lines.size()) {
+      const DiffLine &d = lineDiff.lines[menuRow];
+      int number = d.kind == DiffLine::Added ? d.right : d.left;
+      std::string label = "Copy line " + std::to_string(number + 1) +
+                          (d.kind == DiffLine::Added ? " (after)" : " (before)");
+      if (ImGui::MenuItem(label.c_str()))
+        ImGui::SetClipboardText(rowText(menuRow).str().c_str());
+    }
+    if (ImGui::MenuItem("Copy the diff (unified)"))
+      ImGui::SetClipboardText(unifiedText().c_str());
+    ImGui::EndPopup();
+  }
 }
 
 void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   // Two columns need room for 60 characters of code each, else the
   // columns cut every line: inline then.
-  float charWidth0 = ImGui::CalcTextSize("0").x;
+  float charWidth = ImGui::CalcTextSize("0").x;
   float width = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
-  sideBySide = sideBySide && width >= charWidth0 * 2 * (60 + 7);
+  sideBySide = sideBySide && width >= charWidth * 2 * (60 + 7);
   ImGui::PushID(id);
-  ImGui::Text("+%u -%u lines%s", lineDiff.added, lineDiff.removed,
-              lineDiff.truncated ? " (too different: shown as replaced)" : "");
-  ImGui::SameLine();
-  if (!hunks.empty()) {
-    if (ImGui::SmallButton("prev change"))
-      currentHunk = (currentHunk + hunks.size() - 1) % hunks.size(),
-      pendingScroll = int(hunks[currentHunk]);
-    ImGui::SameLine();
-    if (ImGui::SmallButton("next change"))
-      currentHunk = (currentHunk + 1) % hunks.size(),
-      pendingScroll = int(hunks[currentHunk]);
-    ImGui::SameLine();
-    ImGui::TextDisabled("%zu/%zu", currentHunk + 1, hunks.size());
-  } else {
-    ImGui::TextDisabled("identical");
+  if (sideBySide != sideBySideRows) {
+    sideBySideRows = sideBySide;
+    rebuildRows();
   }
+  drawHeader();
 
   ImGui::BeginChild("diff", size, false, ImGuiWindowFlags_HorizontalScrollbar);
+  find.handleKeys(ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
   float lineHeight = ImGui::GetTextLineHeight();
-  float charWidth = ImGui::CalcTextSize("0").x;
   float numberWidth = charWidth * 7;
   // Side by side, each side gets half the width and long lines are cut
   // there: both sides stay in view, which is the point of the layout.
@@ -74,8 +289,12 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
                           ? std::max(ImGui::GetWindowWidth() * 0.5f - charWidth,
                                      numberWidth + charWidth * 20)
                           : numberWidth * 2 + charWidth * (longestLine + 4);
-  ImGui::Dummy(ImVec2(sideBySide ? columnWidth * 2 : columnWidth,
-                      lineHeight * lineDiff.lines.size()));
+  float fullWidth = sideBySide ? columnWidth * 2 : columnWidth;
+  // A button, not a dummy: clicks open folds rather than move the pane.
+  ImGui::InvisibleButton(
+      "##rows",
+      ImVec2(fullWidth, lineHeight * float(std::max<size_t>(1, rows.size()))),
+      ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   ImVec2 origin = ImGui::GetItemRectMin();
   if (pendingScroll >= 0) {
     ImGui::SetScrollY(std::max(0.0f, pendingScroll * lineHeight -
@@ -83,62 +302,13 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
     pendingScroll = -1;
   }
   ImDrawList *drawList = ImGui::GetWindowDrawList();
-  char number[16];
   int first = std::max(0, int(ImGui::GetScrollY() / lineHeight));
-  int last =
-      std::min<int>(lineDiff.lines.size(),
-                    first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
-  {
-    for (int row = first; row < last; ++row) {
-      const DiffLine &d = lineDiff.lines[row];
-      float y = origin.y + row * lineHeight;
-      if (sideBySide) {
-        for (int side = 0; side < 2; ++side) {
-          int line = side == 0 ? d.left : d.right;
-          float x = origin.x + side * columnWidth;
-          ImU32 background = d.kind == DiffLine::Removed ? palette::kRemoved
-                             : d.kind == DiffLine::Added ? palette::kAdded
-                                                         : 0;
-          if (background && line >= 0)
-            drawList->AddRectFilled(ImVec2(x, y),
-                                    ImVec2(x + columnWidth - 4, y + lineHeight),
-                                    background);
-          if (line < 0)
-            continue;
-          std::snprintf(number, sizeof(number), "%6d", line + 1);
-          drawList->AddText(ImVec2(x, y), palette::kLineNumber, number);
-          drawList->PushClipRect(ImVec2(x + numberWidth, y),
-                                 ImVec2(x + columnWidth - 4, y + lineHeight),
-                                 true);
-          drawColouredLine(drawList, ImVec2(x + numberWidth, y),
-                           side == 0 ? before.line(line) : after.line(line),
-                           language);
-          drawList->PopClipRect();
-        }
-      } else {
-        ImU32 background = d.kind == DiffLine::Removed ? palette::kRemoved
-                           : d.kind == DiffLine::Added ? palette::kAdded
-                                                       : 0;
-        if (background)
-          drawList->AddRectFilled(
-              ImVec2(origin.x, y),
-              ImVec2(origin.x + columnWidth, y + lineHeight), background);
-        std::snprintf(number, sizeof(number), "%6s %6s",
-                      d.left >= 0 ? std::to_string(d.left + 1).c_str() : "",
-                      d.right >= 0 ? std::to_string(d.right + 1).c_str() : "");
-        drawList->AddText(ImVec2(origin.x, y), palette::kLineNumber, number);
-        const char *sign = d.kind == DiffLine::Removed ? "-"
-                           : d.kind == DiffLine::Added ? "+"
-                                                       : " ";
-        float x = origin.x + numberWidth * 2;
-        drawList->AddText(ImVec2(x, y), palette::kDimText, sign);
-        drawColouredLine(drawList, ImVec2(x + charWidth * 2, y),
-                         d.kind == DiffLine::Added ? after.line(d.right)
-                                                   : before.line(d.left),
-                         language);
-      }
-    }
-  }
+  int last = std::min<int>(
+      rows.size(), first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
+  for (int shown = first; shown < last; ++shown)
+    drawRow(drawList, ImVec2(origin.x, origin.y + shown * lineHeight),
+            rows[shown], columnWidth, fullWidth);
+  handleMouse(origin, lineHeight);
   ImGui::EndChild();
   ImGui::PopID();
 }

@@ -1,14 +1,26 @@
 //===- DiffView.h - Two snapshots, line by line -----------------*- C++ -*-===//
+//
+// Side by side where the pane is wide, inline (-/+) where it is narrow;
+// the words that changed inside a replaced line stand out; unchanged runs
+// fold to a row a click opens (DiffRows); Ctrl+F and Ctrl+G search the
+// rows; right-click copies a line or the whole diff as unified text.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef KLX_APP_WIDGETS_DIFFVIEW_H
 #define KLX_APP_WIDGETS_DIFFVIEW_H
 
+#include "FindBar.h"
+
+#include "core/DiffRows.h"
 #include "core/SyntaxTokens.h"
 #include "klx/Support/LineDiff.h"
 
 #include <imgui.h>
 
 #include <cstdint>
+#include <set>
+#include <string>
 
 namespace klx::app {
 
@@ -21,17 +33,44 @@ public:
   /// readable lines (`sideBySide` asks for it); inline otherwise.
   void draw(const char *id, ImVec2 size, bool sideBySide);
   const LineDiff &diff() const { return lineDiff; }
+  /// The diff as `diff -u` would print it, every line with its context.
+  std::string unifiedText() const;
 
 private:
+  /// The text a row shows inline (the new line, or the removed one).
+  llvm::StringRef rowText(size_t row) const;
+  void rebuildRows();
+  /// Draws one row of `rows`, side by side or inline.
+  void drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
+               float columnWidth, float fullWidth);
+  /// Brings diff row `line` into view, opening the fold it is in.
+  void reveal(size_t line);
+  void drawHeader();
+  void drawSide(ImDrawList *drawList, ImVec2 pos, float width, size_t row,
+                int side);
+  void drawInline(ImDrawList *drawList, ImVec2 pos, float width, size_t row);
+  void drawFold(ImDrawList *drawList, ImVec2 pos, float width,
+                const DiffRow &fold);
+  void drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
+                        llvm::StringRef text, size_t row);
+  void handleMouse(ImVec2 origin, float lineHeight);
+
   LineIndex before, after;
   LineDiff lineDiff;
+  std::vector<ChangedSpan> spans;
+  std::vector<DiffRow> rows;
+  std::set<uint32_t> unfolded;
+  bool foldUnchangedRuns = true;
+  bool sideBySideRows = false; // rows paired for two columns
   Language language = Language::Plain;
   uint64_t identity = ~uint64_t(0);
   DiffOptions options;
   size_t longestLine = 0;
-  std::vector<size_t> hunks; // rows where a run of changes starts
+  std::vector<size_t> hunks; // diff rows where a run of changes starts
   size_t currentHunk = 0;
-  int pendingScroll = -1;
+  int pendingScroll = -1; // a row of `rows`
+  FindBar find;
+  int menuRow = -1;
 };
 
 } // namespace klx::app

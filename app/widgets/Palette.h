@@ -19,11 +19,17 @@ ImU32 roleBackground(int index);
 inline constexpr ImU32 kLineNumber = IM_COL32(164, 172, 184, 255);
 inline constexpr ImU32 kCorrelated = IM_COL32(42, 56, 24, 255);
 inline constexpr ImU32 kSearchMatch = IM_COL32(66, 54, 14, 255);
+/// The box around each word Ctrl+F found (the line itself is kSearchMatch).
+inline constexpr ImU32 kSearchOutline = IM_COL32(240, 200, 60, 255);
 inline constexpr ImU32 kSelection = IM_COL32(34, 52, 92, 255);
 inline constexpr ImU32 kErrorLine = IM_COL32(80, 24, 24, 255);
 inline constexpr ImU32 kWarningLine = IM_COL32(66, 52, 12, 255);
 inline constexpr ImU32 kAdded = IM_COL32(22, 58, 30, 255);
 inline constexpr ImU32 kRemoved = IM_COL32(76, 28, 28, 255);
+/// Behind the words that changed inside a replaced line, which are also
+/// underlined in kChangedMarker or kFailedMarker.
+inline constexpr ImU32 kAddedWords = IM_COL32(26, 70, 36, 255);
+inline constexpr ImU32 kRemovedWords = IM_COL32(100, 32, 32, 255);
 inline constexpr ImU32 kChangedMarker = IM_COL32(120, 200, 120, 255);
 inline constexpr ImU32 kFailedMarker = IM_COL32(235, 90, 80, 255);
 inline constexpr ImU32 kDimText = IM_COL32(140, 140, 140, 255);
@@ -51,7 +57,8 @@ inline constexpr ImU32 kTokenColours[] = {
 /// numbers; tests/unit/WindowStateTest.cpp checks).
 inline constexpr ImU32 kTextBackgrounds[] = {
     kWindowBackground, kEditorBackground, kCorrelated, kSearchMatch, kSelection,
-    kErrorLine,        kWarningLine,      kAdded,      kRemoved};
+    kErrorLine,        kWarningLine,      kAdded,      kRemoved,
+    kAddedWords,       kRemovedWords};
 
 } // namespace klx::app::palette
 

@@ -40,67 +40,7 @@ void TextView::setText(llvm::StringRef text, Language lang, uint64_t id) {
   longestLine = 0;
   for (size_t i = 0; i < index.size(); ++i)
     longestLine = std::max(longestLine, index.line(i).size());
-  matchedQuery.clear();
-  updateMatches();
   selected = {};
-}
-
-void TextView::updateMatches() {
-  if (query == matchedQuery)
-    return;
-  matchedQuery = query;
-  matches.clear();
-  currentMatch = 0;
-  if (query.empty())
-    return;
-  for (size_t i = 0; i < index.size(); ++i)
-    if (index.line(i).contains_insensitive(query))
-      matches.push_back(i);
-}
-
-void TextView::drawFindBar() {
-  if (findOpen) {
-    ImGui::SetNextItemWidth(220);
-    if (focusFind) {
-      ImGui::SetKeyboardFocusHere();
-      focusFind = false;
-    }
-    bool enter =
-        ImGui::InputTextWithHint("##find", "find (Enter: next)", &query,
-                                 ImGuiInputTextFlags_EnterReturnsTrue);
-    updateMatches();
-    ImGui::SameLine();
-    if (matches.empty())
-      ImGui::TextDisabled(query.empty() ? "" : "no match");
-    else
-      ImGui::Text("%zu/%zu", currentMatch + 1, matches.size());
-    if (enter && !matches.empty()) {
-      currentMatch = ImGui::GetIO().KeyShift
-                         ? (currentMatch + matches.size() - 1) % matches.size()
-                         : (currentMatch + 1) % matches.size();
-      pendingScroll = int(matches[currentMatch]);
-      focusFind = true;
-    }
-    ImGui::SameLine();
-    if (ImGui::SmallButton("x##closefind"))
-      findOpen = false;
-  }
-  if (gotoOpen) {
-    if (findOpen)
-      ImGui::SameLine();
-    ImGui::SetNextItemWidth(90);
-    ImGui::SetKeyboardFocusHere();
-    if (ImGui::InputTextWithHint("##goto", "line", gotoText, sizeof(gotoText),
-                                 ImGuiInputTextFlags_CharsDecimal |
-                                     ImGuiInputTextFlags_EnterReturnsTrue)) {
-      int line = std::atoi(gotoText);
-      if (line >= 1)
-        pendingScroll = std::min<int>(line - 1, int(index.size()) - 1);
-      gotoOpen = false;
-    }
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
-      gotoOpen = false;
-  }
 }
 
 namespace {
@@ -233,21 +173,14 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
                               const MenuItems &menuItems) {
   TextViewResult result;
   ImGui::PushID(id);
-  drawFindBar();
+  int found = find.draw(
+      index.size(), [&](size_t line) { return index.line(line); }, identity);
+  if (found >= 0)
+    pendingScroll = found;
 
   ImGui::BeginChild("text", size, false, ImGuiWindowFlags_HorizontalScrollbar);
   ImGuiIO &io = ImGui::GetIO();
-  if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) &&
-      io.KeyCtrl) {
-    if (ImGui::IsKeyPressed('F' - 'A' + ImGui::GetKeyIndex(ImGuiKey_A))) {
-      findOpen = true;
-      focusFind = true;
-    }
-    if (ImGui::IsKeyPressed('G' - 'A' + ImGui::GetKeyIndex(ImGuiKey_A))) {
-      gotoOpen = true;
-      gotoText[0] = 0;
-    }
-  }
+  find.handleKeys(ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
 
   float lineHeight = ImGui::GetTextLineHeight();
   char digits[16];
@@ -280,8 +213,7 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
   for (int i = first; i < last; ++i) {
     ImVec2 pos(origin.x, origin.y + i * lineHeight);
     ImU32 background = lineColour ? lineColour(i) : 0;
-    if (!matches.empty() &&
-        std::binary_search(matches.begin(), matches.end(), size_t(i)))
+    if (find.hasMatchOn(size_t(i)))
       background = palette::kSearchMatch;
     if (background)
       drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
@@ -292,6 +224,8 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
     drawList->AddText(pos, palette::kLineNumber, digits);
     drawColouredLine(drawList, ImVec2(pos.x + gutter, pos.y), index.line(i),
                      language);
+    find.drawMarks(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
+                   index.line(i), lineHeight);
   }
   // The text's button, drawn before the lines (which add no items).
   if (ImGui::IsItemHovered()) {

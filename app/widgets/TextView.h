@@ -12,6 +12,8 @@
 #ifndef KLX_APP_WIDGETS_TEXTVIEW_H
 #define KLX_APP_WIDGETS_TEXTVIEW_H
 
+#include "FindBar.h"
+
 #include "core/SyntaxTokens.h"
 #include "core/TextSelection.h"
 #include "klx/Support/LineDiff.h"
@@ -54,10 +56,11 @@ public:
   void select(TextSelection selection) { selected = selection; }
   /// The text selected, as Ctrl+C copies it.
   std::string selectedText() const { return selected.text(index); }
+  /// What Ctrl+F is looking for (empty while its field is closed), for a
+  /// pane that also searches the other steps.
+  llvm::StringRef findQuery() const { return find.activeQuery(); }
 
 private:
-  void drawFindBar();
-  void updateMatches();
   /// Where the pointer is in the text: its line (clamped to the text) and
   /// the column nearest to it.
   TextPos positionAt(ImVec2 mouse, ImVec2 origin, float gutter) const;
@@ -73,14 +76,7 @@ private:
   size_t longestLine = 0;
   int pendingScroll = -1;
 
-  bool findOpen = false;
-  bool focusFind = false;
-  std::string query;
-  std::string matchedQuery;
-  std::vector<size_t> matches;
-  size_t currentMatch = 0;
-  bool gotoOpen = false;
-  char gotoText[16] = {};
+  FindBar find;
 
   TextSelection selected;
   /// The line under the pointer when the right-click menu opened.

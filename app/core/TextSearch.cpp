@@ -1,0 +1,106 @@
+//===- TextSearch.cpp - Find in a text, and across the steps --------------===//
+
+#include "TextSearch.h"
+
+#include <algorithm>
+#include <cstdint>
+
+using namespace klx::app;
+
+namespace {
+
+/// The first case-insensitive occurrence of `query` in `line` at or after
+/// `from`, or npos.
+size_t findInsensitive(llvm::StringRef line, llvm::StringRef query,
+                       size_t from) {
+  if (query.size() > line.size())
+    return llvm::StringRef::npos;
+  for (size_t at = from; at + query.size() <= line.size(); ++at)
+    if (line.substr(at, query.size()).equals_insensitive(query))
+      return at;
+  return llvm::StringRef::npos;
+}
+
+} // namespace
+
+std::vector<TextMatch> klx::app::findMatches(
+    size_t lineCount, llvm::function_ref<llvm::StringRef(size_t)> lineAt,
+    llvm::StringRef query, size_t limit) {
+  std::vector<TextMatch> matches;
+  if (query.empty())
+    return matches;
+  for (size_t line = 0; line < lineCount && matches.size() < limit; ++line) {
+    llvm::StringRef text = lineAt(line);
+    // Most lines hold no match: one scan decides, as contains_insensitive
+    // is faster than walking every column.
+    if (!text.contains_insensitive(query))
+      continue;
+    for (size_t at = findInsensitive(text, query, 0);
+         at != llvm::StringRef::npos && matches.size() < limit;
+         at = findInsensitive(text, query, at + query.size()))
+      matches.push_back({line, at, query.size()});
+  }
+  return matches;
+}
+
+std::vector<TextMatch> klx::app::findMatches(const LineIndex &text,
+                                             llvm::StringRef query,
+                                             size_t limit) {
+  return findMatches(
+      text.size(), [&](size_t line) { return text.line(line); }, query, limit);
+}
+
+size_t klx::app::nextMatch(const std::vector<TextMatch> &matches, size_t line,
+                           bool backwards) {
+  if (matches.empty())
+    return SIZE_MAX;
+  auto byLine = [](const TextMatch &match, size_t at) {
+    return match.line < at;
+  };
+  auto first =
+      std::lower_bound(matches.begin(), matches.end(), line, byLine);
+  if (!backwards)
+    return first == matches.end() ? 0 : size_t(first - matches.begin());
+  return first == matches.begin() ? matches.size() - 1
+                                  : size_t(first - matches.begin()) - 1;
+}
+
+StepPresence klx::app::findInSteps(const PipelineRun &run,
+                                   llvm::StringRef query) {
+  StepPresence presence;
+  presence.lines.assign(run.snapshots.size(), -1);
+  if (query.empty())
+    return presence;
+  bool present = false;
+  for (size_t step = 0; step < run.snapshots.size(); ++step) {
+    const Snapshot &snapshot = run.snapshots[step];
+    if (snapshot.text.empty() || snapshot.failed)
+      continue;
+    int lines = 0;
+    llvm::StringRef rest = snapshot.text;
+    while (!rest.empty()) {
+      auto [line, next] = rest.split('\n');
+      lines += line.contains_insensitive(query);
+      rest = next;
+    }
+    presence.lines[step] = lines;
+    if ((lines > 0) != present) {
+      present = lines > 0;
+      presence.changes.push_back({int(step), present});
+    }
+  }
+  return presence;
+}
+
+std::string StepPresence::summary(const PipelineRun &run) const {
+  if (changes.empty())
+    return "in no step";
+  std::string text;
+  for (const Change &change : changes) {
+    if (!text.empty())
+      text += ", ";
+    text += change.appears ? "appears at " : "gone at ";
+    text += run.snapshots[change.step].displayName();
+  }
+  return text;
+}

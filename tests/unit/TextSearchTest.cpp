@@ -1,0 +1,171 @@
+//===- TextSearchTest.cpp - Find, find across steps, diff rows ------------===//
+
+#include "TestSupport.h"
+
+#include "core/DiffRows.h"
+#include "core/TextSearch.h"
+#include "klx/Pipeline/Compiler.h"
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+
+Snapshot snapshotOf(const std::string &name, const std::string &text) {
+  Snapshot snapshot;
+  snapshot.name = name;
+  snapshot.text = text;
+  return snapshot;
+}
+
+} // namespace
+
+TEST_CASE("Ctrl+F finds every occurrence, ignoring case", "[app][find]") {
+  LineIndex text("%0 = arith.addi %a, %b\n"
+                 "nothing here\n"
+                 "ARITH.ADDI and arith.addi\n"
+                 "aaaa");
+  std::vector<TextMatch> matches = findMatches(text, "arith.addi");
+  REQUIRE(matches.size() == 3);
+  CHECK(matches[0].line == 0);
+  CHECK(matches[0].column == 5);
+  CHECK(matches[0].length == 10);
+  CHECK(matches[1].line == 2);
+  CHECK(matches[1].column == 0);
+  CHECK(matches[2].line == 2);
+  CHECK(matches[2].column == 15);
+  // Occurrences do not overlap, and a limit holds.
+  CHECK(findMatches(text, "aa").size() == 2);
+  CHECK(findMatches(text, "a", 4).size() == 4);
+  CHECK(findMatches(text, "").empty());
+  CHECK(findMatches(text, "absent").empty());
+
+  // Enter from a line goes to the next match, wrapping; Shift+Enter back.
+  CHECK(nextMatch(matches, 1, false) == 1);
+  CHECK(nextMatch(matches, 3, false) == 0);
+  CHECK(nextMatch(matches, 2, true) == 0);
+  CHECK(nextMatch(matches, 0, true) == 2);
+  CHECK(nextMatch({}, 0, false) == SIZE_MAX);
+}
+
+TEST_CASE("A search across the steps says where a text appears and goes",
+          "[app][find]") {
+  PipelineRun run;
+  run.snapshots.push_back(snapshotOf("parse", "klx.tile.mma\n"));
+  run.snapshots.push_back(snapshotOf("klx-to-nvgpu", "nvgpu.warpgroup.mma\n"
+                                                     "nvgpu.warpgroup.mma\n"));
+  Snapshot failed = snapshotOf("broken", "");
+  failed.failed = true;
+  run.snapshots.push_back(failed);
+  run.snapshots.push_back(snapshotOf("convert-nvgpu-to-nvvm", "nvvm.wgmma\n"));
+  run.snapshots.push_back(
+      snapshotOf("canonicalize", "Nvgpu.WarpGroup.mma reappears\n"));
+
+  StepPresence presence = findInSteps(run, "nvgpu.warpgroup.mma");
+  CHECK(presence.lines == std::vector<int>{0, 2, -1, 0, 1});
+  REQUIRE(presence.changes.size() == 3);
+  CHECK(presence.changes[0].step == 1);
+  CHECK(presence.changes[0].appears);
+  CHECK(presence.changes[1].step == 3);
+  CHECK_FALSE(presence.changes[1].appears);
+  CHECK(presence.summary(run) ==
+        "appears at klx-to-nvgpu, gone at convert-nvgpu-to-nvvm, appears at "
+        "canonicalize");
+  CHECK(findInSteps(run, "absent").summary(run) == "in no step");
+}
+
+TEST_CASE("A search across the steps of a real compile", "[app][find]") {
+  std::string path = "samples/nvidia/gemm_ws_persistent.mlir";
+  CompileOptions options;
+  options.stopAfter = "convert-nvgpu-to-nvvm";
+  PipelineRun run = runPipeline(test::readSource(path), path, options);
+  REQUIRE(run.status == RunStatus::Success);
+  StepPresence presence = findInSteps(run, "nvgpu.warpgroup.mma ");
+  CHECK(presence.summary(run) ==
+        "appears at klx-to-nvgpu, gone at convert-nvgpu-to-nvvm");
+}
+
+TEST_CASE("The words that changed inside a replaced line", "[app][diff]") {
+  auto [left, right] = changedWords("%5 = arith.addi %3, %4 : i32",
+                                    "%5 = arith.addi %3, %7 : i64");
+  // "%4 : i32" and "%7 : i64": from the first differing word to the last.
+  CHECK(left.begin == 20);
+  CHECK(left.end == 28);
+  CHECK(right.begin == 20);
+  CHECK(right.end == 28);
+  // Widened to whole words: "stages" and "stagez" differ in one letter.
+  auto [a, b] = changedWords("x = stages + 1", "x = stagez + 1");
+  CHECK(a.begin == 4);
+  CHECK(a.end == 10);
+  CHECK(b.end == 10);
+  // Lines with little in common are simply replaced.
+  auto [c, d] = changedWords("gpu.return", "%0 = nvvm.read.ptx.sreg.tid.x");
+  CHECK(c.empty());
+  CHECK(d.empty());
+
+  LineIndex before("same\nold value 1\nsame2\n");
+  LineIndex after("same\nold value 2\nsame2\n");
+  LineDiff diff = diffLines(before, after);
+  std::vector<ChangedSpan> spans = changedSpans(diff, before, after);
+  REQUIRE(spans.size() == diff.lines.size());
+  for (size_t row = 0; row < diff.lines.size(); ++row) {
+    if (diff.lines[row].kind == DiffLine::Same)
+      CHECK(spans[row].empty());
+    else
+      CHECK(spans[row].begin == 10);
+  }
+}
+
+TEST_CASE("Unchanged runs fold around the changes", "[app][diff]") {
+  std::string oldText, newText;
+  for (int i = 0; i < 40; ++i) {
+    std::string line = "line " + std::to_string(i) + "\n";
+    oldText += line;
+    newText += i == 20 ? "changed\n" : line;
+  }
+  LineIndex before(oldText), after(newText);
+  LineDiff diff = diffLines(before, after);
+  REQUIRE(diff.lines.size() == 41); // 39 same, one removed, one added
+
+  std::vector<DiffRow> rows = foldUnchanged(diff, 3, {});
+  // 17 folded before the three lines of context, the change, three lines
+  // and 16 folded after.
+  REQUIRE(rows.size() == 1 + 3 + 2 + 3 + 1);
+  CHECK(rows[0].first == 0);
+  CHECK(rows[0].folded == 17);
+  CHECK(rows[1].first == 17);
+  CHECK(rows[1].folded == 0);
+  CHECK(rows.back().folded == 16);
+  CHECK(rowShowing(rows, 5) == 0);
+  CHECK(rowShowing(rows, 20) == 4);
+  CHECK(rowShowing(rows, 40) == rows.size() - 1);
+
+  // A fold the user opened stays open.
+  std::vector<DiffRow> opened = foldUnchanged(diff, 3, {0});
+  CHECK(opened.size() == rows.size() - 1 + 17);
+  CHECK(opened[0].folded == 0);
+
+  // Nothing folds when nothing changed.
+  LineDiff same = diffLines(before, before);
+  CHECK(foldUnchanged(same, 3, {}).size() == 40);
+}
+
+TEST_CASE("Side by side, a removed line shares its row with its replacement",
+          "[app][diff]") {
+  LineIndex before("a\nold 1\nold 2\nold 3\nz\n");
+  LineIndex after("a\nnew 1\nnew 2\nz\n");
+  LineDiff diff = diffLines(before, after);
+  std::vector<DiffRow> rows = pairChanges(foldUnchanged(diff, 3, {}), diff);
+  // a, (old 1 | new 1), (old 2 | new 2), (old 3 | ), z
+  REQUIRE(rows.size() == 5);
+  CHECK(diff.lines[rows[1].first].kind == DiffLine::Removed);
+  REQUIRE(rows[1].paired != DiffRow::kNone);
+  CHECK(after.line(diff.lines[rows[1].paired].right) == "new 1");
+  CHECK(after.line(diff.lines[rows[2].paired].right) == "new 2");
+  CHECK(rows[3].paired == DiffRow::kNone);
+  // Every line of the diff is on some row, and rowShowing finds it.
+  for (size_t line = 0; line < diff.lines.size(); ++line) {
+    const DiffRow &row = rows[rowShowing(rows, line)];
+    CHECK((row.first == line || row.paired == line));
+  }
+}
