@@ -62,10 +62,33 @@ std::vector<unsigned> klx::app::roleSourceLines(const PipelineRun &run,
   return sortedUnique(std::move(lines));
 }
 
-int klx::app::roleIndex(const Snapshot &snapshot, llvm::StringRef name) {
-  for (const RoleTree &tree : snapshot.roles)
-    for (size_t i = 0; i < tree.roles.size(); ++i)
-      if (tree.roles[i].name == name)
-        return int(i);
-  return -1;
+namespace {
+
+/// The place of a role among its siblings as its name says it: a final
+/// digit (consumer1), or a letter after '_' (producer_b); 0 otherwise.
+int ordinalOf(llvm::StringRef name, llvm::StringRef family) {
+  llvm::StringRef rest = name.drop_front(family.size());
+  rest.consume_front("_");
+  if (rest.size() == 1 && rest[0] >= '0' && rest[0] <= '9')
+    return rest[0] - '0';
+  if (rest.size() == 1 && rest[0] >= 'a' && rest[0] <= 'z')
+    return rest[0] - 'a';
+  return 0;
+}
+
+} // namespace
+
+int klx::app::roleColourSlot(llvm::StringRef name) {
+  if (name.empty())
+    return -1;
+  static const int producers[] = {0, 5, 4};
+  static const int consumers[] = {1, 2, 3};
+  if (name.starts_with("producer"))
+    return producers[ordinalOf(name, "producer") % 3];
+  if (name.starts_with("consumer"))
+    return consumers[ordinalOf(name, "consumer") % 3];
+  uint32_t hash = 2166136261u; // FNV-1a: the same slot on every machine
+  for (char c : name)
+    hash = (hash ^ uint8_t(c)) * 16777619u;
+  return int(hash % 6);
 }

@@ -38,9 +38,12 @@ std::vector<unsigned> roleIRLines(const Snapshot &snapshot,
 std::vector<unsigned> roleSourceLines(const PipelineRun &run, int selected,
                                       llvm::StringRef name);
 
-/// Where the role sits in its tree (0-based), for a stable colour; -1 when
-/// no tree of the snapshot has it.
-int roleIndex(const Snapshot &snapshot, llvm::StringRef name);
+/// The colour slot (0-5) of a role, decided by its name alone so that a
+/// role has one colour in every pane and at every step: producers are
+/// warm (producer, producer_a: orange; producer_b: yellow), consumers cool
+/// (consumer, consumer0: blue; consumer1: purple; consumer2: green); other
+/// names take a slot from a hash of the name. -1 for no role.
+int roleColourSlot(llvm::StringRef name);
 
 } // namespace klx::app
 

@@ -172,9 +172,10 @@ private:
                         IM_COL32(50, 50, 55, 255));
     float x = origin.x;
     for (const WarpgroupNode &group : tree.warpgroups) {
-      int role = group.warps.empty() || group.warps.front().roles.empty()
-                     ? -1
-                     : group.warps.front().roles.front();
+      std::string role =
+          group.warps.empty() || group.warps.front().roles.empty()
+              ? ""
+              : tree.roles[group.warps.front().roles.front()].name;
       unsigned regs = group.regs ? group.regs : tree.registersAtEntry;
       float share =
           float(group.threads) * float(regs) / kRegistersPerSM * width;
@@ -187,7 +188,7 @@ private:
                     palette::role(role));
       std::string text = llvm::formatv("wg{0} {1} {2}", group.index,
                                        regs ? std::to_string(regs) : "?",
-                                       role >= 0 ? tree.roles[role].name : "")
+                                       role)
                              .str();
       draw->PushClipRect(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
                          true);

@@ -143,7 +143,7 @@ private:
       tintIdentity = identity;
       tintRole = role;
       tintLines = roleIRLines(snapshot, role);
-      tintColour = palette::roleBackground(roleIndex(snapshot, role));
+      tintColour = palette::roleBackground(role);
     }
     return {&tintLines, tintColour, role + "@" + std::to_string(identity)};
   }

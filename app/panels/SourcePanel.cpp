@@ -138,8 +138,7 @@ private:
     roleLines = roleSourceLines(run, state.view.selected, role);
     RoleSource source = roleSourceFor(run, state.view.selected);
     if (source.step >= 0)
-      roleColour =
-          palette::roleBackground(roleIndex(run.snapshots[source.step], role));
+      roleColour = palette::roleBackground(role);
   }
 
   void drawEditor(const AppState &state, CommandQueue &commands, ImVec2 size) {

@@ -23,8 +23,10 @@ namespace {
 constexpr float kMaxRegsPerThread = 256.0f;
 
 /// The role a warp is drawn in: its first innermost role.
-int warpRole(const WarpNode &warp) {
-  return warp.roles.empty() ? -1 : warp.roles.front();
+/// The name of the first role a warp plays, or "" (its colour's key).
+llvm::StringRef warpRole(const RoleTree &tree, const WarpNode &warp) {
+  return warp.roles.empty() ? llvm::StringRef()
+                            : llvm::StringRef(tree.roles[warp.roles.front()].name);
 }
 
 void drawRegisterFile(const RoleTree &tree) {
@@ -37,7 +39,8 @@ void drawRegisterFile(const RoleTree &tree) {
   float x = origin.x;
   for (const WarpgroupNode &group : tree.warpgroups) {
     float share = float(group.threads) * group.regs / kRegistersPerSM * width;
-    int role = group.warps.empty() ? -1 : warpRole(group.warps.front());
+    llvm::StringRef role =
+        group.warps.empty() ? "" : warpRole(tree, group.warps.front());
     float end = std::min(origin.x + width, x + share);
     draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
                         palette::roleBackground(role));
@@ -67,7 +70,8 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
   ImVec2 origin = ImGui::GetCursorScreenPos();
   float height = ImGui::GetTextLineHeight();
   float barWidth = ImGui::GetFontSize() * 7;
-  int role = group.warps.empty() ? -1 : warpRole(group.warps.front());
+  llvm::StringRef role =
+      group.warps.empty() ? "" : warpRole(tree, group.warps.front());
   draw->AddRectFilled(origin, ImVec2(origin.x + barWidth, origin.y + height),
                       IM_COL32(50, 50, 55, 255));
   draw->AddRectFilled(
@@ -88,7 +92,7 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
   for (const WarpNode &warp : group.warps) {
     ImGui::SameLine();
     ImVec2 p = ImGui::GetCursorScreenPos();
-    int r = warpRole(warp);
+    llvm::StringRef r = warpRole(tree, warp);
     float fill =
         warp.activeThreads == 0
             ? 0.0f
@@ -219,7 +223,7 @@ private:
     float size = ImGui::GetTextLineHeight();
     draw->AddRectFilled(ImVec2(p.x + 2, p.y + 2),
                         ImVec2(p.x + size - 2, p.y + size - 2),
-                        palette::role(index));
+                        palette::role(role.name));
     ImGui::Dummy(ImVec2(size, size));
     ImGui::SameLine();
     std::string label = role.name;

@@ -2,6 +2,8 @@
 
 #include "Palette.h"
 
+#include "core/RoleView.h"
+
 #include <iterator>
 
 ImU32 klx::app::palette::token(TokenKind kind) {
@@ -10,7 +12,9 @@ ImU32 klx::app::palette::token(TokenKind kind) {
                                           : kTokenColours[0];
 }
 
-ImU32 klx::app::palette::role(int index) {
+ImU32 klx::app::palette::roleSlot(int index) {
+  if (index < 0)
+    return IM_COL32(150, 150, 150, 255);
   static const ImU32 colours[] = {
       IM_COL32(230, 150, 60, 255),  IM_COL32(80, 160, 230, 255),
       IM_COL32(170, 120, 220, 255), IM_COL32(90, 190, 120, 255),
@@ -20,8 +24,12 @@ ImU32 klx::app::palette::role(int index) {
   return colours[((index % count) + count) % count];
 }
 
-ImU32 klx::app::palette::roleBackground(int index) {
-  ImVec4 c = ImGui::ColorConvertU32ToFloat4(role(index));
+ImU32 klx::app::palette::role(llvm::StringRef name) {
+  return roleSlot(roleColourSlot(name));
+}
+
+ImU32 klx::app::palette::roleBackground(llvm::StringRef name) {
+  ImVec4 c = ImGui::ColorConvertU32ToFloat4(role(name));
   return ImGui::ColorConvertFloat4ToU32(
       ImVec4(c.x * 0.35f, c.y * 0.35f, c.z * 0.35f, 1.0f));
 }

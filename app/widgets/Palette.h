@@ -11,10 +11,13 @@ namespace klx::app::palette {
 
 ImU32 token(TokenKind kind);
 
-/// A colour per warp role, by its place in the role tree.
-ImU32 role(int index);
+/// A warp role's colour, by its name (roleColourSlot): the same in every
+/// pane and at every step; grey for no role.
+ImU32 role(llvm::StringRef name);
 /// The same, dark enough to sit behind text.
-ImU32 roleBackground(int index);
+ImU32 roleBackground(llvm::StringRef name);
+/// The colour of a slot of roleColourSlot (for a legend).
+ImU32 roleSlot(int slot);
 
 inline constexpr ImU32 kLineNumber = IM_COL32(164, 172, 184, 255);
 inline constexpr ImU32 kCorrelated = IM_COL32(42, 56, 24, 255);

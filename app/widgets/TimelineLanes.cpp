@@ -71,7 +71,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     else
       std::snprintf(label, sizeof label, "%s %.0f%%", events.role.c_str(),
                     100 * events.waitingShare);
-    draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(int(r)), label);
+    draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.role), label);
     float foldEnd = -1, foldStart = 0;
     float lastTick = -1e9f; // ticks closer than that fold into one
     float lastMarker = -1e9f;
@@ -103,7 +103,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
       if (box) {
         flushFold(); // a wide box ends the run (ticks do not)
         ImU32 fill = e.kind == sim::Event::Kind::Wait ? stageColour(e.slot)
-                                                      : palette::role(int(r));
+                                                      : palette::role(events.role);
         draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneH - 5), fill);
       } else if (e.kind == sim::Event::Kind::PhaseDone) {
         // A phase flip: a small triangle in the stage's colour on top.
@@ -200,7 +200,7 @@ float klx::app::drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width) {
   });
   entry(font, "MMA", [&](float at, float top) {
     draw->AddRectFilled(ImVec2(at, top), ImVec2(at + font, top + h),
-                        palette::role(1));
+                        palette::roleSlot(1));
   });
   entry(5, "arrive", tick(IM_COL32(230, 230, 230, 255)));
   entry(5, "copy issued", tick(IM_COL32(230, 210, 90, 255)));

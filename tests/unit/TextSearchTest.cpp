@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 
 #include "core/DiffRows.h"
+#include "core/RoleView.h"
 #include "core/TextSearch.h"
 #include "klx/Pipeline/Compiler.h"
 
@@ -168,4 +169,22 @@ TEST_CASE("Side by side, a removed line shares its row with its replacement",
     const DiffRow &row = rows[rowShowing(rows, line)];
     CHECK((row.first == line || row.paired == line));
   }
+}
+
+TEST_CASE("A role has one colour, by its name, in every pane and step",
+          "[app][roles]") {
+  CHECK(roleColourSlot("") == -1);
+  CHECK(roleColourSlot("producer") == roleColourSlot("producer_a"));
+  CHECK(roleColourSlot("consumer") == roleColourSlot("consumer0"));
+  // Siblings differ, and no consumer looks like a producer.
+  std::set<int> slots;
+  for (const char *name :
+       {"producer", "producer_b", "consumer0", "consumer1", "consumer2"})
+    slots.insert(roleColourSlot(name));
+  CHECK(slots.size() == 5);
+  // Any other name: a slot that does not change between runs.
+  int all = roleColourSlot("all");
+  CHECK(all >= 0);
+  CHECK(all < 6);
+  CHECK(roleColourSlot("all") == all);
 }
