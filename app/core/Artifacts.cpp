@@ -2,6 +2,7 @@
 
 #include "Artifacts.h"
 
+#include "klx/Analysis/Protocol/TimelineFormat.h"
 #include "klx/Target/Bundle.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -25,6 +26,8 @@ llvm::StringRef klx::app::artifactLabel(ArtifactKind kind) {
     return "AMDGCN";
   case ArtifactKind::Bundle:
     return "a bundle for klx-run";
+  case ArtifactKind::Trace:
+    return "the barrier timeline (Perfetto trace)";
   }
   return "";
 }
@@ -62,9 +65,40 @@ llvm::StringRef contentsOf(const AppState &state, ArtifactKind kind) {
   case ArtifactKind::Amdgcn:
     return module ? llvm::StringRef(module->amdgcn) : llvm::StringRef();
   case ArtifactKind::Bundle:
+  case ArtifactKind::Trace:
     return llvm::StringRef();
   }
   return llvm::StringRef();
+}
+
+/// The timeline the Barrier timeline pane shows, or why there is none.
+llvm::Expected<const TimelineView *> shownTimeline(const AppState &state) {
+  auto none = [](const std::string &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   why.c_str());
+  };
+  if (!state.timeline || state.timeline->views.empty())
+    return none("no barrier timeline for this run");
+  const TimelineView &view = state.timeline->pick(state.view.timelineStep);
+  if (!view.unavailable.empty())
+    return none(view.unavailable);
+  if (view.step < 0 || size_t(view.step) >= state.run->snapshots.size())
+    return none("no barrier timeline for this run");
+  return &view;
+}
+
+/// The models the pane's timeline was read from, simulated as the pane
+/// simulates them, as Chrome trace JSON.
+llvm::Error writeTrace(const AppState &state, llvm::raw_ostream &out) {
+  llvm::Expected<const TimelineView *> view = shownTimeline(state);
+  if (!view)
+    return view.takeError();
+  const Snapshot &step = state.run->snapshots[(*view)->step];
+  std::vector<sim::Timeline> timelines;
+  for (const sim::ProtocolModel &model : step.protocols)
+    timelines.push_back(sim::simulate(model));
+  sim::writeChromeTrace(out, step.protocols, timelines);
+  return llvm::Error::success();
 }
 
 /// `.ll` for LLVM IR steps, `.ptx` for the PTX step, ...: what the
@@ -88,6 +122,7 @@ bool klx::app::targetMakes(Target target, ArtifactKind kind) {
     return isAmd(target);
   case ArtifactKind::StepIR:
   case ArtifactKind::Bundle:
+  case ArtifactKind::Trace:
     return true;
   }
   return true;
@@ -106,6 +141,10 @@ std::string klx::app::artifactUnavailable(const AppState &state,
     if (bundle)
       return "";
     return llvm::toString(bundle.takeError());
+  }
+  if (kind == ArtifactKind::Trace) {
+    llvm::Expected<const TimelineView *> view = shownTimeline(state);
+    return view ? "" : llvm::toString(view.takeError());
   }
   if (!targetMakes(state.run->target, kind))
     return (isNvidia(state.run->target) ? "an NVIDIA run has no "
@@ -152,6 +191,9 @@ std::string klx::app::suggestedArtifactPath(const AppState &state,
   case ArtifactKind::Bundle:
     name = stem + "-bundle";
     break;
+  case ArtifactKind::Trace:
+    name = stem + ".timeline.json";
+    break;
   }
   llvm::sys::path::append(path, name);
   return std::string(path);
@@ -183,7 +225,12 @@ llvm::Error klx::app::saveArtifact(const AppState &state, ArtifactKind kind,
   if (error)
     return llvm::createStringError(error, "cannot write %s: %s",
                                    path.str().c_str(), error.message().c_str());
-  out << contentsOf(state, kind);
+  if (kind == ArtifactKind::Trace) {
+    if (llvm::Error error = writeTrace(state, out))
+      return error;
+  } else {
+    out << contentsOf(state, kind);
+  }
   out.close();
   if (out.has_error())
     return llvm::createStringError(out.error(), "cannot write %s: %s",

@@ -1,8 +1,8 @@
 //===- Artifacts.h - What the window saves to files -------------*- C++ -*-===//
 //
-// The selected step's IR, the PTX, the cubin, the SASS, the AMDGCN and a
-// bundle for klx-run, written from the last finished compile as the
-// command line would write them. Nothing here includes ImGui.
+// The selected step's IR, the PTX, the cubin, the SASS, the AMDGCN, a
+// bundle for klx-run and the barrier timeline as a Perfetto trace, written
+// from the last finished compile as the command line would write them. Nothing here includes ImGui.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +17,12 @@
 
 namespace klx::app {
 
-enum class ArtifactKind { StepIR, Ptx, Cubin, Sass, Amdgcn, Bundle };
+enum class ArtifactKind { StepIR, Ptx, Cubin, Sass, Amdgcn, Bundle, Trace };
 
 inline constexpr ArtifactKind kAllArtifacts[] = {
     ArtifactKind::StepIR, ArtifactKind::Ptx,    ArtifactKind::Cubin,
-    ArtifactKind::Sass,   ArtifactKind::Amdgcn, ArtifactKind::Bundle};
+    ArtifactKind::Sass,   ArtifactKind::Amdgcn, ArtifactKind::Bundle,
+    ArtifactKind::Trace};
 
 /// "this step's IR", "PTX", ..., "a bundle": how menus name it.
 llvm::StringRef artifactLabel(ArtifactKind kind);
@@ -35,7 +36,9 @@ std::string artifactUnavailable(const AppState &state, ArtifactKind kind);
 /// `gemm-bundle/` (the current folder for an untitled kernel).
 std::string suggestedArtifactPath(const AppState &state, ArtifactKind kind);
 /// Writes `kind` to `path` (a folder for a bundle); the step's IR is what
-/// the IR pane shows (irStepFor the selected step).
+/// the IR pane shows (irStepFor the selected step), the trace what the
+/// Barrier timeline pane shows (the step it reads at, simulated as there,
+/// as `klx timeline --trace` writes it).
 llvm::Error saveArtifact(const AppState &state, ArtifactKind kind,
                          llvm::StringRef path);
 

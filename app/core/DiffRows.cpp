@@ -99,8 +99,8 @@ klx::app::foldUnchanged(const LineDiff &diff, unsigned context,
     }
     for (size_t k = 0; k < keepBefore; ++k)
       rows.push_back({uint32_t(row + k), 0});
-    rows.push_back({uint32_t(row + keepBefore),
-                    uint32_t(run - keepBefore - keepAfter)});
+    rows.push_back(
+        {uint32_t(row + keepBefore), uint32_t(run - keepBefore - keepAfter)});
     for (size_t k = end - keepAfter; k < end; ++k)
       rows.push_back({uint32_t(k), 0});
     row = end;
@@ -127,8 +127,8 @@ std::vector<DiffRow> klx::app::pairChanges(const std::vector<DiffRow> &rows,
           .push_back(rows[at].first);
     for (size_t k = 0; k < std::max(removed.size(), added.size()); ++k) {
       if (k < removed.size())
-        paired.push_back({removed[k], 0,
-                          k < added.size() ? added[k] : DiffRow::kNone});
+        paired.push_back(
+            {removed[k], 0, k < added.size() ? added[k] : DiffRow::kNone});
       else
         paired.push_back({added[k], 0, DiffRow::kNone});
     }

@@ -87,6 +87,15 @@ int klx::app::roleColourSlot(llvm::StringRef name) {
     return producers[ordinalOf(name, "producer") % 3];
   if (name.starts_with("consumer"))
     return consumers[ordinalOf(name, "consumer") % 3];
+  // Roles named after threads or warps ("thread 0", "threads 1-127", as
+  // the nvgpu reader names them): by their first number, so neighbours
+  // differ.
+  size_t digit = name.find_first_of("0123456789");
+  if (digit != llvm::StringRef::npos) {
+    unsigned number = 0;
+    name.drop_front(digit).consumeInteger(10, number);
+    return int(number % 6);
+  }
   uint32_t hash = 2166136261u; // FNV-1a: the same slot on every machine
   for (char c : name)
     hash = (hash ^ uint8_t(c)) * 16777619u;

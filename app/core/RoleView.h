@@ -41,8 +41,9 @@ std::vector<unsigned> roleSourceLines(const PipelineRun &run, int selected,
 /// The colour slot (0-5) of a role, decided by its name alone so that a
 /// role has one colour in every pane and at every step: producers are
 /// warm (producer, producer_a: orange; producer_b: yellow), consumers cool
-/// (consumer, consumer0: blue; consumer1: purple; consumer2: green); other
-/// names take a slot from a hash of the name. -1 for no role.
+/// (consumer, consumer0: blue; consumer1: purple; consumer2: green); names
+/// with a number (thread 0, threads 1-127) by that number; other names by
+/// a hash of the name. -1 for no role.
 int roleColourSlot(llvm::StringRef name);
 
 } // namespace klx::app

@@ -23,9 +23,10 @@ size_t findInsensitive(llvm::StringRef line, llvm::StringRef query,
 
 } // namespace
 
-std::vector<TextMatch> klx::app::findMatches(
-    size_t lineCount, llvm::function_ref<llvm::StringRef(size_t)> lineAt,
-    llvm::StringRef query, size_t limit) {
+std::vector<TextMatch>
+klx::app::findMatches(size_t lineCount,
+                      llvm::function_ref<llvm::StringRef(size_t)> lineAt,
+                      llvm::StringRef query, size_t limit) {
   std::vector<TextMatch> matches;
   if (query.empty())
     return matches;
@@ -57,8 +58,7 @@ size_t klx::app::nextMatch(const std::vector<TextMatch> &matches, size_t line,
   auto byLine = [](const TextMatch &match, size_t at) {
     return match.line < at;
   };
-  auto first =
-      std::lower_bound(matches.begin(), matches.end(), line, byLine);
+  auto first = std::lower_bound(matches.begin(), matches.end(), line, byLine);
   if (!backwards)
     return first == matches.end() ? 0 : size_t(first - matches.begin());
   return first == matches.begin() ? matches.size() - 1

@@ -33,7 +33,8 @@ struct TextMatch {
 /// `lineAt`, ignoring case, in order; occurrences do not overlap. At most
 /// `limit` are returned (a one-letter query in a 50,000-line IR).
 std::vector<TextMatch>
-findMatches(size_t lineCount, llvm::function_ref<llvm::StringRef(size_t)> lineAt,
+findMatches(size_t lineCount,
+            llvm::function_ref<llvm::StringRef(size_t)> lineAt,
             llvm::StringRef query, size_t limit = 100000);
 std::vector<TextMatch> findMatches(const LineIndex &text, llvm::StringRef query,
                                    size_t limit = 100000);

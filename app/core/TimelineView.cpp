@@ -28,6 +28,22 @@ TimelineView klx::app::makeTimelineView(const sim::ProtocolModel &model,
   view.stepName = std::move(stepName);
   for (const sim::BarrierGroup &g : model.barriers)
     view.barrierNames.push_back(g.name);
+  for (const sim::Flow &f : t.flows) {
+    if (size_t(f.fromRole) >= t.lanes.size() ||
+        size_t(f.toRole) >= t.lanes.size() ||
+        f.fromEvent >= t.lanes[f.fromRole].size() ||
+        f.toEvent >= t.lanes[f.toRole].size())
+      continue;
+    view.flowsByEnd.push_back({f.fromRole,
+                               t.lanes[f.fromRole][f.fromEvent].start, f.toRole,
+                               t.lanes[f.toRole][f.toEvent].end});
+  }
+  view.flowsByStart = view.flowsByEnd;
+  std::sort(view.flowsByEnd.begin(), view.flowsByEnd.end(),
+            [](const FlowArrow &a, const FlowArrow &b) { return a.to < b.to; });
+  std::sort(
+      view.flowsByStart.begin(), view.flowsByStart.end(),
+      [](const FlowArrow &a, const FlowArrow &b) { return a.from < b.from; });
   for (size_t r = 0; r < t.lanes.size(); ++r) {
     TimelineLane lane;
     lane.role = t.roleNames[r];
@@ -158,4 +174,37 @@ std::string klx::app::formatTick(double value, double step) {
   else
     std::snprintf(text, sizeof text, "%.0f", value);
   return text;
+}
+
+std::vector<FlowArrow> TimelineView::flowsOf(int lane,
+                                             const sim::Event &event) const {
+  std::vector<FlowArrow> found;
+  // Times are the simulator's own doubles, copied: equal, not near.
+  if (event.kind == sim::Event::Kind::Wait) {
+    auto first =
+        std::lower_bound(flowsByEnd.begin(), flowsByEnd.end(), event.end,
+                         [](const FlowArrow &f, double t) { return f.to < t; });
+    for (auto it = first; it != flowsByEnd.end() && it->to == event.end; ++it)
+      if (it->toLane == lane)
+        found.push_back(*it);
+  } else { // an arrive, or the copy whose bytes completed the phase
+    auto first = std::lower_bound(
+        flowsByStart.begin(), flowsByStart.end(), event.start,
+        [](const FlowArrow &f, double t) { return f.from < t; });
+    for (auto it = first; it != flowsByStart.end() && it->from == event.start;
+         ++it)
+      if (it->fromLane == lane)
+        found.push_back(*it);
+  }
+  return found;
+}
+
+int TimelineView::laneOf(const sim::Event *event) const {
+  for (size_t r = 0; r < lanes.size(); ++r) {
+    const std::vector<sim::Event> &events = lanes[r].events;
+    if (!events.empty() && event >= events.data() &&
+        event < events.data() + events.size())
+      return int(r);
+  }
+  return -1;
 }

@@ -31,6 +31,15 @@ struct TimelineLane {
   double waitingShare = 0;
 };
 
+/// A flow arrow of the trace: the arrive or landed copy that completed a
+/// phase (on lane `fromLane`) to the end of the wait it released.
+struct FlowArrow {
+  int fromLane = 0;
+  double from = 0;
+  int toLane = 0;
+  double to = 0;
+};
+
 struct TimelineView {
   /// Empty when there is a timeline; else why there is none.
   std::string unavailable;
@@ -58,8 +67,16 @@ struct TimelineView {
   /// when verification failed.
   std::shared_ptr<const TimelineView> counterexample;
 
+  /// Every flow, by the time it ends and by the time it starts.
+  std::vector<FlowArrow> flowsByEnd, flowsByStart;
+
   /// Index of the first event of `lane` that may reach into [t, ...).
   size_t firstVisible(const TimelineLane &lane, double t) const;
+  /// The flows into a wait, or out of an arrive or a landed copy, of lane
+  /// `lane` (what the pane draws for the event under the pointer).
+  std::vector<FlowArrow> flowsOf(int lane, const sim::Event &event) const;
+  /// The lane `event` (a pointer into one of the lanes) is on, or -1.
+  int laneOf(const sim::Event *event) const;
 };
 
 /// One view per step that has a protocol model (of its first kernel), in

@@ -187,8 +187,7 @@ private:
       draw->AddRect(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
                     palette::role(role));
       std::string text = llvm::formatv("wg{0} {1} {2}", group.index,
-                                       regs ? std::to_string(regs) : "?",
-                                       role)
+                                       regs ? std::to_string(regs) : "?", role)
                              .str();
       draw->PushClipRect(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
                          true);

@@ -17,6 +17,7 @@
 #include "Panel.h"
 
 #include "widgets/Palette.h"
+#include "widgets/SaveAsDialog.h"
 #include "widgets/TimelineLanes.h"
 
 #include <algorithm>
@@ -285,41 +286,7 @@ private:
       return float(x0 + (t - viewStart) / span * (x1 - x0));
     };
     ImGuiIO &io = ImGui::GetIO();
-    // Zoom around the pointer; drag to pan.
-    if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0) {
-      double at = viewStart + (io.MousePos.x - x0) / (x1 - x0) * span;
-      double factor = io.MouseWheel > 0 ? 0.8 : 1.25;
-      // From 20 cycles across to the whole run and a bit.
-      factor = std::clamp(factor, 20.0 / span,
-                          std::max(1.0, view.endTime * 1.1 / span));
-      viewStart = at - (at - viewStart) * factor;
-      viewEnd = at + (viewEnd - at) * factor;
-    }
-    if (ImGui::IsItemActive() &&
-        ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-      double shift = -io.MouseDelta.x / (x1 - x0) * span;
-      viewStart += shift;
-      viewEnd += shift;
-    }
-    // W/S zoom in and out around the middle, A/D pan, as in Perfetto.
-    if (hovered && !io.WantTextInput) {
-      double middle = (viewStart + viewEnd) / 2;
-      auto zoom = [&](double factor) {
-        factor = std::clamp(factor, 20.0 / span,
-                            std::max(1.0, view.endTime * 1.1 / span));
-        viewStart = middle - (middle - viewStart) * factor;
-        viewEnd = middle + (viewEnd - middle) * factor;
-      };
-      if (ImGui::IsKeyDown('W'))
-        zoom(0.96);
-      if (ImGui::IsKeyDown('S'))
-        zoom(1.04);
-      double pan = span * 0.02;
-      if (ImGui::IsKeyDown('A'))
-        viewStart -= pan, viewEnd -= pan;
-      if (ImGui::IsKeyDown('D'))
-        viewStart += pan, viewEnd += pan;
-    }
+    navigate(view, hovered, x0, x1);
     draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
     const sim::Event *under = drawSimulatedLanes(
         draw, view, origin, width, {viewStart, viewEnd},
@@ -377,7 +344,10 @@ private:
                      origin.y, {viewStart, viewEnd}, unit);
     drawLaneLegend(draw, ImVec2(origin.x, origin.y + lanesHeight + 2 + axis),
                    width);
+    drawFlows(draw, view, under, origin, laneH, x0, x1);
+    drawMeasure(draw, origin.y, origin.y + lanesHeight, x0, x1, unit);
     draw->PopClipRect();
+    drawMenu(state, view, hovered, commands);
     if (underMeasured && !under)
       ImGui::SetTooltip("measured on %s (%s)\n%s\ncycles %.0f - %.0f",
                         measured->device.c_str(), measured->label.c_str(),
@@ -395,6 +365,136 @@ private:
     }
   }
 
+  /// The wheel zooms around the pointer, dragging pans, Shift+drag
+  /// measures a range, W/S and A/D zoom and pan as in Perfetto.
+  void navigate(const TimelineView &view, bool hovered, float x0, float x1) {
+    ImGuiIO &io = ImGui::GetIO();
+    double span = std::max(1e-9, viewEnd - viewStart);
+    // Zoom around the pointer; drag to pan (with Shift: measure).
+    if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0) {
+      double at = viewStart + (io.MousePos.x - x0) / (x1 - x0) * span;
+      double factor = io.MouseWheel > 0 ? 0.8 : 1.25;
+      // From 20 cycles across to the whole run and a bit.
+      factor = std::clamp(factor, 20.0 / span,
+                          std::max(1.0, view.endTime * 1.1 / span));
+      viewStart = at - (at - viewStart) * factor;
+      viewEnd = at + (viewEnd - at) * factor;
+    }
+    auto timeAt = [&](float x) {
+      return viewStart + double(x - x0) / (x1 - x0) * span;
+    };
+    if (hovered && io.KeyShift && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+      measure = {true, timeAt(io.MousePos.x), timeAt(io.MousePos.x)};
+    else if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+      measure.shown = false;
+    if (ImGui::IsItemActive() &&
+        ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+      if (io.KeyShift && measure.shown) {
+        measure.to = timeAt(io.MousePos.x);
+      } else {
+        double shift = -io.MouseDelta.x / (x1 - x0) * span;
+        viewStart += shift;
+        viewEnd += shift;
+      }
+    }
+    // W/S zoom in and out around the middle, A/D pan, as in Perfetto.
+    if (hovered && !io.WantTextInput) {
+      double middle = (viewStart + viewEnd) / 2;
+      auto zoom = [&](double factor) {
+        factor = std::clamp(factor, 20.0 / span,
+                            std::max(1.0, view.endTime * 1.1 / span));
+        viewStart = middle - (middle - viewStart) * factor;
+        viewEnd = middle + (viewEnd - middle) * factor;
+      };
+      if (ImGui::IsKeyDown('W'))
+        zoom(0.96);
+      if (ImGui::IsKeyDown('S'))
+        zoom(1.04);
+      double pan = span * 0.02;
+      if (ImGui::IsKeyDown('A'))
+        viewStart -= pan, viewEnd -= pan;
+      if (ImGui::IsKeyDown('D'))
+        viewStart += pan, viewEnd += pan;
+    }
+  }
+
+  /// The range Shift+drag measured: a band over the lanes, its length on
+  /// top.
+  void drawMeasure(ImDrawList *draw, float top, float bottom, float x0,
+                   float x1, const char *unit) {
+    if (!measure.shown || measure.from == measure.to)
+      return;
+    double span = std::max(1e-9, viewEnd - viewStart);
+    auto toX = [&](double t) {
+      return float(x0 + (t - viewStart) / span * (x1 - x0));
+    };
+    float a = std::clamp(toX(std::min(measure.from, measure.to)), x0, x1);
+    float b = std::clamp(toX(std::max(measure.from, measure.to)), x0, x1);
+    draw->AddRectFilled(ImVec2(a, top), ImVec2(b, bottom),
+                        IM_COL32(255, 255, 255, 40));
+    draw->AddLine(ImVec2(a, top), ImVec2(a, bottom), palette::kSearchOutline);
+    draw->AddLine(ImVec2(b, top), ImVec2(b, bottom), palette::kSearchOutline);
+    char label[64];
+    std::snprintf(label, sizeof label, "%s %s",
+                  formatTick(std::abs(measure.to - measure.from), 1).c_str(),
+                  unit);
+    ImVec2 size = ImGui::CalcTextSize(label);
+    float x = std::clamp((a + b - size.x) / 2, x0, std::max(x0, x1 - size.x));
+    draw->AddRectFilled(ImVec2(x - 3, top),
+                        ImVec2(x + size.x + 3, top + size.y),
+                        IM_COL32(20, 20, 20, 230));
+    draw->AddText(ImVec2(x, top), palette::kSearchOutline, label);
+  }
+
+  /// The arrows of the event under the pointer: from the arrive that
+  /// released a wait, or from an arrive to the waits it released.
+  void drawFlows(ImDrawList *draw, const TimelineView &view,
+                 const sim::Event *under, ImVec2 origin, float laneH, float x0,
+                 float x1) {
+    if (!under)
+      return;
+    int lane = view.laneOf(under);
+    if (lane < 0)
+      return;
+    double span = std::max(1e-9, viewEnd - viewStart);
+    auto toX = [&](double t) {
+      return float(x0 + (t - viewStart) / span * (x1 - x0));
+    };
+    for (const FlowArrow &flow : view.flowsOf(lane, *under)) {
+      ImVec2 from(toX(flow.from), origin.y + laneH * (flow.fromLane + 0.5f));
+      ImVec2 to(toX(flow.to), origin.y + laneH * (flow.toLane + 0.5f));
+      ImU32 colour = IM_COL32(250, 250, 250, 230);
+      draw->AddLine(from, to, colour, 2);
+      float head = ImGui::GetFontSize() * 0.4f;
+      ImVec2 d(to.x - from.x, to.y - from.y);
+      float length = std::max(1.0f, std::sqrt(d.x * d.x + d.y * d.y));
+      d = ImVec2(d.x / length * head, d.y / length * head);
+      draw->AddTriangleFilled(
+          to, ImVec2(to.x - d.x - d.y * 0.5f, to.y - d.y + d.x * 0.5f),
+          ImVec2(to.x - d.x + d.y * 0.5f, to.y - d.y - d.x * 0.5f), colour);
+    }
+  }
+
+  /// Right-click on the lanes: zoom to fit, save the trace.
+  void drawMenu(const AppState &state, const TimelineView &view, bool hovered,
+                CommandQueue &commands) {
+    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right))
+      ImGui::OpenPopup("timeline menu");
+    if (ImGui::BeginPopup("timeline menu")) {
+      if (ImGui::MenuItem("Zoom to fit")) {
+        viewStart = 0;
+        viewEnd = std::max(1.0, view.endTime * 1.02);
+      }
+      if (ImGui::MenuItem("Clear the measured range", nullptr, false,
+                          measure.shown))
+        measure.shown = false;
+      ImGui::Separator();
+      saveAs.menuItem(state, ArtifactKind::Trace);
+      ImGui::EndPopup();
+    }
+    saveAs.draw(commands);
+  }
+
   /// Zoom to fit; how to move around the lanes on hover.
   void drawFitButton(const TimelineView &view) {
     if (ImGui::SmallButton("fit")) {
@@ -403,13 +503,19 @@ private:
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the whole run; the wheel or W/S zoom, dragging or "
-                        "A/D pan");
+                        "A/D pan, Shift+drag measures, right-click saves a "
+                        "Perfetto trace");
   }
 
   uint64_t shownRun = ~uint64_t(0);
   std::string shownStep;
   bool shownCounter = false;
   double viewStart = 0, viewEnd = 1;
+  struct Measure {
+    bool shown = false;
+    double from = 0, to = 0;
+  } measure;
+  SaveAsDialog saveAs;
 };
 
 } // namespace

@@ -25,8 +25,9 @@ constexpr float kMaxRegsPerThread = 256.0f;
 /// The role a warp is drawn in: its first innermost role.
 /// The name of the first role a warp plays, or "" (its colour's key).
 llvm::StringRef warpRole(const RoleTree &tree, const WarpNode &warp) {
-  return warp.roles.empty() ? llvm::StringRef()
-                            : llvm::StringRef(tree.roles[warp.roles.front()].name);
+  return warp.roles.empty()
+             ? llvm::StringRef()
+             : llvm::StringRef(tree.roles[warp.roles.front()].name);
 }
 
 void drawRegisterFile(const RoleTree &tree) {

@@ -74,7 +74,9 @@ std::string DiffView::unifiedText() const {
   std::string text = "--- before\n+++ after\n";
   for (size_t row = 0; row < lineDiff.lines.size(); ++row) {
     DiffLine::Kind kind = lineDiff.lines[row].kind;
-    text += kind == DiffLine::Removed ? '-' : kind == DiffLine::Added ? '+' : ' ';
+    text += kind == DiffLine::Removed ? '-'
+            : kind == DiffLine::Added ? '+'
+                                      : ' ';
     text += rowText(row).str();
     text += '\n';
   }
@@ -122,17 +124,16 @@ void DiffView::drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
   float size = ImGui::GetFontSize();
   size_t begin = std::min<size_t>(span.begin, text.size());
   size_t end = std::min<size_t>(span.end, text.size());
-  float x0 = textPos.x + font->CalcTextSizeA(size, FLT_MAX, 0, text.data(),
-                                             text.data() + begin)
-                             .x;
+  float x0 =
+      textPos.x +
+      font->CalcTextSizeA(size, FLT_MAX, 0, text.data(), text.data() + begin).x;
   float x1 = x0 + font->CalcTextSizeA(size, FLT_MAX, 0, text.data() + begin,
                                       text.data() + end)
                       .x;
   float lineHeight = ImGui::GetTextLineHeight();
-  drawList->AddRectFilled(ImVec2(x0, textPos.y),
-                          ImVec2(x1, textPos.y + lineHeight),
-                          added ? palette::kAddedWords
-                                : palette::kRemovedWords);
+  drawList->AddRectFilled(
+      ImVec2(x0, textPos.y), ImVec2(x1, textPos.y + lineHeight),
+      added ? palette::kAddedWords : palette::kRemovedWords);
   drawList->AddLine(ImVec2(x0, textPos.y + lineHeight - 1),
                     ImVec2(x1, textPos.y + lineHeight - 1),
                     added ? palette::kChangedMarker : palette::kFailedMarker,
@@ -210,8 +211,7 @@ void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
                        float columnWidth, float fullWidth) {
   float lineHeight = ImGui::GetTextLineHeight();
   if (row.folded) {
-    drawFold(drawList, pos, std::max(fullWidth, ImGui::GetWindowWidth()),
-             row);
+    drawFold(drawList, pos, std::max(fullWidth, ImGui::GetWindowWidth()), row);
     return;
   }
   if (find.hasMatchOn(row.first) ||
@@ -227,8 +227,7 @@ void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
   size_t right = row.paired != DiffRow::kNone ? row.paired : row.first;
   if (!added)
     drawSide(drawList, pos, columnWidth, row.first, 0);
-  drawSide(drawList, ImVec2(pos.x + columnWidth, pos.y), columnWidth, right,
-           1);
+  drawSide(drawList, ImVec2(pos.x + columnWidth, pos.y), columnWidth, right, 1);
 }
 
 void DiffView::handleMouse(ImVec2 origin, float lineHeight) {
@@ -255,8 +254,9 @@ void DiffView::handleMouse(ImVec2 origin, float lineHeight) {
     if (menuRow >= 0 && size_t(menuRow) < lineDiff.lines.size()) {
       const DiffLine &d = lineDiff.lines[menuRow];
       int number = d.kind == DiffLine::Added ? d.right : d.left;
-      std::string label = "Copy line " + std::to_string(number + 1) +
-                          (d.kind == DiffLine::Added ? " (after)" : " (before)");
+      std::string label =
+          "Copy line " + std::to_string(number + 1) +
+          (d.kind == DiffLine::Added ? " (after)" : " (before)");
       if (ImGui::MenuItem(label.c_str()))
         ImGui::SetClipboardText(rowText(menuRow).str().c_str());
     }
@@ -280,7 +280,8 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   drawHeader();
 
   ImGui::BeginChild("diff", size, false, ImGuiWindowFlags_HorizontalScrollbar);
-  find.handleKeys(ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
+  find.handleKeys(
+      ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
   float lineHeight = ImGui::GetTextLineHeight();
   float numberWidth = charWidth * 7;
   // Side by side, each side gets half the width and long lines are cut

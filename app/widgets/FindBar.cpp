@@ -74,8 +74,8 @@ int FindBar::drawFind() {
   }
   bool enter = ImGui::InputTextWithHint("##find", "find (Enter: next)", &query,
                                         ImGuiInputTextFlags_EnterReturnsTrue);
-  bool closing = (ImGui::IsItemActive() || ImGui::IsItemDeactivated()) &&
-                 escapePressed();
+  bool closing =
+      (ImGui::IsItemActive() || ImGui::IsItemDeactivated()) && escapePressed();
   int scrollTo = -1;
   if (enter && !matches.empty()) {
     size_t count = matches.size();
@@ -153,8 +153,8 @@ void FindBar::drawMarks(ImDrawList *drawList, ImVec2 textPos, size_t line,
     float x1 = x0 + font->CalcTextSizeA(size, FLT_MAX, 0, text.data() + begin,
                                         text.data() + end)
                         .x;
-    bool isCurrent = now && now->line == match.line &&
-                     now->column == match.column;
+    bool isCurrent =
+        now && now->line == match.line && now->column == match.column;
     drawList->AddRect(ImVec2(x0 - 1, textPos.y),
                       ImVec2(x1 + 1, textPos.y + lineHeight),
                       palette::kSearchOutline, 0, 0, isCurrent ? 2.5f : 1.0f);

@@ -59,9 +59,9 @@ inline constexpr ImU32 kTokenColours[] = {
 /// of a line (each at least 4.5:1 against every syntax colour and the line
 /// numbers; tests/unit/WindowStateTest.cpp checks).
 inline constexpr ImU32 kTextBackgrounds[] = {
-    kWindowBackground, kEditorBackground, kCorrelated, kSearchMatch, kSelection,
-    kErrorLine,        kWarningLine,      kAdded,      kRemoved,
-    kAddedWords,       kRemovedWords};
+    kWindowBackground, kEditorBackground, kCorrelated,  kSearchMatch,
+    kSelection,        kErrorLine,        kWarningLine, kAdded,
+    kRemoved,          kAddedWords,       kRemovedWords};
 
 } // namespace klx::app::palette
 

@@ -11,23 +11,25 @@ using namespace klx;
 using namespace klx::app;
 
 void SaveAsDialog::menuItems(const AppState &state) {
-  for (ArtifactKind item : kAllArtifacts) {
-    if (state.run && !targetMakes(state.run->target, item))
-      continue;
-    std::string label = item == ArtifactKind::Bundle
-                            ? "Export " + artifactLabel(item).str() + "..."
-                            : "Save " + artifactLabel(item).str() + " as...";
-    std::string why = artifactUnavailable(state, item);
-    if (ImGui::MenuItem(label.c_str(), nullptr, false, why.empty())) {
-      kind = item;
-      path = suggestedArtifactPath(state, item);
-      pendingOpen = true;
-      focusPath = true;
-    }
-    if (!why.empty() &&
-        ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s", why.c_str());
+  for (ArtifactKind item : kAllArtifacts)
+    menuItem(state, item);
+}
+
+void SaveAsDialog::menuItem(const AppState &state, ArtifactKind item) {
+  if (state.run && !targetMakes(state.run->target, item))
+    return;
+  std::string label = item == ArtifactKind::Bundle
+                          ? "Export " + artifactLabel(item).str() + "..."
+                          : "Save " + artifactLabel(item).str() + " as...";
+  std::string why = artifactUnavailable(state, item);
+  if (ImGui::MenuItem(label.c_str(), nullptr, false, why.empty())) {
+    kind = item;
+    path = suggestedArtifactPath(state, item);
+    pendingOpen = true;
+    focusPath = true;
   }
+  if (!why.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", why.c_str());
 }
 
 void SaveAsDialog::draw(CommandQueue &commands) {

@@ -22,6 +22,8 @@ public:
   /// Inside an open menu: a "Save ... as..." item per artifact of the run's
   /// target, disabled (with why, on hover) where it cannot be saved.
   void menuItems(const AppState &state);
+  /// The item of one artifact (a pane's menu offers its own).
+  void menuItem(const AppState &state, ArtifactKind kind);
   /// Every frame, in the same window as the menu: the dialog once an item
   /// was chosen; Save pushes Command::SaveArtifact.
   void draw(CommandQueue &commands);

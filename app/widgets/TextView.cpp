@@ -180,7 +180,8 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
 
   ImGui::BeginChild("text", size, false, ImGuiWindowFlags_HorizontalScrollbar);
   ImGuiIO &io = ImGui::GetIO();
-  find.handleKeys(ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
+  find.handleKeys(
+      ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
 
   float lineHeight = ImGui::GetTextLineHeight();
   char digits[16];

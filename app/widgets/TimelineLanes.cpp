@@ -25,27 +25,44 @@ ImU32 klx::app::stageColour(int slot) {
 
 std::string klx::app::describeEvent(const TimelineView &view,
                                     const sim::Event &e) {
-  char buffer[256];
-  std::string where =
-      e.barrier >= 0 && e.barrier < int(view.barrierNames.size())
-          ? view.barrierNames[e.barrier] + "[" + std::to_string(e.slot) + "]"
-          : "";
+  // "wait empty" on barrier empty, slot 2: the name once, then the slot.
+  std::string text = e.label;
+  if (e.barrier >= 0 && e.barrier < int(view.barrierNames.size())) {
+    const std::string &barrier = view.barrierNames[e.barrier];
+    if (llvm::StringRef(e.label).contains(barrier))
+      text += ", slot " + std::to_string(e.slot);
+    else
+      text += " " + barrier + "[" + std::to_string(e.slot) + "]";
+  }
+  std::string facts;
+  if (e.step >= 0)
+    facts = "loop step " + std::to_string(e.step);
+  if (e.phase >= 0)
+    facts += (facts.empty() ? "" : ", ") + std::string("phase ") +
+             std::to_string(e.phase);
+  if (!facts.empty())
+    text += "\n" + facts;
+  char time[96];
   if (view.moves)
-    std::snprintf(buffer, sizeof buffer,
-                  "%s %s\nstep %lld, phase %lld\nmove %.0f", e.label.c_str(),
-                  where.c_str(), (long long)e.step, (long long)e.phase,
-                  e.start + 1);
+    std::snprintf(time, sizeof time, "move %.0f", e.start + 1);
   else if (e.end > e.start)
-    std::snprintf(buffer, sizeof buffer,
-                  "%s %s\nstep %lld, phase %lld\ncycles %.0f - %.0f (%.0f)",
-                  e.label.c_str(), where.c_str(), (long long)e.step,
-                  (long long)e.phase, e.start, e.end, e.end - e.start);
+    std::snprintf(time, sizeof time, "cycles %.0f - %.0f (%.0f)", e.start,
+                  e.end, e.end - e.start);
   else
-    std::snprintf(buffer, sizeof buffer,
-                  "%s %s\nstep %lld, phase %lld\ncycle %.0f", e.label.c_str(),
-                  where.c_str(), (long long)e.step, (long long)e.phase,
-                  e.start);
-  return buffer;
+    std::snprintf(time, sizeof time, "cycle %.0f", e.start);
+  text += "\n" + std::string(time);
+  int lane = view.laneOf(&e);
+  for (const FlowArrow &flow : view.flowsOf(lane, e)) {
+    char line[160];
+    if (e.kind == sim::Event::Kind::Wait)
+      std::snprintf(line, sizeof line, "released by %s at cycle %.0f",
+                    view.lanes[flow.fromLane].role.c_str(), flow.from);
+    else
+      std::snprintf(line, sizeof line, "releases %s's wait at cycle %.0f",
+                    view.lanes[flow.toLane].role.c_str(), flow.to);
+    text += "\n" + std::string(line);
+  }
+  return text;
 }
 
 const sim::Event *

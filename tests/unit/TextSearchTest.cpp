@@ -182,6 +182,8 @@ TEST_CASE("A role has one colour, by its name, in every pane and step",
        {"producer", "producer_b", "consumer0", "consumer1", "consumer2"})
     slots.insert(roleColourSlot(name));
   CHECK(slots.size() == 5);
+  // Lanes named after threads differ from their neighbours.
+  CHECK(roleColourSlot("thread 0") != roleColourSlot("threads 1-127"));
   // Any other name: a slot that does not change between runs.
   int all = roleColourSlot("all");
   CHECK(all >= 0);

@@ -292,3 +292,58 @@ TEST_CASE("A kernel with errors keeps its last good result", "[app][stale]") {
   waitForRun(controller, 0);
   CHECK(state.lastGoodRun == state.run);
 }
+
+TEST_CASE("The timeline pane saves its trace and draws its flows",
+          "[app][save][timeline]") {
+  TempFolder folder;
+  std::string kernel = folder.file("ws.mlir");
+  writeFile(kernel, readSource("samples/nvidia/gemm_ws_persistent.mlir"));
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  controller.apply({Command::OpenFile, kernel}, 0);
+  waitForRun(controller, 0);
+  REQUIRE(state.run->succeeded());
+  REQUIRE(state.timeline);
+
+  std::string path = suggestedArtifactPath(state, ArtifactKind::Trace);
+  CHECK(path == folder.file("ws.timeline.json"));
+  CHECK(artifactUnavailable(state, ArtifactKind::Trace).empty());
+  controller.apply({Command::SaveArtifact, path, int(ArtifactKind::Trace)}, 0);
+  INFO(state.message);
+  CHECK_FALSE(state.messageIsError);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  REQUIRE(buffer);
+  llvm::StringRef trace = (*buffer)->getBuffer();
+  CHECK(trace.contains("\"traceEvents\""));
+  CHECK(trace.contains("producer"));
+  CHECK(trace.contains("\"ph\":\"s\"")); // flow arrows
+
+  // A wait released by an arrive (or a landed copy) has its arrow into
+  // the wait's end, and the arrive has the same arrow out.
+  const TimelineView &view = state.timeline->pick("");
+  REQUIRE_FALSE(view.flowsByEnd.empty());
+  const FlowArrow &flow = view.flowsByEnd.front();
+  const TimelineLane &waits = view.lanes[flow.toLane];
+  auto wait = std::find_if(
+      waits.events.begin(), waits.events.end(), [&](const sim::Event &e) {
+        return e.kind == sim::Event::Kind::Wait && e.end == flow.to;
+      });
+  REQUIRE(wait != waits.events.end());
+  CHECK(view.laneOf(&*wait) == flow.toLane);
+  std::vector<FlowArrow> into = view.flowsOf(flow.toLane, *wait);
+  REQUIRE_FALSE(into.empty());
+  CHECK(into.front().from == flow.from);
+  const TimelineLane &arrives = view.lanes[flow.fromLane];
+  auto arrive = std::find_if(
+      arrives.events.begin(), arrives.events.end(), [&](const sim::Event &e) {
+        return e.kind != sim::Event::Kind::Wait && e.start == flow.from;
+      });
+  REQUIRE(arrive != arrives.events.end());
+  CHECK_FALSE(view.flowsOf(flow.fromLane, *arrive).empty());
+
+  // A kernel without a protocol says why there is no trace to save.
+  writeFile(kernel, readSource("samples/nvidia/saxpy.mlir"));
+  controller.apply({Command::OpenFile, kernel}, 0);
+  waitForRun(controller, 0);
+  CHECK_FALSE(artifactUnavailable(state, ArtifactKind::Trace).empty());
+}
