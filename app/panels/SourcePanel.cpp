@@ -3,12 +3,15 @@
 // An ImGui multiline input does the editing; its own text is drawn
 // transparent and the panel draws the same text coloured on top, plus the
 // caret, diagnostic and correlation marks. Diagnostics are listed below.
+// The file's RUN/CHECK header is folded out of the editor (SourceFold) until
+// the user shows it; lines are numbered as in the file either way.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Panel.h"
 
 #include "core/RoleView.h"
+#include "core/SourceFold.h"
 #include "widgets/FindBar.h"
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"
@@ -20,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 namespace klx::app {
 namespace {
@@ -41,6 +45,7 @@ public:
   void draw(const AppState &state, CommandQueue &commands) override {
     drawHeader(state, commands);
     followState(state);
+    drawFoldSwitch();
     drawFind(commands);
     collectDiagnostics(state);
     collectRoleLines(state);
@@ -78,30 +83,81 @@ private:
   }
 
   /// While the user types, the buffer leads; otherwise the state does (a
-  /// file was opened or reverted).
+  /// file was opened or reverted). A file opened anew starts folded.
   void followState(const AppState &state) {
-    if (ImGui::GetActiveID() != ImGui::GetID(kEditorLabel) &&
-        state.source.text != editBuffer) {
-      editBuffer = state.source.text;
-      ++editSerial;
+    if (ImGui::GetActiveID() == ImGui::GetID(kEditorLabel) ||
+        state.source.text == fullText)
+      return;
+    if (state.source.path != shownPath) {
+      shownPath = state.source.path;
+      wantFold = true;
+    }
+    load(state.source.text);
+  }
+
+  /// Shows `text` in the editor, its header folded if the user wants it.
+  void load(const std::string &text) {
+    fullText = text;
+    fold.reset();
+    if (std::optional<LineRange> block = directiveBlock(text);
+        block && wantFold)
+      fold.emplace(text, *block);
+    editBuffer = fold ? fold->visible() : text;
+    ++editSerial;
+  }
+
+  /// "lines 18-58: 41 RUN/CHECK lines [show]", or [hide] once shown.
+  void drawFoldSwitch() {
+    std::optional<LineRange> block =
+        fold ? std::optional<LineRange>(fold->range())
+             : directiveBlock(fullText);
+    if (!block)
+      return;
+    ImGui::TextDisabled("lines %u-%u: %u lines of RUN/CHECK directives%s",
+                        block->first + 1, block->first + block->count,
+                        block->count, fold ? ", folded" : "");
+    ImGui::SameLine();
+    if (ImGui::SmallButton(fold ? "show##fold" : "fold##fold")) {
+      wantFold = !fold;
+      load(fullText);
     }
   }
 
+  /// The file's line (1-based) of the editor's line `visible` (1-based).
+  unsigned fileLine(unsigned visible) const {
+    return fold ? fold->fileLine(visible) : visible;
+  }
+  /// The editor's line of a file line; a line inside the fold unfolds it.
+  unsigned editorLine(unsigned file) {
+    if (!fold)
+      return file;
+    if (std::optional<unsigned> line = fold->visibleLine(file))
+      return *line;
+    // Never under the user's typing: the input keeps its own copy.
+    if (ImGui::GetActiveID() == ImGui::GetID(kEditorLabel))
+      return fold->linesBefore();
+    wantFold = false;
+    load(fullText);
+    return file;
+  }
+
   /// Ctrl+F and Ctrl+G over the buffer; a line found or gone to is
-  /// scrolled to, and Ctrl+G also focuses it (its IR lines light up).
+  /// scrolled to, and Ctrl+G (which takes the file's line numbers) also
+  /// focuses it, so that its IR lines light up.
   void drawFind(CommandQueue &commands) {
     find.handleKeys(
         ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
     LineIndex lines(editBuffer);
-    int line = find.draw(
+    FindMove move = find.draw(
         lines.size(), [&](size_t i) { return lines.line(i); }, editSerial);
-    if (line < 0)
-      return;
-    pendingScroll = line;
-    const TextMatch *match = find.current();
-    bool wentToLine = !match || match->line != size_t(line);
-    if (wentToLine)
-      commands.push({Command::FocusSourceLine, "", line + 1});
+    if (move.matchLine >= 0)
+      pendingScroll = move.matchLine;
+    if (move.typedLine >= 1) {
+      unsigned last = fileLine(unsigned(lines.size()));
+      unsigned file = std::min(unsigned(move.typedLine), last);
+      pendingScroll = int(editorLine(file)) - 1;
+      commands.push({Command::FocusSourceLine, "", int(file)});
+    }
   }
 
   void collectDiagnostics(const AppState &state) {
@@ -150,7 +206,8 @@ private:
     // editor.
     size_t lineCount =
         std::count(editBuffer.begin(), editBuffer.end(), '\n') + 1;
-    int digits = std::max(3, int(std::to_string(lineCount).size()));
+    int digits =
+        std::max(3, int(std::to_string(fileLine(unsigned(lineCount))).size()));
     float gutter = ImGui::CalcTextSize("0").x * float(digits + 1);
     float height =
         size.y < 0 ? ImGui::GetContentRegionAvail().y + size.y : size.y;
@@ -169,7 +226,10 @@ private:
     ImGui::PopStyleColor(2);
     bool active = ImGui::IsItemActive();
     if (changed) {
-      commands.push({Command::EditSource, editBuffer});
+      if (fold)
+        fold->edit(editBuffer);
+      fullText = fold ? fold->full() : editBuffer;
+      commands.push({Command::EditSource, fullText});
       ++editSerial;
     }
     ImGuiIO &io = ImGui::GetIO();
@@ -204,13 +264,20 @@ private:
         std::min<int>(lines, first + int(child->Size.y / lineHeight) + 3);
     char number[16];
     for (int i = first; i < last; ++i) {
-      auto severity = lineSeverity.find(i + 1);
+      unsigned line = fileLine(unsigned(i + 1));
+      auto severity = lineSeverity.find(line);
       ImU32 colour = severity == lineSeverity.end() ? palette::kLineNumber
                      : severity->second == Severity::Error
                          ? palette::kFailedMarker
                          : IM_COL32(230, 190, 80, 255);
-      std::snprintf(number, sizeof number, "%*d", digits, i + 1);
+      std::snprintf(number, sizeof number, "%*u", digits, line);
       drawList->AddText(ImVec2(pos.x, top + i * lineHeight), colour, number);
+    }
+    // Where the folded lines are: a rule between the numbers around them.
+    if (fold) {
+      float y = top + float(fold->linesBefore()) * lineHeight;
+      drawList->AddLine(ImVec2(pos.x, y), ImVec2(pos.x + size.x, y),
+                        palette::kSearchOutline, 2);
     }
     drawList->PopClipRect();
   }
@@ -233,15 +300,15 @@ private:
     for (int i = first; i < last; ++i) {
       ImVec2 pos(origin.x, origin.y + i * lineHeight);
       ImU32 background = 0;
-      auto severity = lineSeverity.find(i + 1);
+      unsigned line = fileLine(unsigned(i + 1));
+      auto severity = lineSeverity.find(line);
       if (severity != lineSeverity.end())
         background = severity->second == Severity::Error
                          ? palette::kErrorLine
                          : palette::kWarningLine;
-      else if (state.view.focusedSourceLine == unsigned(i + 1))
+      else if (state.view.focusedSourceLine == line)
         background = palette::kCorrelated;
-      else if (std::binary_search(roleLines.begin(), roleLines.end(),
-                                  unsigned(i + 1)))
+      else if (std::binary_search(roleLines.begin(), roleLines.end(), line))
         background = roleColour;
       else if (find.hasMatchOn(size_t(i)))
         background = palette::kSearchMatch;
@@ -283,8 +350,8 @@ private:
         if (visible)
           drawList->AddLine(top, ImVec2(top.x, top.y + lineHeight - 1),
                             IM_COL32(230, 230, 230, 255));
-        if (unsigned(line + 1) != caretLine) {
-          caretLine = line + 1;
+        if (fileLine(unsigned(line + 1)) != caretLine) {
+          caretLine = fileLine(unsigned(line + 1));
           commands.push({Command::FocusSourceLine, "", int(caretLine)});
         }
       }
@@ -294,7 +361,7 @@ private:
     // A role picked in the Warp roles pane brings its first line into view.
     if (roleLinesScrolled != roleLinesName && !roleLines.empty()) {
       roleLinesScrolled = roleLinesName;
-      float y = (roleLines.front() - 1) * lineHeight;
+      float y = (editorLine(roleLines.front()) - 1) * lineHeight;
       if (y < child->Scroll.y ||
           y > child->Scroll.y + child->Size.y - 2 * lineHeight)
         ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.2f));
@@ -305,7 +372,7 @@ private:
     unsigned focused = state.view.focusedSourceLine;
     if (focused != lastFocused) {
       lastFocused = focused;
-      float y = (focused - 1) * lineHeight;
+      float y = focused ? (editorLine(focused) - 1) * lineHeight : 0;
       if (focused && focused != caretLine &&
           (y < child->Scroll.y ||
            y > child->Scroll.y + child->Size.y - 2 * lineHeight))
@@ -315,11 +382,12 @@ private:
     // Hovering a marked line shows its messages.
     if (ImGui::IsMouseHoveringRect(child->InnerClipRect.Min,
                                    child->InnerClipRect.Max)) {
-      int line = int((ImGui::GetIO().MousePos.y - origin.y) / lineHeight) + 1;
+      int row = int((ImGui::GetIO().MousePos.y - origin.y) / lineHeight) + 1;
+      unsigned line = row >= 1 ? fileLine(unsigned(row)) : 0;
       if (lineSeverity.count(line)) {
         ImGui::BeginTooltip();
         for (const Diag &diag : diagnostics)
-          if (diag.loc.line == unsigned(line))
+          if (diag.loc.line == line)
             ImGui::Text("%s: %s", severityName(diag.severity).data(),
                         diag.message.c_str());
         ImGui::EndTooltip();
@@ -362,6 +430,12 @@ private:
 
   static constexpr const char *kEditorLabel = "##source";
   std::string editBuffer;
+  /// The whole text the editor stands for (editBuffer with the folded
+  /// lines put back), as last loaded or edited.
+  std::string fullText;
+  std::optional<FoldedText> fold;
+  bool wantFold = true;
+  std::string shownPath;
   /// Counts the changes of editBuffer, so that find reads it again.
   uint64_t editSerial = 0;
   FindBar find;

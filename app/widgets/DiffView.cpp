@@ -107,7 +107,7 @@ void DiffView::drawHeader() {
       rebuildRows();
     }
   }
-  int found = find.draw(
+  int found = find.drawForLines(
       lineDiff.lines.size(), [&](size_t row) { return rowText(row); },
       identity ^ (uint64_t(options.ignoreWhitespace) << 63));
   if (found >= 0)

@@ -100,7 +100,7 @@ int FindBar::drawFind() {
   return scrollTo;
 }
 
-int FindBar::drawGoto(size_t lineCount) {
+int FindBar::drawGoto() {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::SetKeyboardFocusHere();
   int scrollTo = -1;
@@ -108,8 +108,8 @@ int FindBar::drawGoto(size_t lineCount) {
                                ImGuiInputTextFlags_CharsDecimal |
                                    ImGuiInputTextFlags_EnterReturnsTrue)) {
     int line = std::atoi(gotoText);
-    if (line >= 1 && lineCount > 0)
-      scrollTo = std::min<int>(line - 1, int(lineCount) - 1);
+    if (line >= 1)
+      scrollTo = line;
     gotoOpen = false;
   }
   if (escapePressed())
@@ -117,26 +117,33 @@ int FindBar::drawGoto(size_t lineCount) {
   return scrollTo;
 }
 
-int FindBar::draw(size_t lineCount,
-                  llvm::function_ref<llvm::StringRef(size_t)> lineAt,
-                  uint64_t identity) {
-  int scrollTo = -1;
+FindMove FindBar::draw(size_t lineCount,
+                       llvm::function_ref<llvm::StringRef(size_t)> lineAt,
+                       uint64_t identity) {
+  FindMove move;
   if (findOpen) {
-    scrollTo = drawFind();
+    move.matchLine = drawFind();
     std::string searched = matchedQuery;
     refresh(lineCount, lineAt, identity);
     // As the query is typed, the first match comes into view.
-    if (matchedQuery != searched && !matches.empty() && scrollTo < 0)
-      scrollTo = int(matches.front().line);
+    if (matchedQuery != searched && !matches.empty() && move.matchLine < 0)
+      move.matchLine = int(matches.front().line);
   }
   if (gotoOpen) {
     if (findOpen)
       ImGui::SameLine();
-    int line = drawGoto(lineCount);
-    if (line >= 0)
-      scrollTo = line;
+    move.typedLine = drawGoto();
   }
-  return scrollTo;
+  return move;
+}
+
+int FindBar::drawForLines(size_t lineCount,
+                          llvm::function_ref<llvm::StringRef(size_t)> lineAt,
+                          uint64_t identity) {
+  FindMove move = draw(lineCount, lineAt, identity);
+  if (move.typedLine >= 1 && lineCount > 0)
+    return std::min<int>(move.typedLine - 1, int(lineCount) - 1);
+  return move.matchLine;
 }
 
 void FindBar::drawMarks(ImDrawList *drawList, ImVec2 textPos, size_t line,

@@ -24,16 +24,30 @@
 
 namespace klx::app {
 
+/// Where a FindBar sends the view: a match's line (0-based), or the line
+/// number typed into Ctrl+G (as typed: 1-based, not clamped, since a pane
+/// may number its lines otherwise); -1 for neither.
+struct FindMove {
+  int matchLine = -1;
+  int typedLine = -1;
+};
+
 class FindBar {
 public:
   /// Ctrl+F opens the find field, Ctrl+G the go-to-line field, while
   /// `focused` (the pane has the keyboard).
   void handleKeys(bool focused);
   /// Draws the open fields over the pane's lines (read through `lineAt`;
-  /// read again only when `identity` or the query changes). Returns the
-  /// 0-based line to bring into view, or -1.
-  int draw(size_t lineCount, llvm::function_ref<llvm::StringRef(size_t)> lineAt,
-           uint64_t identity);
+  /// read again only when `identity` or the query changes).
+  FindMove draw(size_t lineCount,
+                llvm::function_ref<llvm::StringRef(size_t)> lineAt,
+                uint64_t identity);
+  /// The same for a pane whose lines are numbered 1 to lineCount: the
+  /// 0-based line to bring into view (a match, or the line typed, clamped),
+  /// or -1.
+  int drawForLines(size_t lineCount,
+                   llvm::function_ref<llvm::StringRef(size_t)> lineAt,
+                   uint64_t identity);
 
   bool isOpen() const { return findOpen; }
   /// The query the marks are for; empty while the find field is closed.
@@ -53,7 +67,7 @@ private:
                llvm::function_ref<llvm::StringRef(size_t)> lineAt,
                uint64_t identity);
   int drawFind();
-  int drawGoto(size_t lineCount);
+  int drawGoto();
 
   bool findOpen = false, focusFind = false;
   std::string query, matchedQuery;

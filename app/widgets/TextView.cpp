@@ -173,7 +173,7 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
                               const MenuItems &menuItems) {
   TextViewResult result;
   ImGui::PushID(id);
-  int found = find.draw(
+  int found = find.drawForLines(
       index.size(), [&](size_t line) { return index.line(line); }, identity);
   if (found >= 0)
     pendingScroll = found;

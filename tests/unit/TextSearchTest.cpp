@@ -4,6 +4,7 @@
 
 #include "core/DiffRows.h"
 #include "core/RoleView.h"
+#include "core/SourceFold.h"
 #include "core/TextSearch.h"
 #include "klx/Pipeline/Compiler.h"
 
@@ -189,4 +190,58 @@ TEST_CASE("A role has one colour, by its name, in every pane and step",
   CHECK(all >= 0);
   CHECK(all < 6);
   CHECK(roleColourSlot("all") == all);
+}
+
+TEST_CASE("The RUN/CHECK header folds out of the editor and edits keep it",
+          "[app][fold]") {
+  std::string text = "// Lesson: a kernel.\n"        // 1
+                     "//\n"                          // 2
+                     "// RUN: klx compile %s\n"      // 3
+                     "// PTX: .entry k\n"            // 4
+                     "// A note between checks.\n"   // 5
+                     "// PTX-DAG: mbarrier.init\n"   // 6
+                     "\n"                            // 7
+                     "module {\n"                    // 8
+                     "  // CHECK: not in the header\n" // 9
+                     "}\n";
+  std::optional<LineRange> block = directiveBlock(text);
+  REQUIRE(block);
+  CHECK(block->first == 2);
+  CHECK(block->count == 4);
+  CHECK_FALSE(directiveBlock("// RUN: one\nmodule {}\n"));
+  CHECK_FALSE(directiveBlock("module {}\n// RUN: a\n// RUN: b\n// RUN: c\n"));
+
+  FoldedText fold(text, *block);
+  CHECK(fold.visible() == "// Lesson: a kernel.\n//\n\nmodule {\n"
+                          "  // CHECK: not in the header\n}\n");
+  CHECK(fold.full() == text);
+  CHECK(fold.linesBefore() == 2);
+  CHECK(fold.fileLine(2) == 2);
+  CHECK(fold.fileLine(3) == 7);
+  CHECK(fold.visibleLine(8) == 4u);
+  CHECK_FALSE(fold.visibleLine(4));
+
+  // Typing above the fold moves it down; below it leaves it.
+  fold.edit("// Lesson: a kernel, edited.\n//\n\nmodule {\n"
+            "  // CHECK: not in the header\n}\n");
+  CHECK(fold.full() == "// Lesson: a kernel, edited.\n//\n// RUN: klx compile "
+                       "%s\n// PTX: .entry k\n// A note between checks.\n// "
+                       "PTX-DAG: mbarrier.init\n\nmodule {\n  // CHECK: not in "
+                       "the header\n}\n");
+  fold.edit("// a new first line\n" + fold.visible());
+  CHECK(fold.linesBefore() == 3);
+  CHECK(llvm::StringRef(fold.full()).starts_with("// a new first line\n"));
+  std::string visible = fold.visible();
+  fold.edit(visible.substr(0, visible.size() - 2) + "  gpu.module @m {}\n}\n");
+  CHECK(llvm::StringRef(fold.full()).ends_with("gpu.module @m {}\n}\n"));
+  CHECK(llvm::StringRef(fold.full()).contains("// RUN: klx compile %s\n"));
+
+  // Deleting everything visible keeps the folded lines, whole.
+  fold.edit("");
+  CHECK(fold.full() == "// RUN: klx compile %s\n// PTX: .entry k\n// A note "
+                       "between checks.\n// PTX-DAG: mbarrier.init\n");
+  // A line typed where the fold is goes beside it, never into it.
+  fold.edit("x");
+  CHECK(fold.full().find("x") != std::string::npos);
+  CHECK(llvm::StringRef(fold.full()).contains("// RUN: klx compile %s\n"));
 }
