@@ -16,10 +16,9 @@ bool isDirective(llvm::StringRef line) {
     return false;
   line = line.ltrim();
   size_t name = 0;
-  while (name < line.size() &&
-         (std::isupper((unsigned char)line[name]) ||
-          std::isdigit((unsigned char)line[name]) || line[name] == '-' ||
-          line[name] == '_'))
+  while (name < line.size() && (std::isupper((unsigned char)line[name]) ||
+                                std::isdigit((unsigned char)line[name]) ||
+                                line[name] == '-' || line[name] == '_'))
     ++name;
   return name > 0 && name < line.size() && line[name] == ':' &&
          std::isupper((unsigned char)line[0]);
@@ -86,9 +85,8 @@ void FoldedText::edit(llvm::StringRef edited) {
   // Text changed in [prefix, old.size() - suffix). The fold keeps its
   // place against the text before it, or after it when the edit is above.
   if (anchor > prefix)
-    anchor = anchor >= old.size() - suffix
-                 ? anchor + edited.size() - old.size()
-                 : edited.size() - suffix;
+    anchor = anchor >= old.size() - suffix ? anchor + edited.size() - old.size()
+                                           : edited.size() - suffix;
   shown = edited.str();
   anchor = std::min(anchor, shown.size());
   // The folded lines go between two lines, never inside one.
@@ -101,8 +99,8 @@ void FoldedText::edit(llvm::StringRef edited) {
       anchor = end + 1;
     }
   }
-  folded.first = unsigned(std::count(shown.begin(), shown.begin() + anchor,
-                                     '\n'));
+  folded.first =
+      unsigned(std::count(shown.begin(), shown.begin() + anchor, '\n'));
 }
 
 unsigned FoldedText::linesBefore() const { return folded.first; }

@@ -74,7 +74,10 @@ StepPresence klx::app::findInSteps(const PipelineRun &run,
   bool present = false;
   for (size_t step = 0; step < run.snapshots.size(); ++step) {
     const Snapshot &snapshot = run.snapshots[step];
-    if (snapshot.text.empty() || snapshot.failed)
+    // The cubin step's text is ptxas's report, not code: a word missing
+    // from it did not go away.
+    if (snapshot.text.empty() || snapshot.failed ||
+        snapshot.kind == EmitKind::Cubin)
       continue;
     int lines = 0;
     llvm::StringRef rest = snapshot.text;

@@ -45,8 +45,9 @@ size_t nextMatch(const std::vector<TextMatch> &matches, size_t line,
                  bool backwards);
 
 /// Where a text is in the run: per step, how many lines hold it (-1 for a
-/// step with no text: a failed or skipped one, or the cubin), and the
-/// steps where it appears or disappears, in order.
+/// step with no code to search: a failed or skipped one, or the cubin,
+/// whose text is ptxas's report), and the steps where it appears or
+/// disappears, in order.
 struct StepPresence {
   struct Change {
     int step;

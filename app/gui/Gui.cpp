@@ -323,8 +323,9 @@ int runWindow(int argc, char **argv) {
   }
   loadWindowSettings(windowOptions.iniPath, settings);
 
-  // A screenshot shows the state, not wherever the pointer happens to be.
-  if (screenshotMode)
+  // A screenshot shows the state, not wherever the pointer happens to be;
+  // unless a script drives the window before it (--screenshot-when).
+  if (screenshotMode && args->screenshotWhen.empty())
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
 
   ControllerOptions options = controllerOptions(*args, screenshotMode);

@@ -45,6 +45,8 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
       args.paste = arg.str();
     else if (arg.consume_front("--ready-file="))
       args.readyFile = arg.str();
+    else if (arg.consume_front("--screenshot-when="))
+      args.screenshotWhen = arg.str();
     else if (arg.consume_front("--compare="))
       args.compare = arg.str();
     else if (arg == "-D" && i + 1 < argc)

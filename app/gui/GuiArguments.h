@@ -51,6 +51,9 @@ struct GuiArguments {
   /// Written (empty) once the first compile is done and drawn, for a
   /// script that drives the window with the mouse and keys.
   std::string readyFile;
+  /// With --screenshot: wait for this file to exist before taking it (a
+  /// script drives the window first, then creates the file).
+  std::string screenshotWhen;
 };
 
 /// Reads `klx [FILE] [options]`; nullopt after saying what is wrong.

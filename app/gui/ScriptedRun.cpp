@@ -89,6 +89,9 @@ void ScriptedRun::beforeFrameEnd(const AppController &controller,
   }
   if (!drawsEveryFrame() || screenshotRequested)
     return;
+  if (!args.screenshotWhen.empty() &&
+      !llvm::sys::fs::exists(args.screenshotWhen))
+    return;
   window.requestScreenshot(args.screenshot);
   screenshotRequested = true;
   std::string layoutPath = args.screenshot;

@@ -88,7 +88,8 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     else
       std::snprintf(label, sizeof label, "%s %.0f%%", events.role.c_str(),
                     100 * events.waitingShare);
-    draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.role), label);
+    draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.role),
+                  label);
     float foldEnd = -1, foldStart = 0;
     float lastTick = -1e9f; // ticks closer than that fold into one
     float lastMarker = -1e9f;
@@ -119,8 +120,9 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
       }
       if (box) {
         flushFold(); // a wide box ends the run (ticks do not)
-        ImU32 fill = e.kind == sim::Event::Kind::Wait ? stageColour(e.slot)
-                                                      : palette::role(events.role);
+        ImU32 fill = e.kind == sim::Event::Kind::Wait
+                         ? stageColour(e.slot)
+                         : palette::role(events.role);
         draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneH - 5), fill);
       } else if (e.kind == sim::Event::Kind::PhaseDone) {
         // A phase flip: a small triangle in the stage's colour on top.

@@ -191,6 +191,8 @@ void readLayout(const std::string &png, Image &image) {
   }
 }
 
+Image loadScreenshot(const std::string &png);
+
 /// Runs klx under xvfb-run on a screen of `screen`'s size and loads the
 /// screenshot it wrote with the layout beside it.
 Image screenshotOn(ScreenSize screen, const std::string &name,
@@ -214,6 +216,11 @@ Image screenshotOn(ScreenSize screen, const std::string &name,
     FAIL(llvm::toString(result.takeError()));
   INFO(result->output);
   REQUIRE(result->exitCode == 0);
+  return loadScreenshot(png);
+}
+
+/// The PNG a window wrote with --screenshot, and its layout.
+Image loadScreenshot(const std::string &png) {
   Image image;
   int channels;
   std::unique_ptr<unsigned char, void (*)(void *)> pixels(
@@ -932,5 +939,84 @@ kill $pid; wait $pid
     CHECK(llvm::StringRef(text).contains(line));
   }
   CHECK(llvm::StringRef(text).contains(lines[1].str() + "\n"));
+  llvm::sys::fs::remove_directories(dir);
+}
+
+namespace {
+/// Pixels of the box Ctrl+F draws around each match (palette's
+/// kSearchOutline, 240 200 60).
+size_t searchOutlinePixels(const Image &image, Rect r) {
+  size_t count = 0;
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x) {
+      const unsigned char *p = image.at(x, y);
+      count += p[0] == 240 && p[1] == 200 && p[2] == 60;
+    }
+  return count;
+}
+} // namespace
+
+TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
+          "[gui][find]") {
+  // Driven with xdotool: a click in the IR pane, Ctrl+F, a word, Enter;
+  // then the same in the Source editor. Both panes box their matches.
+  for (const char *tool : {"xdotool", "xvfb-run"})
+    if (!llvm::sys::findProgramByName(tool))
+      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-find", dir));
+  Image layout = screenshot("find-layout.png", {"--pass=klx-to-nvgpu"});
+  Rect ir = paneRect(layout, kIR), source = paneRect(layout, kSource);
+  std::string png = outputPath("find.png");
+  llvm::sys::fs::remove(png);
+  auto ctrl = [](char key) {
+    // Held, not tapped: ImGui 1.86 misses a press and release that
+    // arrive within one frame.
+    return llvm::formatv("xdotool keydown ctrl; sleep 0.15; xdotool keydown "
+                         "{0}; sleep 0.15; xdotool keyup {0}; sleep 0.2; "
+                         "xdotool keyup ctrl; sleep 0.4",
+                         key)
+        .str();
+  };
+  std::string script =
+      llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove {3} {4} click 1; sleep 0.3
+{7}
+xdotool type --delay 60 "mbarrier"; sleep 0.3
+xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 0.5
+xdotool mousemove {5} {6} click 1; sleep 0.3
+{7}
+xdotool type --delay 60 "klx.load"; sleep 0.5
+touch {0}/look
+wait $pid
+)",
+                    std::string(dir), KLX_BINARY, png, (ir.x0 + ir.x1) / 2,
+                    (ir.y0 + ir.y1) / 2, (source.x0 + source.x1) / 2,
+                    (source.y0 + source.y1) / 2, ctrl('f'))
+          .str();
+  std::string scriptPath = std::string(dir) + "/drive.sh";
+  writeFile(scriptPath, script);
+  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
+  auto result = runTool(
+      *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
+      /*timeoutSeconds=*/300);
+  if (!result)
+    FAIL(llvm::toString(result.takeError()));
+  INFO(result->output);
+  Image found = loadScreenshot(png);
+  // Right of the Source pane's gutter, whose fold rule has the colour too.
+  Rect editor = paneRect(found, kSource);
+  editor.x0 += int(found.fontSize * 4);
+  size_t inIR = searchOutlinePixels(found, paneRect(found, kIR));
+  size_t inSource = searchOutlinePixels(found, editor);
+  INFO("match boxes: " << inIR << " pixels in the IR pane, " << inSource
+                       << " in the Source editor");
+  CHECK(inIR > 300);
+  CHECK(inSource > 150);
   llvm::sys::fs::remove_directories(dir);
 }

@@ -62,9 +62,12 @@ TEST_CASE("A search across the steps says where a text appears and goes",
   run.snapshots.push_back(snapshotOf("convert-nvgpu-to-nvvm", "nvvm.wgmma\n"));
   run.snapshots.push_back(
       snapshotOf("canonicalize", "Nvgpu.WarpGroup.mma reappears\n"));
+  Snapshot report = snapshotOf("cubin", "ptxas info: 168 registers\n");
+  report.kind = EmitKind::Cubin;
+  run.snapshots.push_back(report);
 
   StepPresence presence = findInSteps(run, "nvgpu.warpgroup.mma");
-  CHECK(presence.lines == std::vector<int>{0, 2, -1, 0, 1});
+  CHECK(presence.lines == std::vector<int>{0, 2, -1, 0, 1, -1});
   REQUIRE(presence.changes.size() == 3);
   CHECK(presence.changes[0].step == 1);
   CHECK(presence.changes[0].appears);
@@ -194,14 +197,14 @@ TEST_CASE("A role has one colour, by its name, in every pane and step",
 
 TEST_CASE("The RUN/CHECK header folds out of the editor and edits keep it",
           "[app][fold]") {
-  std::string text = "// Lesson: a kernel.\n"        // 1
-                     "//\n"                          // 2
-                     "// RUN: klx compile %s\n"      // 3
-                     "// PTX: .entry k\n"            // 4
-                     "// A note between checks.\n"   // 5
-                     "// PTX-DAG: mbarrier.init\n"   // 6
-                     "\n"                            // 7
-                     "module {\n"                    // 8
+  std::string text = "// Lesson: a kernel.\n"          // 1
+                     "//\n"                            // 2
+                     "// RUN: klx compile %s\n"        // 3
+                     "// PTX: .entry k\n"              // 4
+                     "// A note between checks.\n"     // 5
+                     "// PTX-DAG: mbarrier.init\n"     // 6
+                     "\n"                              // 7
+                     "module {\n"                      // 8
                      "  // CHECK: not in the header\n" // 9
                      "}\n";
   std::optional<LineRange> block = directiveBlock(text);
