@@ -30,7 +30,9 @@ llvm::StringRef warpRole(const RoleTree &tree, const WarpNode &warp) {
              : llvm::StringRef(tree.roles[warp.roles.front()].name);
 }
 
-void drawRegisterFile(const RoleTree &tree) {
+/// `allocated`: what ptxas gave each thread, for a tree whose IR sets no
+/// register count (0 when unknown too).
+void drawRegisterFile(const RoleTree &tree, unsigned allocated) {
   ImDrawList *draw = ImGui::GetWindowDrawList();
   ImVec2 origin = ImGui::GetCursorScreenPos();
   float width = std::max(120.0f, ImGui::GetContentRegionAvail().x);
@@ -39,7 +41,8 @@ void drawRegisterFile(const RoleTree &tree) {
                       IM_COL32(50, 50, 55, 255));
   float x = origin.x;
   for (const WarpgroupNode &group : tree.warpgroups) {
-    float share = float(group.threads) * group.regs / kRegistersPerSM * width;
+    unsigned regs = group.regs ? group.regs : allocated;
+    float share = float(group.threads) * regs / kRegistersPerSM * width;
     llvm::StringRef role =
         group.warps.empty() ? "" : warpRole(tree, group.warps.front());
     float end = std::min(origin.x + width, x + share);
@@ -54,6 +57,9 @@ void drawRegisterFile(const RoleTree &tree) {
   if (tree.registerTotal)
     std::snprintf(label, sizeof(label), "%u of 65536 registers%s",
                   tree.registerTotal, over ? ": too many" : "");
+  else if (allocated)
+    std::snprintf(label, sizeof(label), "%u of 65536 registers (ptxas)",
+                  allocated * tree.threads);
   else
     std::snprintf(label, sizeof(label), "registers unknown: no cap at entry");
   draw->AddText(ImVec2(origin.x + 4, origin.y),
@@ -63,7 +69,8 @@ void drawRegisterFile(const RoleTree &tree) {
   ImGui::Dummy(ImVec2(width, height));
 }
 
-void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
+void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group,
+                   unsigned allocated) {
   ImDrawList *draw = ImGui::GetWindowDrawList();
   ImGui::Text("wg %u", group.index);
   ImGui::SameLine(ImGui::GetFontSize() * 3.2f);
@@ -78,12 +85,13 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group) {
   draw->AddRectFilled(
       origin,
       ImVec2(origin.x +
-                 barWidth * std::min(1.0f, group.regs / kMaxRegsPerThread),
+                 barWidth * std::min(1.0f, (group.regs ? group.regs : allocated) /
+                                               kMaxRegsPerThread),
              origin.y + height),
       palette::roleBackground(role));
   char regs[32];
-  std::snprintf(regs, sizeof(regs), group.regs ? "%u regs" : "? regs",
-                group.regs);
+  unsigned count = group.regs ? group.regs : allocated;
+  std::snprintf(regs, sizeof(regs), count ? "%u regs" : "? regs", count);
   draw->AddText(ImVec2(origin.x + 4, origin.y), IM_COL32(230, 230, 230, 255),
                 regs);
   ImGui::Dummy(ImVec2(barWidth, height));
@@ -193,17 +201,23 @@ private:
                 const RoleTree &tree) {
     ImGui::Text("@%s", tree.kernel.c_str());
     ImGui::SameLine();
+    // Without a count in the IR, what ptxas allocated stands in.
+    unsigned allocated = tree.registersAtEntry ? 0 : ptxasRegisters(state, tree);
     if (tree.registersAtEntry)
       ImGui::TextDisabled("%u threads, %u regs/thread at entry (%s)",
                           tree.threads, tree.registersAtEntry,
                           tree.form.c_str());
+    else if (allocated)
+      ImGui::TextDisabled("%u threads, %u regs/thread as ptxas allocated, no "
+                          "cap in the IR (%s)",
+                          tree.threads, allocated, tree.form.c_str());
     else
       ImGui::TextDisabled("%u threads, no register cap at entry (%s)",
                           tree.threads, tree.form.c_str());
-    drawRegisterFile(tree);
+    drawRegisterFile(tree, allocated);
     for (const WarpgroupNode &group : tree.warpgroups) {
       ImGui::PushID(int(group.index));
-      drawWarpgroup(tree, group);
+      drawWarpgroup(tree, group, allocated);
       ImGui::PopID();
     }
     ImGui::Separator();
@@ -268,10 +282,28 @@ private:
     ImGui::Unindent(size);
   }
 
+  /// Registers ptxas gave the tree's kernel, 0 when the run has no report.
+  static unsigned ptxasRegisters(const AppState &state, const RoleTree &tree) {
+    if (!state.run)
+      return 0;
+    for (const DeviceArtifacts &module : state.run->artifacts)
+      if (module.ptxas)
+        if (const PtxasFunctionReport *report =
+                module.ptxas->find(tree.kernel))
+          return report->registers;
+    return 0;
+  }
+
   void drawChecks(CommandQueue &commands, const RoleTree &tree) {
     if (tree.checks.empty()) {
-      ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1),
-                         "registers, setmaxnreg and barriers check out");
+      bool anything = llvm::any_of(tree.roles, [](const Role &role) {
+        return role.regs || !role.barriers.empty();
+      });
+      if (anything)
+        ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1),
+                           "registers, setmaxnreg and barriers check out");
+      else
+        ImGui::TextDisabled("nothing to check: no setmaxnreg, no barriers");
       return;
     }
     for (size_t i = 0; i < tree.checks.size(); ++i) {
