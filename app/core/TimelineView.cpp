@@ -2,6 +2,8 @@
 
 #include "TimelineView.h"
 
+#include "RoleView.h"
+
 #include "klx/Analysis/Protocol/VerifyFormat.h"
 
 #include <algorithm>
@@ -47,6 +49,7 @@ TimelineView klx::app::makeTimelineView(const sim::ProtocolModel &model,
   for (size_t r = 0; r < t.lanes.size(); ++r) {
     TimelineLane lane;
     lane.role = t.roleNames[r];
+    lane.colourRole = lane.role;
     lane.events = std::move(t.lanes[r]);
     std::stable_sort(lane.events.begin(), lane.events.end(),
                      [](const sim::Event &a, const sim::Event &b) {
@@ -104,11 +107,46 @@ static void addVerification(TimelineView &view, const sim::ProtocolModel &model,
   if (v->fails()) {
     auto trace = std::make_shared<TimelineView>(
         makeTimelineView(model, v->trace, view.step, view.stepName));
+    // The same lanes as the simulation's, in the same colours.
+    for (size_t r = 0; r < trace->lanes.size() && r < view.lanes.size(); ++r)
+      trace->lanes[r].colourRole = view.lanes[r].colourRole;
     trace->readFrom = model.readFrom + ", counterexample";
     trace->moves = true;
     view.counterexample = std::move(trace);
   }
   view.verification = std::move(v);
+}
+
+/// The innermost role warp `warp` runs in `tree`, or "".
+static std::string roleOfWarp(const RoleTree &tree, unsigned warp) {
+  for (const WarpgroupNode &group : tree.warpgroups)
+    for (const WarpNode &node : group.warps)
+      if (node.index == warp && !node.roles.empty())
+        return tree.roles[node.roles.front()].name;
+  return "";
+}
+
+/// Each lane's colour is its role's: lanes named after threads take the
+/// role their first thread runs in the tree that stands for the view's
+/// step, so the consumers are the consumers' colour in every pane.
+static void nameLaneColours(TimelineView &view, const PipelineRun &run) {
+  RoleSource source = roleSourceFor(run, view.step);
+  const RoleTree *tree =
+      source.step >= 0 && !run.snapshots[source.step].roles.empty()
+          ? &run.snapshots[source.step].roles.front()
+          : nullptr;
+  for (TimelineLane &lane : view.lanes) {
+    lane.colourRole = lane.role;
+    llvm::StringRef name = lane.role;
+    if (!tree ||
+        !(name.consume_front("threads ") || name.consume_front("thread ")))
+      continue;
+    unsigned thread = 0;
+    if (name.consumeInteger(10, thread))
+      continue;
+    if (std::string role = roleOfWarp(*tree, thread / 32); !role.empty())
+      lane.colourRole = role;
+  }
 }
 
 TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
@@ -128,6 +166,7 @@ TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
             : nullptr;
     TimelineView view =
         makeTimelineView(model, sim::simulate(model), i, s.displayName());
+    nameLaneColours(view, run);
     addVerification(view, model, same, verifyStates);
     result.views.push_back(std::move(view));
   }

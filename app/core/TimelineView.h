@@ -26,6 +26,10 @@ namespace klx::app {
 
 struct TimelineLane {
   std::string role;
+  /// The role whose colour the lane takes: its own name, or for a lane
+  /// named after threads ("threads 0-127", read from nvgpu ops) the role
+  /// those threads run in the step's role tree.
+  std::string colourRole;
   std::vector<sim::Event> events; // by start
   double longest = 0;             // the longest event's duration
   double waitingShare = 0;

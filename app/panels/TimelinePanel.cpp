@@ -348,6 +348,14 @@ private:
     drawMeasure(draw, origin.y, origin.y + lanesHeight, x0, x1, unit);
     draw->PopClipRect();
     drawMenu(state, view, hovered, commands);
+    // The label column is narrow: a lane's whole name on hover.
+    if (hovered && io.MousePos.x < x0 && !view.lanes.empty()) {
+      int lane = int((io.MousePos.y - origin.y) / laneH);
+      if (lane >= 0 && size_t(lane) < view.lanes.size())
+        ImGui::SetTooltip("%s: waits %.0f%% of its time",
+                          view.lanes[lane].role.c_str(),
+                          100 * view.lanes[lane].waitingShare);
+    }
     if (underMeasured && !under)
       ImGui::SetTooltip("measured on %s (%s)\n%s\ncycles %.0f - %.0f",
                         measured->device.c_str(), measured->label.c_str(),

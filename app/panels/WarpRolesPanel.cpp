@@ -84,9 +84,9 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group,
                       IM_COL32(50, 50, 55, 255));
   draw->AddRectFilled(
       origin,
-      ImVec2(origin.x +
-                 barWidth * std::min(1.0f, (group.regs ? group.regs : allocated) /
-                                               kMaxRegsPerThread),
+      ImVec2(origin.x + barWidth * std::min(1.0f, (group.regs ? group.regs
+                                                              : allocated) /
+                                                      kMaxRegsPerThread),
              origin.y + height),
       palette::roleBackground(role));
   char regs[32];
@@ -202,7 +202,8 @@ private:
     ImGui::Text("@%s", tree.kernel.c_str());
     ImGui::SameLine();
     // Without a count in the IR, what ptxas allocated stands in.
-    unsigned allocated = tree.registersAtEntry ? 0 : ptxasRegisters(state, tree);
+    unsigned allocated =
+        tree.registersAtEntry ? 0 : ptxasRegisters(state, tree);
     if (tree.registersAtEntry)
       ImGui::TextDisabled("%u threads, %u regs/thread at entry (%s)",
                           tree.threads, tree.registersAtEntry,
@@ -288,8 +289,7 @@ private:
       return 0;
     for (const DeviceArtifacts &module : state.run->artifacts)
       if (module.ptxas)
-        if (const PtxasFunctionReport *report =
-                module.ptxas->find(tree.kernel))
+        if (const PtxasFunctionReport *report = module.ptxas->find(tree.kernel))
           return report->registers;
     return 0;
   }

@@ -88,7 +88,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     else
       std::snprintf(label, sizeof label, "%s %.0f%%", events.role.c_str(),
                     100 * events.waitingShare);
-    draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.role),
+    draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.colourRole),
                   label);
     float foldEnd = -1, foldStart = 0;
     float lastTick = -1e9f; // ticks closer than that fold into one
@@ -122,7 +122,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
         flushFold(); // a wide box ends the run (ticks do not)
         ImU32 fill = e.kind == sim::Event::Kind::Wait
                          ? stageColour(e.slot)
-                         : palette::role(events.role);
+                         : palette::role(events.colourRole);
         draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneH - 5), fill);
       } else if (e.kind == sim::Event::Kind::PhaseDone) {
         // A phase flip: a small triangle in the stage's colour on top.

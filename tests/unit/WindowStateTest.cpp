@@ -14,6 +14,7 @@
 #endif
 
 #include <cmath>
+#include <map>
 
 using namespace klx;
 using namespace klx::app;
@@ -340,6 +341,18 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
       });
   REQUIRE(arrive != arrives.events.end());
   CHECK_FALSE(view.flowsOf(flow.fromLane, *arrive).empty());
+
+  // Lanes read from the nvgpu ops are named after threads; they take the
+  // colour of the role those threads run, as the Warp roles pane shows it.
+  const TimelineView &lowered = state.timeline->pick("klx-to-nvgpu");
+  REQUIRE(lowered.stepName == "klx-to-nvgpu");
+  std::map<std::string, std::string> colours;
+  for (const TimelineLane &lane : lowered.lanes)
+    colours[lane.role] = lane.colourRole;
+  CHECK(colours["threads 0-127"] == "consumer");
+  CHECK(colours["threads 128-255"] == "consumer");
+  CHECK(colours["thread 256"] == "producer");
+  CHECK(view.lanes.front().colourRole == view.lanes.front().role);
 
   // A kernel without a protocol says why there is no trace to save.
   writeFile(kernel, readSource("samples/nvidia/saxpy.mlir"));
