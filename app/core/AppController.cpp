@@ -41,6 +41,18 @@ int klx::app::irStepFor(const PipelineRun &run, int selected) {
   return index;
 }
 
+int klx::app::textStepFor(const PipelineRun &run, const ViewState &view) {
+  int index = irStepFor(run, view.selected);
+  if (index < 0 || view.layout != LayoutName::Teach ||
+      size_t(view.selected) >= run.snapshots.size())
+    return index;
+  const Snapshot &selected = run.snapshots[view.selected];
+  bool code = selected.kind == EmitKind::PTX ||
+              selected.kind == EmitKind::SASS ||
+              selected.kind == EmitKind::AMDGCN;
+  return code && !selected.text.empty() ? view.selected : index;
+}
+
 int klx::app::comparisonStep(const ViewState &view) {
   if (view.compareWith >= 0)
     return view.compareWith;
@@ -562,6 +574,8 @@ void AppController::apply(const Command &command, double now) {
     break;
   case Command::ShowTimelineOf:
     appState.view.timelineStep = command.text;
+    // Where the timeline is a tab (Teach), the one asked for comes forward.
+    showPanel("Barrier timeline");
     break;
   case Command::ShowCounterexample:
     appState.view.showCounterexample = command.flag;

@@ -144,6 +144,10 @@ std::vector<int> visibleSteps(const PipelineRun &run, bool hideUnchanged);
 /// step itself, or for a backend step past LLVM (ptx, cubin) the last IR
 /// before it.
 int irStepFor(const PipelineRun &run, int selected);
+/// The step whose text the IR pane shows: irStepFor the selected step,
+/// except in Teach, whose Assembly pane is a small tab: there a PTX, SASS
+/// or AMDGCN step shows its own code in the large pane.
+int textStepFor(const PipelineRun &run, const ViewState &view);
 
 /// The snapshot a diff compares `selected` against.
 int comparisonStep(const ViewState &view);

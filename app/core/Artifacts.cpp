@@ -44,7 +44,7 @@ const DeviceArtifacts *firstModule(const AppState &state) {
 const Snapshot *selectedStep(const AppState &state) {
   if (!state.run)
     return nullptr;
-  int index = irStepFor(*state.run, state.view.selected);
+  int index = textStepFor(*state.run, state.view);
   return index < 0 ? nullptr : &state.run->snapshots[index];
 }
 
@@ -104,9 +104,20 @@ llvm::Error writeTrace(const AppState &state, llvm::raw_ostream &out) {
 /// `.ll` for LLVM IR steps, `.ptx` for the PTX step, ...: what the
 /// snapshot's text is.
 llvm::StringRef stepExtension(const Snapshot &step) {
-  llvm::StringRef name = step.name;
-  if (name.starts_with("llvm"))
+  switch (step.kind) {
+  case EmitKind::MLIR:
+    return step.name.rfind("llvm", 0) == 0 ? ".ll" : ".mlir";
+  case EmitKind::LLVM:
     return ".ll";
+  case EmitKind::PTX:
+    return ".ptx";
+  case EmitKind::SASS:
+    return ".sass";
+  case EmitKind::AMDGCN:
+    return ".s";
+  case EmitKind::Cubin:
+    return ".txt";
+  }
   return ".mlir";
 }
 
@@ -172,7 +183,9 @@ std::string klx::app::suggestedArtifactPath(const AppState &state,
   switch (kind) {
   case ArtifactKind::StepIR:
     if (const Snapshot *step = selectedStep(state))
-      name = stem + "." + step->displayName() + stepExtension(*step).str();
+      name = step->isIR()
+                 ? stem + "." + step->displayName() + stepExtension(*step).str()
+                 : stem + stepExtension(*step).str(); // gemm.ptx
     else
       name = stem + ".mlir";
     break;

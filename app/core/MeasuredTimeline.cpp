@@ -17,7 +17,8 @@ klx::app::readMeasuredTimeline(const std::string &text, std::string &error) {
     return std::nullopt;
   }
   const llvm::json::Object *root = parsed->getAsObject();
-  const llvm::json::Array *events = root ? root->getArray("traceEvents") : nullptr;
+  const llvm::json::Array *events =
+      root ? root->getArray("traceEvents") : nullptr;
   if (!events) {
     error = "the trace has no traceEvents";
     return std::nullopt;

@@ -139,6 +139,14 @@ private:
     if (it == a.counts.end())
       return;
     const InstructionCounts &counts = it->second;
+    // In a short pane (Teach at 1280x720) the table would leave no room
+    // for the code: folded under one line there.
+    size_t rows = (counts.classes.size() + 2) / 2;
+    bool shortPane = ImGui::GetContentRegionAvail().y <
+                     ImGui::GetTextLineHeightWithSpacing() * float(rows + 12);
+    if (shortPane && !ImGui::TreeNode("counts", "instruction counts (total %u)",
+                                      counts.total))
+      return;
     if (ImGui::BeginTable("counts", 2,
                           ImGuiTableFlags_SizingStretchProp |
                               ImGuiTableFlags_BordersInnerV)) {
@@ -157,6 +165,8 @@ private:
         cell(entry.name.c_str(), entry.count, entry.count == 0);
       ImGui::EndTable();
     }
+    if (shortPane)
+      ImGui::TreePop();
   }
 
   /// `variant` tells the modules, and a last good run, apart.

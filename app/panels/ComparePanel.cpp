@@ -102,7 +102,14 @@ public:
     ImGui::SameLine();
     ImGui::Checkbox("all rows", &showAll);
 
-    float tableHeight = ImGui::GetContentRegionAvail().y * 0.38f;
+    // The table takes what its rows need, up to 38% of a tall window and
+    // 60% of a short one (Teach at 1280x720), where it is what is read.
+    float available = ImGui::GetContentRegionAvail().y;
+    float line = ImGui::GetFrameHeightWithSpacing();
+    size_t shown = showAll ? comparison.rows.size() : comparison.differing();
+    float needed = line * float(shown + 1.5f);
+    float tableHeight =
+        std::min(needed, available * (available < line * 25 ? 0.6f : 0.38f));
     drawRows(state, tableHeight);
     drawRoleBars(a, "A", ImVec4(0.45f, 0.7f, 1.0f, 1));
     drawRoleBars(b, "B", ImVec4(1.0f, 0.7f, 0.35f, 1));

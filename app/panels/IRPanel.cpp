@@ -26,7 +26,7 @@ public:
     }
     const PipelineRun &run = *state.run;
     // Backend steps past LLVM show here as the IR they started from.
-    int index = irStepFor(run, state.view.selected);
+    int index = textStepFor(run, state.view);
     const Snapshot &snapshot = run.snapshots[index];
     uint64_t identity = (state.runSerial << 20) + uint64_t(index);
 

@@ -360,3 +360,40 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
   waitForRun(controller, 0);
   CHECK_FALSE(artifactUnavailable(state, ArtifactKind::Trace).empty());
 }
+
+TEST_CASE("Teach shows an assembly step's code in the large pane and raises "
+          "the tab a lesson link asks for",
+          "[app][layout]") {
+  TempFolder folder;
+  std::string kernel = folder.file("ws.mlir");
+  writeFile(kernel, readSource("samples/nvidia/gemm_ws_persistent.mlir"));
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  controller.apply({Command::OpenFile, kernel}, 0);
+  waitForRun(controller, 0);
+  REQUIRE(state.run->succeeded());
+  controller.apply({Command::SelectStepNamed, "ptx"}, 0);
+  const PipelineRun &run = *state.run;
+  int ptx = state.view.selected;
+  REQUIRE(run.snapshots[ptx].kind == EmitKind::PTX);
+
+  // Explore: the IR pane shows the IR the PTX came from (the Assembly pane
+  // has the PTX).
+  CHECK(textStepFor(run, state.view) == irStepFor(run, ptx));
+  CHECK(run.snapshots[textStepFor(run, state.view)].isIR());
+  // Teach: the Assembly pane is a small tab, the large pane shows the PTX,
+  // and saving "this step" saves it as .ptx.
+  controller.apply({Command::SetLayout, "teach"}, 0);
+  CHECK(textStepFor(run, state.view) == ptx);
+  CHECK(llvm::StringRef(suggestedArtifactPath(state, ArtifactKind::StepIR))
+            .ends_with("/ws.ptx"));
+  // The cubin step's text is ptxas's report: the IR stands for it.
+  controller.apply({Command::SelectStepNamed, "cubin"}, 0);
+  CHECK(run.snapshots[textStepFor(run, state.view)].isIR());
+
+  // A lesson link that reads the timeline brings its tab forward.
+  unsigned raised = state.view.raiseSerial;
+  controller.apply({Command::ShowTimelineOf, "klx-circular-buffer"}, 0);
+  CHECK(state.view.raisedPanel == "Barrier timeline");
+  CHECK(state.view.raiseSerial == raised + 1);
+}
