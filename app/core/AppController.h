@@ -51,6 +51,13 @@ public:
   bool busy() const;
 
 private:
+  /// What one command does: a specialization per struct of Command, in
+  /// AppCommands.cpp (a missing one fails to link).
+  template <typename C> void on(const C &command, double now);
+  /// The next (direction +1) or previous visible step.
+  void stepBy(int direction);
+  void saveSource();
+
   void openFile(const std::string &path);
   void editSource(std::string text, double now);
   /// What every compile of the window shares (target, limits, tools),

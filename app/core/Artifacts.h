@@ -2,7 +2,8 @@
 //
 // The selected step's IR, the PTX, the cubin, the SASS, the AMDGCN, a
 // bundle for klx-run and the barrier timeline as a Perfetto trace, written
-// from the last finished compile as the command line would write them. Nothing here includes ImGui.
+// from the last finished compile as the command line would write them. Nothing
+// here includes ImGui.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,19 +11,13 @@
 #define KLX_APP_CORE_ARTIFACTS_H
 
 #include "AppState.h"
+#include "ArtifactKind.h"
 
 #include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace klx::app {
-
-enum class ArtifactKind { StepIR, Ptx, Cubin, Sass, Amdgcn, Bundle, Trace };
-
-inline constexpr ArtifactKind kAllArtifacts[] = {
-    ArtifactKind::StepIR, ArtifactKind::Ptx,    ArtifactKind::Cubin,
-    ArtifactKind::Sass,   ArtifactKind::Amdgcn, ArtifactKind::Bundle,
-    ArtifactKind::Trace};
 
 /// "this step's IR", "PTX", ..., "a bundle": how menus name it.
 llvm::StringRef artifactLabel(ArtifactKind kind);

@@ -1,62 +1,146 @@
 //===- Command.h - What panels ask the controller to do ---------*- C++ -*-===//
 //
 // Panels push Commands while drawing; the controller applies them between
-// frames. Nothing here includes ImGui.
+// frames. A Command is one of the small structs below, each with the
+// fields its action needs (std::visit dispatches them). Nothing here
+// includes ImGui.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KLX_APP_CORE_COMMAND_H
 #define KLX_APP_CORE_COMMAND_H
 
+#include "ArtifactKind.h"
+
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace klx::app {
+namespace cmd {
 
-struct Command {
-  enum Kind {
-    OpenFile,                 // text: path
-    EditSource,               // text: the whole new text
-    Recompile,                // now, skipping the typing pause
-    SaveSource,               // write the buffer to its file
-    RevertSource,             // back to the file on disk
-    SelectStep,               // index
-    SelectStepNamed,          // text: a step's display name (after the compile
-                              // in flight, if any)
-    StepForward,              // next visible step
-    StepBack,                 // previous visible step
-    CompareWith,              // index, -1 for the step before
-    SetHideUnchanged,         // flag
-    SetShowDiff,              // flag
-    SetSideBySide,            // flag
-    SetDiffIgnoresWhitespace, // flag
-    SetTarget,                // text: target name, empty for the file's
-    SetStopAfter,             // text: step name, empty for all
-    FocusSourceLine,          // index: 1-based line, 0 to clear
-    FocusRole,                // text: role name, empty to clear
-    ShowTimelineOf,     // text: step name, empty for the run's timeline step
-    ShowCounterexample, // flag: draw klx verify's counterexample instead of
-                        // the simulation in the Barrier timeline pane
-    ShowPanel,          // text: the pane's title (brings its tab forward)
-    SetDefines,         // text: "NAME=VALUE, ..." (empty for none)
-    PinDefines,         // flag: keep the -D values when another file opens
-    SetCompare,         // text: a variant (-D values or a file); empty: off
-    OpenLesson,         // text: a lesson page's path; index: with an empty
-                        // text, the page of that number in the list
-    ResetLayout,        // every pane back where the layout places it
-    SetLayout,          // text: explore, diff or teach
-    SetZoom,            // index: percent (clamped to 50..300)
-    SaveArtifact,       // text: the path; index: an ArtifactKind (the
-                        // step's IR is the selected step's)
-    RunOnGpu, // text: "MxNxK" or "N" or empty for the bundle's default;
-              // flag: also record a measured timeline; index 1: run the
-              // compared variant rather than the kernel as compiled
-  };
-  Kind kind;
-  std::string text = {};
-  int index = 0;
-  bool flag = false;
+struct OpenFile {
+  std::string path;
 };
+/// The Source pane's whole new text.
+struct EditSource {
+  std::string text;
+};
+/// Compile now, skipping the typing pause.
+struct Recompile {};
+/// Write the buffer to its file.
+struct SaveSource {};
+/// Back to the file on disk.
+struct RevertSource {};
+struct SelectStep {
+  int index = 0;
+};
+/// A step by its display name (after the compile in flight, if any).
+struct SelectStepNamed {
+  std::string name;
+};
+/// The next or the previous visible step.
+struct StepForward {};
+struct StepBack {};
+/// The step the IR diff compares against; -1 for the one before.
+struct CompareWith {
+  int step = 0;
+};
+struct SetHideUnchanged {
+  bool on = false;
+};
+struct SetShowDiff {
+  bool on = false;
+};
+struct SetSideBySide {
+  bool on = false;
+};
+struct SetDiffIgnoresWhitespace {
+  bool on = false;
+};
+/// A target's name; empty for the file's own.
+struct SetTarget {
+  std::string name;
+};
+/// The last step to run; empty for all.
+struct SetStopAfter {
+  std::string step;
+};
+/// A 1-based line of the kernel's file; 0 clears the focus.
+struct FocusSourceLine {
+  int line = 0;
+};
+/// A role's name; empty clears the focus.
+struct FocusRole {
+  std::string name;
+};
+/// The step whose model the Barrier timeline pane draws; empty for the
+/// run's timeline step.
+struct ShowTimelineOf {
+  std::string step;
+};
+/// Draw klx verify's counterexample instead of the simulation.
+struct ShowCounterexample {
+  bool on = false;
+};
+/// Bring a pane forward (its tab, where it is one), by title.
+struct ShowPanel {
+  std::string title;
+};
+/// "NAME=VALUE, ..." (empty for none).
+struct SetDefines {
+  std::string defines;
+};
+/// Keep the -D values when another file opens.
+struct PinDefines {
+  bool on = false;
+};
+/// A variant to compare with (-D values or a file); empty: off.
+struct SetCompare {
+  std::string variant;
+};
+/// A lesson page by path, or with an empty path the page of that number
+/// in the list.
+struct OpenLesson {
+  std::string path;
+  int number = 0;
+};
+/// Every pane back where the layout places it.
+struct ResetLayout {};
+/// explore, diff or teach.
+struct SetLayout {
+  std::string name;
+};
+/// Percent, clamped to 50..300.
+struct SetZoom {
+  int percent = 100;
+};
+/// Write an artifact (the step's IR is the selected step's) to `path`.
+struct SaveArtifact {
+  std::string path;
+  ArtifactKind kind = ArtifactKind::StepIR;
+};
+/// Run on the GPU at `size` ("MxNxK", "N", or empty for the bundle's
+/// default), recording a measured timeline with `timeline`; `variant` runs
+/// the compared variant rather than the kernel as compiled.
+struct RunOnGpu {
+  std::string size;
+  bool timeline = false;
+  bool variant = false;
+};
+
+} // namespace cmd
+
+using Command = std::variant<
+    cmd::OpenFile, cmd::EditSource, cmd::Recompile, cmd::SaveSource,
+    cmd::RevertSource, cmd::SelectStep, cmd::SelectStepNamed, cmd::StepForward,
+    cmd::StepBack, cmd::CompareWith, cmd::SetHideUnchanged, cmd::SetShowDiff,
+    cmd::SetSideBySide, cmd::SetDiffIgnoresWhitespace, cmd::SetTarget,
+    cmd::SetStopAfter, cmd::FocusSourceLine, cmd::FocusRole,
+    cmd::ShowTimelineOf, cmd::ShowCounterexample, cmd::ShowPanel,
+    cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
+    cmd::ResetLayout, cmd::SetLayout, cmd::SetZoom, cmd::SaveArtifact,
+    cmd::RunOnGpu>;
 
 /// Commands collected while drawing a frame.
 class CommandQueue {

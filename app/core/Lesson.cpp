@@ -262,48 +262,47 @@ LinkAction klx::app::followLink(llvm::StringRef target,
     if (path.ends_with(".md"))
       action.lesson = resolve(lessonDir, path);
     else if (path.ends_with(".mlir"))
-      action.commands.push_back({Command::OpenFile, resolve(lessonDir, path)});
+      action.commands.push_back(cmd::OpenFile{resolve(lessonDir, path)});
     return action;
   }
   for (llvm::StringRef part : llvm::split(target, '&')) {
     auto [name, value] = part.split('=');
     if (name == "open") {
       // A page's walk starts from the file as written.
-      action.commands.push_back({Command::SetDefines, ""});
-      action.commands.push_back({Command::SetTarget, ""});
-      action.commands.push_back({Command::OpenFile, resolve(root, value)});
+      action.commands.push_back(cmd::SetDefines{});
+      action.commands.push_back(cmd::SetTarget{});
+      action.commands.push_back(cmd::OpenFile{resolve(root, value)});
     } else if (name == "define") {
-      action.commands.push_back({Command::SetDefines, value.str()});
+      action.commands.push_back(cmd::SetDefines{value.str()});
     } else if (name == "target") {
       if (!value.empty() && !parseTarget(value)) {
         action.error = "unknown target '" + value.str() + "'";
         return action;
       }
-      action.commands.push_back({Command::SetTarget, value.str()});
+      action.commands.push_back(cmd::SetTarget{value.str()});
     } else if (name == "pass") {
-      action.commands.push_back({Command::SelectStepNamed, value.str()});
+      action.commands.push_back(cmd::SelectStepNamed{value.str()});
     } else if (name == "line") {
       unsigned line = 0;
       if (value.getAsInteger(10, line) || line == 0) {
         action.error = "line '" + value.str() + "' is not a line number";
         return action;
       }
-      action.commands.push_back({Command::FocusSourceLine, "", int(line)});
+      action.commands.push_back(cmd::FocusSourceLine{int(line)});
     } else if (name == "role") {
-      action.commands.push_back({Command::FocusRole, value.str()});
+      action.commands.push_back(cmd::FocusRole{value.str()});
     } else if (name == "show") {
-      action.commands.push_back({Command::ShowPanel, value.str()});
+      action.commands.push_back(cmd::ShowPanel{value.str()});
     } else if (name == "timeline") {
-      action.commands.push_back({Command::ShowTimelineOf, value.str()});
+      action.commands.push_back(cmd::ShowTimelineOf{value.str()});
     } else if (name == "counterexample") {
-      action.commands.push_back(
-          {Command::ShowCounterexample, "", 0, value != "0"});
+      action.commands.push_back(cmd::ShowCounterexample{value != "0"});
     } else if (name == "compare") {
       std::string variant = value.str();
       if (value.ends_with(".mlir") || value.contains('/'))
         variant = resolve(root, value);
-      action.commands.push_back({Command::SetCompare, variant});
-      action.commands.push_back({Command::ShowPanel, "Compare"});
+      action.commands.push_back(cmd::SetCompare{variant});
+      action.commands.push_back(cmd::ShowPanel{"Compare"});
     } else {
       action.error =
           "unknown action '" + name.str() + "' in klx:" + target.str();

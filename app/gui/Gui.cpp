@@ -66,19 +66,19 @@ void drawLayoutItems(const AppState &state, CommandQueue &commands) {
     std::string label = "Layout: " + layoutNameText(layout).str();
     label[8] = char(std::toupper(label[8]));
     if (ImGui::MenuItem(label.c_str(), key, state.view.layout == layout))
-      commands.push({Command::SetLayout, layoutNameText(layout).str()});
+      commands.push(cmd::SetLayout{layoutNameText(layout).str()});
   }
   if (ImGui::MenuItem("Reset layout"))
-    commands.push({Command::ResetLayout});
+    commands.push(cmd::ResetLayout{});
   ImGui::Separator();
   int zoom = state.view.zoomPercent;
   if (ImGui::MenuItem("Zoom in", "Ctrl+=", false, zoom < kMaxZoomPercent))
-    commands.push({Command::SetZoom, "", nextZoomPercent(zoom, +1)});
+    commands.push(cmd::SetZoom{nextZoomPercent(zoom, +1)});
   if (ImGui::MenuItem("Zoom out", "Ctrl+-", false, zoom > kMinZoomPercent))
-    commands.push({Command::SetZoom, "", nextZoomPercent(zoom, -1)});
+    commands.push(cmd::SetZoom{nextZoomPercent(zoom, -1)});
   std::string actual = llvm::formatv("Actual size ({0}%)", zoom).str();
   if (ImGui::MenuItem(actual.c_str(), "Ctrl+0", false, zoom != 100))
-    commands.push({Command::SetZoom, "", 100});
+    commands.push(cmd::SetZoom{100});
 }
 
 /// Draws the menu bar and returns its rectangle.
@@ -89,12 +89,12 @@ PaneRect drawMenu(const AppState &state, CommandQueue &commands,
   PaneRect rect{"menu_bar", ImGui::GetWindowPos(), ImGui::GetWindowSize()};
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Save", "Ctrl+S", false, state.source.modified()))
-      commands.push({Command::SaveSource});
+      commands.push(cmd::SaveSource{});
     if (ImGui::MenuItem("Revert to file", nullptr, false,
                         state.source.modified()))
-      commands.push({Command::RevertSource});
+      commands.push(cmd::RevertSource{});
     if (ImGui::MenuItem("Compile now", "Ctrl+Enter"))
-      commands.push({Command::Recompile});
+      commands.push(cmd::Recompile{});
     ImGui::Separator();
     saveAs.menuItems(state);
     ImGui::EndMenu();
@@ -102,11 +102,10 @@ PaneRect drawMenu(const AppState &state, CommandQueue &commands,
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("Hide passes that changed nothing", nullptr,
                         state.view.hideUnchanged))
-      commands.push(
-          {Command::SetHideUnchanged, "", 0, !state.view.hideUnchanged});
+      commands.push(cmd::SetHideUnchanged{!state.view.hideUnchanged});
     if (ImGui::MenuItem("Diff against the previous step", nullptr,
                         state.view.showDiff))
-      commands.push({Command::SetShowDiff, "", 0, !state.view.showDiff});
+      commands.push(cmd::SetShowDiff{!state.view.showDiff});
     ImGui::Separator();
     drawLayoutItems(state, commands);
     ImGui::EndMenu();
@@ -172,10 +171,14 @@ constexpr int kKeyS = 83, kKey0 = 48, kKey1 = 49, kKeyEqual = 61,
 void handleShortcuts(const AppState &state, int wheelZoom,
                      CommandQueue &commands) {
   ImGuiIO &io = ImGui::GetIO();
-  if (ImGui::IsKeyPressed(kKeyF10))
-    commands.push({io.KeyShift ? Command::StepBack : Command::StepForward});
+  if (ImGui::IsKeyPressed(kKeyF10)) {
+    if (io.KeyShift)
+      commands.push(cmd::StepBack{});
+    else
+      commands.push(cmd::StepForward{});
+  }
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS))
-    commands.push({Command::SaveSource});
+    commands.push(cmd::SaveSource{});
   int zoom = state.view.zoomPercent;
   if (io.KeyCtrl &&
       (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)))
@@ -184,14 +187,13 @@ void handleShortcuts(const AppState &state, int wheelZoom,
       (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)))
     wheelZoom -= 1;
   if (wheelZoom != 0)
-    commands.push(
-        {Command::SetZoom, "", nextZoomPercent(zoom, wheelZoom > 0 ? 1 : -1)});
+    commands.push(cmd::SetZoom{nextZoomPercent(zoom, wheelZoom > 0 ? 1 : -1)});
   if (io.KeyCtrl &&
       (ImGui::IsKeyPressed(kKey0) || ImGui::IsKeyPressed(kKeypad0)))
-    commands.push({Command::SetZoom, "", 100});
+    commands.push(cmd::SetZoom{100});
   for (int i = 0; i < 3; ++i)
     if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey1 + i))
-      commands.push({Command::SetLayout, layoutNameText(LayoutName(i)).str()});
+      commands.push(cmd::SetLayout{layoutNameText(LayoutName(i)).str()});
 }
 
 // [SECTION] Frame loop (idle frames are not drawn) ----------------------------
@@ -203,7 +205,7 @@ void applyStartView(const GuiArguments &args, const WindowSettings &settings,
   std::string layout = !args.layout.empty()       ? args.layout
                        : !settings.layout.empty() ? settings.layout
                                                   : "explore";
-  controller.apply({Command::SetLayout, layout}, now);
+  controller.apply(cmd::SetLayout{layout}, now);
   // A layout named on the command line brings its own zoom (Teach's is
   // large) unless --zoom says otherwise.
   int zoom = args.zoomPercent > 0 ? args.zoomPercent
@@ -211,7 +213,7 @@ void applyStartView(const GuiArguments &args, const WindowSettings &settings,
                  ? settings.zoomPercent
                  : 0;
   if (zoom > 0)
-    controller.apply({Command::SetZoom, "", zoom}, now);
+    controller.apply(cmd::SetZoom{zoom}, now);
 }
 
 /// Applies the command line to a new controller: target, views, -D values,
@@ -222,19 +224,17 @@ bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
       args.file.empty() ? options.samplesDir + "/nvidia/gemm_ws_persistent.mlir"
                         : args.file;
   if (!args.target.empty())
-    controller.apply({Command::SetTarget, args.target}, now);
-  controller.apply({Command::ShowTimelineOf, args.timelineAt}, now);
-  controller.apply({Command::ShowCounterexample, "", 0, args.counterexample},
-                   now);
+    controller.apply(cmd::SetTarget{args.target}, now);
+  controller.apply(cmd::ShowTimelineOf{args.timelineAt}, now);
+  controller.apply(cmd::ShowCounterexample{args.counterexample}, now);
   if (!args.show.empty())
-    controller.apply({Command::ShowPanel, args.show}, now);
+    controller.apply(cmd::ShowPanel{args.show}, now);
   if (!args.defines.empty())
-    controller.apply({Command::SetDefines, llvm::join(args.defines, ", ")},
-                     now);
-  controller.apply({Command::OpenFile, file}, now);
+    controller.apply(cmd::SetDefines{llvm::join(args.defines, ", ")}, now);
+  controller.apply(cmd::OpenFile{file}, now);
   if (!args.compare.empty()) {
-    controller.apply({Command::SetCompare, args.compare}, now);
-    controller.apply({Command::ShowPanel, "Compare"}, now);
+    controller.apply(cmd::SetCompare{args.compare}, now);
+    controller.apply(cmd::ShowPanel{"Compare"}, now);
   }
   return !controller.state().source.path.empty();
 }
@@ -372,7 +372,7 @@ int runWindow(int argc, char **argv) {
     }
     now = (*window)->now();
     for (std::string &path : (*window)->takeDroppedFiles())
-      commands.push({Command::OpenFile, std::move(path)});
+      commands.push(cmd::OpenFile{std::move(path)});
     bool changed = controller.tick(now);
     script.pushInput(controller, commands);
     if (event || changed || !commands.empty())

@@ -26,17 +26,16 @@ void ScriptedRun::pushInput(const AppController &controller,
   // --run: once the kernel compiled and the GPU probe has answered.
   if (!args.run.empty() && !runRequested && compiled &&
       state.gpu.availability != GpuStatus::Availability::Probing) {
-    commands.push({Command::RunOnGpu,
-                   args.run == "default" ? std::string() : args.run, 0,
-                   args.runTimeline});
+    commands.push(cmd::RunOnGpu{
+        args.run == "default" ? std::string() : args.run, args.runTimeline});
     runRequested = true;
   }
   // --paste: once the first compile is done.
   if (!args.paste.empty() && !pasted && compiled) {
     auto text = llvm::MemoryBuffer::getFile(args.paste);
-    commands.push({Command::EditSource,
-                   text ? (*text)->getBuffer().str() : std::string()});
-    commands.push({Command::Recompile});
+    commands.push(
+        cmd::EditSource{text ? (*text)->getBuffer().str() : std::string()});
+    commands.push(cmd::Recompile{});
     pasted = true;
     pastedAt = drawn;
   }

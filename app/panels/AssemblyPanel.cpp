@@ -194,7 +194,7 @@ private:
                   [&] { saveAs.menuItems(state); });
     saveAs.draw(commands);
     if (result.clickedSource)
-      commands.push({Command::FocusSourceLine, "", int(result.clickedSource)});
+      commands.push(cmd::FocusSourceLine{int(result.clickedSource)});
   }
 
   size_t module = 0;

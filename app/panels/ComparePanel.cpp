@@ -66,14 +66,14 @@ public:
     if (!canRun)
       ImGui::BeginDisabled();
     if (ImGui::SmallButton("Run A and B on GPU")) {
-      commands.push({Command::RunOnGpu, "", 0});
-      commands.push({Command::RunOnGpu, "", 1});
+      commands.push(cmd::RunOnGpu{});
+      commands.push(cmd::RunOnGpu{"", false, true});
     }
     if (!canRun)
       ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::SmallButton("Close compare"))
-      commands.push({Command::SetCompare, ""});
+      commands.push(cmd::SetCompare{});
     if (!state.run || !compare.run) {
       ImGui::TextDisabled(compare.compiling ? "compiling B..."
                                             : "waiting for both runs");

@@ -86,7 +86,7 @@ public:
                   [&] { saveAs.menuItems(state); });
     saveAs.draw(commands);
     if (result.clickedSource)
-      commands.push({Command::FocusSourceLine, "", int(result.clickedSource)});
+      commands.push(cmd::FocusSourceLine{int(result.clickedSource)});
     if (result.hoveredSource)
       ImGui::SetTooltip("from source line %u (click to show it)",
                         result.hoveredSource);
@@ -125,7 +125,7 @@ private:
       ImGui::PushID(change.step);
       bool here = change.step == state.view.selected;
       if (ImGui::SmallButton(label.c_str()) && !here)
-        commands.push({Command::SelectStep, "", change.step});
+        commands.push(cmd::SelectStep{change.step});
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%d lines hold it after %s (click to show)",
                           presence.lines[change.step],
@@ -152,20 +152,20 @@ private:
                         const PipelineRun &run) {
     bool showDiff = state.view.showDiff;
     if (ImGui::Checkbox("diff", &showDiff))
-      commands.push({Command::SetShowDiff, "", 0, showDiff});
+      commands.push(cmd::SetShowDiff{showDiff});
     if (!state.view.showDiff)
       return;
     ImGui::SameLine();
     bool sideBySide = state.view.sideBySide;
     if (ImGui::Checkbox("side by side", &sideBySide))
-      commands.push({Command::SetSideBySide, "", 0, sideBySide});
+      commands.push(cmd::SetSideBySide{sideBySide});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("two columns where the pane is wide enough (120 "
                         "characters); inline otherwise");
     ImGui::SameLine();
     bool ignore = state.view.diffIgnoresWhitespace;
     if (ImGui::Checkbox("ignore spaces", &ignore))
-      commands.push({Command::SetDiffIgnoresWhitespace, "", 0, ignore});
+      commands.push(cmd::SetDiffIgnoresWhitespace{ignore});
     ImGui::SameLine();
     int other =
         std::min<int>(comparisonStep(state.view), run.snapshots.size() - 1);
@@ -174,14 +174,14 @@ private:
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##against", label.c_str())) {
       if (ImGui::Selectable("the previous step", state.view.compareWith < 0))
-        commands.push({Command::CompareWith, "", -1});
+        commands.push(cmd::CompareWith{-1});
       for (size_t i = 0; i < run.snapshots.size(); ++i) {
         if (!run.snapshots[i].isIR())
           continue;
         ImGui::PushID(int(i));
         if (ImGui::Selectable(run.snapshots[i].displayName().c_str(),
                               int(i) == state.view.compareWith))
-          commands.push({Command::CompareWith, "", int(i)});
+          commands.push(cmd::CompareWith{int(i)});
         ImGui::PopID();
       }
       ImGui::EndCombo();

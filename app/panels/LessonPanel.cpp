@@ -62,7 +62,7 @@ private:
   void drawChooser(const LessonState &lesson, CommandQueue &commands) {
     int count = int(lesson.lessons.size());
     auto open = [&](int index) {
-      commands.push({Command::OpenLesson, "", index});
+      commands.push(cmd::OpenLesson{"", index});
       if (!lesson.lessons[index].sample.empty())
         follow("klx:open=" + lesson.lessons[index].sample, commands);
     };
@@ -103,7 +103,7 @@ private:
     for (Command &command : action.commands)
       commands.push(std::move(command));
     if (!action.lesson.empty())
-      commands.push({Command::OpenLesson, action.lesson});
+      commands.push(cmd::OpenLesson{action.lesson});
   }
 
   void drawBlock(const LessonBlock &block, CommandQueue &commands) {

@@ -21,7 +21,7 @@ public:
     drawDefinesAndCompare(state, commands);
     bool hide = state.view.hideUnchanged;
     if (ImGui::Checkbox("hide passes that changed nothing", &hide))
-      commands.push({Command::SetHideUnchanged, "", 0, hide});
+      commands.push(cmd::SetHideUnchanged{hide});
     ImGui::TextDisabled("F10 / Shift+F10 step, click to jump");
     ImGui::Separator();
     if (!state.run) {
@@ -55,7 +55,7 @@ public:
       ImGui::SameLine();
       if (ImGui::Selectable(s.displayName().c_str(), selected,
                             ImGuiSelectableFlags_SpanAllColumns))
-        commands.push({Command::SelectStep, "", index});
+        commands.push(cmd::SelectStep{index});
       if (selected && scrollToSelection) {
         ImGui::SetScrollHereY(0.5f);
         scrollToSelection = false;
@@ -64,9 +64,9 @@ public:
         drawStepTooltip(s);
       if (ImGui::BeginPopupContextItem()) {
         if (ImGui::MenuItem("Diff the selected step against this"))
-          commands.push({Command::CompareWith, "", index});
+          commands.push(cmd::CompareWith{index});
         if (ImGui::MenuItem("Stop after this step"))
-          commands.push({Command::SetStopAfter, s.displayName()});
+          commands.push(cmd::SetStopAfter{s.displayName()});
         ImGui::EndPopup();
       }
       ImGui::TableNextColumn();
@@ -103,11 +103,11 @@ private:
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##target", current.c_str())) {
       if (ImGui::Selectable("from file", !state.target))
-        commands.push({Command::SetTarget, ""});
+        commands.push(cmd::SetTarget{});
       for (Target target : allTargets())
         if (ImGui::Selectable(targetName(target).data(),
                               state.target == target))
-          commands.push({Command::SetTarget, targetName(target).str()});
+          commands.push(cmd::SetTarget{targetName(target).str()});
       ImGui::EndCombo();
     }
     std::string stop = state.stopAfter.empty()
@@ -116,14 +116,14 @@ private:
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##stop", stop.c_str())) {
       if (ImGui::Selectable("run every step", state.stopAfter.empty()))
-        commands.push({Command::SetStopAfter, ""});
+        commands.push(cmd::SetStopAfter{});
       // The steps of the last run: they depend on the file and target.
       std::vector<std::string> names =
           state.run ? plannedStepNames(state.run->lowering)
                     : std::vector<std::string>();
       for (const std::string &name : names)
         if (ImGui::Selectable(name.c_str(), name == state.stopAfter))
-          commands.push({Command::SetStopAfter, name});
+          commands.push(cmd::SetStopAfter{name});
       ImGui::EndCombo();
     }
   }
@@ -149,14 +149,14 @@ private:
     if (ImGui::InputTextWithHint("##defines", "-D NAME=VALUE, ...",
                                  definesBuffer, sizeof definesBuffer,
                                  ImGuiInputTextFlags_EnterReturnsTrue))
-      commands.push({Command::SetDefines, definesBuffer});
+      commands.push(cmd::SetDefines{definesBuffer});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("schedule parameters (klx.params), Enter compiles: "
                         "stages=2, consumers=1");
     ImGui::SameLine();
     bool pinned = state.definesPinned;
     if (ImGui::Checkbox("pin", &pinned))
-      commands.push({Command::PinDefines, "", 0, pinned});
+      commands.push(cmd::PinDefines{pinned});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("keep these -D values when another file opens "
                         "(otherwise they belong to this file)");
@@ -167,10 +167,10 @@ private:
     ImGui::SameLine();
     if (state.compare.active() && variantBuffer == state.compare.variant) {
       if (ImGui::Button("Close", ImVec2(button, 0)))
-        commands.push({Command::SetCompare, ""});
+        commands.push(cmd::SetCompare{});
     } else if (ImGui::Button("Compare", ImVec2(button, 0)) || enter) {
-      commands.push({Command::SetCompare, variantBuffer});
-      commands.push({Command::ShowPanel, "Compare"});
+      commands.push(cmd::SetCompare{variantBuffer});
+      commands.push(cmd::ShowPanel{"Compare"});
     }
   }
 
@@ -192,9 +192,9 @@ private:
         !ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows))
       return;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
-      commands.push({Command::StepForward});
+      commands.push(cmd::StepForward{});
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)))
-      commands.push({Command::StepBack});
+      commands.push(cmd::StepBack{});
   }
 
   int lastSelected = -1;

@@ -128,7 +128,7 @@ public:
     if (!canRun)
       ImGui::BeginDisabled();
     if (ImGui::Button(gpu.running ? "Running..." : "Run on GPU"))
-      commands.push({Command::RunOnGpu, size, 0, recordTimeline});
+      commands.push(cmd::RunOnGpu{size, recordTimeline});
     ImGui::SameLine();
     ImGui::Checkbox("record timeline", &recordTimeline);
     if (ImGui::IsItemHovered())

@@ -24,7 +24,7 @@ public:
                                  ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Open") || enter) && !pathField.empty())
-      commands.push({Command::OpenFile, pathField});
+      commands.push(cmd::OpenFile{pathField});
     ImGui::TextDisabled("or drop a file on the window");
     ImGui::Separator();
 
@@ -47,7 +47,7 @@ public:
                               ? sample.name
                               : listed.lesson + " " + sample.name;
       if (ImGui::Selectable(label.c_str(), current))
-        commands.push({Command::OpenFile, sample.path});
+        commands.push(cmd::OpenFile{sample.path});
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s%s", sample.path.c_str(),
                           listed.lesson.empty() ? ""

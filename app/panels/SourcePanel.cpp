@@ -72,14 +72,14 @@ private:
                          source.restoredFromAutosave ? " (restored)" : "");
       ImGui::SameLine();
       if (ImGui::SmallButton("Save"))
-        commands.push({Command::SaveSource});
+        commands.push(cmd::SaveSource{});
       ImGui::SameLine();
       if (ImGui::SmallButton("Revert"))
-        commands.push({Command::RevertSource});
+        commands.push(cmd::RevertSource{});
     }
     ImGui::SameLine();
     if (ImGui::SmallButton("Compile (Ctrl+Enter)"))
-      commands.push({Command::Recompile});
+      commands.push(cmd::Recompile{});
   }
 
   /// While the user types, the buffer leads; otherwise the state does (a
@@ -156,7 +156,7 @@ private:
       unsigned last = fileLine(unsigned(lines.size()));
       unsigned file = std::min(unsigned(move.typedLine), last);
       pendingScroll = int(editorLine(file)) - 1;
-      commands.push({Command::FocusSourceLine, "", int(file)});
+      commands.push(cmd::FocusSourceLine{int(file)});
     }
   }
 
@@ -229,13 +229,13 @@ private:
       if (fold)
         fold->edit(editBuffer);
       fullText = fold ? fold->full() : editBuffer;
-      commands.push({Command::EditSource, fullText});
+      commands.push(cmd::EditSource{fullText});
       ++editSerial;
     }
     ImGuiIO &io = ImGui::GetIO();
     if (active && io.KeyCtrl &&
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
-      commands.push({Command::Recompile});
+      commands.push(cmd::Recompile{});
 
     // The multiline input draws inside a child window named after it.
     char childName[256];
@@ -352,7 +352,7 @@ private:
                             IM_COL32(230, 230, 230, 255));
         if (fileLine(unsigned(line + 1)) != caretLine) {
           caretLine = fileLine(unsigned(line + 1));
-          commands.push({Command::FocusSourceLine, "", int(caretLine)});
+          commands.push(cmd::FocusSourceLine{int(caretLine)});
         }
       }
     }
@@ -410,7 +410,7 @@ private:
                         ": " + diag.message +
                         (diag.step.empty() ? "" : " [" + diag.step + "]");
       if (ImGui::Selectable(row.c_str()) && diag.loc.isKnown())
-        commands.push({Command::FocusSourceLine, "", int(diag.loc.line)});
+        commands.push(cmd::FocusSourceLine{int(diag.loc.line)});
       // The list is one line per message: the whole of it on hover.
       if (ImGui::IsItemHovered() &&
           ImGui::CalcTextSize(row.c_str()).x > ImGui::GetItemRectSize().x) {

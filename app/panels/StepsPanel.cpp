@@ -71,7 +71,7 @@ public:
                           "from");
       ImGui::SameLine();
       if (ImGui::SmallButton(name.c_str()))
-        commands.push({Command::SelectStep, "", view.step});
+        commands.push(cmd::SelectStep{view.step});
     }
     if (ImGui::BeginChild("kernels", ImVec2(0, 0), false,
                           ImGuiWindowFlags_HorizontalScrollbar)) {
@@ -130,8 +130,7 @@ private:
       ImGui::TextWrapped("%s", kernel.crossings[i].c_str());
       ImGui::PopStyleColor();
       if (ImGui::IsItemClicked() && kernel.crossingSourceLines[i])
-        commands.push(
-            {Command::FocusSourceLine, "", int(kernel.crossingSourceLines[i])});
+        commands.push(cmd::FocusSourceLine{int(kernel.crossingSourceLines[i])});
     }
     ImGui::Spacing();
   }
@@ -157,7 +156,7 @@ private:
           row.role == StepRole::BridgeIn || row.role == StepRole::BridgeOut;
       std::string label = (shared ? "[shared] " : "") + row.label;
       if (ImGui::Selectable(label.c_str()) && row.sourceLine)
-        commands.push({Command::FocusSourceLine, "", int(row.sourceLine)});
+        commands.push(cmd::FocusSourceLine{int(row.sourceLine)});
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "IR line %u%s", row.irLine,

@@ -104,7 +104,7 @@ private:
     for (const TimelineView &view : views.views) {
       ImGui::SameLine();
       if (ImGui::RadioButton(view.stepName.c_str(), &view == &shown))
-        commands.push({Command::ShowTimelineOf, view.stepName});
+        commands.push(cmd::ShowTimelineOf{view.stepName});
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("the model read from %s at %s", view.readFrom.c_str(),
                           view.stepName.c_str());
@@ -188,7 +188,7 @@ private:
       if (ImGui::GetContentRegionAvail().x < need)
         ImGui::NewLine();
       if (ImGui::SmallButton(label))
-        commands.push({Command::ShowCounterexample, "", 0, !counter});
+        commands.push(cmd::ShowCounterexample{!counter});
       if (counter) {
         ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
         ImGui::TextWrapped("%s", v->summary.c_str());
@@ -245,9 +245,9 @@ private:
           ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
         ImGui::PushID(i);
         if (ImGui::Selectable(line, false) && step.line) {
-          commands.push({Command::SelectStep, "", view.step});
+          commands.push(cmd::SelectStep{view.step});
           if (unsigned source = sourceLineOf(*state.run, view.step, step.line))
-            commands.push({Command::FocusSourceLine, "", int(source)});
+            commands.push(cmd::FocusSourceLine{int(source)});
         }
         ImGui::PopID();
         if (last)
@@ -366,9 +366,9 @@ private:
       if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
           io.MouseDragMaxDistanceSqr[0] <
               io.MouseDragThreshold * io.MouseDragThreshold) {
-        commands.push({Command::SelectStep, "", view.step});
+        commands.push(cmd::SelectStep{view.step});
         if (unsigned line = sourceLineOf(*state.run, view.step, under->line))
-          commands.push({Command::FocusSourceLine, "", int(line)});
+          commands.push(cmd::FocusSourceLine{int(line)});
       }
     }
   }

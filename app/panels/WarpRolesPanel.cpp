@@ -188,12 +188,12 @@ private:
                           selected.c_str());
       ImGui::SameLine();
       if (ImGui::SmallButton(stepName.c_str()))
-        commands.push({Command::SelectStep, "", source.step});
+        commands.push(cmd::SelectStep{source.step});
     }
     if (!state.view.focusedRole.empty()) {
       ImGui::SameLine();
       if (ImGui::SmallButton("clear focus"))
-        commands.push({Command::FocusRole, ""});
+        commands.push(cmd::FocusRole{});
     }
   }
 
@@ -251,7 +251,7 @@ private:
                std::to_string(*role.regs);
     bool focused = state.view.focusedRole == role.name;
     if (ImGui::Selectable(label.c_str(), focused))
-      commands.push({Command::FocusRole, focused ? "" : role.name});
+      commands.push(cmd::FocusRole{focused ? "" : role.name});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("click to tint this role's ops in the IR and Source");
     ImGui::Indent(size);
@@ -271,7 +271,7 @@ private:
                       op.threads == 1 ? "" : "s");
         ImGui::PushID(int(i));
         if (ImGui::Selectable(row) && op.source.isKnown())
-          commands.push({Command::FocusSourceLine, "", int(op.source.line)});
+          commands.push(cmd::FocusSourceLine{int(op.source.line)});
         ImGui::PopID();
       }
       for (const BarrierUse &use : role.barriers)
@@ -317,7 +317,7 @@ private:
       // Selectable does not wrap; a long message must stay readable.
       ImGui::TextWrapped("%s", row.c_str());
       if (ImGui::IsItemClicked() && check.source.isKnown())
-        commands.push({Command::FocusSourceLine, "", int(check.source.line)});
+        commands.push(cmd::FocusSourceLine{int(check.source.line)});
       ImGui::PopID();
       ImGui::PopStyleColor();
     }

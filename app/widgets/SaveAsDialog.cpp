@@ -59,7 +59,7 @@ void SaveAsDialog::draw(CommandQueue &commands) {
   bool cancel = ImGui::Button("Cancel") ||
                 ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
   if (save && !path.empty())
-    commands.push({Command::SaveArtifact, path, int(kind)});
+    commands.push(cmd::SaveArtifact{path, kind});
   if ((save && !path.empty()) || cancel)
     ImGui::CloseCurrentPopup();
   ImGui::EndPopup();

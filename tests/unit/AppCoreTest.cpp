@@ -25,34 +25,34 @@ TEST_CASE("Stepping visits visible steps; hiding skips unchanged ones",
           "[app]") {
   TempFolder folder;
   AppController controller(testOptions(folder));
-  controller.apply({Command::SetStopAfter, "reconcile-unrealized-casts#2"}, 0);
-  controller.apply(
-      {Command::OpenFile, test::sourcePath("samples/nvidia/saxpy.mlir")}, 0);
+  controller.apply(cmd::SetStopAfter{"reconcile-unrealized-casts#2"}, 0);
+  controller.apply(cmd::OpenFile{test::sourcePath("samples/nvidia/saxpy.mlir")},
+                   0);
   waitForRun(controller, 0);
   const AppState &state = controller.state();
   const PipelineRun &run = *state.run;
   REQUIRE(run.snapshots.back().displayName() == "reconcile-unrealized-casts#2");
 
-  controller.apply({Command::SelectStep, "", 0}, 0);
-  controller.apply({Command::StepForward}, 0);
+  controller.apply(cmd::SelectStep{}, 0);
+  controller.apply(cmd::StepForward{}, 0);
   CHECK(state.view.selected == 1); // convert-nvgpu-to-nvvm, unchanged
 
-  controller.apply({Command::SetHideUnchanged, "", 0, true}, 0);
-  controller.apply({Command::SelectStep, "", 0}, 0);
-  controller.apply({Command::StepForward}, 0);
+  controller.apply(cmd::SetHideUnchanged{true}, 0);
+  controller.apply(cmd::SelectStep{}, 0);
+  controller.apply(cmd::StepForward{}, 0);
   CHECK(run.snapshots[state.view.selected].displayName() ==
         "gpu-kernel-outlining");
   for (int step : visibleSteps(run, true))
     CHECK((step == 0 || run.snapshots[step].changed));
-  controller.apply({Command::StepBack}, 0);
+  controller.apply(cmd::StepBack{}, 0);
   CHECK(state.view.selected == 0);
-  controller.apply({Command::StepBack}, 0);
+  controller.apply(cmd::StepBack{}, 0);
   CHECK(state.view.selected == 0); // stays at the first step
 
   // Selection survives a recompile, by step name.
-  controller.apply({Command::SelectStep, "", 14}, 0);
+  controller.apply(cmd::SelectStep{14}, 0);
   std::string name = run.snapshots[14].displayName();
-  controller.apply({Command::Recompile}, 0);
+  controller.apply(cmd::Recompile{}, 0);
   waitForRun(controller, 0);
   CHECK(state.run->snapshots[state.view.selected].displayName() == name);
 }
@@ -66,22 +66,22 @@ TEST_CASE("Edits recompile after a pause in typing", "[app]") {
   ControllerOptions options = testOptions(folder);
   options.typingPause = 0.4;
   AppController controller(options);
-  controller.apply({Command::SetStopAfter, "parse"}, 0);
-  controller.apply({Command::OpenFile, path}, 0);
+  controller.apply(cmd::SetStopAfter{"parse"}, 0);
+  controller.apply(cmd::OpenFile{path}, 0);
   waitForRun(controller, 0);
   const PipelineRun *first = controller.state().run.get();
 
-  controller.apply({Command::EditSource,
-                    "gpu.module @m {\n  gpu.func @k() kernel {\n    "
-                    "gpu.return\n  }\n}\n// edit\n"},
-                   10.0);
+  controller.apply(
+      cmd::EditSource{"gpu.module @m {\n  gpu.func @k() kernel {\n    "
+                      "gpu.return\n  }\n}\n// edit\n"},
+      10.0);
   CHECK(controller.secondsUntilDeadline(10.1) == Approx(0.3));
   controller.tick(10.1);
   CHECK(controller.state().run.get() == first); // still typing
-  controller.apply({Command::EditSource,
-                    "gpu.module @m {\n  gpu.func @k() kernel {\n    "
-                    "gpu.return\n  }\n}\n// edit 2\n"},
-                   10.3);
+  controller.apply(
+      cmd::EditSource{"gpu.module @m {\n  gpu.func @k() kernel {\n    "
+                      "gpu.return\n  }\n}\n// edit 2\n"},
+      10.3);
   controller.tick(10.6); // 0.3 s after the last edit: not yet
   CHECK(controller.secondsUntilDeadline(10.6) == Approx(0.1));
   controller.tick(10.71);
@@ -99,8 +99,8 @@ TEST_CASE("Edits are autosaved, restored on open, and never overwrite the file",
   ControllerOptions options = testOptions(folder);
   {
     AppController controller(options);
-    controller.apply({Command::OpenFile, path}, 0);
-    controller.apply({Command::EditSource, "gpu.module @m {}\n// mine\n"}, 1);
+    controller.apply(cmd::OpenFile{path}, 0);
+    controller.apply(cmd::EditSource{"gpu.module @m {}\n// mine\n"}, 1);
     CHECK(controller.state().source.modified());
   }
   auto onDisk = llvm::MemoryBuffer::getFile(path);
@@ -108,21 +108,21 @@ TEST_CASE("Edits are autosaved, restored on open, and never overwrite the file",
   CHECK((*onDisk)->getBuffer() == original);
 
   AppController restarted(options);
-  restarted.apply({Command::OpenFile, path}, 0);
+  restarted.apply(cmd::OpenFile{path}, 0);
   const SourceBuffer &source = restarted.state().source;
   CHECK(source.restoredFromAutosave);
   CHECK(source.text == "gpu.module @m {}\n// mine\n");
   CHECK(source.diskText == original);
 
-  restarted.apply({Command::RevertSource}, 0);
+  restarted.apply(cmd::RevertSource{}, 0);
   CHECK(restarted.state().source.text == original);
   CHECK_FALSE(restarted.state().source.restoredFromAutosave);
   AppController again(options);
-  again.apply({Command::OpenFile, path}, 0);
+  again.apply(cmd::OpenFile{path}, 0);
   CHECK_FALSE(again.state().source.restoredFromAutosave);
 
-  again.apply({Command::EditSource, "gpu.module @m {}\n// saved\n"}, 1);
-  again.apply({Command::SaveSource}, 1);
+  again.apply(cmd::EditSource{"gpu.module @m {}\n// saved\n"}, 1);
+  again.apply(cmd::SaveSource{}, 1);
   onDisk = llvm::MemoryBuffer::getFile(path);
   CHECK((*onDisk)->getBuffer() == "gpu.module @m {}\n// saved\n");
   CHECK_FALSE(again.state().source.modified());
@@ -138,8 +138,8 @@ TEST_CASE("A bad path in the Open field keeps what is open", "[app]") {
   std::string huge = folder.file("huge.mlir");
   writeFile(huge, std::string(17u << 20, ' '));
   AppController controller(testOptions(folder));
-  controller.apply({Command::OpenFile, path}, 0);
-  controller.apply({Command::EditSource, "gpu.module @m {}\n// typed\n"}, 0);
+  controller.apply(cmd::OpenFile{path}, 0);
+  controller.apply(cmd::EditSource{"gpu.module @m {}\n// typed\n"}, 0);
   struct Case {
     std::string path, reason;
   } cases[] = {
@@ -155,7 +155,7 @@ TEST_CASE("A bad path in the Open field keeps what is open", "[app]") {
   };
   for (const Case &c : cases) {
     INFO("opening '" << c.path << "'");
-    controller.apply({Command::OpenFile, c.path}, 0);
+    controller.apply(cmd::OpenFile{c.path}, 0);
     CHECK(controller.state().source.path == path);
     CHECK(controller.state().source.text == "gpu.module @m {}\n// typed\n");
     CHECK(controller.state().messageIsError);
@@ -169,9 +169,9 @@ TEST_CASE("The window's compiles keep IR up to the snapshot limit", "[app]") {
   ControllerOptions options = testOptions(folder);
   options.maxSnapshotBytes = 64 << 10;
   AppController controller(options);
-  controller.apply({Command::OpenFile,
-                    test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
-                   0);
+  controller.apply(
+      cmd::OpenFile{test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
+      0);
   waitForRun(controller, 0);
   const PipelineRun &run = *controller.state().run;
   // The run is whole; only the IR of the later MLIR steps is not kept.
@@ -335,8 +335,8 @@ TEST_CASE("-D values and Compare mode in the window's state",
   TempFolder folder;
   AppController controller(testOptions(folder));
   std::string gemm = test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir");
-  controller.apply({Command::SetDefines, "stages=2"}, 0);
-  controller.apply({Command::OpenFile, gemm}, 0);
+  controller.apply(cmd::SetDefines{"stages=2"}, 0);
+  controller.apply(cmd::OpenFile{gemm}, 0);
   waitForRun(controller, 0);
   const AppState &state = controller.state();
   CHECK(state.defines == Defines{{"stages", "2"}});
@@ -344,12 +344,12 @@ TEST_CASE("-D values and Compare mode in the window's state",
   CHECK(state.run->launches[0].dynamicSharedBytes == 67584);
 
   // A bad -D keeps what was set and says why.
-  controller.apply({Command::SetDefines, "stages=2,=3"}, 0);
+  controller.apply(cmd::SetDefines{"stages=2,=3"}, 0);
   CHECK(state.messageIsError);
   CHECK(state.defines == Defines{{"stages", "2"}});
 
   // Compare with 4 stages: a second run, compiled beside the first.
-  controller.apply({Command::SetCompare, "stages=4"}, 0);
+  controller.apply(cmd::SetCompare{"stages=4"}, 0);
   CHECK(state.compare.active());
   waitForRun(controller, 0);
   REQUIRE(state.compare.run);
@@ -357,17 +357,16 @@ TEST_CASE("-D values and Compare mode in the window's state",
   CHECK(state.compare.run->launches[0].dynamicSharedBytes == 133120);
   uint64_t serial = state.compare.serial;
   // An edit of the file recompiles both sides.
-  controller.apply({Command::Recompile}, 0);
+  controller.apply(cmd::Recompile{}, 0);
   waitForRun(controller, 0);
   CHECK(state.compare.serial > serial);
 
   // Another file, and one that does not open.
   controller.apply(
-      {Command::SetCompare, test::sourcePath("samples/nvidia/no-such.mlir")},
-      0);
+      cmd::SetCompare{test::sourcePath("samples/nvidia/no-such.mlir")}, 0);
   CHECK(state.messageIsError);
   CHECK(state.compare.variant == "stages=4"); // kept
-  controller.apply({Command::SetCompare, ""}, 0);
+  controller.apply(cmd::SetCompare{}, 0);
   CHECK_FALSE(state.compare.active());
   CHECK_FALSE(state.compare.run);
 }
@@ -380,9 +379,9 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   const AppState &state = controller.state();
   REQUIRE(state.lesson.lessons.size() == 11);
   // Opening a sample brings its page.
-  controller.apply({Command::OpenFile,
-                    test::sourcePath("samples/nvidia/gather_indirect.mlir")},
-                   0);
+  controller.apply(
+      cmd::OpenFile{test::sourcePath("samples/nvidia/gather_indirect.mlir")},
+      0);
   waitForRun(controller, 0);
   REQUIRE(state.lesson.current >= 0);
   CHECK(state.lesson.lessons[state.lesson.current].number == "07");
@@ -396,7 +395,7 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
     for (const Command &command : action.commands)
       controller.apply(command, 0);
     if (!action.lesson.empty())
-      controller.apply({Command::OpenLesson, action.lesson}, 0);
+      controller.apply(cmd::OpenLesson{action.lesson}, 0);
     waitForRun(controller, 0);
   };
   // -D values, then a step that exists only with them, then a pane.

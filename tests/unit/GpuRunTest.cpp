@@ -159,7 +159,7 @@ TEST_CASE("Run pane: without a GPU it says why and runs nothing",
     return controller.state().gpu.availability !=
            GpuStatus::Availability::Probing;
   }));
-  controller.apply({Command::RunOnGpu, "512x512x512"}, 0);
+  controller.apply(cmd::RunOnGpu{"512x512x512"}, 0);
   REQUIRE(controller.state().gpuRuns.size() == 1);
   CHECK(controller.state().gpuRuns[0].status == "not_run");
   CHECK(controller.state().gpuRuns[0].message ==
@@ -231,19 +231,18 @@ TEST_CASE("Compare mode: both variants run, each record names its variant",
     options.autosave = false;
     AppController controller(options);
     const AppState &state = controller.state();
-    controller.apply({Command::SetDefines, "stages=2"}, 0);
-    controller.apply(
-        {Command::OpenFile,
-         test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
-        0);
-    controller.apply({Command::SetCompare, "stages=4"}, 0);
+    controller.apply(cmd::SetDefines{"stages=2"}, 0);
+    controller.apply(cmd::OpenFile{test::sourcePath(
+                         "samples/nvidia/gemm_ws_persistent.mlir")},
+                     0);
+    controller.apply(cmd::SetCompare{"stages=4"}, 0);
     REQUIRE(waitFor([&] {
       controller.tick(0);
       return !controller.busy() && state.run && state.compare.run &&
              state.gpu.availability == GpuStatus::Availability::Available;
     }));
-    controller.apply({Command::RunOnGpu, "256x128x64", 0}, 0);
-    controller.apply({Command::RunOnGpu, "256x128x64", 1}, 0);
+    controller.apply(cmd::RunOnGpu{"256x128x64", false}, 0);
+    controller.apply(cmd::RunOnGpu{"256x128x64", false, true}, 0);
     CHECK(state.view.raisedPanel == "Run");
     REQUIRE(waitFor([&] {
       controller.tick(0);

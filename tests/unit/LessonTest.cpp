@@ -77,27 +77,34 @@ TEST_CASE("lessons: what a link does", "[lessons]") {
                                "/r/docs/lessons", "/r");
   REQUIRE(open.error.empty());
   REQUIRE(open.commands.size() == 4);
-  CHECK(open.commands[0].kind == Command::SetDefines); // from the file
-  CHECK(open.commands[0].text.empty());
-  CHECK(open.commands[1].kind == Command::SetTarget);
-  CHECK(open.commands[2].kind == Command::OpenFile);
-  CHECK(open.commands[2].text == "/r/samples/nvidia/saxpy.mlir");
-  CHECK(open.commands[3].kind == Command::SelectStepNamed);
-  CHECK(open.commands[3].text == "ptx");
+  auto *defines = std::get_if<cmd::SetDefines>(&open.commands[0]);
+  REQUIRE(defines); // from the file
+  CHECK(defines->defines.empty());
+  CHECK(std::holds_alternative<cmd::SetTarget>(open.commands[1]));
+  auto *file = std::get_if<cmd::OpenFile>(&open.commands[2]);
+  REQUIRE(file);
+  CHECK(file->path == "/r/samples/nvidia/saxpy.mlir");
+  auto *step = std::get_if<cmd::SelectStepNamed>(&open.commands[3]);
+  REQUIRE(step);
+  CHECK(step->name == "ptx");
 
   LinkAction compare =
       followLink("klx:compare=stages=4", "/r/docs/lessons", "/r");
   REQUIRE(compare.commands.size() == 2);
-  CHECK(compare.commands[0].kind == Command::SetCompare);
-  CHECK(compare.commands[0].text == "stages=4");
-  CHECK(compare.commands[1].kind == Command::ShowPanel);
-  CHECK(followLink("klx:compare=samples/nvidia/gather_direct.mlir", "", "/r")
-            .commands[0]
-            .text == "/r/samples/nvidia/gather_direct.mlir");
+  auto *variant = std::get_if<cmd::SetCompare>(&compare.commands[0]);
+  REQUIRE(variant);
+  CHECK(variant->variant == "stages=4");
+  CHECK(std::holds_alternative<cmd::ShowPanel>(compare.commands[1]));
+  LinkAction file2 =
+      followLink("klx:compare=samples/nvidia/gather_direct.mlir", "", "/r");
+  REQUIRE(std::get_if<cmd::SetCompare>(&file2.commands[0]));
+  CHECK(std::get<cmd::SetCompare>(file2.commands[0]).variant ==
+        "/r/samples/nvidia/gather_direct.mlir");
   LinkAction line = followLink("klx:line=76", "", "");
   REQUIRE(line.commands.size() == 1);
-  CHECK(line.commands[0].kind == Command::FocusSourceLine);
-  CHECK(line.commands[0].index == 76);
+  auto *focus = std::get_if<cmd::FocusSourceLine>(&line.commands[0]);
+  REQUIRE(focus);
+  CHECK(focus->line == 76);
   CHECK(followLink("klx:line=x", "", "").error ==
         "line 'x' is not a line number");
   CHECK(followLink("klx:target=sm_42", "", "").error ==
@@ -107,9 +114,11 @@ TEST_CASE("lessons: what a link does", "[lessons]") {
   // Pages, files and addresses.
   CHECK(followLink("08-gather_direct.md", "/r/docs/lessons", "/r").lesson ==
         "/r/docs/lessons/08-gather_direct.md");
-  CHECK(followLink("../../samples/a.mlir", "/r/docs/lessons", "/r")
-            .commands[0]
-            .text == "/r/samples/a.mlir");
+  LinkAction sample =
+      followLink("../../samples/a.mlir", "/r/docs/lessons", "/r");
+  REQUIRE(std::get_if<cmd::OpenFile>(&sample.commands[0]));
+  CHECK(std::get<cmd::OpenFile>(sample.commands[0]).path ==
+        "/r/samples/a.mlir");
   LinkAction web = followLink("https://example.org", "", "");
   CHECK(web.commands.empty());
   CHECK(web.lesson.empty());
@@ -182,6 +191,66 @@ TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
     Defines defines;
     std::string target;
     unsigned actions = 0;
+    // Each command of a link, checked against the run it would act on.
+    auto checkCommand = [&](const Command &c, llvm::StringRef link) {
+      if (auto *open = std::get_if<cmd::OpenFile>(&c)) {
+        CHECK(llvm::sys::fs::exists(open->path));
+        if (link.starts_with("klx:")) {
+          file = open->path;
+          defines.clear();
+          target.clear();
+        }
+      } else if (auto *set = std::get_if<cmd::SetDefines>(&c)) {
+        if (!set->defines.empty()) {
+          std::string error;
+          std::optional<VariantSpec> spec =
+              parseVariantSpec(set->defines, error);
+          INFO(error);
+          REQUIRE(spec);
+          CHECK(spec->file.empty());
+          defines = spec->defines;
+        } else if (!link.contains("open=")) {
+          defines.clear();
+        }
+      } else if (auto *chosen = std::get_if<cmd::SetTarget>(&c)) {
+        if (!link.contains("open="))
+          target = chosen->name;
+      } else if (auto *step = std::get_if<cmd::SelectStepNamed>(&c)) {
+        REQUIRE_FALSE(file.empty());
+        const PipelineRun &run = runs.get(file, defines, target);
+        INFO("-D " << definesText(defines) << " target '" << target << "'");
+        CHECK(run.succeeded());
+        CHECK(hasStep(run, step->name));
+      } else if (auto *line = std::get_if<cmd::FocusSourceLine>(&c)) {
+        REQUIRE_FALSE(file.empty());
+        CHECK(unsigned(line->line) <= lineCount(file));
+      } else if (auto *role = std::get_if<cmd::FocusRole>(&c)) {
+        CHECK(hasRole(runs.get(file, defines, target), role->name));
+      } else if (auto *shown = std::get_if<cmd::ShowTimelineOf>(&c)) {
+        CHECK(hasStep(runs.get(file, defines, target), shown->step));
+      } else if (auto *counter = std::get_if<cmd::ShowCounterexample>(&c)) {
+        // A page that shows a counterexample shows a kernel that has one.
+        if (counter->on) {
+          TimelineViews views =
+              buildTimelineViews(runs.get(file, defines, target));
+          CHECK(views.pick("").counterexample != nullptr);
+        }
+      } else if (auto *panel = std::get_if<cmd::ShowPanel>(&c)) {
+        CHECK(llvm::is_contained(
+            {"Steps", "Warp roles", "Run", "Lesson", "Compare"}, panel->title));
+      } else if (auto *compare = std::get_if<cmd::SetCompare>(&c)) {
+        std::string error;
+        std::optional<VariantSpec> spec =
+            parseVariantSpec(compare->variant, error);
+        INFO(error);
+        REQUIRE(spec);
+        if (!spec->file.empty())
+          CHECK(llvm::sys::fs::exists(spec->file));
+        else
+          CHECK(
+              runs.get(file, applyVariant(defines, *spec), target).succeeded());
+      }
+    };
     auto visit = [&](const LessonSpan &span) {
       if (span.kind != LessonSpan::Link)
         return;
@@ -192,76 +261,7 @@ TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
         CHECK(llvm::sys::fs::exists(action.lesson));
       for (const Command &c : action.commands) {
         ++actions;
-        switch (c.kind) {
-        case Command::OpenFile:
-          CHECK(llvm::sys::fs::exists(c.text));
-          if (llvm::StringRef(span.target).starts_with("klx:")) {
-            file = c.text;
-            defines.clear();
-            target.clear();
-          }
-          break;
-        case Command::SetDefines:
-          if (!c.text.empty()) {
-            std::string error;
-            std::optional<VariantSpec> spec = parseVariantSpec(c.text, error);
-            INFO(error);
-            REQUIRE(spec);
-            CHECK(spec->file.empty());
-            defines = spec->defines;
-          } else if (!llvm::StringRef(span.target).contains("open=")) {
-            defines.clear();
-          }
-          break;
-        case Command::SetTarget:
-          if (!llvm::StringRef(span.target).contains("open="))
-            target = c.text;
-          break;
-        case Command::SelectStepNamed: {
-          REQUIRE_FALSE(file.empty());
-          const PipelineRun &run = runs.get(file, defines, target);
-          INFO("-D " << definesText(defines) << " target '" << target << "'");
-          CHECK(run.succeeded());
-          CHECK(hasStep(run, c.text));
-          break;
-        }
-        case Command::FocusSourceLine:
-          REQUIRE_FALSE(file.empty());
-          CHECK(unsigned(c.index) <= lineCount(file));
-          break;
-        case Command::FocusRole:
-          CHECK(hasRole(runs.get(file, defines, target), c.text));
-          break;
-        case Command::ShowTimelineOf:
-          CHECK(hasStep(runs.get(file, defines, target), c.text));
-          break;
-        case Command::ShowCounterexample:
-          // A page that shows a counterexample shows a kernel that has one.
-          if (c.flag) {
-            TimelineViews views =
-                buildTimelineViews(runs.get(file, defines, target));
-            CHECK(views.pick("").counterexample != nullptr);
-          }
-          break;
-        case Command::ShowPanel:
-          CHECK(llvm::is_contained(
-              {"Steps", "Warp roles", "Run", "Lesson", "Compare"}, c.text));
-          break;
-        case Command::SetCompare: {
-          std::string error;
-          std::optional<VariantSpec> spec = parseVariantSpec(c.text, error);
-          INFO(error);
-          REQUIRE(spec);
-          if (!spec->file.empty())
-            CHECK(llvm::sys::fs::exists(spec->file));
-          else
-            CHECK(runs.get(file, applyVariant(defines, *spec), target)
-                      .succeeded());
-          break;
-        }
-        default:
-          break;
-        }
+        checkCommand(c, span.target);
       }
     };
     for (const LessonBlock &block : doc.blocks) {

@@ -41,24 +41,24 @@ TEST_CASE("Named layouts and zoom in the window's state", "[app][layout]") {
   const AppState &state = controller.state();
   unsigned generation = state.view.layoutGeneration;
   // Teach is read from the back of a room: at least 150%.
-  controller.apply({Command::SetLayout, "teach"}, 0);
+  controller.apply(cmd::SetLayout{"teach"}, 0);
   CHECK(state.view.layout == LayoutName::Teach);
   CHECK(state.view.zoomPercent == kTeachZoomPercent);
   CHECK(state.view.layoutGeneration == generation + 1);
-  controller.apply({Command::SetZoom, "", 200}, 0);
-  controller.apply({Command::SetLayout, "teach"}, 0);
+  controller.apply(cmd::SetZoom{200}, 0);
+  controller.apply(cmd::SetLayout{"teach"}, 0);
   CHECK(state.view.zoomPercent == 200); // larger already: kept
   // Diff turns the diff on.
   CHECK_FALSE(state.view.showDiff);
-  controller.apply({Command::SetLayout, "diff"}, 0);
+  controller.apply(cmd::SetLayout{"diff"}, 0);
   CHECK(state.view.layout == LayoutName::Diff);
   CHECK(state.view.showDiff);
   // An unknown name keeps the layout and says why.
-  controller.apply({Command::SetLayout, "tiled"}, 0);
+  controller.apply(cmd::SetLayout{"tiled"}, 0);
   CHECK(state.view.layout == LayoutName::Diff);
   CHECK(state.messageIsError);
   CHECK(state.message.find("explore, diff or teach") != std::string::npos);
-  controller.apply({Command::SetZoom, "", 10}, 0);
+  controller.apply(cmd::SetZoom{10}, 0);
   CHECK(state.view.zoomPercent == kMinZoomPercent);
 }
 
@@ -93,10 +93,10 @@ TEST_CASE("The window saves the step's IR, the PTX, the cubin and a bundle",
   const AppState &state = controller.state();
   CHECK(artifactUnavailable(state, ArtifactKind::Ptx) ==
         "nothing compiled yet");
-  controller.apply({Command::OpenFile, kernel}, 0);
+  controller.apply(cmd::OpenFile{kernel}, 0);
   waitForRun(controller, 0);
   REQUIRE(state.run->succeeded());
-  controller.apply({Command::SelectStepNamed, "parse"}, 0);
+  controller.apply(cmd::SelectStepNamed{"parse"}, 0);
 
   // Beside the kernel, named after it and the step.
   CHECK(suggestedArtifactPath(state, ArtifactKind::StepIR) ==
@@ -111,7 +111,7 @@ TEST_CASE("The window saves the step's IR, the PTX, the cubin and a bundle",
   for (ArtifactKind kind : {ArtifactKind::StepIR, ArtifactKind::Ptx,
                             ArtifactKind::Cubin, ArtifactKind::Bundle}) {
     std::string path = suggestedArtifactPath(state, kind);
-    controller.apply({Command::SaveArtifact, path, int(kind)}, 0);
+    controller.apply(cmd::SaveArtifact{path, kind}, 0);
     INFO(state.message);
     CHECK_FALSE(state.messageIsError);
     CHECK(llvm::sys::fs::exists(path));
@@ -127,9 +127,9 @@ TEST_CASE("The window saves the step's IR, the PTX, the cubin and a bundle",
                                                         "ELF");
   CHECK(llvm::sys::fs::exists(folder.file("gemm-bundle/manifest.json")));
   // A folder that cannot be written: said, nothing else changes.
-  controller.apply({Command::SaveArtifact, folder.file("no/such/dir/x.ptx"),
-                    int(ArtifactKind::Ptx)},
-                   0);
+  controller.apply(
+      cmd::SaveArtifact{folder.file("no/such/dir/x.ptx"), ArtifactKind::Ptx},
+      0);
   CHECK(state.messageIsError);
   CHECK(state.message.find("cannot write") != std::string::npos);
 }
@@ -140,23 +140,23 @@ TEST_CASE("-D values belong to the file they were set for", "[app][define]") {
   const AppState &state = controller.state();
   std::string gemm = sourcePath("samples/nvidia/gemm_ws_persistent.mlir");
   std::string saxpy = sourcePath("samples/nvidia/saxpy.mlir");
-  controller.apply({Command::OpenFile, gemm}, 0);
-  controller.apply({Command::SetDefines, "stages=2"}, 0);
+  controller.apply(cmd::OpenFile{gemm}, 0);
+  controller.apply(cmd::SetDefines{"stages=2"}, 0);
   waitForRun(controller, 0);
   CHECK(state.message == "compiled with -D stages=2"); // not "compiling"
   // Another file: its own klx.params, and the status bar says why.
-  controller.apply({Command::OpenFile, saxpy}, 0);
+  controller.apply(cmd::OpenFile{saxpy}, 0);
   CHECK(state.defines.empty());
   CHECK(state.message.find("-D stages=2 cleared") != std::string::npos);
   waitForRun(controller, 0);
   CHECK(state.run->succeeded());
   // Pinned, they follow the user.
-  controller.apply({Command::OpenFile, gemm}, 0);
-  controller.apply({Command::SetDefines, "stages=2"}, 0);
-  controller.apply({Command::PinDefines, "", 0, true}, 0);
-  controller.apply({Command::OpenFile, gemm}, 0); // the same file: kept
+  controller.apply(cmd::OpenFile{gemm}, 0);
+  controller.apply(cmd::SetDefines{"stages=2"}, 0);
+  controller.apply(cmd::PinDefines{true}, 0);
+  controller.apply(cmd::OpenFile{gemm}, 0); // the same file: kept
   CHECK(state.defines == Defines{{"stages", "2"}});
-  controller.apply({Command::OpenFile, saxpy}, 0);
+  controller.apply(cmd::OpenFile{saxpy}, 0);
   CHECK(state.defines == Defines{{"stages", "2"}});
 }
 
@@ -166,37 +166,36 @@ TEST_CASE("The selected pass is kept by name across errors and -D changes",
   AppController controller(testOptions(folder));
   const AppState &state = controller.state();
   controller.apply(
-      {Command::OpenFile, sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
-      0);
+      cmd::OpenFile{sourcePath("samples/nvidia/gemm_ws_persistent.mlir")}, 0);
   waitForRun(controller, 0);
-  controller.apply({Command::SelectStepNamed, "klx-to-nvgpu"}, 0);
+  controller.apply(cmd::SelectStepNamed{"klx-to-nvgpu"}, 0);
   auto selectedName = [&] {
     return state.run->snapshots[state.view.selected].displayName();
   };
   REQUIRE(selectedName() == "klx-to-nvgpu");
   std::string good = state.source.text;
   // Broken: the run is read at its failure...
-  controller.apply({Command::EditSource, good + "\n}}} garbage"}, 0);
-  controller.apply({Command::Recompile}, 0);
+  controller.apply(cmd::EditSource{good + "\n}}} garbage"}, 0);
+  controller.apply(cmd::Recompile{}, 0);
   waitForRun(controller, 0);
   REQUIRE_FALSE(state.run->succeeded());
   CHECK(selectedName() == "parse");
   // ... and mended, back at the user's step.
-  controller.apply({Command::EditSource, good}, 0);
-  controller.apply({Command::Recompile}, 0);
+  controller.apply(cmd::EditSource{good}, 0);
+  controller.apply(cmd::Recompile{}, 0);
   waitForRun(controller, 0);
   CHECK(selectedName() == "klx-to-nvgpu");
   // A bad -D value, then a good one: the same.
-  controller.apply({Command::SetDefines, "stages=banana"}, 0);
+  controller.apply(cmd::SetDefines{"stages=banana"}, 0);
   waitForRun(controller, 0);
-  controller.apply({Command::SetDefines, "stages=2"}, 0);
+  controller.apply(cmd::SetDefines{"stages=2"}, 0);
   waitForRun(controller, 0);
   CHECK(selectedName() == "klx-to-nvgpu");
   // Stepping is a choice too.
-  controller.apply({Command::StepForward}, 0);
+  controller.apply(cmd::StepForward{}, 0);
   std::string next = selectedName();
   CHECK(next != "klx-to-nvgpu");
-  controller.apply({Command::Recompile}, 0);
+  controller.apply(cmd::Recompile{}, 0);
   waitForRun(controller, 0);
   CHECK(selectedName() == next);
 }
@@ -272,23 +271,22 @@ TEST_CASE("A kernel with errors keeps its last good result", "[app][stale]") {
   AppController controller(testOptions(folder));
   const AppState &state = controller.state();
   controller.apply(
-      {Command::OpenFile, sourcePath("samples/nvidia/gemm_tma_wgmma.mlir")}, 0);
+      cmd::OpenFile{sourcePath("samples/nvidia/gemm_tma_wgmma.mlir")}, 0);
   waitForRun(controller, 0);
   bool stale = true;
   CHECK(resultRun(state, stale) == state.run.get());
   CHECK_FALSE(stale);
   std::shared_ptr<const PipelineRun> good = state.run;
   std::string text = state.source.text;
-  controller.apply({Command::EditSource, text + "\n}}}"}, 0);
-  controller.apply({Command::Recompile}, 0);
+  controller.apply(cmd::EditSource{text + "\n}}}"}, 0);
+  controller.apply(cmd::Recompile{}, 0);
   waitForRun(controller, 0);
   REQUIRE_FALSE(state.run->succeeded());
   CHECK(resultRun(state, stale) == good.get());
   CHECK(stale);
   CHECK(state.lastGoodTimeline);
   // Another file: the old one's result is not shown for it.
-  controller.apply({Command::OpenFile, sourcePath("samples/nvidia/saxpy.mlir")},
-                   0);
+  controller.apply(cmd::OpenFile{sourcePath("samples/nvidia/saxpy.mlir")}, 0);
   CHECK_FALSE(state.lastGoodRun);
   waitForRun(controller, 0);
   CHECK(state.lastGoodRun == state.run);
@@ -301,7 +299,7 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
   writeFile(kernel, readSource("samples/nvidia/gemm_ws_persistent.mlir"));
   AppController controller(testOptions(folder));
   const AppState &state = controller.state();
-  controller.apply({Command::OpenFile, kernel}, 0);
+  controller.apply(cmd::OpenFile{kernel}, 0);
   waitForRun(controller, 0);
   REQUIRE(state.run->succeeded());
   REQUIRE(state.timeline);
@@ -309,7 +307,7 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
   std::string path = suggestedArtifactPath(state, ArtifactKind::Trace);
   CHECK(path == folder.file("ws.timeline.json"));
   CHECK(artifactUnavailable(state, ArtifactKind::Trace).empty());
-  controller.apply({Command::SaveArtifact, path, int(ArtifactKind::Trace)}, 0);
+  controller.apply(cmd::SaveArtifact{path, ArtifactKind::Trace}, 0);
   INFO(state.message);
   CHECK_FALSE(state.messageIsError);
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -356,7 +354,7 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
 
   // A kernel without a protocol says why there is no trace to save.
   writeFile(kernel, readSource("samples/nvidia/saxpy.mlir"));
-  controller.apply({Command::OpenFile, kernel}, 0);
+  controller.apply(cmd::OpenFile{kernel}, 0);
   waitForRun(controller, 0);
   CHECK_FALSE(artifactUnavailable(state, ArtifactKind::Trace).empty());
 }
@@ -369,10 +367,10 @@ TEST_CASE("Teach shows an assembly step's code in the large pane and raises "
   writeFile(kernel, readSource("samples/nvidia/gemm_ws_persistent.mlir"));
   AppController controller(testOptions(folder));
   const AppState &state = controller.state();
-  controller.apply({Command::OpenFile, kernel}, 0);
+  controller.apply(cmd::OpenFile{kernel}, 0);
   waitForRun(controller, 0);
   REQUIRE(state.run->succeeded());
-  controller.apply({Command::SelectStepNamed, "ptx"}, 0);
+  controller.apply(cmd::SelectStepNamed{"ptx"}, 0);
   const PipelineRun &run = *state.run;
   int ptx = state.view.selected;
   REQUIRE(run.snapshots[ptx].kind == EmitKind::PTX);
@@ -383,17 +381,17 @@ TEST_CASE("Teach shows an assembly step's code in the large pane and raises "
   CHECK(run.snapshots[textStepFor(run, state.view)].isIR());
   // Teach: the Assembly pane is a small tab, the large pane shows the PTX,
   // and saving "this step" saves it as .ptx.
-  controller.apply({Command::SetLayout, "teach"}, 0);
+  controller.apply(cmd::SetLayout{"teach"}, 0);
   CHECK(textStepFor(run, state.view) == ptx);
   CHECK(llvm::StringRef(suggestedArtifactPath(state, ArtifactKind::StepIR))
             .ends_with("/ws.ptx"));
   // The cubin step's text is ptxas's report: the IR stands for it.
-  controller.apply({Command::SelectStepNamed, "cubin"}, 0);
+  controller.apply(cmd::SelectStepNamed{"cubin"}, 0);
   CHECK(run.snapshots[textStepFor(run, state.view)].isIR());
 
   // A lesson link that reads the timeline brings its tab forward.
   unsigned raised = state.view.raiseSerial;
-  controller.apply({Command::ShowTimelineOf, "klx-circular-buffer"}, 0);
+  controller.apply(cmd::ShowTimelineOf{"klx-circular-buffer"}, 0);
   CHECK(state.view.raisedPanel == "Barrier timeline");
   CHECK(state.view.raiseSerial == raised + 1);
 }
