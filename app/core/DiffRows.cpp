@@ -154,3 +154,31 @@ size_t klx::app::rowShowing(const std::vector<DiffRow> &rows, size_t line) {
       return i;
   return guess;
 }
+
+llvm::StringRef DiffModel::rowText(size_t row) const {
+  const DiffLine &d = lines.lines[row];
+  return d.kind == DiffLine::Added ? after.line(d.right) : before.line(d.left);
+}
+
+std::shared_ptr<const DiffModel>
+klx::app::buildDiffModel(std::string beforeText, std::string afterText,
+                         DiffOptions options) {
+  auto model = std::make_shared<DiffModel>();
+  // The indexes point into the strings: built once they are in place.
+  model->beforeText = std::move(beforeText);
+  model->afterText = std::move(afterText);
+  model->before = LineIndex(model->beforeText);
+  model->after = LineIndex(model->afterText);
+  model->lines = diffLines(model->before, model->after, 2000, options);
+  model->spans = changedSpans(model->lines, model->before, model->after);
+  for (size_t row = 0; row < model->lines.lines.size(); ++row) {
+    model->longestLine =
+        std::max(model->longestLine, model->rowText(row).size());
+    bool change = model->lines.lines[row].kind != DiffLine::Same;
+    bool previousChange =
+        row > 0 && model->lines.lines[row - 1].kind != DiffLine::Same;
+    if (change && !previousChange)
+      model->hunks.push_back(row);
+  }
+  return model;
+}

@@ -13,7 +13,9 @@
 #include "klx/Support/LineDiff.h"
 
 #include <cstdint>
+#include <memory>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -63,6 +65,24 @@ std::vector<DiffRow> pairChanges(const std::vector<DiffRow> &rows,
 
 /// The index in `rows` of the row showing the diff's row `line`.
 size_t rowShowing(const std::vector<DiffRow> &rows, size_t line);
+
+/// A diff ready to draw, built off the GUI thread: the two texts (owned,
+/// so the run they came from may go meanwhile), their line indexes, the
+/// line diff, the changed words, where each run of changes starts and the
+/// longest line.
+struct DiffModel {
+  std::string beforeText, afterText;
+  LineIndex before, after;
+  LineDiff lines;
+  std::vector<ChangedSpan> spans;
+  std::vector<size_t> hunks;
+  size_t longestLine = 0;
+
+  /// The text a row shows inline (the new line, or the removed one).
+  llvm::StringRef rowText(size_t row) const;
+};
+std::shared_ptr<const DiffModel>
+buildDiffModel(std::string before, std::string after, DiffOptions options);
 
 } // namespace klx::app
 

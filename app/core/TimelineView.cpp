@@ -117,12 +117,18 @@ static void addVerification(TimelineView &view, const sim::ProtocolModel &model,
   view.verification = std::move(v);
 }
 
-/// The innermost role warp `warp` runs in `tree`, or "".
+/// The innermost role warp `warp` runs in `tree` when it is a producer or
+/// a consumer, or "".
 static std::string roleOfWarp(const RoleTree &tree, unsigned warp) {
   for (const WarpgroupNode &group : tree.warpgroups)
     for (const WarpNode &node : group.warps)
-      if (node.index == warp && !node.roles.empty())
-        return tree.roles[node.roles.front()].name;
+      if (node.index == warp && !node.roles.empty()) {
+        // Only a producer or a consumer: lanes of one role with no kind
+        // ("all threads": thread 0 and threads 1-127 of a hand-written
+        // kernel) keep colours of their own, by number.
+        const Role &role = tree.roles[node.roles.front()];
+        return role.kind.empty() ? "" : role.name;
+      }
   return "";
 }
 

@@ -13,6 +13,7 @@
 #include "WindowSettings.h"
 
 #include "core/AppController.h"
+#include "core/Background.h"
 #include "panels/Panel.h"
 #include "render/Window.h"
 #include "widgets/SaveAsDialog.h"
@@ -330,6 +331,8 @@ int runWindow(int argc, char **argv) {
 
   ControllerOptions options = controllerOptions(*args, screenshotMode);
   AppController controller(options, [] { Window::wake(); });
+  // A diff or a comparison computed off the GUI thread wakes it too.
+  background::setWake([] { Window::wake(); });
   applyStartView(*args, settings, controller, (*window)->now());
   if (!applyArguments(*args, options, controller, (*window)->now())) {
     llvm::errs() << "klx: " << controller.state().message << "\n";

@@ -2,6 +2,8 @@
 
 #include "ScriptedRun.h"
 
+#include "core/Background.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -65,7 +67,8 @@ void ScriptedRun::frameDrawn(double now) {
 
 bool ScriptedRun::readyToLook(const AppController &controller) const {
   const AppState &state = controller.state();
-  return !controller.busy() && state.run &&
+  // background::pending(): a diff or a comparison still being computed.
+  return !controller.busy() && state.run && background::pending() == 0 &&
          (args.paste.empty() || (pasted && drawn > pastedAt + 1)) &&
          (args.run.empty() ||
           (runRequested && !state.gpu.running && !state.gpuRuns.empty()));

@@ -9,6 +9,7 @@
 
 #include "Panel.h"
 
+#include "core/Background.h"
 #include "widgets/DiffView.h"
 #include "widgets/Palette.h"
 #include "widgets/TimelineLanes.h"
@@ -83,12 +84,23 @@ public:
     int selected =
         std::clamp(state.view.selected, 0, int(a.snapshots.size()) - 1);
     std::string step = a.snapshots[selected].displayName();
-    if (builtSerial != state.runSerial || builtCompare != compare.serial ||
-        builtStep != step) {
-      comparison = compareRuns(a, b, labelA, compare.variant, step);
-      builtSerial = state.runSerial;
-      builtCompare = compare.serial;
-      builtStep = step;
+    // The rows are computed off the GUI thread (compareRuns diffs the two
+    // steps' IR); rows of other runs are never drawn (their step indexes
+    // belong to those runs).
+    builtSerial = state.runSerial;
+    builtCompare = compare.serial;
+    builtStep = step;
+    comparing.request(builtSerial * 1000003u + builtCompare * 7919u +
+                          std::hash<std::string>()(step),
+                      [a = state.run, b = compare.run, labelA,
+                       variant = compare.variant, step] {
+                        return std::make_shared<const Comparison>(
+                            compareRuns(*a, *b, labelA, variant, step));
+                      });
+    comparison = comparing.get();
+    if (!comparison) {
+      ImGui::TextDisabled("comparing at %s...", step.c_str());
+      return;
     }
     if (!b.succeeded())
       ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
@@ -97,8 +109,8 @@ public:
                          b.allDiagnostics().size());
     ImGui::Text("at %s:", step.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("%u of %zu rows differ", comparison.differing(),
-                        comparison.rows.size());
+    ImGui::TextDisabled("%u of %zu rows differ", comparison->differing(),
+                        comparison->rows.size());
     ImGui::SameLine();
     ImGui::Checkbox("all rows", &showAll);
 
@@ -106,7 +118,7 @@ public:
     // 60% of a short one (Teach at 1280x720), where it is what is read.
     float available = ImGui::GetContentRegionAvail().y;
     float line = ImGui::GetFrameHeightWithSpacing();
-    size_t shown = showAll ? comparison.rows.size() : comparison.differing();
+    size_t shown = showAll ? comparison->rows.size() : comparison->differing();
     float needed = line * float(shown + 1.5f);
     float tableHeight =
         std::min(needed, available * (available < line * 25 ? 0.6f : 0.38f));
@@ -139,7 +151,7 @@ private:
     for (bool differing : {true, false}) {
       if (!differing && !showAll)
         break;
-      for (const ComparisonRow &r : comparison.rows)
+      for (const ComparisonRow &r : comparison->rows)
         if (r.differs() == differing)
           row(r.group.c_str(), r.name, r.a, r.b, differing);
     }
@@ -258,16 +270,16 @@ private:
   }
 
   void drawDiff(const PipelineRun &a, const PipelineRun &b) {
-    if (comparison.stepA < 0 || comparison.stepB < 0) {
+    if (comparison->stepA < 0 || comparison->stepB < 0) {
       ImGui::TextDisabled("B has no step named %s to diff against",
-                          comparison.step.c_str());
+                          comparison->step.c_str());
       return;
     }
-    const Snapshot &left = a.snapshots[comparison.stepA];
-    const Snapshot &right = b.snapshots[comparison.stepB];
+    const Snapshot &left = a.snapshots[comparison->stepA];
+    const Snapshot &right = b.snapshots[comparison->stepB];
     ImGui::Text("IR after %s: A (left) against B (right), +%u -%u lines",
-                comparison.step.c_str(), comparison.irAdded,
-                comparison.irRemoved);
+                comparison->step.c_str(), comparison->irAdded,
+                comparison->irRemoved);
     // As klx compile --compare counts it: timings are not differences.
     DiffOptions options;
     options.ignoreTimings = true;
@@ -279,7 +291,8 @@ private:
     diff.draw("ab", ImGui::GetContentRegionAvail(), /*sideBySide=*/true);
   }
 
-  Comparison comparison;
+  Background<Comparison> comparing;
+  std::shared_ptr<const Comparison> comparison; // this frame's rows
   uint64_t builtSerial = ~uint64_t(0), builtCompare = ~uint64_t(0);
   std::string builtStep;
   bool showAll = false;

@@ -14,50 +14,41 @@ using namespace klx::app;
 static constexpr unsigned kContextLines = 3;
 
 void DiffView::setTexts(llvm::StringRef beforeText, llvm::StringRef afterText,
-                        Language lang, uint64_t id, DiffOptions newOptions) {
-  if (id == identity &&
-      newOptions.ignoreWhitespace == options.ignoreWhitespace &&
-      newOptions.ignoreTimings == options.ignoreTimings)
-    return;
-  identity = id;
-  options = newOptions;
+                        Language lang, uint64_t id, DiffOptions options) {
+  uint64_t wanted = id * 4 + uint64_t(options.ignoreWhitespace) * 2 +
+                    uint64_t(options.ignoreTimings);
   language = lang;
-  before = LineIndex(beforeText);
-  after = LineIndex(afterText);
-  lineDiff = diffLines(before, after, 2000, options);
-  spans = changedSpans(lineDiff, before, after);
-  longestLine = 0;
-  hunks.clear();
-  for (size_t row = 0; row < lineDiff.lines.size(); ++row) {
-    longestLine = std::max(longestLine, rowText(row).size());
-    bool change = lineDiff.lines[row].kind != DiffLine::Same;
-    bool previousChange =
-        row > 0 && lineDiff.lines[row - 1].kind != DiffLine::Same;
-    if (change && !previousChange)
-      hunks.push_back(row);
-  }
+  if (wanted == key)
+    return;
+  key = wanted;
+  job.request(key, [before = beforeText.str(), after = afterText.str(),
+                    options]() mutable {
+    return buildDiffModel(std::move(before), std::move(after), options);
+  });
+}
+
+void DiffView::adopt(std::shared_ptr<const DiffModel> ready) {
+  model = std::move(ready);
+  modelKey = key;
   unfolded.clear();
   rebuildRows();
   currentHunk = 0;
-  if (!hunks.empty())
-    pendingScroll = int(rowShowing(rows, hunks.front()));
-}
-
-llvm::StringRef DiffView::rowText(size_t row) const {
-  const DiffLine &d = lineDiff.lines[row];
-  return d.kind == DiffLine::Added ? after.line(d.right) : before.line(d.left);
+  if (!model->hunks.empty())
+    pendingScroll = int(rowShowing(rows, model->hunks.front()));
 }
 
 void DiffView::rebuildRows() {
+  rows.clear();
+  if (!model)
+    return;
   if (foldUnchangedRuns) {
-    rows = foldUnchanged(lineDiff, kContextLines, unfolded);
+    rows = foldUnchanged(model->lines, kContextLines, unfolded);
   } else {
-    rows.clear();
-    for (size_t row = 0; row < lineDiff.lines.size(); ++row)
+    for (size_t row = 0; row < model->lines.lines.size(); ++row)
       rows.push_back({uint32_t(row), 0});
   }
   if (sideBySideRows)
-    rows = pairChanges(rows, lineDiff);
+    rows = pairChanges(rows, model->lines);
 }
 
 void DiffView::reveal(size_t line) {
@@ -72,8 +63,8 @@ void DiffView::reveal(size_t line) {
 
 std::string DiffView::unifiedText() const {
   std::string text = "--- before\n+++ after\n";
-  for (size_t row = 0; row < lineDiff.lines.size(); ++row) {
-    DiffLine::Kind kind = lineDiff.lines[row].kind;
+  for (size_t row = 0; model && row < model->lines.lines.size(); ++row) {
+    DiffLine::Kind kind = model->lines.lines[row].kind;
     text += kind == DiffLine::Removed ? '-'
             : kind == DiffLine::Added ? '+'
                                       : ' ';
@@ -84,6 +75,8 @@ std::string DiffView::unifiedText() const {
 }
 
 void DiffView::drawHeader() {
+  const LineDiff &lineDiff = model->lines;
+  const std::vector<size_t> &hunks = model->hunks;
   ImGui::Text("+%u -%u lines%s", lineDiff.added, lineDiff.removed,
               lineDiff.truncated ? " (too different: shown as replaced)" : "");
   ImGui::SameLine();
@@ -109,17 +102,17 @@ void DiffView::drawHeader() {
   }
   int found = find.drawForLines(
       lineDiff.lines.size(), [&](size_t row) { return rowText(row); },
-      identity ^ (uint64_t(options.ignoreWhitespace) << 63));
+      modelKey);
   if (found >= 0)
     reveal(size_t(found));
 }
 
 void DiffView::drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
                                 llvm::StringRef text, size_t row) {
-  const ChangedSpan &span = spans[row];
+  const ChangedSpan &span = model->spans[row];
   if (span.empty())
     return;
-  bool added = lineDiff.lines[row].kind == DiffLine::Added;
+  bool added = model->lines.lines[row].kind == DiffLine::Added;
   ImFont *font = ImGui::GetFont();
   float size = ImGui::GetFontSize();
   size_t begin = std::min<size_t>(span.begin, text.size());
@@ -142,7 +135,7 @@ void DiffView::drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
 
 void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
                         size_t row, int side) {
-  const DiffLine &d = lineDiff.lines[row];
+  const DiffLine &d = model->lines.lines[row];
   int line = side == 0 ? d.left : d.right;
   if (line < 0)
     return;
@@ -157,7 +150,8 @@ void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
   char number[16];
   std::snprintf(number, sizeof(number), "%6d", line + 1);
   drawList->AddText(pos, palette::kLineNumber, number);
-  llvm::StringRef text = side == 0 ? before.line(line) : after.line(line);
+  llvm::StringRef text =
+      side == 0 ? model->before.line(line) : model->after.line(line);
   ImVec2 textPos(pos.x + numberWidth, pos.y);
   drawList->PushClipRect(textPos, end, true);
   drawChangedWords(drawList, textPos, text, row);
@@ -170,7 +164,7 @@ void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
 
 void DiffView::drawInline(ImDrawList *drawList, ImVec2 pos, float width,
                           size_t row) {
-  const DiffLine &d = lineDiff.lines[row];
+  const DiffLine &d = model->lines.lines[row];
   float lineHeight = ImGui::GetTextLineHeight();
   float charWidth = ImGui::CalcTextSize("0").x;
   ImU32 background = d.kind == DiffLine::Removed ? palette::kRemoved
@@ -223,7 +217,7 @@ void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
     return;
   }
   // A removed line and the added line paired with it share the row.
-  bool added = lineDiff.lines[row.first].kind == DiffLine::Added;
+  bool added = model->lines.lines[row.first].kind == DiffLine::Added;
   size_t right = row.paired != DiffRow::kNone ? row.paired : row.first;
   if (!added)
     drawSide(drawList, pos, columnWidth, row.first, 0);
@@ -251,8 +245,8 @@ void DiffView::handleMouse(ImVec2 origin, float lineHeight) {
     ImGui::OpenPopup("diff menu");
   }
   if (ImGui::BeginPopup("diff menu")) {
-    if (menuRow >= 0 && size_t(menuRow) < lineDiff.lines.size()) {
-      const DiffLine &d = lineDiff.lines[menuRow];
+    if (menuRow >= 0 && size_t(menuRow) < model->lines.lines.size()) {
+      const DiffLine &d = model->lines.lines[menuRow];
       int number = d.kind == DiffLine::Added ? d.right : d.left;
       std::string label =
           "Copy line " + std::to_string(number + 1) +
@@ -273,6 +267,14 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   float width = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
   sideBySide = sideBySide && width >= charWidth * 2 * (60 + 7);
   ImGui::PushID(id);
+  if (std::shared_ptr<const DiffModel> ready = job.get();
+      ready && ready != model)
+    adopt(std::move(ready));
+  if (!model || modelKey != key) {
+    ImGui::TextDisabled("computing the diff...");
+    ImGui::PopID();
+    return;
+  }
   if (sideBySide != sideBySideRows) {
     sideBySideRows = sideBySide;
     rebuildRows();
@@ -286,10 +288,10 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   float numberWidth = charWidth * 7;
   // Side by side, each side gets half the width and long lines are cut
   // there: both sides stay in view, which is the point of the layout.
-  float columnWidth = sideBySide
-                          ? std::max(ImGui::GetWindowWidth() * 0.5f - charWidth,
-                                     numberWidth + charWidth * 20)
-                          : numberWidth * 2 + charWidth * (longestLine + 4);
+  float columnWidth =
+      sideBySide ? std::max(ImGui::GetWindowWidth() * 0.5f - charWidth,
+                            numberWidth + charWidth * 20)
+                 : numberWidth * 2 + charWidth * (model->longestLine + 4);
   float fullWidth = sideBySide ? columnWidth * 2 : columnWidth;
   // A button, not a dummy: clicks open folds rather than move the pane.
   ImGui::InvisibleButton(

@@ -12,6 +12,7 @@
 
 #include "FindBar.h"
 
+#include "core/Background.h"
 #include "core/DiffRows.h"
 #include "core/SyntaxTokens.h"
 #include "klx/Support/LineDiff.h"
@@ -26,19 +27,20 @@ namespace klx::app {
 
 class DiffView {
 public:
-  /// Recomputes the diff only when the pair or the options change.
+  /// Asks for the diff (computed off the GUI thread) only when the pair or
+  /// the options change; until it lands the pane says it is computing.
   void setTexts(llvm::StringRef before, llvm::StringRef after,
                 Language language, uint64_t identity, DiffOptions options = {});
   /// Side by side only where the pane is wide enough for two columns of
   /// readable lines (`sideBySide` asks for it); inline otherwise.
   void draw(const char *id, ImVec2 size, bool sideBySide);
-  const LineDiff &diff() const { return lineDiff; }
   /// The diff as `diff -u` would print it, every line with its context.
   std::string unifiedText() const;
 
 private:
-  /// The text a row shows inline (the new line, or the removed one).
-  llvm::StringRef rowText(size_t row) const;
+  llvm::StringRef rowText(size_t row) const { return model->rowText(row); }
+  /// Takes a diff that landed: rows, folds and the first change anew.
+  void adopt(std::shared_ptr<const DiffModel> ready);
   void rebuildRows();
   /// Draws one row of `rows`, side by side or inline.
   void drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
@@ -55,18 +57,15 @@ private:
                         llvm::StringRef text, size_t row);
   void handleMouse(ImVec2 origin, float lineHeight);
 
-  LineIndex before, after;
-  LineDiff lineDiff;
-  std::vector<ChangedSpan> spans;
+  Background<DiffModel> job;
+  std::shared_ptr<const DiffModel> model; // what is drawn
+  uint64_t modelKey = ~uint64_t(0);
   std::vector<DiffRow> rows;
   std::set<uint32_t> unfolded;
   bool foldUnchangedRuns = true;
   bool sideBySideRows = false; // rows paired for two columns
   Language language = Language::Plain;
-  uint64_t identity = ~uint64_t(0);
-  DiffOptions options;
-  size_t longestLine = 0;
-  std::vector<size_t> hunks; // diff rows where a run of changes starts
+  uint64_t key = ~uint64_t(0); // of the texts and options asked for
   size_t currentHunk = 0;
   int pendingScroll = -1; // a row of `rows`
   FindBar find;

@@ -2,11 +2,16 @@
 
 #include "TestSupport.h"
 
+#include "core/Background.h"
 #include "core/DiffRows.h"
 #include "core/RoleView.h"
 #include "core/SourceFold.h"
 #include "core/TextSearch.h"
 #include "klx/Pipeline/Compiler.h"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 using namespace klx;
 using namespace klx::app;
@@ -247,4 +252,46 @@ TEST_CASE("The RUN/CHECK header folds out of the editor and edits keep it",
   fold.edit("x");
   CHECK(fold.full().find("x") != std::string::npos);
   CHECK(llvm::StringRef(fold.full()).contains("// RUN: klx compile %s\n"));
+}
+
+TEST_CASE("Work done off the GUI thread: the newest request wins",
+          "[app][background]") {
+  std::atomic<int> wakes{0};
+  background::setWake([&] { ++wakes; });
+  Background<std::string> job;
+  CHECK_FALSE(job.get());
+  std::atomic<bool> release{false};
+  // A slow first request, overtaken by a quick second one.
+  job.request(1, [&] {
+    while (!release)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return std::make_shared<const std::string>("first");
+  });
+  job.request(2, [] { return std::make_shared<const std::string>("second"); });
+  for (int i = 0; i < 5000 && !job.get(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(job.get());
+  CHECK(*job.get() == "second");
+  release = true;
+  for (int i = 0; i < 5000 && background::pending() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(background::pending() == 0);
+  CHECK(*job.get() == "second"); // the late first result is dropped
+  CHECK(wakes >= 1);
+  // Asking again for the key it holds starts nothing.
+  job.request(2, [] { return std::make_shared<const std::string>("again"); });
+  CHECK(background::pending() == 0);
+  CHECK(*job.get() == "second");
+  background::setWake({});
+
+  // A diff model owns its texts: the strings it was built from may go.
+  std::shared_ptr<const DiffModel> model;
+  {
+    std::string before = "a\nb\nc\n", after = "a\nB\nc\n";
+    model = buildDiffModel(before, after, {});
+  }
+  CHECK(model->lines.added == 1);
+  CHECK(model->lines.removed == 1);
+  CHECK(model->hunks.size() == 1);
+  CHECK(model->rowText(model->hunks.front()) == "b");
 }
