@@ -289,6 +289,11 @@ private:
     ImVec2 origin(
         child->Pos.x + child->WindowPadding.x - child->Scroll.x + padding.x,
         child->Pos.y + child->WindowPadding.y - child->Scroll.y + padding.y);
+    // While the input is active it scrolls sideways to follow the caret
+    // along a long line (ImGui's ScrollX); the coloured text follows it.
+    if (ImGuiInputTextState *input = ImGui::GetInputTextState(id);
+        input && active)
+      origin.x -= input->ScrollX;
     float lineHeight = ImGui::GetFontSize();
     ImDrawList *drawList = child->DrawList;
     drawList->PushClipRect(child->InnerClipRect.Min, child->InnerClipRect.Max,
