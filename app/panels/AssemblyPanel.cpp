@@ -42,8 +42,8 @@ public:
     }
     const PipelineRun &run = *shown;
     if (stale && !run.artifacts.empty()) {
-      // The kernel has errors now: the last good assembly (ImGui's alpha
-      // fades the widgets; the text keeps its colours).
+      // The kernel has errors now: the last good assembly, faded (the
+      // text view draws its colours through the style's alpha).
       ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
                          "the kernel has errors (see the Source pane)");
       ImGui::TextDisabled("below: the last compile that worked");

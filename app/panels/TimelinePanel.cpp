@@ -51,7 +51,17 @@ public:
     ImGui::TextDisabled("below: the last compile that worked");
     ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.55f);
     CommandQueue ignored; // clicks would select steps of another run
+    // The lanes are drawn with colours of their own, which the style's
+    // alpha does not reach: faded here, vertex by vertex.
+    ImDrawList *drawList = ImGui::GetWindowDrawList();
+    int first = drawList->VtxBuffer.Size;
     drawTimeline(state, *state.lastGoodTimeline, ignored);
+    for (int i = first; i < drawList->VtxBuffer.Size; ++i) {
+      ImU32 &colour = drawList->VtxBuffer[i].col;
+      ImU32 alpha = (colour >> IM_COL32_A_SHIFT) & 0xFF;
+      colour = (colour & ~IM_COL32_A_MASK) |
+               (ImU32(alpha * 0.45f) << IM_COL32_A_SHIFT);
+    }
     ImGui::PopStyleVar();
   }
 

@@ -23,8 +23,10 @@ float klx::app::drawColouredLine(ImDrawList *drawList, ImVec2 pos,
   for (const Token &token : tokens) {
     const char *begin = line.data() + token.begin;
     const char *end = begin + token.length;
+    // Through the style's alpha: a pane that shows a stale result fades it.
     drawList->AddText(font, fontSize, ImVec2(x, pos.y),
-                      palette::token(token.kind), begin, end);
+                      ImGui::GetColorU32(palette::token(token.kind)), begin,
+                      end);
     x += font->CalcTextSizeA(fontSize, FLT_MAX, 0, begin, end).x;
   }
   return x - pos.x;
@@ -218,11 +220,11 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
       background = palette::kSearchMatch;
     if (background)
       drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
-                              background);
+                              ImGui::GetColorU32(background));
     drawSelection(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
                   lineHeight);
     std::snprintf(digits, sizeof(digits), "%*d", gutterDigits, i + 1);
-    drawList->AddText(pos, palette::kLineNumber, digits);
+    drawList->AddText(pos, ImGui::GetColorU32(palette::kLineNumber), digits);
     drawColouredLine(drawList, ImVec2(pos.x + gutter, pos.y), index.line(i),
                      language);
     find.drawMarks(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
