@@ -29,14 +29,7 @@ ChangedSpan widenToWords(llvm::StringRef line, size_t begin, size_t end) {
 
 std::pair<ChangedSpan, ChangedSpan>
 klx::app::changedWords(llvm::StringRef before, llvm::StringRef after) {
-  size_t shorter = std::min(before.size(), after.size());
-  size_t prefix = 0;
-  while (prefix < shorter && before[prefix] == after[prefix])
-    ++prefix;
-  size_t suffix = 0;
-  while (suffix < shorter - prefix &&
-         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
-    ++suffix;
+  auto [prefix, suffix] = commonEnds(before, after);
   size_t longer = std::max(before.size(), after.size());
   if (longer == 0 || (prefix + suffix) * 3 < longer)
     return {};

@@ -2,6 +2,8 @@
 
 #include "SourceFold.h"
 
+#include "klx/Support/LineDiff.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -74,14 +76,7 @@ std::string FoldedText::full() const {
 
 void FoldedText::edit(llvm::StringRef edited) {
   llvm::StringRef old = shown;
-  size_t shorter = std::min(old.size(), edited.size());
-  size_t prefix = 0;
-  while (prefix < shorter && old[prefix] == edited[prefix])
-    ++prefix;
-  size_t suffix = 0;
-  while (suffix < shorter - prefix &&
-         old[old.size() - 1 - suffix] == edited[edited.size() - 1 - suffix])
-    ++suffix;
+  auto [prefix, suffix] = commonEnds(old, edited);
   // Text changed in [prefix, old.size() - suffix). The fold keeps its
   // place against the text before it, or after it when the edit is above.
   if (anchor > prefix)

@@ -870,6 +870,22 @@ TEST_CASE("GUI: the Teach and Diff layouts", "[gui][layout]") {
   CHECK(stats.reddish > 2000);
 }
 
+/// Runs `script` (which starts klx and drives it with xdotool) under
+/// xvfb-run on a 1600x900 screen, from `dir`; returns what it printed.
+std::string driveWindow(const std::string &dir, const std::string &script) {
+  std::string scriptPath = dir + "/drive.sh";
+  writeFile(scriptPath, script);
+  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
+  if (!xvfbRun)
+    FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
+  auto result = runTool(
+      *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
+      /*timeoutSeconds=*/300);
+  if (!result)
+    FAIL(llvm::toString(result.takeError()));
+  return result->output;
+}
+
 TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
           "menu",
           "[gui][copy]") {
@@ -914,15 +930,7 @@ kill $pid; wait $pid
                                      std::string(dir), KLX_BINARY, kernel, x0,
                                      x1, y0, y1, menuY, x0 + 60, menuY + 77)
                            .str();
-  std::string scriptPath = std::string(dir) + "/drive.sh";
-  writeFile(scriptPath, script);
-  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
-  auto result = runTool(
-      *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
-      /*timeoutSeconds=*/300);
-  if (!result)
-    FAIL(llvm::toString(result.takeError()));
-  INFO(result->output);
+  INFO(driveWindow(std::string(dir), script));
   std::string saved = std::string(dir) + "/gemm.klx-to-nvgpu.mlir";
   REQUIRE(llvm::sys::fs::exists(saved));
   std::string text = readFile(saved);
@@ -999,15 +1007,7 @@ wait $pid
                     (ir.y0 + ir.y1) / 2, (source.x0 + source.x1) / 2,
                     (source.y0 + source.y1) / 2, ctrl('f'))
           .str();
-  std::string scriptPath = std::string(dir) + "/drive.sh";
-  writeFile(scriptPath, script);
-  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
-  auto result = runTool(
-      *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
-      /*timeoutSeconds=*/300);
-  if (!result)
-    FAIL(llvm::toString(result.takeError()));
-  INFO(result->output);
+  INFO(driveWindow(std::string(dir), script));
   Image found = loadScreenshot(png);
   // Right of the Source pane's gutter, whose fold rule has the colour too.
   Rect editor = paneRect(found, kSource);

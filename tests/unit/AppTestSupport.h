@@ -51,6 +51,17 @@ inline app::ControllerOptions testOptions(const TempFolder &folder) {
   return options;
 }
 
+/// Opens a copy of the sample at `sample` (a path in the source tree) as
+/// `name` in `folder` and waits for its compile.
+inline void openSampleCopy(app::AppController &controller,
+                           const TempFolder &folder, const std::string &sample,
+                           const std::string &name) {
+  std::string kernel = folder.file(name);
+  writeFile(kernel, readSource(sample));
+  controller.apply(app::cmd::OpenFile{kernel}, 0);
+  waitForRun(controller, 0);
+}
+
 } // namespace klx::test
 
 #endif // KLX_TESTS_UNIT_APPTESTSUPPORT_H

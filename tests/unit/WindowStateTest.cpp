@@ -295,12 +295,10 @@ TEST_CASE("A kernel with errors keeps its last good result", "[app][stale]") {
 TEST_CASE("The timeline pane saves its trace and draws its flows",
           "[app][save][timeline]") {
   TempFolder folder;
-  std::string kernel = folder.file("ws.mlir");
-  writeFile(kernel, readSource("samples/nvidia/gemm_ws_persistent.mlir"));
   AppController controller(testOptions(folder));
   const AppState &state = controller.state();
-  controller.apply(cmd::OpenFile{kernel}, 0);
-  waitForRun(controller, 0);
+  openSampleCopy(controller, folder, "samples/nvidia/gemm_ws_persistent.mlir",
+                 "ws.mlir");
   REQUIRE(state.run->succeeded());
   REQUIRE(state.timeline);
 
@@ -353,9 +351,7 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
   CHECK(view.lanes.front().colourRole == view.lanes.front().role);
 
   // A kernel without a protocol says why there is no trace to save.
-  writeFile(kernel, readSource("samples/nvidia/saxpy.mlir"));
-  controller.apply(cmd::OpenFile{kernel}, 0);
-  waitForRun(controller, 0);
+  openSampleCopy(controller, folder, "samples/nvidia/saxpy.mlir", "ws.mlir");
   CHECK_FALSE(artifactUnavailable(state, ArtifactKind::Trace).empty());
 }
 
@@ -363,12 +359,10 @@ TEST_CASE("Teach shows an assembly step's code in the large pane and raises "
           "the tab a lesson link asks for",
           "[app][layout]") {
   TempFolder folder;
-  std::string kernel = folder.file("ws.mlir");
-  writeFile(kernel, readSource("samples/nvidia/gemm_ws_persistent.mlir"));
   AppController controller(testOptions(folder));
   const AppState &state = controller.state();
-  controller.apply(cmd::OpenFile{kernel}, 0);
-  waitForRun(controller, 0);
+  openSampleCopy(controller, folder, "samples/nvidia/gemm_ws_persistent.mlir",
+                 "ws.mlir");
   REQUIRE(state.run->succeeded());
   controller.apply(cmd::SelectStepNamed{"ptx"}, 0);
   const PipelineRun &run = *state.run;

@@ -164,3 +164,14 @@ LineDiff klx::diffLines(const LineIndex &before, const LineIndex &after,
     diff.lines.push_back({DiffLine::Same, left++, right++});
   return diff;
 }
+
+klx::CommonEnds klx::commonEnds(llvm::StringRef a, llvm::StringRef b) {
+  CommonEnds ends;
+  size_t shorter = std::min(a.size(), b.size());
+  while (ends.prefix < shorter && a[ends.prefix] == b[ends.prefix])
+    ++ends.prefix;
+  while (ends.suffix < shorter - ends.prefix &&
+         a[a.size() - 1 - ends.suffix] == b[b.size() - 1 - ends.suffix])
+    ++ends.suffix;
+  return ends;
+}

@@ -54,6 +54,13 @@ struct DiffOptions {
 LineDiff diffLines(const LineIndex &before, const LineIndex &after,
                    unsigned maxEdits = 2000, DiffOptions options = {});
 
+/// How many bytes two texts share at their start and, after that, at
+/// their end: what is between is the part that was edited.
+struct CommonEnds {
+  size_t prefix = 0, suffix = 0;
+};
+CommonEnds commonEnds(llvm::StringRef a, llvm::StringRef b);
+
 /// True for a line that reports a duration ("Compile time = 519.796 ms").
 bool isTimingLine(llvm::StringRef line);
 
