@@ -122,6 +122,38 @@ FrameTimes scroll(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
   return times;
 }
 
+/// One producer and one consumer on a ring of 4 stages for enough k steps
+/// to make over 100,000 events.
+sim::ProtocolModel ringModel() {
+  sim::ProtocolModel model;
+  model.kernel = "bench";
+  model.barriers = {{"full", 4, 1}, {"empty", 4, 1}};
+  auto op = [](sim::OpKind kind, int barrier, bool previous, int64_t bytes,
+               const char *label) {
+    sim::Op o;
+    o.kind = kind;
+    o.barrier = barrier;
+    o.previousPhase = previous;
+    o.bytes = bytes;
+    o.label = label;
+    return o;
+  };
+  int64_t steps = 20000;
+  model.roles.push_back(
+      {"producer",
+       steps,
+       {op(sim::OpKind::Wait, 1, true, 0, "wait empty"),
+        op(sim::OpKind::ArriveExpectTx, 0, false, 32768, "arrive.expect_tx"),
+        op(sim::OpKind::Copy, 0, false, 16384, "copy a"),
+        op(sim::OpKind::Copy, 0, false, 16384, "copy b")}});
+  model.roles.push_back({"consumer",
+                         steps,
+                         {op(sim::OpKind::Wait, 0, false, 0, "wait full"),
+                          op(sim::OpKind::Compute, -1, false, 0, "mma"),
+                          op(sim::OpKind::Arrive, 1, false, 0, "arrive")}});
+  return model;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -204,35 +236,9 @@ int main(int argc, char **argv) {
   row("scrolling the diff, inline", inlineDiff);
   row("the diff, 200%", zoomedDiff);
 
-  // The Barrier timeline pane: one producer and one consumer on a ring of
-  // 4 stages for enough k steps to make over 100,000 events, the pointer
-  // over the lanes, zooming in for half the frames and out again.
-  sim::ProtocolModel model;
-  model.kernel = "bench";
-  model.barriers = {{"full", 4, 1}, {"empty", 4, 1}};
-  auto op = [](sim::OpKind kind, int barrier, bool previous, int64_t bytes,
-               const char *label) {
-    sim::Op o;
-    o.kind = kind;
-    o.barrier = barrier;
-    o.previousPhase = previous;
-    o.bytes = bytes;
-    o.label = label;
-    return o;
-  };
-  int64_t steps = 20000;
-  model.roles.push_back(
-      {"producer",
-       steps,
-       {op(sim::OpKind::Wait, 1, true, 0, "wait empty"),
-        op(sim::OpKind::ArriveExpectTx, 0, false, 32768, "arrive.expect_tx"),
-        op(sim::OpKind::Copy, 0, false, 16384, "copy a"),
-        op(sim::OpKind::Copy, 0, false, 16384, "copy b")}});
-  model.roles.push_back({"consumer",
-                         steps,
-                         {op(sim::OpKind::Wait, 0, false, 0, "wait full"),
-                          op(sim::OpKind::Compute, -1, false, 0, "mma"),
-                          op(sim::OpKind::Arrive, 1, false, 0, "arrive")}});
+  // The Barrier timeline pane: the pointer over the lanes, zooming in for
+  // half the frames and out again.
+  sim::ProtocolModel model = ringModel();
   auto simStart = std::chrono::steady_clock::now();
   sim::Timeline simulated = sim::simulate(model);
   double simMs = std::chrono::duration<double, std::milli>(

@@ -304,6 +304,28 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
 /// layout over a couple of frames.
 constexpr int kFramesAfterEvent = 3;
 
+/// How long an idle window may sleep (-1: until input): until the typing
+/// pause ends, the caret blinks, a compile's seconds tick, the script
+/// checks its clock or ImGui saves its settings. `redraw`: a wake without
+/// input still draws a frame (the caret, the seconds, the save).
+double idleTimeout(const AppController &controller, const ScriptedRun &script,
+                   double now, bool &redraw) {
+  double deadline = controller.secondsUntilDeadline(now);
+  bool typing = ImGui::GetIO().WantTextInput; // the caret blinks
+  double timeout = deadline >= 0 ? deadline : typing ? 0.5 : -1;
+  // A compile in flight: the status bar's seconds tick once a second.
+  bool compiling = controller.busy();
+  if (compiling && (timeout < 0 || timeout > 1))
+    timeout = 1;
+  if (script.watchesClock() && timeout < 0)
+    timeout = 0.25; // wake to check the clock
+  double save = secondsUntilSettingsSave();
+  if (save >= 0 && (timeout < 0 || timeout > save))
+    timeout = save + 0.05;
+  redraw = typing || compiling || save >= 0;
+  return timeout;
+}
+
 /// The window from start to close; the AppController and its compile
 /// threads are gone when it returns.
 int runWindow(int argc, char **argv) {
@@ -357,21 +379,10 @@ int runWindow(int argc, char **argv) {
       event = (*window)->pollEvents();
     } else {
       // Idle: sleep until input, a finished compile, or the typing pause.
-      double deadline = controller.secondsUntilDeadline(now);
-      bool typing = ImGui::GetIO().WantTextInput; // the caret blinks
-      double timeout = deadline >= 0 ? deadline : typing ? 0.5 : -1;
-      // A compile in flight: the status bar's seconds tick once a second.
-      bool compiling = controller.busy();
-      if (compiling && (timeout < 0 || timeout > 1))
-        timeout = 1;
-      if (script.watchesClock() && timeout < 0)
-        timeout = 0.25; // wake to check the clock
-      double save = secondsUntilSettingsSave();
-      if (save >= 0 && (timeout < 0 || timeout > save))
-        timeout = save + 0.05;
-      event = (*window)->waitEvents(timeout);
-      if (!event && (typing || compiling || save >= 0))
-        event = true; // redraw the caret, the compile's seconds; save
+      bool redraw = false;
+      event =
+          (*window)->waitEvents(idleTimeout(controller, script, now, redraw));
+      event = event || redraw;
     }
     now = (*window)->now();
     for (std::string &path : (*window)->takeDroppedFiles())

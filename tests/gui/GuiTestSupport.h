@@ -1,0 +1,276 @@
+//===- GuiTestSupport.h - Screenshots of the real window, read back -*- C++
+//-*-===//
+//
+// What the GUI tests share: running klx under xvfb-run with --screenshot,
+// loading the PNG and the layout.json beside it, finding panes, measuring
+// a region's colours, and driving the window with an xdotool script.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_TESTS_GUI_GUITESTSUPPORT_H
+#define KLX_TESTS_GUI_GUITESTSUPPORT_H
+
+#include "klx/Support/ExternalTool.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <catch2/catch.hpp>
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include <signal.h>
+#include <unistd.h>
+
+namespace klx::guitest {
+
+using namespace klx;
+
+/// The screen Xvfb gives the window; the window takes its work area.
+struct ScreenSize {
+  int width, height;
+};
+inline constexpr ScreenSize kDefaultScreen{1600, 900};
+
+/// A rectangle in pixels, end exclusive.
+struct Rect {
+  int x0, y0, x1, y1;
+};
+
+/// What `--screenshot=OUT.png` wrote: the pixels and, from
+/// OUT.layout.json, where the menu bar, the status bar and each pane are.
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+  Rect menuBar{}, statusBar{};
+  std::map<std::string, Rect> panes;
+  double fontSize = 0;
+  int zoom = 0;
+  std::string layout;
+
+  const unsigned char *at(int x, int y) const {
+    return &rgba[(size_t(y) * width + x) * 4];
+  }
+  Rect whole() const { return {0, 0, width, height}; }
+};
+
+// Panes by the title of their window (a tab group's window for tabs).
+inline constexpr const char *kSamples = "Samples";
+inline constexpr const char *kPasses = "Passes";
+inline constexpr const char *kSource = "Source";
+inline constexpr const char *kWarpRoles = "Structure";
+inline constexpr const char *kIR = "IR";
+inline constexpr const char *kTimeline = "Barrier timeline";
+inline constexpr const char *kAssembly = "Assembly";
+inline constexpr const char *kRun = "Guide";
+
+/// A pane's contents: below its title bar, inside its border.
+inline Rect paneRect(const Image &image, const std::string &name) {
+  auto it = image.panes.find(name);
+  INFO("pane " << name);
+  REQUIRE(it != image.panes.end());
+  Rect r = it->second;
+  int title = int(image.fontSize * 1.6);
+  return {std::max(0, r.x0 + 2), std::max(0, r.y0 + title),
+          std::min(image.width, r.x1 - 2), std::min(image.height, r.y1 - 2)};
+}
+
+struct RegionStats {
+  double stddev = 0;
+  size_t distinctColours = 0;
+  size_t reddish = 0; // pixels of the error-line background
+  size_t orange = 0;  // pixels of the first role's colours
+  size_t blue = 0;    // pixels of the second role's colours
+  size_t green = 0;   // pixels of a passed run
+};
+
+inline RegionStats measure(const Image &image, Rect r) {
+  RegionStats stats;
+  double sum = 0, sumSq = 0;
+  size_t count = 0;
+  std::set<uint32_t> colours;
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x) {
+      const unsigned char *p = image.at(x, y);
+      double luma = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+      sum += luma;
+      sumSq += luma * luma;
+      ++count;
+      colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
+      if (p[0] > p[1] + 25 && p[0] > p[2] + 25)
+        ++stats.reddish;
+      if (p[0] > p[2] + 40 && p[1] > p[2] + 15)
+        ++stats.orange;
+      if (p[2] > p[0] + 40 && p[1] > p[0] + 20)
+        ++stats.blue;
+      if (p[1] > p[0] + 50 && p[1] > p[2] + 50)
+        ++stats.green;
+    }
+  double mean = count ? sum / count : 0;
+  count = std::max<size_t>(count, 1);
+  stats.stddev = std::sqrt(std::max(0.0, sumSq / count - mean * mean));
+  stats.distinctColours = colours.size();
+  return stats;
+}
+
+inline RegionStats measure(const Image &image, const char *pane) {
+  return measure(image, paneRect(image, pane));
+}
+
+/// Pixels that differ between two screenshots of one size inside `r`.
+inline size_t countDiffering(const Image &a, const Image &b, Rect r) {
+  REQUIRE(a.width == b.width);
+  REQUIRE(a.height == b.height);
+  size_t differing = 0;
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x)
+      differing += std::memcmp(a.at(x, y), b.at(x, y), 3) != 0;
+  return differing;
+}
+inline size_t countDiffering(const Image &a, const Image &b, const char *pane) {
+  return countDiffering(a, b, paneRect(b, pane));
+}
+
+inline std::string readFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  REQUIRE(buffer);
+  return (*buffer)->getBuffer().str();
+}
+
+inline void writeFile(llvm::StringRef path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  REQUIRE_FALSE(ec);
+  os << text;
+}
+
+inline std::string outputPath(const std::string &name) {
+  llvm::sys::fs::create_directories(KLX_TEST_OUTPUT_DIR);
+  return std::string(KLX_TEST_OUTPUT_DIR) + "/" + name;
+}
+
+/// Runs klx under xvfb-run and loads the screenshot it wrote.
+inline Rect rectFromJson(const llvm::json::Object *object) {
+  REQUIRE(object);
+  auto number = [&](llvm::StringRef key) {
+    std::optional<double> value = object->getNumber(key);
+    REQUIRE(value);
+    return int(std::lround(*value));
+  };
+  int x = number("x"), y = number("y");
+  return {x, y, x + number("w"), y + number("h")};
+}
+
+/// Reads OUT.layout.json, written beside the screenshot OUT.png.
+inline void readLayout(const std::string &png, Image &image) {
+  std::string path = png.substr(0, png.size() - 4) + ".layout.json";
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(readFile(path));
+  if (!json)
+    FAIL(path << ": " << llvm::toString(json.takeError()));
+  const llvm::json::Object *root = json->getAsObject();
+  REQUIRE(root);
+  image.menuBar = rectFromJson(root->getObject("menu_bar"));
+  image.statusBar = rectFromJson(root->getObject("status_bar"));
+  image.fontSize = root->getNumber("font_size").value_or(0);
+  image.zoom = int(root->getInteger("zoom").value_or(0));
+  image.layout = root->getString("layout").value_or("").str();
+  const llvm::json::Array *panes = root->getArray("panes");
+  REQUIRE(panes);
+  for (const llvm::json::Value &pane : *panes) {
+    const llvm::json::Object *object = pane.getAsObject();
+    REQUIRE(object);
+    image.panes[object->getString("name").value_or("").str()] =
+        rectFromJson(object);
+  }
+}
+
+inline Image loadScreenshot(const std::string &png);
+
+/// Runs klx under xvfb-run on a screen of `screen`'s size and loads the
+/// screenshot it wrote with the layout beside it.
+inline Image screenshotOn(ScreenSize screen, const std::string &name,
+                          std::vector<std::string> klxArgs) {
+  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
+  if (!xvfbRun)
+    FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
+  std::string png = outputPath(name);
+  llvm::sys::fs::remove(png);
+  std::vector<std::string> args = {"-a",
+                                   "-s",
+                                   "-screen 0 " + std::to_string(screen.width) +
+                                       "x" + std::to_string(screen.height) +
+                                       "x24",
+                                   KLX_BINARY,
+                                   "--screenshot=" + png,
+                                   "--frames=3"};
+  args.insert(args.end(), klxArgs.begin(), klxArgs.end());
+  auto result = runTool(*xvfbRun, args, /*timeoutSeconds=*/300);
+  if (!result)
+    FAIL(llvm::toString(result.takeError()));
+  INFO(result->output);
+  REQUIRE(result->exitCode == 0);
+  return loadScreenshot(png);
+}
+
+/// The PNG a window wrote with --screenshot, and its layout.
+inline Image loadScreenshot(const std::string &png) {
+  Image image;
+  int channels;
+  std::unique_ptr<unsigned char, void (*)(void *)> pixels(
+      stbi_load(png.c_str(), &image.width, &image.height, &channels, 4),
+      stbi_image_free);
+  REQUIRE(pixels);
+  image.rgba.assign(pixels.get(),
+                    pixels.get() + size_t(image.width) * image.height * 4);
+  readLayout(png, image);
+  return image;
+}
+
+inline Image screenshot(const std::string &name,
+                        std::vector<std::string> klxArgs) {
+  return screenshotOn(kDefaultScreen, name, std::move(klxArgs));
+}
+
+inline void requireBusy(const Image &image, Rect region, const char *what) {
+  RegionStats stats = measure(image, region);
+  INFO(what << ": luma stddev " << stats.stddev << ", " << stats.distinctColours
+            << " colours");
+  CHECK(stats.stddev > 8.0);
+  CHECK(stats.distinctColours > 20);
+}
+inline void requireBusy(const Image &image, const char *pane,
+                        const char *what) {
+  requireBusy(image, paneRect(image, pane), what);
+}
+
+/// Runs `script` (which starts klx and drives it with xdotool) under
+/// xvfb-run on a 1600x900 screen, from `dir`; returns what it printed.
+inline std::string driveWindow(const std::string &dir,
+                               const std::string &script) {
+  std::string scriptPath = dir + "/drive.sh";
+  writeFile(scriptPath, script);
+  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
+  if (!xvfbRun)
+    FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
+  auto result = runTool(
+      *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
+      /*timeoutSeconds=*/300);
+  if (!result)
+    FAIL(llvm::toString(result.takeError()));
+  return result->output;
+}
+
+} // namespace klx::guitest
+
+#endif // KLX_TESTS_GUI_GUITESTSUPPORT_H

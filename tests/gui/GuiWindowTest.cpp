@@ -1,0 +1,247 @@
+//===- GuiWindowTest.cpp - The window at real sizes, driven by hand -------===//
+//
+// The window at 1280x720, 1920x1080 and 2560x1440 and zoomed, the named
+// layouts, and the mouse and keys as a person uses them (xdotool): select
+// and copy, save from the menu, Ctrl+F.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GuiTestSupport.h"
+
+using namespace klx;
+using namespace klx::guitest;
+
+namespace {
+
+/// Every pane inside the window and below the menu bar, the status bar at
+/// the bottom, and the panes covering the area between the bars with no
+/// strip left over (Compare lies over other panes and is not counted).
+void requireFits(const Image &image) {
+  INFO(image.layout << " layout at " << image.width << "x" << image.height
+                    << ", zoom " << image.zoom << "%");
+  CHECK(image.menuBar.y0 == 0);
+  CHECK(image.menuBar.x1 >= image.width - 1);
+  CHECK(image.menuBar.y1 - image.menuBar.y0 >= image.fontSize);
+  CHECK(image.statusBar.y1 >= image.height - 1);
+  CHECK(image.statusBar.y1 <= image.height);
+  long covered = 0;
+  for (const auto &[name, r] : image.panes) {
+    INFO("pane " << name << ": " << r.x0 << "," << r.y0 << " to " << r.x1 << ","
+                 << r.y1);
+    CHECK(r.x0 >= 0);
+    CHECK(r.x1 <= image.width);
+    CHECK(r.y0 >= image.menuBar.y1);
+    CHECK(r.y1 <= image.statusBar.y0 + 1);
+    if (name != "Compare")
+      covered += long(r.x1 - r.x0) * (r.y1 - r.y0);
+  }
+  long work = long(image.width) * (image.statusBar.y0 - image.menuBar.y1);
+  INFO("panes cover " << covered << " of " << work << " pixels");
+  CHECK(covered >= work * 98 / 100);
+  CHECK(covered <= work * 101 / 100);
+}
+
+std::set<std::string> paneNames(const Image &image) {
+  std::set<std::string> names;
+  for (const auto &entry : image.panes)
+    names.insert(entry.first);
+  return names;
+}
+
+} // namespace
+
+TEST_CASE("GUI: the window fits 1280x720, 1920x1080 and 2560x1440",
+          "[gui][layout]") {
+  const std::set<std::string> explore = {
+      "Samples", "Passes",           "Source",   "Structure",
+      "IR",      "Barrier timeline", "Assembly", "Guide"};
+  for (ScreenSize screen : {ScreenSize{1280, 720}, ScreenSize{1920, 1080},
+                            ScreenSize{2560, 1440}}) {
+    std::string size =
+        std::to_string(screen.width) + "x" + std::to_string(screen.height);
+    INFO("screen " << size);
+    Image image = screenshotOn(screen, "screen-" + size + ".png",
+                               {"--pass=klx-to-nvgpu"});
+    // The window takes the screen's work area, not a size of its own.
+    CHECK(image.width == screen.width);
+    CHECK(image.height == screen.height);
+    CHECK(paneNames(image) == explore);
+    requireFits(image);
+    requireBusy(image, kIR, "IR");
+    requireBusy(image, kSource, "Source");
+  }
+  // 150% on the smallest screen: the font rasterised at 1.5 times its
+  // size, every pane still inside and below the menu.
+  Image zoomed = screenshotOn({1280, 720}, "screen-1280x720-150.png",
+                              {"--pass=klx-to-nvgpu", "--zoom=150"});
+  CHECK(zoomed.zoom == 150);
+  CHECK(zoomed.fontSize >= 22);
+  CHECK(paneNames(zoomed) == explore);
+  requireFits(zoomed);
+  requireBusy(zoomed, kIR, "IR at 150%");
+}
+
+TEST_CASE("GUI: the Teach and Diff layouts", "[gui][layout]") {
+  // Teach: the lesson, the source and the IR large, the roles and the
+  // timeline below them, in a large font; the rest hidden.
+  Image teach = screenshotOn({1280, 720}, "layout-teach.png",
+                             {"--layout=teach", "--pass=klx-warp-specialize"});
+  CHECK(teach.layout == "teach");
+  CHECK(teach.fontSize >= 22);
+  // The pass list and the assembly are tabs beside the roles and the
+  // timeline.
+  CHECK(paneNames(teach) ==
+        std::set<std::string>{"Guide", "Source", "IR", "Structure", "Output"});
+  requireFits(teach);
+  requireBusy(teach, kRun, "Lesson");
+  requireBusy(teach, kIR, "IR");
+  Rect guide = paneRect(teach, kRun), ir = paneRect(teach, kIR);
+  CHECK((guide.y1 - guide.y0) > teach.height * 8 / 10); // down the left
+  CHECK((ir.x1 - ir.x0) > teach.width * 3 / 10);
+  // Diff: the pass list and the IR diff across the window, at 100%.
+  Image diff = screenshotOn({1280, 720}, "layout-diff.png",
+                            {"--layout=diff", "--pass=klx-to-nvgpu"});
+  CHECK(paneNames(diff) == std::set<std::string>{"Passes", "IR"});
+  CHECK(diff.fontSize < 16);
+  requireFits(diff);
+  // The diff is on: added lines in green, removed in red.
+  RegionStats stats = measure(diff, kIR);
+  INFO("IR pane in the Diff layout: " << stats.green << " green, "
+                                      << stats.reddish << " reddish");
+  CHECK(stats.reddish > 2000);
+}
+
+TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
+          "menu",
+          "[gui][copy]") {
+  // Driven as a person would: xdotool drags over three lines of the IR
+  // pane and presses Ctrl+C, xclip reads the clipboard; a right click
+  // opens the text's menu and "Save this step's IR as..." writes the file
+  // beside the kernel.
+  for (const char *tool : {"xdotool", "xclip", "xvfb-run"})
+    if (!llvm::sys::findProgramByName(tool))
+      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-copy", dir));
+  std::string kernel = std::string(dir) + "/gemm.mlir";
+  writeFile(kernel, readFile(std::string(KLX_SOURCE_DIR) +
+                             "/samples/nvidia/gemm_ws_persistent.mlir"));
+  // Where the IR pane is: the same window's layout, from a screenshot.
+  Image layout = screenshot("copy-layout.png", {kernel, "--pass=klx-to-nvgpu"});
+  Rect ir = paneRect(layout, kIR);
+  int x0 = ir.x0 + (ir.x1 - ir.x0) * 3 / 10,
+      x1 = ir.x0 + (ir.x1 - ir.x0) * 9 / 10;
+  int y0 = ir.y0 + (ir.y1 - ir.y0) * 45 / 100;
+  int y1 = y0 + int(layout.fontSize * 2.5); // two lines further down
+  int menuY = ir.y0 + (ir.y1 - ir.y0) * 60 / 100;
+  // The menu: Copy, Copy line N, Select all, a separator, then Save this
+  // step's IR as... about 77 pixels below the click at 100%.
+  std::string script = llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" "{2}" --pass=klx-to-nvgpu --ready-file={0}/ready &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove {3} {5} mousedown 1; sleep 0.2
+xdotool mousemove {4} {6}; sleep 0.2; xdotool mouseup 1; sleep 0.3
+xdotool keydown ctrl; sleep 0.15; xdotool key c; sleep 0.2
+xdotool keyup ctrl; sleep 0.5
+xclip -o -selection clipboard > {0}/clipboard.txt
+xdotool mousemove {3} {7} click 3; sleep 0.5
+xdotool mousemove {8} {9} click 1; sleep 0.5
+xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 1
+kill $pid; wait $pid
+)",
+                                     std::string(dir), KLX_BINARY, kernel, x0,
+                                     x1, y0, y1, menuY, x0 + 60, menuY + 77)
+                           .str();
+  INFO(driveWindow(std::string(dir), script));
+  std::string saved = std::string(dir) + "/gemm.klx-to-nvgpu.mlir";
+  REQUIRE(llvm::sys::fs::exists(saved));
+  std::string text = readFile(saved);
+  CHECK(text.find("nvgpu.mbarrier") != std::string::npos);
+  std::string copied = readFile(std::string(dir) + "/clipboard.txt");
+  INFO("copied: " << copied);
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(copied).split(lines, '\n');
+  REQUIRE(lines.size() >= 3);
+  // Whole middle lines are lines of the step's IR; the first and the last
+  // are parts of lines.
+  for (llvm::StringRef line : lines) {
+    INFO("copied line: " << line.str());
+    CHECK(llvm::StringRef(text).contains(line));
+  }
+  CHECK(llvm::StringRef(text).contains(lines[1].str() + "\n"));
+  llvm::sys::fs::remove_directories(dir);
+}
+
+namespace {
+/// Pixels of the box Ctrl+F draws around each match (palette's
+/// kSearchOutline, 240 200 60).
+size_t searchOutlinePixels(const Image &image, Rect r) {
+  size_t count = 0;
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x) {
+      const unsigned char *p = image.at(x, y);
+      count += p[0] == 240 && p[1] == 200 && p[2] == 60;
+    }
+  return count;
+}
+} // namespace
+
+TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
+          "[gui][find]") {
+  // Driven with xdotool: a click in the IR pane, Ctrl+F, a word, Enter;
+  // then the same in the Source editor. Both panes box their matches.
+  for (const char *tool : {"xdotool", "xvfb-run"})
+    if (!llvm::sys::findProgramByName(tool))
+      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-find", dir));
+  Image layout = screenshot("find-layout.png", {"--pass=klx-to-nvgpu"});
+  Rect ir = paneRect(layout, kIR), source = paneRect(layout, kSource);
+  std::string png = outputPath("find.png");
+  llvm::sys::fs::remove(png);
+  auto ctrl = [](char key) {
+    // Held, not tapped: ImGui 1.86 misses a press and release that
+    // arrive within one frame.
+    return llvm::formatv("xdotool keydown ctrl; sleep 0.15; xdotool keydown "
+                         "{0}; sleep 0.15; xdotool keyup {0}; sleep 0.2; "
+                         "xdotool keyup ctrl; sleep 0.4",
+                         key)
+        .str();
+  };
+  std::string script =
+      llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove {3} {4} click 1; sleep 0.3
+{7}
+xdotool type --delay 60 "mbarrier"; sleep 0.3
+xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 0.5
+xdotool mousemove {5} {6} click 1; sleep 0.3
+{7}
+xdotool type --delay 60 "klx.load"; sleep 0.5
+touch {0}/look
+wait $pid
+)",
+                    std::string(dir), KLX_BINARY, png, (ir.x0 + ir.x1) / 2,
+                    (ir.y0 + ir.y1) / 2, (source.x0 + source.x1) / 2,
+                    (source.y0 + source.y1) / 2, ctrl('f'))
+          .str();
+  INFO(driveWindow(std::string(dir), script));
+  Image found = loadScreenshot(png);
+  // Right of the Source pane's gutter, whose fold rule has the colour too.
+  Rect editor = paneRect(found, kSource);
+  editor.x0 += int(found.fontSize * 4);
+  size_t inIR = searchOutlinePixels(found, paneRect(found, kIR));
+  size_t inSource = searchOutlinePixels(found, editor);
+  INFO("match boxes: " << inIR << " pixels in the IR pane, " << inSource
+                       << " in the Source editor");
+  CHECK(inIR > 300);
+  CHECK(inSource > 150);
+  llvm::sys::fs::remove_directories(dir);
+}
