@@ -122,8 +122,10 @@ template <> void AppController::on(const cmd::FocusRole &c, double) {
 }
 template <> void AppController::on(const cmd::ShowTimelineOf &c, double) {
   appState.view.timelineStep = c.step;
-  // Where the timeline is a tab (Teach), the one asked for comes forward.
-  showPanel("Barrier timeline");
+  // Where the timeline is a tab (Teach), the one asked for comes forward
+  // (not at start, where an empty step only says "the run's own").
+  if (!c.step.empty())
+    showPanel("Barrier timeline");
 }
 template <> void AppController::on(const cmd::ShowCounterexample &c, double) {
   appState.view.showCounterexample = c.on;

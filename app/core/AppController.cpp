@@ -335,7 +335,9 @@ void AppController::setDefines(const std::string &text) {
 void AppController::setCompare(const std::string &text) {
   CompareState &compare = appState.compare;
   if (llvm::StringRef(text).trim().empty()) {
+    uint64_t serial = compare.serial;
     compare = CompareState();
+    compare.serial = serial;
     setMessage("compare closed", false);
     return;
   }
@@ -353,7 +355,11 @@ void AppController::setCompare(const std::string &text) {
                         true);
     fileText = std::move(*text);
   }
+  // The serial keeps counting: a pane's work keyed on it must not take a
+  // closed comparison's result for a new one.
+  uint64_t serial = compare.serial;
   compare = CompareState();
+  compare.serial = serial;
   compare.variant = spec->text;
   compare.spec = std::move(*spec);
   compare.fileText = std::move(fileText);

@@ -15,6 +15,7 @@ Hook &hook() {
   return *hook;
 }
 std::atomic<int> inFlight{0};
+std::atomic<uint64_t> landedCount{0};
 } // namespace
 
 void background::setWake(std::function<void()> wake) {
@@ -30,4 +31,8 @@ void background::wake() {
 
 int background::pending() { return inFlight.load(); }
 void background::started() { ++inFlight; }
-void background::finished() { --inFlight; }
+void background::finished() {
+  ++landedCount;
+  --inFlight;
+}
+uint64_t background::landed() { return landedCount.load(); }

@@ -31,6 +31,9 @@ void wake();
 /// Jobs started and not yet landed, over every Background: a scripted
 /// screenshot waits for none.
 int pending();
+/// Counts the results that landed: a frame loop that sees it change draws
+/// again (a wake can come between its last frame and its sleep).
+uint64_t landed();
 void started();
 void finished();
 } // namespace background

@@ -232,7 +232,9 @@ std::vector<FlowArrow> TimelineView::flowsOf(int lane,
     for (auto it = first; it != flowsByEnd.end() && it->to == event.end; ++it)
       if (it->toLane == lane)
         found.push_back(*it);
-  } else { // an arrive, or the copy whose bytes completed the phase
+  } else if (event.kind == sim::Event::Kind::Arrive ||
+             event.kind == sim::Event::Kind::CopyDone) {
+    // An arrive, or the copy whose bytes completed the phase.
     auto first = std::lower_bound(
         flowsByStart.begin(), flowsByStart.end(), event.start,
         [](const FlowArrow &f, double t) { return f.from < t; });

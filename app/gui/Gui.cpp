@@ -353,8 +353,13 @@ int runWindow(int argc, char **argv) {
 
   ControllerOptions options = controllerOptions(*args, screenshotMode);
   AppController controller(options, [] { Window::wake(); });
-  // A diff or a comparison computed off the GUI thread wakes it too.
+  // A diff or a comparison computed off the GUI thread wakes it too; no
+  // more once the window is gone (a job may outlive it).
   background::setWake([] { Window::wake(); });
+  struct ForgetWake {
+    ~ForgetWake() { background::setWake({}); }
+  } forgetWake;
+  uint64_t landedSeen = background::landed();
   applyStartView(*args, settings, controller, (*window)->now());
   if (!applyArguments(*args, options, controller, (*window)->now())) {
     llvm::errs() << "klx: " << controller.state().message << "\n";
@@ -380,14 +385,23 @@ int runWindow(int argc, char **argv) {
     } else {
       // Idle: sleep until input, a finished compile, or the typing pause.
       bool redraw = false;
-      event =
-          (*window)->waitEvents(idleTimeout(controller, script, now, redraw));
-      event = event || redraw;
+      double timeout = idleTimeout(controller, script, now, redraw);
+      // Work off the GUI thread: look again soon, since its wake may come
+      // between this frame and the sleep, where it would be lost.
+      if (background::pending() > 0 || background::landed() != landedSeen)
+        timeout = timeout < 0 ? 0.05 : std::min(timeout, 0.05);
+      event = (*window)->waitEvents(timeout) || redraw;
     }
     now = (*window)->now();
     for (std::string &path : (*window)->takeDroppedFiles())
       commands.push(cmd::OpenFile{std::move(path)});
     bool changed = controller.tick(now);
+    // A result that landed while the last frames were drawn (its wake may
+    // have come before the sleep began) is drawn now.
+    if (background::landed() != landedSeen) {
+      landedSeen = background::landed();
+      changed = true;
+    }
     script.pushInput(controller, commands);
     if (event || changed || !commands.empty())
       framesLeft = kFramesAfterEvent;

@@ -77,8 +77,9 @@ bool ScriptedRun::readyToLook(const AppController &controller) const {
 void ScriptedRun::beforeFrameEnd(const AppController &controller,
                                  Window &window, const ScreenLayout &layout) {
   // Frames drawn since the window shows what the script waits for.
-  if (readyToLook(controller))
-    ++framesSinceReady;
+  // Work started since (a diff asked for by this frame) starts the count
+  // again: the screenshot shows its result, not "computing...".
+  framesSinceReady = readyToLook(controller) ? framesSinceReady + 1 : 0;
   if (framesSinceReady < args.frames)
     return;
   if (!args.readyFile.empty() && !readyWritten) {

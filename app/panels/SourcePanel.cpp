@@ -231,6 +231,14 @@ private:
       fullText = fold ? fold->full() : editBuffer;
       commands.push(cmd::EditSource{fullText});
       ++editSerial;
+      // Directives typed or pasted (a whole file over Ctrl+A) beside the
+      // folded ones: nothing stays hidden, the fold opens. The input lets
+      // go first: it would write its own copy back over the buffer.
+      if (fold && directiveBlock(editBuffer)) {
+        ImGui::ClearActiveID();
+        wantFold = false;
+        load(fullText);
+      }
     }
     ImGuiIO &io = ImGui::GetIO();
     if (active && io.KeyCtrl &&

@@ -49,20 +49,21 @@ public:
     ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
                        "the kernel has errors (see the Source pane)");
     ImGui::TextDisabled("below: the last compile that worked");
-    ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.55f);
     CommandQueue ignored; // clicks would select steps of another run
     // The lanes are drawn with colours of their own, which the style's
-    // alpha does not reach: faded here, vertex by vertex.
+    // alpha does not reach: everything drawn is faded here, once, vertex by
+    // vertex.
     ImDrawList *drawList = ImGui::GetWindowDrawList();
     int first = drawList->VtxBuffer.Size;
+    drawingStale = true; // and its menu would save another run's trace
     drawTimeline(state, *state.lastGoodTimeline, ignored);
+    drawingStale = false;
     for (int i = first; i < drawList->VtxBuffer.Size; ++i) {
       ImU32 &colour = drawList->VtxBuffer[i].col;
       ImU32 alpha = (colour >> IM_COL32_A_SHIFT) & 0xFF;
       colour = (colour & ~IM_COL32_A_MASK) |
-               (ImU32(alpha * 0.45f) << IM_COL32_A_SHIFT);
+               (ImU32(alpha * 0.5f) << IM_COL32_A_SHIFT);
     }
-    ImGui::PopStyleVar();
   }
 
 private:
@@ -496,7 +497,8 @@ private:
   /// Right-click on the lanes: zoom to fit, save the trace.
   void drawMenu(const AppState &state, const TimelineView &view, bool hovered,
                 CommandQueue &commands) {
-    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right))
+    if (hovered && !drawingStale &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Right))
       ImGui::OpenPopup("timeline menu");
     if (ImGui::BeginPopup("timeline menu")) {
       if (ImGui::MenuItem("Zoom to fit")) {
@@ -534,6 +536,7 @@ private:
     double from = 0, to = 0;
   } measure;
   SaveAsDialog saveAs;
+  bool drawingStale = false; // the last good compile, under the errors
 };
 
 } // namespace

@@ -100,11 +100,21 @@ void DiffView::drawHeader() {
       rebuildRows();
     }
   }
-  int found = find.drawForLines(
+  FindMove move = find.draw(
       lineDiff.lines.size(), [&](size_t row) { return rowText(row); },
       modelKey);
-  if (found >= 0)
-    reveal(size_t(found));
+  if (move.matchLine >= 0)
+    reveal(size_t(move.matchLine));
+  // Ctrl+G takes a line number as the rows show them: the new text's, else
+  // the old one's.
+  for (int side = 0; move.typedLine >= 1 && side < 2; ++side)
+    for (size_t row = 0; row < lineDiff.lines.size(); ++row) {
+      const DiffLine &d = lineDiff.lines[row];
+      if ((side == 0 ? d.right : d.left) == move.typedLine - 1) {
+        reveal(row);
+        return;
+      }
+    }
 }
 
 void DiffView::drawChangedWords(ImDrawList *drawList, ImVec2 textPos,

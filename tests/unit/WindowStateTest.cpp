@@ -331,10 +331,12 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
   REQUIRE_FALSE(into.empty());
   CHECK(into.front().from == flow.from);
   const TimelineLane &arrives = view.lanes[flow.fromLane];
-  auto arrive = std::find_if(
-      arrives.events.begin(), arrives.events.end(), [&](const sim::Event &e) {
-        return e.kind != sim::Event::Kind::Wait && e.start == flow.from;
-      });
+  auto arrive = std::find_if(arrives.events.begin(), arrives.events.end(),
+                             [&](const sim::Event &e) {
+                               return (e.kind == sim::Event::Kind::Arrive ||
+                                       e.kind == sim::Event::Kind::CopyDone) &&
+                                      e.start == flow.from;
+                             });
   REQUIRE(arrive != arrives.events.end());
   CHECK_FALSE(view.flowsOf(flow.fromLane, *arrive).empty());
 
