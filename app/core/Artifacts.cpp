@@ -101,42 +101,31 @@ llvm::Error writeTrace(const AppState &state, llvm::raw_ostream &out) {
   return llvm::Error::success();
 }
 
-/// `.ll` for LLVM IR steps, `.ptx` for the PTX step, ...: what the
-/// snapshot's text is.
-llvm::StringRef stepExtension(const Snapshot &step) {
-  switch (step.kind) {
-  case EmitKind::MLIR:
-    return step.name.rfind("llvm", 0) == 0 ? ".ll" : ".mlir";
-  case EmitKind::LLVM:
-    return ".ll";
-  case EmitKind::PTX:
-    return ".ptx";
-  case EmitKind::SASS:
-    return ".sass";
-  case EmitKind::AMDGCN:
-    return ".s";
-  case EmitKind::Cubin:
-    return ".txt";
+/// The kind of file `kind` is, when it is one the pipeline emits (the
+/// step's IR, a bundle and a trace are not one kind).
+std::optional<EmitKind> emitKindOf(ArtifactKind kind) {
+  switch (kind) {
+  case ArtifactKind::Ptx:
+    return EmitKind::PTX;
+  case ArtifactKind::Cubin:
+    return EmitKind::Cubin;
+  case ArtifactKind::Sass:
+    return EmitKind::SASS;
+  case ArtifactKind::Amdgcn:
+    return EmitKind::AMDGCN;
+  case ArtifactKind::StepIR:
+  case ArtifactKind::Bundle:
+  case ArtifactKind::Trace:
+    return std::nullopt;
   }
-  return ".mlir";
+  return std::nullopt;
 }
 
 } // namespace
 
 bool klx::app::targetMakes(Target target, ArtifactKind kind) {
-  switch (kind) {
-  case ArtifactKind::Ptx:
-  case ArtifactKind::Cubin:
-  case ArtifactKind::Sass:
-    return isNvidia(target);
-  case ArtifactKind::Amdgcn:
-    return isAmd(target);
-  case ArtifactKind::StepIR:
-  case ArtifactKind::Bundle:
-  case ArtifactKind::Trace:
-    return true;
-  }
-  return true;
+  std::optional<EmitKind> emitted = emitKindOf(kind);
+  return !emitted || targetProduces(target, *emitted);
 }
 
 std::string klx::app::artifactUnavailable(const AppState &state,
@@ -182,24 +171,20 @@ std::string klx::app::suggestedArtifactPath(const AppState &state,
   std::string name;
   switch (kind) {
   case ArtifactKind::StepIR:
-    if (const Snapshot *step = selectedStep(state))
-      name = step->isIR()
-                 ? stem + "." + step->displayName() + stepExtension(*step).str()
-                 : stem + stepExtension(*step).str(); // gemm.ptx
-    else
+    if (const Snapshot *step = selectedStep(state)) {
+      // gemm.klx-to-nvgpu.mlir, gemm.llvm-opt.ll; gemm.ptx for the PTX.
+      std::string extension = "." + emitKindExtension(step->kind).str();
+      name = step->isIR() ? stem + "." + step->displayName() + extension
+                          : stem + extension;
+    } else {
       name = stem + ".mlir";
+    }
     break;
   case ArtifactKind::Ptx:
-    name = stem + ".ptx";
-    break;
   case ArtifactKind::Cubin:
-    name = stem + ".cubin";
-    break;
   case ArtifactKind::Sass:
-    name = stem + ".sass";
-    break;
-  case ArtifactKind::Amdgcn:
-    name = stem + ".s";
+  case ArtifactKind::Amdgcn: // gemm.ptx, gemm.cubin, gemm.sass, gemm.s
+    name = stem + "." + emitKindExtension(*emitKindOf(kind)).str();
     break;
   case ArtifactKind::Bundle:
     name = stem + "-bundle";

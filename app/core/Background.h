@@ -70,13 +70,6 @@ public:
       return nullptr;
     return state->ready;
   }
-  /// The last result that landed, whatever its key (to keep drawing the
-  /// old one while the new one is computed), or null.
-  std::shared_ptr<const T> latest() const {
-    std::lock_guard<std::mutex> lock(state->mutex);
-    return state->ready;
-  }
-  bool busy() const { return !get(); }
 
 private:
   struct State {

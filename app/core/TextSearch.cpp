@@ -51,20 +51,6 @@ std::vector<TextMatch> klx::app::findMatches(const LineIndex &text,
       text.size(), [&](size_t line) { return text.line(line); }, query, limit);
 }
 
-size_t klx::app::nextMatch(const std::vector<TextMatch> &matches, size_t line,
-                           bool backwards) {
-  if (matches.empty())
-    return SIZE_MAX;
-  auto byLine = [](const TextMatch &match, size_t at) {
-    return match.line < at;
-  };
-  auto first = std::lower_bound(matches.begin(), matches.end(), line, byLine);
-  if (!backwards)
-    return first == matches.end() ? 0 : size_t(first - matches.begin());
-  return first == matches.begin() ? matches.size() - 1
-                                  : size_t(first - matches.begin()) - 1;
-}
-
 StepPresence klx::app::findInSteps(const PipelineRun &run,
                                    llvm::StringRef query) {
   StepPresence presence;
@@ -95,15 +81,16 @@ StepPresence klx::app::findInSteps(const PipelineRun &run,
   return presence;
 }
 
+std::string StepPresence::Change::describe(const PipelineRun &run) const {
+  return (appears ? "appears at " : "gone at ") +
+         run.snapshots[step].displayName();
+}
+
 std::string StepPresence::summary(const PipelineRun &run) const {
   if (changes.empty())
     return "in no step";
   std::string text;
-  for (const Change &change : changes) {
-    if (!text.empty())
-      text += ", ";
-    text += change.appears ? "appears at " : "gone at ";
-    text += run.snapshots[change.step].displayName();
-  }
+  for (const Change &change : changes)
+    text += (text.empty() ? "" : ", ") + change.describe(run);
   return text;
 }

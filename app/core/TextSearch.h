@@ -39,11 +39,6 @@ findMatches(size_t lineCount,
 std::vector<TextMatch> findMatches(const LineIndex &text, llvm::StringRef query,
                                    size_t limit = 100000);
 
-/// The first match at or after `line` (wrapping to the first), or the
-/// last one before it going backwards; SIZE_MAX when there is none.
-size_t nextMatch(const std::vector<TextMatch> &matches, size_t line,
-                 bool backwards);
-
 /// Where a text is in the run: per step, how many lines hold it (-1 for a
 /// step with no code to search: a failed or skipped one, or the cubin,
 /// whose text is ptxas's report), and the steps where it appears or
@@ -52,6 +47,9 @@ struct StepPresence {
   struct Change {
     int step;
     bool appears; // false: the step removed the last line holding it
+
+    /// "appears at klx-to-nvgpu", "gone at convert-nvgpu-to-nvvm".
+    std::string describe(const PipelineRun &run) const;
   };
   std::vector<int> lines;
   std::vector<Change> changes;

@@ -114,9 +114,7 @@ private:
     }
     float right = ImGui::GetWindowContentRegionMax().x;
     for (const StepPresence::Change &change : presence.changes) {
-      std::string label =
-          std::string(change.appears ? "appears at " : "gone at ") +
-          run.snapshots[change.step].displayName();
+      std::string label = change.describe(run);
       float width = ImGui::CalcTextSize(label.c_str()).x +
                     ImGui::GetStyle().FramePadding.x * 2;
       ImGui::SameLine();

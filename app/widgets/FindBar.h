@@ -49,7 +49,6 @@ public:
                    llvm::function_ref<llvm::StringRef(size_t)> lineAt,
                    uint64_t identity);
 
-  bool isOpen() const { return findOpen; }
   /// The query the marks are for; empty while the find field is closed.
   llvm::StringRef activeQuery() const {
     return findOpen ? llvm::StringRef(matchedQuery) : llvm::StringRef();

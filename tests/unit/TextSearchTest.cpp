@@ -46,13 +46,6 @@ TEST_CASE("Ctrl+F finds every occurrence, ignoring case", "[app][find]") {
   CHECK(findMatches(text, "a", 4).size() == 4);
   CHECK(findMatches(text, "").empty());
   CHECK(findMatches(text, "absent").empty());
-
-  // Enter from a line goes to the next match, wrapping; Shift+Enter back.
-  CHECK(nextMatch(matches, 1, false) == 1);
-  CHECK(nextMatch(matches, 3, false) == 0);
-  CHECK(nextMatch(matches, 2, true) == 0);
-  CHECK(nextMatch(matches, 0, true) == 2);
-  CHECK(nextMatch({}, 0, false) == SIZE_MAX);
 }
 
 TEST_CASE("A search across the steps says where a text appears and goes",
