@@ -142,8 +142,7 @@ static void nameLaneColours(TimelineView &view, const PipelineRun &run) {
           ? &run.snapshots[source.step].roles.front()
           : nullptr;
   for (TimelineLane &lane : view.lanes) {
-    lane.colourRole = lane.role;
-    llvm::StringRef name = lane.role;
+    llvm::StringRef name = lane.role; // colourRole starts as the role
     if (!tree ||
         !(name.consume_front("threads ") || name.consume_front("thread ")))
       continue;

@@ -123,6 +123,16 @@ private:
     }
   }
 
+  /// The buffer's lines, indexed once per change of the buffer (find, the
+  /// gutter and the overlay all read them every frame).
+  const LineIndex &editLines() {
+    if (editLinesSerial != editSerial) {
+      editLinesSerial = editSerial;
+      editIndex = LineIndex(editBuffer);
+    }
+    return editIndex;
+  }
+
   /// The file's line (1-based) of the editor's line `visible` (1-based).
   unsigned fileLine(unsigned visible) const {
     return fold ? fold->fileLine(visible) : visible;
@@ -147,7 +157,7 @@ private:
   void drawFind(CommandQueue &commands) {
     find.handleKeys(
         ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows));
-    LineIndex lines(editBuffer);
+    const LineIndex &lines = editLines();
     FindMove move = find.draw(
         lines.size(), [&](size_t i) { return lines.line(i); }, editSerial);
     if (move.matchLine >= 0)
@@ -190,11 +200,8 @@ private:
     roleLines.clear();
     if (!state.run || role.empty())
       return;
-    const PipelineRun &run = *state.run;
-    roleLines = roleSourceLines(run, state.view.selected, role);
-    RoleSource source = roleSourceFor(run, state.view.selected);
-    if (source.step >= 0)
-      roleColour = palette::roleBackground(role);
+    roleLines = roleSourceLines(*state.run, state.view.selected, role);
+    roleColour = palette::roleBackground(role); // by name, as every pane
   }
 
   void drawEditor(const AppState &state, CommandQueue &commands, ImVec2 size) {
@@ -204,8 +211,9 @@ private:
 
     // The line numbers the diagnostics cite, in a gutter left of the
     // editor.
+    // The editor numbers the empty line after a final newline too.
     size_t lineCount =
-        std::count(editBuffer.begin(), editBuffer.end(), '\n') + 1;
+        editLines().size() + (editBuffer.empty() || editBuffer.back() == '\n');
     int digits =
         std::max(3, int(std::to_string(fileLine(unsigned(lineCount))).size()));
     float gutter = ImGui::CalcTextSize("0").x * float(digits + 1);
@@ -292,7 +300,7 @@ private:
 
   void drawOverlay(const AppState &state, CommandQueue &commands,
                    ImGuiWindow *child, ImGuiID id, bool active) {
-    LineIndex lines(editBuffer);
+    const LineIndex &lines = editLines();
     ImVec2 padding = ImGui::GetStyle().FramePadding;
     ImVec2 origin(
         child->Pos.x + child->WindowPadding.x - child->Scroll.x + padding.x,
@@ -449,8 +457,11 @@ private:
   std::optional<FoldedText> fold;
   bool wantFold = true;
   std::string shownPath;
-  /// Counts the changes of editBuffer, so that find reads it again.
+  /// Counts the changes of editBuffer, so that find and editLines read it
+  /// again.
   uint64_t editSerial = 0;
+  LineIndex editIndex;
+  uint64_t editLinesSerial = ~uint64_t(0);
   FindBar find;
   int pendingScroll = -1;
   const PipelineRun *diagnosticsOf = nullptr;

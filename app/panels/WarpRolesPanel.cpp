@@ -22,12 +22,21 @@ namespace {
 
 constexpr float kMaxRegsPerThread = 256.0f;
 
-/// The role a warp is drawn in: its first innermost role.
-/// The name of the first role a warp plays, or "" (its colour's key).
+/// The role a warp is drawn in: the name of its first innermost role, or
+/// "" (its colour's key).
 llvm::StringRef warpRole(const RoleTree &tree, const WarpNode &warp) {
   return warp.roles.empty()
              ? llvm::StringRef()
              : llvm::StringRef(tree.roles[warp.roles.front()].name);
+}
+/// A warpgroup is drawn in its first warp's role.
+llvm::StringRef groupRole(const RoleTree &tree, const WarpgroupNode &group) {
+  return group.warps.empty() ? "" : warpRole(tree, group.warps.front());
+}
+/// Registers per thread of a warpgroup: its own count, else what ptxas
+/// allocated (`allocated`, 0 when unknown).
+unsigned groupRegs(const WarpgroupNode &group, unsigned allocated) {
+  return group.regs ? group.regs : allocated;
 }
 
 /// `allocated`: what ptxas gave each thread, for a tree whose IR sets no
@@ -41,10 +50,9 @@ void drawRegisterFile(const RoleTree &tree, unsigned allocated) {
                       IM_COL32(50, 50, 55, 255));
   float x = origin.x;
   for (const WarpgroupNode &group : tree.warpgroups) {
-    unsigned regs = group.regs ? group.regs : allocated;
-    float share = float(group.threads) * regs / kRegistersPerSM * width;
-    llvm::StringRef role =
-        group.warps.empty() ? "" : warpRole(tree, group.warps.front());
+    float share = float(group.threads) * groupRegs(group, allocated) /
+                  kRegistersPerSM * width;
+    llvm::StringRef role = groupRole(tree, group);
     float end = std::min(origin.x + width, x + share);
     draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
                         palette::roleBackground(role));
@@ -78,19 +86,16 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group,
   ImVec2 origin = ImGui::GetCursorScreenPos();
   float height = ImGui::GetTextLineHeight();
   float barWidth = ImGui::GetFontSize() * 7;
-  llvm::StringRef role =
-      group.warps.empty() ? "" : warpRole(tree, group.warps.front());
+  llvm::StringRef role = groupRole(tree, group);
+  unsigned count = groupRegs(group, allocated);
   draw->AddRectFilled(origin, ImVec2(origin.x + barWidth, origin.y + height),
                       IM_COL32(50, 50, 55, 255));
   draw->AddRectFilled(
       origin,
-      ImVec2(origin.x + barWidth * std::min(1.0f, (group.regs ? group.regs
-                                                              : allocated) /
-                                                      kMaxRegsPerThread),
+      ImVec2(origin.x + barWidth * std::min(1.0f, count / kMaxRegsPerThread),
              origin.y + height),
       palette::roleBackground(role));
   char regs[32];
-  unsigned count = group.regs ? group.regs : allocated;
   std::snprintf(regs, sizeof(regs), count ? "%u regs" : "? regs", count);
   draw->AddText(ImVec2(origin.x + 4, origin.y), IM_COL32(230, 230, 230, 255),
                 regs);
