@@ -82,8 +82,7 @@ private:
       shownRun = state.runSerial;
       shownStep = view.stepName;
       shownCounter = counter;
-      viewStart = 0;
-      viewEnd = std::max(1.0, view.endTime * 1.02);
+      fit(view);
     }
     drawModelChoice(timelines, simulated, commands);
     if (counter)
@@ -292,12 +291,9 @@ private:
     ImGui::InvisibleButton("lanes", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
     float x0 = origin.x + labelWidth(), x1 = origin.x + width;
-    double span = std::max(1e-9, viewEnd - viewStart);
-    auto toX = [&](double t) {
-      return float(x0 + (t - viewStart) / span * (x1 - x0));
-    };
     ImGuiIO &io = ImGui::GetIO();
     navigate(view, hovered, x0, x1);
+    auto toX = [&](double t) { return xOf(t, x0, x1); };
     draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
     const sim::Event *under = drawSimulatedLanes(
         draw, view, origin, width, {viewStart, viewEnd},
@@ -388,53 +384,63 @@ private:
   /// measures a range, W/S and A/D zoom and pan as in Perfetto.
   void navigate(const TimelineView &view, bool hovered, float x0, float x1) {
     ImGuiIO &io = ImGui::GetIO();
-    double span = std::max(1e-9, viewEnd - viewStart);
     // Zoom around the pointer; drag to pan (with Shift: measure).
-    if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0) {
-      double at = viewStart + (io.MousePos.x - x0) / (x1 - x0) * span;
-      double factor = io.MouseWheel > 0 ? 0.8 : 1.25;
-      // From 20 cycles across to the whole run and a bit.
-      factor = std::clamp(factor, 20.0 / span,
-                          std::max(1.0, view.endTime * 1.1 / span));
-      viewStart = at - (at - viewStart) * factor;
-      viewEnd = at + (viewEnd - at) * factor;
-    }
-    auto timeAt = [&](float x) {
-      return viewStart + double(x - x0) / (x1 - x0) * span;
-    };
-    if (hovered && io.KeyShift && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
-      measure = {true, timeAt(io.MousePos.x), timeAt(io.MousePos.x)};
-    else if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+    if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0)
+      zoomAround(view, timeAt(io.MousePos.x, x0, x1),
+                 io.MouseWheel > 0 ? 0.8 : 1.25);
+    if (hovered && io.KeyShift &&
+        ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+      double at = timeAt(io.MousePos.x, x0, x1);
+      measure = {true, at, at};
+    } else if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
       measure.shown = false;
+    }
     if (ImGui::IsItemActive() &&
         ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-      if (io.KeyShift && measure.shown) {
-        measure.to = timeAt(io.MousePos.x);
-      } else {
-        double shift = -io.MouseDelta.x / (x1 - x0) * span;
-        viewStart += shift;
-        viewEnd += shift;
-      }
+      if (io.KeyShift && measure.shown)
+        measure.to = timeAt(io.MousePos.x, x0, x1);
+      else
+        panBy(-io.MouseDelta.x / (x1 - x0) * span());
     }
     // W/S zoom in and out around the middle, A/D pan, as in Perfetto.
     if (hovered && !io.WantTextInput) {
       double middle = (viewStart + viewEnd) / 2;
-      auto zoom = [&](double factor) {
-        factor = std::clamp(factor, 20.0 / span,
-                            std::max(1.0, view.endTime * 1.1 / span));
-        viewStart = middle - (middle - viewStart) * factor;
-        viewEnd = middle + (viewEnd - middle) * factor;
-      };
       if (ImGui::IsKeyDown('W'))
-        zoom(0.96);
+        zoomAround(view, middle, 0.96);
       if (ImGui::IsKeyDown('S'))
-        zoom(1.04);
-      double pan = span * 0.02;
+        zoomAround(view, middle, 1.04);
       if (ImGui::IsKeyDown('A'))
-        viewStart -= pan, viewEnd -= pan;
+        panBy(-span() * 0.02);
       if (ImGui::IsKeyDown('D'))
-        viewStart += pan, viewEnd += pan;
+        panBy(span() * 0.02);
     }
+  }
+
+  /// The cycles across the lanes, and where a time is across [x0, x1] (and
+  /// back): one mapping for drawing, hovering, measuring and arrows.
+  double span() const { return std::max(1e-9, viewEnd - viewStart); }
+  float xOf(double t, float x0, float x1) const {
+    return float(x0 + (t - viewStart) / span() * (x1 - x0));
+  }
+  double timeAt(float x, float x0, float x1) const {
+    return viewStart + double(x - x0) / (x1 - x0) * span();
+  }
+  /// Zooms by `factor` keeping `at` in place, from 20 cycles across to the
+  /// whole run and a bit.
+  void zoomAround(const TimelineView &view, double at, double factor) {
+    factor = std::clamp(factor, 20.0 / span(),
+                        std::max(1.0, view.endTime * 1.1 / span()));
+    viewStart = at - (at - viewStart) * factor;
+    viewEnd = at + (viewEnd - at) * factor;
+  }
+  void panBy(double cycles) {
+    viewStart += cycles;
+    viewEnd += cycles;
+  }
+  /// The whole run and a little room after it.
+  void fit(const TimelineView &view) {
+    viewStart = 0;
+    viewEnd = std::max(1.0, view.endTime * 1.02);
   }
 
   /// The range Shift+drag measured: a band over the lanes, its length on
@@ -443,12 +449,10 @@ private:
                    float x1, const char *unit) {
     if (!measure.shown || measure.from == measure.to)
       return;
-    double span = std::max(1e-9, viewEnd - viewStart);
-    auto toX = [&](double t) {
-      return float(x0 + (t - viewStart) / span * (x1 - x0));
-    };
-    float a = std::clamp(toX(std::min(measure.from, measure.to)), x0, x1);
-    float b = std::clamp(toX(std::max(measure.from, measure.to)), x0, x1);
+    float a =
+        std::clamp(xOf(std::min(measure.from, measure.to), x0, x1), x0, x1);
+    float b =
+        std::clamp(xOf(std::max(measure.from, measure.to), x0, x1), x0, x1);
     draw->AddRectFilled(ImVec2(a, top), ImVec2(b, bottom),
                         IM_COL32(255, 255, 255, 40));
     draw->AddLine(ImVec2(a, top), ImVec2(a, bottom), palette::kSearchOutline);
@@ -475,13 +479,10 @@ private:
     int lane = view.laneOf(under);
     if (lane < 0)
       return;
-    double span = std::max(1e-9, viewEnd - viewStart);
-    auto toX = [&](double t) {
-      return float(x0 + (t - viewStart) / span * (x1 - x0));
-    };
     for (const FlowArrow &flow : view.flowsOf(lane, *under)) {
-      ImVec2 from(toX(flow.from), origin.y + laneH * (flow.fromLane + 0.5f));
-      ImVec2 to(toX(flow.to), origin.y + laneH * (flow.toLane + 0.5f));
+      ImVec2 from(xOf(flow.from, x0, x1),
+                  origin.y + laneH * (flow.fromLane + 0.5f));
+      ImVec2 to(xOf(flow.to, x0, x1), origin.y + laneH * (flow.toLane + 0.5f));
       ImU32 colour = IM_COL32(250, 250, 250, 230);
       draw->AddLine(from, to, colour, 2);
       float head = ImGui::GetFontSize() * 0.4f;
@@ -501,10 +502,8 @@ private:
         ImGui::IsMouseClicked(ImGuiMouseButton_Right))
       ImGui::OpenPopup("timeline menu");
     if (ImGui::BeginPopup("timeline menu")) {
-      if (ImGui::MenuItem("Zoom to fit")) {
-        viewStart = 0;
-        viewEnd = std::max(1.0, view.endTime * 1.02);
-      }
+      if (ImGui::MenuItem("Zoom to fit"))
+        fit(view);
       if (ImGui::MenuItem("Clear the measured range", nullptr, false,
                           measure.shown))
         measure.shown = false;
@@ -517,10 +516,8 @@ private:
 
   /// Zoom to fit; how to move around the lanes on hover.
   void drawFitButton(const TimelineView &view) {
-    if (ImGui::SmallButton("fit")) {
-      viewStart = 0;
-      viewEnd = std::max(1.0, view.endTime * 1.02);
-    }
+    if (ImGui::SmallButton("fit"))
+      fit(view);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the whole run; the wheel or W/S zoom, dragging or "
                         "A/D pan, Shift+drag measures, right-click saves a "
