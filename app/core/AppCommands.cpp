@@ -154,6 +154,13 @@ template <> void AppController::on(const cmd::SetLayout &c, double) {
 template <> void AppController::on(const cmd::SetZoom &c, double) {
   appState.view.zoomPercent = clampZoomPercent(c.percent);
 }
+template <> void AppController::on(const cmd::SetTheme &c, double) {
+  std::optional<ThemeName> theme = parseThemeName(c.name);
+  if (!theme)
+    return setMessage("unknown theme '" + c.name + "' (dark or light)",
+                      /*isError=*/true);
+  appState.view.theme = *theme;
+}
 template <> void AppController::on(const cmd::SaveArtifact &c, double) {
   saveArtifactTo(c.kind, c.path);
 }

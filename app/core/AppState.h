@@ -51,6 +51,7 @@ struct ViewState {
   LayoutName layout = LayoutName::Explore;
   /// The whole window's zoom, on top of the monitor's content scale.
   int zoomPercent = 100;
+  ThemeName theme = ThemeName::Dark;
   /// Source line the user clicked (1-based, 0 none), for correlation.
   unsigned focusedSourceLine = 0;
   /// The warp role whose ops the IR and Source panes tint; empty for none.

@@ -115,6 +115,10 @@ struct SetLayout {
 struct SetZoom {
   int percent = 100;
 };
+/// dark or light.
+struct SetTheme {
+  std::string name;
+};
 /// Write an artifact (the step's IR is the selected step's) to `path`.
 struct SaveArtifact {
   std::string path;
@@ -139,8 +143,8 @@ using Command = std::variant<
     cmd::SetStopAfter, cmd::FocusSourceLine, cmd::FocusRole,
     cmd::ShowTimelineOf, cmd::ShowCounterexample, cmd::ShowPanel,
     cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
-    cmd::ResetLayout, cmd::SetLayout, cmd::SetZoom, cmd::SaveArtifact,
-    cmd::RunOnGpu>;
+    cmd::ResetLayout, cmd::SetLayout, cmd::SetZoom, cmd::SetTheme,
+    cmd::SaveArtifact, cmd::RunOnGpu>;
 
 /// Commands collected while drawing a frame.
 class CommandQueue {

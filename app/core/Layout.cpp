@@ -29,6 +29,17 @@ llvm::StringRef klx::app::layoutNameText(LayoutName layout) {
   return "explore";
 }
 
+std::optional<ThemeName> klx::app::parseThemeName(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<ThemeName>>(text.lower())
+      .Case("dark", ThemeName::Dark)
+      .Case("light", ThemeName::Light)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef klx::app::themeNameText(ThemeName theme) {
+  return theme == ThemeName::Light ? "light" : "dark";
+}
+
 namespace {
 constexpr int kZoomSteps[] = {50,  67,  75,  80,  90,  100, 110, 125,
                               150, 175, 200, 225, 250, 275, 300};

@@ -23,6 +23,13 @@ enum class LayoutName { Explore, Diff, Teach };
 std::optional<LayoutName> parseLayoutName(llvm::StringRef text);
 llvm::StringRef layoutNameText(LayoutName layout);
 
+/// Dark for screens; Light for projectors, where a dark room is rare and
+/// dark panes wash out.
+enum class ThemeName { Dark, Light };
+
+std::optional<ThemeName> parseThemeName(llvm::StringRef text);
+llvm::StringRef themeNameText(ThemeName theme);
+
 inline constexpr int kMinZoomPercent = 50;
 inline constexpr int kMaxZoomPercent = 300;
 /// Teach starts at least this large: read from the back of a room.

@@ -16,6 +16,7 @@
 #include "core/Background.h"
 #include "panels/Panel.h"
 #include "render/Window.h"
+#include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -80,6 +81,10 @@ void drawLayoutItems(const AppState &state, CommandQueue &commands) {
   std::string actual = llvm::formatv("Actual size ({0}%)", zoom).str();
   if (ImGui::MenuItem(actual.c_str(), "Ctrl+0", false, zoom != 100))
     commands.push(cmd::SetZoom{100});
+  ImGui::Separator();
+  bool light = state.view.theme == ThemeName::Light;
+  if (ImGui::MenuItem("Light theme (projectors)", "Alt+L", light))
+    commands.push(cmd::SetTheme{light ? "dark" : "light"});
 }
 
 /// Draws the menu bar and returns its rectangle.
@@ -156,8 +161,9 @@ PaneRect drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
   }
   if (!state.message.empty()) {
     ImGui::SameLine();
-    ImGui::TextColored(state.messageIsError ? ImVec4(1, 0.45f, 0.4f, 1)
-                                            : ImVec4(0.6f, 0.6f, 0.6f, 1),
+    ImGui::TextColored(state.messageIsError
+                           ? palette::toVec4(palette::theme().errorText)
+                           : palette::toVec4(palette::theme().dimText),
                        "  |  %s", state.message.c_str());
   }
   ImGui::End();
@@ -165,7 +171,7 @@ PaneRect drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
 }
 
 // GLFW's key codes, which ImGui 1.86 indexes its key state by.
-constexpr int kKeyS = 83, kKey0 = 48, kKey1 = 49, kKeyEqual = 61,
+constexpr int kKeyS = 83, kKeyL = 76, kKey0 = 48, kKey1 = 49, kKeyEqual = 61,
               kKeyMinus = 45, kKeyF10 = 299, kKeypad0 = 320,
               kKeypadSubtract = 333, kKeypadAdd = 334;
 
@@ -195,6 +201,9 @@ void handleShortcuts(const AppState &state, int wheelZoom,
   for (int i = 0; i < 3; ++i)
     if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey1 + i))
       commands.push(cmd::SetLayout{layoutNameText(LayoutName(i)).str()});
+  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKeyL))
+    commands.push(
+        cmd::SetTheme{state.view.theme == ThemeName::Light ? "dark" : "light"});
 }
 
 // [SECTION] Frame loop (idle frames are not drawn) ----------------------------
@@ -215,6 +224,9 @@ void applyStartView(const GuiArguments &args, const WindowSettings &settings,
                  : 0;
   if (zoom > 0)
     controller.apply(cmd::SetZoom{zoom}, now);
+  std::string theme = !args.theme.empty() ? args.theme : settings.theme;
+  if (!theme.empty())
+    controller.apply(cmd::SetTheme{theme}, now);
 }
 
 /// Applies the command line to a new controller: target, views, -D values,
@@ -263,11 +275,13 @@ void rememberWindow(const AppState &state, const PaneArranger &arranger,
   std::string layout = layoutNameText(state.view.layout).str();
   if (settings.userArranged == arranger.userArranged &&
       settings.layout == layout &&
-      settings.zoomPercent == state.view.zoomPercent)
+      settings.zoomPercent == state.view.zoomPercent &&
+      settings.theme == themeNameText(state.view.theme))
     return;
   settings.userArranged = arranger.userArranged;
   settings.layout = layout;
   settings.zoomPercent = state.view.zoomPercent;
+  settings.theme = themeNameText(state.view.theme).str();
   windowSettingsChanged();
 }
 
@@ -297,6 +311,7 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
   screen.fontSize = ImGui::GetFontSize();
   screen.zoomPercent = state.view.zoomPercent;
   screen.layout = layoutNameText(state.view.layout).str();
+  screen.theme = themeNameText(state.view.theme).str();
   return screen;
 }
 
@@ -416,6 +431,10 @@ int runWindow(int argc, char **argv) {
     // The font is rasterised again when the zoom or the monitor changes.
     (*window)->setUiScale((*window)->contentScale() * state.view.zoomPercent /
                           100.0f);
+    palette::useTheme(state.view.theme);
+    ImVec4 clear = palette::toVec4(palette::theme().clear);
+    (*window)->setColours(state.view.theme == ThemeName::Light, clear.x,
+                          clear.y, clear.z);
     int wheelZoom = 0;
     (*window)->beginFrame([&](ImGuiIO &io) {
       // Ctrl+wheel zooms the window instead of scrolling a pane.

@@ -41,6 +41,12 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
                      << "\n";
         return std::nullopt;
       }
+    } else if (arg.consume_front("--theme=")) {
+      if (!app::parseThemeName(arg)) {
+        llvm::errs() << "klx: --theme expects dark or light\n";
+        return std::nullopt;
+      }
+      args.theme = arg.str();
     } else if (arg.consume_front("--paste="))
       args.paste = arg.str();
     else if (arg.consume_front("--ready-file="))

@@ -24,6 +24,8 @@ struct GuiArguments {
   std::string layout;
   /// The whole window's zoom in percent; 0: as the window was left.
   int zoomPercent = 0;
+  /// dark or light; empty: as the window was left.
+  std::string theme;
   /// -D values to compile with, and a variant to compare with.
   std::vector<std::string> defines;
   std::string compare;

@@ -149,7 +149,8 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
       {"panes", std::move(panes)},
       {"font_size", layout.fontSize},
       {"zoom", layout.zoomPercent},
-      {"layout", layout.layout}};
+      {"layout", layout.layout},
+      {"theme", layout.theme}};
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
   if (error)

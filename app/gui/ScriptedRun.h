@@ -34,6 +34,7 @@ struct ScreenLayout {
   float fontSize = 0;
   int zoomPercent = 100;
   std::string layout;
+  std::string theme;
 };
 
 class ScriptedRun {
@@ -80,7 +81,8 @@ private:
 };
 
 /// Writes `layout` as JSON ({"window", "menu_bar", "status_bar",
-/// "panes": [{"name", "x", "y", "w", "h"}], "font_size", "zoom", "layout"}).
+/// "panes": [{"name", "x", "y", "w", "h"}], "font_size", "zoom", "layout",
+/// "theme"}).
 llvm::Error writeScreenLayout(const ScreenLayout &layout,
                               const std::string &path);
 

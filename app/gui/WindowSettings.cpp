@@ -28,15 +28,18 @@ void readLine(ImGuiContext *, ImGuiSettingsHandler *, void *entry,
     settings.zoomPercent = value;
   else if (std::sscanf(line, "layout=%31s", text) == 1)
     settings.layout = text;
+  else if (std::sscanf(line, "theme=%31s", text) == 1)
+    settings.theme = text;
 }
 
 void writeAll(ImGuiContext *, ImGuiSettingsHandler *handler,
               ImGuiTextBuffer *out) {
   const auto &settings = *static_cast<WindowSettings *>(handler->UserData);
-  out->appendf("[klx][window]\narranged=%d\nlayout=%s\nzoom=%d\n\n",
+  out->appendf("[klx][window]\narranged=%d\nlayout=%s\nzoom=%d\ntheme=%s\n\n",
                settings.userArranged ? 1 : 0,
                settings.layout.empty() ? "explore" : settings.layout.c_str(),
-               settings.zoomPercent > 0 ? settings.zoomPercent : 100);
+               settings.zoomPercent > 0 ? settings.zoomPercent : 100,
+               settings.theme.empty() ? "dark" : settings.theme.c_str());
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 //===- WindowSettings.h - What the window remembers between starts -*- C++ -*-//
 //
 // ImGui's ini file keeps each pane's rectangle; beside them, as
-// `[klx][window]`, klx keeps the layout's name, the zoom and whether the
+// `[klx][window]`, klx keeps the layout's name, the zoom, the theme and whether the
 // user arranged the panes by hand (then their rectangles are kept as they
 // are; otherwise the layout is laid out afresh for the screen).
 //
@@ -18,6 +18,7 @@ struct WindowSettings {
   bool userArranged = false;
   std::string layout;  // empty: never saved
   int zoomPercent = 0; // 0: never saved
+  std::string theme;   // empty: never saved
 };
 
 /// Registers the `[klx][window]` section with ImGui (which then writes

@@ -4,6 +4,7 @@
 
 #include "core/SourceCorrelation.h"
 #include "widgets/CorrelatedTextView.h"
+#include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"
 
 namespace klx::app {
@@ -44,7 +45,7 @@ public:
     if (stale && !run.artifacts.empty()) {
       // The kernel has errors now: the last good assembly, faded (the
       // text view draws its colours through the style's alpha).
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+      ImGui::TextColored(palette::toVec4(palette::theme().errorText),
                          "the kernel has errors (see the Source pane)");
       ImGui::TextDisabled("below: the last compile that worked");
       ImGui::PushStyleVar(ImGuiStyleVar_Alpha, 0.55f);
@@ -117,12 +118,13 @@ private:
                            f.stackFrameBytes, f.spillStoreBytes,
                            f.spillLoadBytes);
         if (f.stackFrameBytes || f.spillStoreBytes)
-          ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
+          ImGui::TextColored(palette::toVec4(palette::theme().warningText),
                              "  local memory in use (stack frame or spills)");
       }
       for (const PtxasMessage &m : a.ptxas->messages)
-        ImGui::TextColored(m.isError ? ImVec4(1, 0.45f, 0.4f, 1)
-                                     : ImVec4(1, 0.8f, 0.3f, 1),
+        ImGui::TextColored(m.isError
+                               ? palette::toVec4(palette::theme().errorText)
+                               : palette::toVec4(palette::theme().warningText),
                            "ptxas %s:", m.isError ? "error" : "warning"),
             ImGui::SameLine(), ImGui::TextWrapped("%s", m.text.c_str());
     }

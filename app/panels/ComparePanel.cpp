@@ -56,9 +56,10 @@ public:
     std::string labelA = definesText(state.defines);
     if (labelA.empty())
       labelA = "as given";
-    ImGui::TextColored(ImVec4(0.45f, 0.7f, 1.0f, 1), "A: %s", labelA.c_str());
+    ImGui::TextColored(palette::toVec4(palette::theme().variantA), "A: %s",
+                       labelA.c_str());
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.35f, 1), "  B: %s",
+    ImGui::TextColored(palette::toVec4(palette::theme().variantB), "  B: %s",
                        compare.variant.c_str());
     ImGui::SameLine();
     bool canRun =
@@ -103,7 +104,7 @@ public:
       return;
     }
     if (!b.succeeded())
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+      ImGui::TextColored(palette::toVec4(palette::theme().errorText),
                          "B does not compile: %zu diagnostics (open it to "
                          "see them)",
                          b.allDiagnostics().size());
@@ -123,8 +124,8 @@ public:
     float tableHeight =
         std::min(needed, available * (available < line * 25 ? 0.6f : 0.38f));
     drawRows(state, tableHeight);
-    drawRoleBars(a, "A", ImVec4(0.45f, 0.7f, 1.0f, 1));
-    drawRoleBars(b, "B", ImVec4(1.0f, 0.7f, 0.35f, 1));
+    drawRoleBars(a, "A", palette::toVec4(palette::theme().variantA));
+    drawRoleBars(b, "B", palette::toVec4(palette::theme().variantB));
     drawTimelines(state);
     drawDiff(a, b);
   }
@@ -165,8 +166,8 @@ private:
     ImGui::TextDisabled("%s", group);
     ImGui::SameLine();
     ImGui::TextUnformatted(name.c_str());
-    ImVec4 colour =
-        differs ? ImVec4(1, 0.85f, 0.35f, 1) : ImVec4(0.6f, 0.6f, 0.6f, 1);
+    ImVec4 colour = differs ? palette::toVec4(palette::theme().headingText)
+                            : palette::toVec4(palette::theme().dimText);
     ImGui::TableNextColumn();
     ImGui::TextColored(colour, "%s", a.c_str());
     ImGui::TableNextColumn();
@@ -188,7 +189,7 @@ private:
     float width = std::max(100.0f, ImGui::GetContentRegionAvail().x);
     float height = ImGui::GetTextLineHeight() + 2;
     draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
-                        IM_COL32(50, 50, 55, 255));
+                        palette::theme().barBackground);
     float x = origin.x;
     for (const WarpgroupNode &group : tree.warpgroups) {
       std::string role =
@@ -210,7 +211,7 @@ private:
                              .str();
       draw->PushClipRect(ImVec2(x, origin.y), ImVec2(end, origin.y + height),
                          true);
-      draw->AddText(ImVec2(x + 3, origin.y + 1), IM_COL32(230, 230, 230, 255),
+      draw->AddText(ImVec2(x + 3, origin.y + 1), palette::theme().brightText,
                     text.c_str());
       draw->PopClipRect();
       x = end;
@@ -234,8 +235,8 @@ private:
     const sim::Event *under = nullptr;
     const TimelineView *underView = nullptr;
     for (const auto &[view, label, colour] :
-         {std::tuple{&a, "A", ImVec4(0.45f, 0.7f, 1.0f, 1)},
-          std::tuple{&b, "B", ImVec4(1.0f, 0.7f, 0.35f, 1)}}) {
+         {std::tuple{&a, "A", palette::toVec4(palette::theme().variantA)},
+          std::tuple{&b, "B", palette::toVec4(palette::theme().variantB)}}) {
       ImGui::TextColored(colour, "%s", label);
       ImGui::SameLine();
       if (!view->unavailable.empty()) {
@@ -246,7 +247,7 @@ private:
         ImGui::TextDisabled("completes in %.0f cycles (simulated, read at %s)",
                             view->endTime, view->stepName.c_str());
       else
-        ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1),
+        ImGui::TextColored(palette::toVec4(palette::theme().errorText),
                            "DEADLOCK after %.0f cycles (read at %s)",
                            view->endTime, view->stepName.c_str());
       ImVec2 origin = ImGui::GetCursorScreenPos();

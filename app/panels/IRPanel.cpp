@@ -41,9 +41,10 @@ public:
           "(%s is not IR; this is the IR it started from)",
           run.snapshots[state.view.selected].displayName().c_str());
     for (const Diag &diag : snapshot.diagnostics) {
-      ImGui::PushStyleColor(ImGuiCol_Text, diag.severity == Severity::Error
-                                               ? ImVec4(1, 0.45f, 0.4f, 1)
-                                               : ImVec4(1, 0.8f, 0.3f, 1));
+      ImGui::PushStyleColor(
+          ImGuiCol_Text, diag.severity == Severity::Error
+                             ? palette::toVec4(palette::theme().errorText)
+                             : palette::toVec4(palette::theme().warningText));
       ImGui::TextWrapped("%s: %s", severityName(diag.severity).data(),
                          diag.message.c_str());
       ImGui::PopStyleColor();

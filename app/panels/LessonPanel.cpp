@@ -11,6 +11,7 @@
 #include "Panel.h"
 
 #include "core/Lesson.h"
+#include "widgets/Palette.h"
 
 #include "llvm/Support/Path.h"
 
@@ -21,10 +22,6 @@
 namespace klx::app {
 namespace {
 
-const ImVec4 kLinkColour(0.45f, 0.75f, 1.0f, 1.0f);
-const ImVec4 kCodeColour(0.95f, 0.75f, 0.5f, 1.0f);
-const ImVec4 kHeadingColour(1.0f, 1.0f, 1.0f, 1.0f);
-
 class LessonPanel final : public Panel {
 public:
   const char *title() const override { return "Lesson"; }
@@ -33,7 +30,8 @@ public:
     const LessonState &lesson = state.lesson;
     drawChooser(lesson, commands);
     if (!lesson.error.empty())
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", lesson.error.c_str());
+      ImGui::TextColored(palette::toVec4(palette::theme().errorText), "%s",
+                         lesson.error.c_str());
     if (!lesson.doc) {
       ImGui::TextWrapped("No lesson for this file. Pick one above: each "
                          "opens its sample and walks through it.");
@@ -110,9 +108,11 @@ private:
     switch (block.kind) {
     case LessonBlock::Heading:
       if (block.level == 1)
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.85f, 0.45f, 1));
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              palette::toVec4(palette::theme().headingText));
       else
-        ImGui::PushStyleColor(ImGuiCol_Text, kHeadingColour);
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              palette::toVec4(palette::theme().brightText));
       ImGui::Spacing();
       flow(block.spans, commands);
       ImGui::PopStyleColor();
@@ -138,13 +138,15 @@ private:
     case LessonBlock::Code: {
       ImGui::Spacing();
       ImVec2 size = ImGui::CalcTextSize(block.code.c_str());
-      ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.12f, 0.12f, 0.14f, 1));
+      ImGui::PushStyleColor(ImGuiCol_ChildBg,
+                            palette::toVec4(palette::theme().codeBackground));
       ImGui::BeginChild("code",
                         ImVec2(0, size.y +
                                       ImGui::GetStyle().WindowPadding.y * 2 +
                                       ImGui::GetStyle().ScrollbarSize),
                         false, ImGuiWindowFlags_HorizontalScrollbar);
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.8f, 0.8f, 0.8f, 1));
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            palette::toVec4(palette::theme().codeText));
       ImGui::TextUnformatted(block.code.c_str());
       ImGui::PopStyleColor();
       ImGui::EndChild();
@@ -172,7 +174,8 @@ private:
         ImGui::TableSetColumnIndex(c);
         ImGui::PushID(int(r * 64 + c));
         if (r == 0)
-          ImGui::PushStyleColor(ImGuiCol_Text, kHeadingColour);
+          ImGui::PushStyleColor(ImGuiCol_Text,
+                                palette::toVec4(palette::theme().brightText));
         flow(block.rows[r][c], commands);
         if (r == 0)
           ImGui::PopStyleColor();
@@ -256,20 +259,22 @@ private:
   void drawWord(const LessonSpan &span, const std::string &word,
                 CommandQueue &commands) {
     if (span.kind == LessonSpan::Code) {
-      ImGui::TextColored(kCodeColour, "%s", word.c_str());
+      ImGui::TextColored(palette::toVec4(palette::theme().inlineCodeText), "%s",
+                         word.c_str());
       return;
     }
     if (span.kind != LessonSpan::Link) {
       ImGui::TextUnformatted(word.c_str());
       return;
     }
-    ImGui::TextColored(kLinkColour, "%s", word.c_str());
+    ImGui::TextColored(palette::toVec4(palette::theme().linkText), "%s",
+                       word.c_str());
     if (!ImGui::IsItemHovered())
       return;
     ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(min.x, max.y),
-                                        ImVec2(max.x, max.y),
-                                        ImGui::GetColorU32(kLinkColour));
+    ImGui::GetWindowDrawList()->AddLine(
+        ImVec2(min.x, max.y), ImVec2(max.x, max.y),
+        ImGui::GetColorU32(palette::toVec4(palette::theme().linkText)));
     ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
     LinkAction action = followLink(span.target, pageDir, rootDir);
     if (!action.error.empty())

@@ -45,10 +45,10 @@ public:
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       bool selected = index == state.view.selected;
-      ImU32 marker = s.failed                   ? palette::kFailedMarker
-                     : !s.skippedReason.empty() ? palette::kDimText
-                     : s.changed                ? palette::kChangedMarker
-                                                : palette::kDimText;
+      ImU32 marker = s.failed                   ? palette::theme().failedMarker
+                     : !s.skippedReason.empty() ? palette::theme().dimText
+                     : s.changed                ? palette::theme().changedMarker
+                                                : palette::theme().dimText;
       ImGui::PushStyleColor(ImGuiCol_Text, marker);
       ImGui::TextUnformatted(s.failed ? "x" : s.changed ? "*" : " ");
       ImGui::PopStyleColor();

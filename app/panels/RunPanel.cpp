@@ -22,11 +22,11 @@ namespace {
 
 ImU32 statusColour(const GpuRunRecord &record) {
   if (record.passed())
-    return IM_COL32(110, 190, 110, 255);
+    return palette::theme().goodText;
   if (record.status == "hang" || record.status == "kernel_fault" ||
       record.status == "wrong_result")
-    return palette::kFailedMarker;
-  return IM_COL32(220, 170, 60, 255);
+    return palette::theme().failedMarker;
+  return palette::theme().warningText;
 }
 
 std::string format(const char *fmt, double value) {
@@ -48,8 +48,7 @@ void drawLatest(const GpuRunRecord &r) {
     auto row = [](const char *name, const std::string &value) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kDimText),
-                         "%s", name);
+      ImGui::TextColored(palette::toVec4(palette::theme().dimText), "%s", name);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(value.c_str());
     };
@@ -89,8 +88,8 @@ void drawHistoryChart(const std::vector<GpuRunRecord> &runs) {
                         ImVec2(origin.x + length, y + row - 2),
                         statusColour(r));
     std::string text = format("%.0f TFLOP/s  ", r.tflops) + r.label;
-    draw->AddText(ImVec2(origin.x + length + 4, y),
-                  IM_COL32(220, 220, 220, 255), text.c_str());
+    draw->AddText(ImVec2(origin.x + length + 4, y), palette::theme().brightText,
+                  text.c_str());
   }
   ImGui::Dummy(ImVec2(width, row * float(shown)));
 }
@@ -113,7 +112,7 @@ public:
                          "Assembly pane.",
                          std::string(targetName(state.run->target)).c_str());
     else if (gpu.availability == GpuStatus::Availability::Probing)
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kDimText),
+      ImGui::TextColored(palette::toVec4(palette::theme().dimText),
                          "looking for a GPU...");
     else if (available)
       ImGui::Text("GPU: %s", gpu.device.c_str());
@@ -139,13 +138,13 @@ public:
       ImGui::EndDisabled();
     if (available && !compiled) {
       ImGui::SameLine();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kDimText),
+      ImGui::TextColored(palette::toVec4(palette::theme().dimText),
                          "(the kernel must compile first)");
     }
 
     const std::vector<GpuRunRecord> &runs = state.gpuRuns;
     if (runs.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, palette::kDimText);
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::theme().dimText);
       ImGui::TextWrapped("No runs yet. Each run exports the compiled kernel, "
                          "launches it with klx-run in a child process, "
                          "checks every element and times it against cuBLAS.");

@@ -53,7 +53,7 @@ public:
                           listed.lesson.empty() ? ""
                                                 : "\n(lesson in docs/lessons)");
       if (!sample.lesson.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, palette::kDimText);
+        ImGui::PushStyleColor(ImGuiCol_Text, palette::theme().dimText);
         ImGui::Indent();
         ImGui::TextWrapped("%s", sample.lesson.c_str());
         ImGui::Unindent();

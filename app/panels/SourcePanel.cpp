@@ -68,7 +68,8 @@ private:
                                                : source.path.c_str());
     if (source.modified()) {
       ImGui::SameLine();
-      ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "modified%s",
+      ImGui::TextColored(palette::toVec4(palette::theme().warningText),
+                         "modified%s",
                          source.restoredFromAutosave ? " (restored)" : "");
       ImGui::SameLine();
       if (ImGui::SmallButton("Save"))
@@ -227,7 +228,7 @@ private:
     text.w = 0.0f; // the overlay draws the characters
     ImGui::PushStyleColor(ImGuiCol_Text, text);
     // Dark, so that every syntax colour reads at 4.5:1 or more.
-    ImGui::PushStyleColor(ImGuiCol_FrameBg, palette::kEditorBackground);
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, palette::theme().editorBackground);
     bool changed =
         ImGui::InputTextMultiline(label, &editBuffer, ImVec2(-1, height),
                                   ImGuiInputTextFlags_AllowTabInput);
@@ -282,10 +283,10 @@ private:
     for (int i = first; i < last; ++i) {
       unsigned line = fileLine(unsigned(i + 1));
       auto severity = lineSeverity.find(line);
-      ImU32 colour = severity == lineSeverity.end() ? palette::kLineNumber
-                     : severity->second == Severity::Error
-                         ? palette::kFailedMarker
-                         : IM_COL32(230, 190, 80, 255);
+      ImU32 colour =
+          severity == lineSeverity.end()        ? palette::theme().lineNumber
+          : severity->second == Severity::Error ? palette::theme().failedMarker
+                                                : palette::theme().warningText;
       std::snprintf(number, sizeof number, "%*u", digits, line);
       drawList->AddText(ImVec2(pos.x, top + i * lineHeight), colour, number);
     }
@@ -293,7 +294,7 @@ private:
     if (fold) {
       float y = top + float(fold->linesBefore()) * lineHeight;
       drawList->AddLine(ImVec2(pos.x, y), ImVec2(pos.x + size.x, y),
-                        palette::kSearchOutline, 2);
+                        palette::theme().searchOutline, 2);
     }
     drawList->PopClipRect();
   }
@@ -325,14 +326,14 @@ private:
       auto severity = lineSeverity.find(line);
       if (severity != lineSeverity.end())
         background = severity->second == Severity::Error
-                         ? palette::kErrorLine
-                         : palette::kWarningLine;
+                         ? palette::theme().errorLine
+                         : palette::theme().warningLine;
       else if (state.view.focusedSourceLine == line)
-        background = palette::kCorrelated;
+        background = palette::theme().correlated;
       else if (std::binary_search(roleLines.begin(), roleLines.end(), line))
         background = roleColour;
       else if (find.hasMatchOn(size_t(i)))
-        background = palette::kSearchMatch;
+        background = palette::theme().searchMatch;
       if (background)
         drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
                                 background);
@@ -370,7 +371,7 @@ private:
         ImVec2 top(origin.x + x, origin.y + line * lineHeight);
         if (visible)
           drawList->AddLine(top, ImVec2(top.x, top.y + lineHeight - 1),
-                            IM_COL32(230, 230, 230, 255));
+                            palette::theme().brightText);
         if (fileLine(unsigned(line + 1)) != caretLine) {
           caretLine = fileLine(unsigned(line + 1));
           commands.push(cmd::FocusSourceLine{int(caretLine)});
@@ -420,8 +421,8 @@ private:
     ImGui::BeginChild("diagnostics", ImVec2(-1, height), true);
     for (const Diag &diag : diagnostics) {
       ImVec4 colour = diag.severity == Severity::Error
-                          ? ImVec4(1, 0.45f, 0.4f, 1)
-                          : ImVec4(1, 0.8f, 0.3f, 1);
+                          ? palette::toVec4(palette::theme().errorText)
+                          : palette::toVec4(palette::theme().warningText);
       char where[64] = "";
       if (diag.loc.isKnown())
         std::snprintf(where, sizeof(where), "%u:%u ", diag.loc.line,

@@ -11,6 +11,7 @@
 #include "Panel.h"
 
 #include "core/StepsView.h"
+#include "widgets/Palette.h"
 
 #include <algorithm>
 
@@ -20,13 +21,13 @@ namespace {
 ImVec4 sectionColor(StepsSection section) {
   switch (section) {
   case StepsSection::Load:
-    return ImVec4(0.45f, 0.7f, 1.0f, 1);
+    return palette::toVec4(palette::theme().variantA);
   case StepsSection::Compute:
-    return ImVec4(1.0f, 0.7f, 0.35f, 1);
+    return palette::toVec4(palette::theme().variantB);
   case StepsSection::Store:
-    return ImVec4(0.5f, 0.85f, 0.5f, 1);
+    return palette::toVec4(palette::theme().goodText);
   }
-  return ImVec4(1, 1, 1, 1);
+  return palette::toVec4(palette::theme().brightText);
 }
 
 const char *sectionName(StepsSection section) {
@@ -110,7 +111,8 @@ private:
       ImGui::PushID(c);
       const StepsColumn &column = kernel.columns[c];
       if (!column.why.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.6f, 0.6f, 1));
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              palette::toVec4(palette::theme().dimText));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + columnWidth - 8);
         ImGui::TextUnformatted(("why: " + column.why).c_str());
         ImGui::PopTextWrapPos();
@@ -126,7 +128,8 @@ private:
     }
     ImGui::EndTable();
     for (size_t i = 0; i < kernel.crossings.size(); ++i) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.8f, 0.3f, 1));
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            palette::toVec4(palette::theme().warningText));
       ImGui::TextWrapped("%s", kernel.crossings[i].c_str());
       ImGui::PopStyleColor();
       if (ImGui::IsItemClicked() && kernel.crossingSourceLines[i])

@@ -46,7 +46,7 @@ public:
       drawTimeline(state, *state.timeline, commands);
       return;
     }
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1),
+    ImGui::TextColored(palette::toVec4(palette::theme().errorText),
                        "the kernel has errors (see the Source pane)");
     ImGui::TextDisabled("below: the last compile that worked");
     CommandQueue ignored; // clicks would select steps of another run
@@ -135,22 +135,23 @@ private:
 
   void drawVerdict(const TimelineView &view) {
     if (view.verdict.completes) {
-      ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1),
+      ImGui::TextColored(palette::toVec4(palette::theme().goodText),
                          "simulated: completes in %.0f cycles", view.endTime);
       modelTooltip(view);
       return;
     }
-    ImGui::TextColored(
-        ImVec4(0.95f, 0.35f, 0.3f, 1), "simulated: %s after %.0f cycles",
-        view.verdict.protocolError ? "DEADLOCK (protocol error)" : "DEADLOCK",
-        view.endTime);
+    ImGui::TextColored(palette::toVec4(palette::theme().errorText),
+                       "simulated: %s after %.0f cycles",
+                       view.verdict.protocolError ? "DEADLOCK (protocol error)"
+                                                  : "DEADLOCK",
+                       view.endTime);
     modelTooltip(view);
     // The reasons fold away where the pane is short, so the lanes show.
     bool roomy = ImGui::GetContentRegionAvail().y > 330;
     if (!ImGui::TreeNodeEx("why the simulation stops",
                            roomy ? ImGuiTreeNodeFlags_DefaultOpen : 0))
       return;
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, palette::theme().errorText);
     // Wrapped, never cut at the pane's edge.
     for (const sim::BlockedWait &b : view.verdict.blocked) {
       ImGui::Bullet();
@@ -178,12 +179,12 @@ private:
       return;
     bool hovered = false;
     if (v->verified()) {
-      ImGui::TextColored(ImVec4(0.45f, 0.8f, 0.45f, 1),
+      ImGui::TextColored(palette::toVec4(palette::theme().goodText),
                          "every timing: verified, up to %s",
                          view.bound.c_str());
       hovered = ImGui::IsItemHovered();
     } else if (v->fails()) {
-      ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s (%s)",
+      ImGui::TextColored(palette::toVec4(palette::theme().errorText), "%s (%s)",
                          view.verdict.completes
                              ? "but for another timing it can fail"
                              : "every timing: can fail",
@@ -200,7 +201,7 @@ private:
       if (ImGui::SmallButton(label))
         commands.push(cmd::ShowCounterexample{!counter});
       if (counter) {
-        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
+        ImGui::PushStyleColor(ImGuiCol_Text, palette::theme().errorText);
         ImGui::TextWrapped("%s", v->summary.c_str());
         ImGui::PopStyleColor();
       }
@@ -252,7 +253,7 @@ private:
                       step.what.c_str());
         bool last = i + 1 == int(v.counterexample.size());
         if (last)
-          ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(240, 150, 140, 255));
+          ImGui::PushStyleColor(ImGuiCol_Text, palette::theme().errorText);
         ImGui::PushID(i);
         if (ImGui::Selectable(line, false) && step.line) {
           commands.push(cmd::SelectStep{view.step});
@@ -305,14 +306,14 @@ private:
       const MeasuredLane &lane = measured->lanes[m];
       float y = origin.y + laneH * float(view.lanes.size() + m);
       draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
-                          IM_COL32(26, 32, 40, 255));
+                          palette::theme().measuredLaneBackground);
       // "warp 8 (producer)" -> "GPU producer": the label column is narrow.
       size_t open = lane.name.find('('), close = lane.name.rfind(')');
       std::string role = open != std::string::npos && close > open
                              ? lane.name.substr(open + 1, close - open - 1)
                              : lane.name;
-      draw->AddText(ImVec2(origin.x + 4, y + 3), IM_COL32(150, 200, 230, 255),
-                    ("GPU " + role).c_str());
+      draw->AddText(ImVec2(origin.x + 4, y + 3),
+                    palette::theme().measuredLaneText, ("GPU " + role).c_str());
       auto first = std::lower_bound(
           lane.events.begin(), lane.events.end(), viewStart - lane.longest,
           [](const MeasuredEvent &e, double t) { return e.start < t; });
@@ -333,12 +334,12 @@ private:
               open == std::string::npos ? 0 : std::atoi(&it->name[open + 1]);
           draw->AddRectFilled(ImVec2(a, y + 3),
                               ImVec2(std::max(b, a + 1), y + laneH - 5),
-                              stageColour(slot));
+                              palette::stage(slot));
         } else {
           draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneH - 4),
                         it->name.rfind("mma", 0) == 0
-                            ? IM_COL32(80, 160, 230, 255)
-                            : IM_COL32(230, 230, 230, 255));
+                            ? palette::theme().mmaTick
+                            : palette::theme().brightText);
         }
         if (hovered && io.MousePos.y >= y && io.MousePos.y < y + laneH &&
             io.MousePos.x >= a - 2 && io.MousePos.x <= std::max(b, a + 2))
@@ -454,9 +455,11 @@ private:
     float b =
         std::clamp(xOf(std::max(measure.from, measure.to), x0, x1), x0, x1);
     draw->AddRectFilled(ImVec2(a, top), ImVec2(b, bottom),
-                        IM_COL32(255, 255, 255, 40));
-    draw->AddLine(ImVec2(a, top), ImVec2(a, bottom), palette::kSearchOutline);
-    draw->AddLine(ImVec2(b, top), ImVec2(b, bottom), palette::kSearchOutline);
+                        palette::theme().measureWash);
+    draw->AddLine(ImVec2(a, top), ImVec2(a, bottom),
+                  palette::theme().searchOutline);
+    draw->AddLine(ImVec2(b, top), ImVec2(b, bottom),
+                  palette::theme().searchOutline);
     char label[64];
     std::snprintf(label, sizeof label, "%s %s",
                   formatTick(std::abs(measure.to - measure.from), 1).c_str(),
@@ -465,8 +468,8 @@ private:
     float x = std::clamp((a + b - size.x) / 2, x0, std::max(x0, x1 - size.x));
     draw->AddRectFilled(ImVec2(x - 3, top),
                         ImVec2(x + size.x + 3, top + size.y),
-                        IM_COL32(20, 20, 20, 230));
-    draw->AddText(ImVec2(x, top), palette::kSearchOutline, label);
+                        palette::theme().labelBackground);
+    draw->AddText(ImVec2(x, top), palette::theme().searchOutline, label);
   }
 
   /// The arrows of the event under the pointer: from the arrive that
@@ -483,7 +486,7 @@ private:
       ImVec2 from(xOf(flow.from, x0, x1),
                   origin.y + laneH * (flow.fromLane + 0.5f));
       ImVec2 to(xOf(flow.to, x0, x1), origin.y + laneH * (flow.toLane + 0.5f));
-      ImU32 colour = IM_COL32(250, 250, 250, 230);
+      ImU32 colour = palette::theme().flowArrow;
       draw->AddLine(from, to, colour, 2);
       float head = ImGui::GetFontSize() * 0.4f;
       ImVec2 d(to.x - from.x, to.y - from.y);

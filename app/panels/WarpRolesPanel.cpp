@@ -47,7 +47,7 @@ void drawRegisterFile(const RoleTree &tree, unsigned allocated) {
   float width = std::max(120.0f, ImGui::GetContentRegionAvail().x);
   float height = ImGui::GetTextLineHeight();
   draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height),
-                      IM_COL32(50, 50, 55, 255));
+                      palette::theme().barBackground);
   float x = origin.x;
   for (const WarpgroupNode &group : tree.warpgroups) {
     float share = float(group.threads) * groupRegs(group, allocated) /
@@ -71,8 +71,7 @@ void drawRegisterFile(const RoleTree &tree, unsigned allocated) {
   else
     std::snprintf(label, sizeof(label), "registers unknown: no cap at entry");
   draw->AddText(ImVec2(origin.x + 4, origin.y),
-                over ? IM_COL32(255, 120, 110, 255)
-                     : IM_COL32(230, 230, 230, 255),
+                over ? palette::theme().errorText : palette::theme().brightText,
                 label);
   ImGui::Dummy(ImVec2(width, height));
 }
@@ -89,7 +88,7 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group,
   llvm::StringRef role = groupRole(tree, group);
   unsigned count = groupRegs(group, allocated);
   draw->AddRectFilled(origin, ImVec2(origin.x + barWidth, origin.y + height),
-                      IM_COL32(50, 50, 55, 255));
+                      palette::theme().barBackground);
   draw->AddRectFilled(
       origin,
       ImVec2(origin.x + barWidth * std::min(1.0f, count / kMaxRegsPerThread),
@@ -97,7 +96,7 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group,
       palette::roleBackground(role));
   char regs[32];
   std::snprintf(regs, sizeof(regs), count ? "%u regs" : "? regs", count);
-  draw->AddText(ImVec2(origin.x + 4, origin.y), IM_COL32(230, 230, 230, 255),
+  draw->AddText(ImVec2(origin.x + 4, origin.y), palette::theme().brightText,
                 regs);
   ImGui::Dummy(ImVec2(barWidth, height));
 
@@ -117,8 +116,8 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group,
     char label[16];
     std::snprintf(label, sizeof(label), "%u", warp.index);
     draw->AddText(ImVec2(p.x + 3, p.y),
-                  warp.activeThreads ? IM_COL32(235, 235, 235, 255)
-                                     : palette::kDimText,
+                  warp.activeThreads ? palette::theme().brightText
+                                     : palette::theme().dimText,
                   label);
     ImGui::PushID(int(warp.index));
     ImGui::InvisibleButton("warp", ImVec2(box, height));
@@ -305,7 +304,7 @@ private:
         return role.regs || !role.barriers.empty();
       });
       if (anything)
-        ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1),
+        ImGui::TextColored(palette::toVec4(palette::theme().goodText),
                            "registers, setmaxnreg and barriers check out");
       else
         ImGui::TextDisabled("nothing to check: no setmaxnreg, no barriers");
@@ -313,9 +312,10 @@ private:
     }
     for (size_t i = 0; i < tree.checks.size(); ++i) {
       const RoleCheck &check = tree.checks[i];
-      ImGui::PushStyleColor(ImGuiCol_Text, check.severity == Severity::Error
-                                               ? ImVec4(1, 0.45f, 0.4f, 1)
-                                               : ImVec4(1, 0.8f, 0.3f, 1));
+      ImGui::PushStyleColor(
+          ImGuiCol_Text, check.severity == Severity::Error
+                             ? palette::toVec4(palette::theme().errorText)
+                             : palette::toVec4(palette::theme().warningText));
       ImGui::PushID(int(i));
       std::string row =
           severityName(check.severity).str() + ": " + check.message;

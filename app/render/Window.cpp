@@ -195,8 +195,28 @@ void Window::setUiScale(float newScale) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
+  applyStyle();
+}
+
+void Window::setColours(bool light, float clearRed, float clearGreen,
+                        float clearBlue) {
+  clearColour[0] = clearRed;
+  clearColour[1] = clearGreen;
+  clearColour[2] = clearBlue;
+  if (light == lightStyle)
+    return;
+  lightStyle = light;
+  applyStyle();
+}
+
+void Window::applyStyle() {
+  if (scale <= 0)
+    return; // setUiScale applies it
   ImGuiStyle style;
-  ImGui::StyleColorsDark(&style);
+  if (lightStyle)
+    ImGui::StyleColorsLight(&style);
+  else
+    ImGui::StyleColorsDark(&style);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
 }
@@ -225,7 +245,7 @@ void Window::submitFrame() {
   int width, height;
   glfwGetFramebufferSize(window, &width, &height);
   glViewport(0, 0, width, height);
-  glClearColor(0.09f, 0.09f, 0.10f, 1.0f);
+  glClearColor(clearColour[0], clearColour[1], clearColour[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   if (!screenshotPath.empty()) {

@@ -53,6 +53,10 @@ public:
   /// font is rasterised again, not stretched.
   void setUiScale(float scale);
   float uiScale() const { return scale; }
+  /// ImGui's light or dark style for the widgets, and the colour behind
+  /// the panes; the style keeps the UI scale.
+  void setColours(bool light, float clearRed, float clearGreen,
+                  float clearBlue);
   /// The window's size in screen coordinates.
   ImVec2 size() const;
 
@@ -73,6 +77,9 @@ private:
   Window() = default;
   GLFWwindow *window = nullptr;
   float scale = 0; // the UI scale the font was built for
+  bool lightStyle = false;
+  float clearColour[3] = {0.09f, 0.09f, 0.10f};
+  void applyStyle();
   std::string iniPath;
   std::string screenshotPath;
   llvm::Error screenshotError = llvm::Error::success();

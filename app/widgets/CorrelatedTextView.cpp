@@ -40,7 +40,7 @@ CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
   };
   auto colour = [&](size_t line) -> ImU32 {
     if (focused && sourceOf(int(line)) == focused)
-      return palette::kCorrelated;
+      return palette::theme().correlated;
     if (tinted && std::binary_search(tint.lines->begin(), tint.lines->end(),
                                      unsigned(line + 1)))
       return tint.colour;

@@ -136,10 +136,11 @@ void DiffView::drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
   float lineHeight = ImGui::GetTextLineHeight();
   drawList->AddRectFilled(
       ImVec2(x0, textPos.y), ImVec2(x1, textPos.y + lineHeight),
-      added ? palette::kAddedWords : palette::kRemovedWords);
+      added ? palette::theme().addedWords : palette::theme().removedWords);
   drawList->AddLine(ImVec2(x0, textPos.y + lineHeight - 1),
                     ImVec2(x1, textPos.y + lineHeight - 1),
-                    added ? palette::kChangedMarker : palette::kFailedMarker,
+                    added ? palette::theme().changedMarker
+                          : palette::theme().failedMarker,
                     std::max(1.0f, size / 10));
 }
 
@@ -151,15 +152,15 @@ void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
     return;
   float lineHeight = ImGui::GetTextLineHeight();
   float numberWidth = ImGui::CalcTextSize("0").x * 7;
-  ImU32 background = d.kind == DiffLine::Removed ? palette::kRemoved
-                     : d.kind == DiffLine::Added ? palette::kAdded
+  ImU32 background = d.kind == DiffLine::Removed ? palette::theme().removed
+                     : d.kind == DiffLine::Added ? palette::theme().added
                                                  : 0;
   ImVec2 end(pos.x + width - 4, pos.y + lineHeight);
   if (background)
     drawList->AddRectFilled(pos, end, background);
   char number[16];
   std::snprintf(number, sizeof(number), "%6d", line + 1);
-  drawList->AddText(pos, palette::kLineNumber, number);
+  drawList->AddText(pos, palette::theme().lineNumber, number);
   llvm::StringRef text =
       side == 0 ? model->before.line(line) : model->after.line(line);
   ImVec2 textPos(pos.x + numberWidth, pos.y);
@@ -177,8 +178,8 @@ void DiffView::drawInline(ImDrawList *drawList, ImVec2 pos, float width,
   const DiffLine &d = model->lines.lines[row];
   float lineHeight = ImGui::GetTextLineHeight();
   float charWidth = ImGui::CalcTextSize("0").x;
-  ImU32 background = d.kind == DiffLine::Removed ? palette::kRemoved
-                     : d.kind == DiffLine::Added ? palette::kAdded
+  ImU32 background = d.kind == DiffLine::Removed ? palette::theme().removed
+                     : d.kind == DiffLine::Added ? palette::theme().added
                                                  : 0;
   if (background)
     drawList->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + lineHeight),
@@ -187,12 +188,12 @@ void DiffView::drawInline(ImDrawList *drawList, ImVec2 pos, float width,
   std::snprintf(number, sizeof(number), "%6s %6s",
                 d.left >= 0 ? std::to_string(d.left + 1).c_str() : "",
                 d.right >= 0 ? std::to_string(d.right + 1).c_str() : "");
-  drawList->AddText(pos, palette::kLineNumber, number);
+  drawList->AddText(pos, palette::theme().lineNumber, number);
   const char *sign = d.kind == DiffLine::Removed ? "-"
                      : d.kind == DiffLine::Added ? "+"
                                                  : " ";
   float x = pos.x + charWidth * 14;
-  drawList->AddText(ImVec2(x, pos.y), palette::kDimText, sign);
+  drawList->AddText(ImVec2(x, pos.y), palette::theme().dimText, sign);
   ImVec2 textPos(x + charWidth * 2, pos.y);
   llvm::StringRef text = rowText(row);
   drawChangedWords(drawList, textPos, text, row);
@@ -204,11 +205,11 @@ void DiffView::drawFold(ImDrawList *drawList, ImVec2 pos, float width,
                         const DiffRow &fold) {
   float lineHeight = ImGui::GetTextLineHeight();
   drawList->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + lineHeight),
-                          palette::kEditorBackground);
+                          palette::theme().editorBackground);
   char label[96];
   std::snprintf(label, sizeof(label),
                 "   ... %u unchanged lines (click to show) ...", fold.folded);
-  drawList->AddText(pos, palette::kLineNumber, label);
+  drawList->AddText(pos, palette::theme().lineNumber, label);
 }
 
 void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
@@ -221,7 +222,7 @@ void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
   if (find.hasMatchOn(row.first) ||
       (row.paired != DiffRow::kNone && find.hasMatchOn(row.paired)))
     drawList->AddRectFilled(pos, ImVec2(pos.x + fullWidth, pos.y + lineHeight),
-                            palette::kSearchMatch);
+                            palette::theme().searchMatch);
   if (!sideBySideRows) {
     drawInline(drawList, pos, columnWidth, row.first);
     return;

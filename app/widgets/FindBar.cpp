@@ -162,8 +162,8 @@ void FindBar::drawMarks(ImDrawList *drawList, ImVec2 textPos, size_t line,
                         .x;
     bool isCurrent =
         now && now->line == match.line && now->column == match.column;
-    drawList->AddRect(ImVec2(x0 - 1, textPos.y),
-                      ImVec2(x1 + 1, textPos.y + lineHeight),
-                      palette::kSearchOutline, 0, 0, isCurrent ? 2.5f : 1.0f);
+    drawList->AddRect(
+        ImVec2(x0 - 1, textPos.y), ImVec2(x1 + 1, textPos.y + lineHeight),
+        palette::theme().searchOutline, 0, 0, isCurrent ? 2.5f : 1.0f);
   }
 }

@@ -1,67 +1,103 @@
-//===- Palette.h - Colours shared by the text widgets -----------*- C++ -*-===//
+//===- Palette.h - The colours of the window, one table per theme -*- C++
+//-*-===//
+//
+// Every colour a pane or widget draws with comes from the current Theme
+// (dark or light), so that switching the theme switches all of them; the
+// contrast of text on every background is checked for both themes by
+// tests/unit/WindowStateTest.cpp.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef KLX_APP_WIDGETS_PALETTE_H
 #define KLX_APP_WIDGETS_PALETTE_H
 
+#include "core/Layout.h"
 #include "core/SyntaxTokens.h"
 
 #include <imgui.h>
 
+#include <vector>
+
 namespace klx::app::palette {
+
+inline constexpr int kTokenKinds = 10;
+inline constexpr int kRoleSlots = 6;
+inline constexpr int kStageSlots = 7;
+
+struct Theme {
+  ThemeName name;
+  /// The colour the window is cleared to, behind the panes.
+  ImU32 clear;
+
+  // What text is drawn on: the panes (ImGui's window colour) and the
+  // Source pane's editor, and the marks behind a line.
+  ImU32 windowBackground, editorBackground;
+  ImU32 correlated, searchMatch, selection, errorLine, warningLine;
+  ImU32 added, removed;
+  /// Behind the words that changed inside a replaced line, which are also
+  /// underlined in changedMarker or failedMarker.
+  ImU32 addedWords, removedWords;
+
+  // Text.
+  ImU32 tokens[kTokenKinds]; // by TokenKind
+  ImU32 lineNumber, dimText, brightText;
+  /// Status lines: what failed, what needs a look, what passed, a heading.
+  ImU32 errorText, warningText, goodText, headingText;
+  /// The Lesson pane's links and code words.
+  ImU32 linkText, inlineCodeText;
+  /// The two variants of Compare and the Steps pane's sections.
+  ImU32 variantA, variantB;
+
+  // Marks and drawings.
+  /// The box around each word Ctrl+F found, and the measure's edges.
+  ImU32 searchOutline;
+  ImU32 changedMarker, failedMarker;
+  /// Behind the role bars of Warp roles and Compare, and a lane's track.
+  ImU32 barBackground, laneBackground, measuredLaneBackground;
+  ImU32 measuredLaneText;
+  /// Runs of events too narrow to draw one by one, and tick marks.
+  ImU32 foldedEvents;
+  ImU32 arriveTick, copyTick, landedTick, mmaTick;
+  /// Where a counterexample fails.
+  ImU32 deadlockLine;
+  /// A wash over a measured range or the ticks' grid, and under labels.
+  ImU32 measureWash, gridWash, labelBackground, flowArrow;
+  /// The Lesson pane's code blocks.
+  ImU32 codeBackground, codeText;
+  ImU32 roleSlots[kRoleSlots];
+  ImU32 noRole;
+  ImU32 stages[kStageSlots];
+  /// Added to a stage's colour for the phase-flip marks on top of it.
+  ImU32 stageMarks[kStageSlots];
+};
+
+const Theme &darkTheme();
+const Theme &lightTheme();
+/// The theme every pane draws with now.
+const Theme &theme();
+/// Changes what theme() returns (the GUI thread only).
+void useTheme(ThemeName name);
+
+/// Every background text is drawn on in `theme`: each must read at 4.5:1
+/// under every syntax colour and the line numbers.
+std::vector<ImU32> textBackgrounds(const Theme &theme);
+
+inline ImVec4 toVec4(ImU32 colour) {
+  return ImGui::ColorConvertU32ToFloat4(colour);
+}
 
 ImU32 token(TokenKind kind);
 
 /// A warp role's colour, by its name (roleColourSlot): the same in every
 /// pane and at every step; grey for no role.
 ImU32 role(llvm::StringRef name);
-/// The same, dark enough to sit behind text.
+/// The same, faint enough to sit behind text.
 ImU32 roleBackground(llvm::StringRef name);
 /// The colour of a slot of roleColourSlot (for a legend).
 ImU32 roleSlot(int slot);
-
-inline constexpr ImU32 kLineNumber = IM_COL32(164, 172, 184, 255);
-inline constexpr ImU32 kCorrelated = IM_COL32(42, 56, 24, 255);
-inline constexpr ImU32 kSearchMatch = IM_COL32(66, 54, 14, 255);
-/// The box around each word Ctrl+F found (the line itself is kSearchMatch).
-inline constexpr ImU32 kSearchOutline = IM_COL32(240, 200, 60, 255);
-inline constexpr ImU32 kSelection = IM_COL32(34, 52, 92, 255);
-inline constexpr ImU32 kErrorLine = IM_COL32(80, 24, 24, 255);
-inline constexpr ImU32 kWarningLine = IM_COL32(66, 52, 12, 255);
-inline constexpr ImU32 kAdded = IM_COL32(22, 58, 30, 255);
-inline constexpr ImU32 kRemoved = IM_COL32(76, 28, 28, 255);
-/// Behind the words that changed inside a replaced line, which are also
-/// underlined in kChangedMarker or kFailedMarker.
-inline constexpr ImU32 kAddedWords = IM_COL32(26, 70, 36, 255);
-inline constexpr ImU32 kRemovedWords = IM_COL32(100, 32, 32, 255);
-inline constexpr ImU32 kChangedMarker = IM_COL32(120, 200, 120, 255);
-inline constexpr ImU32 kFailedMarker = IM_COL32(235, 90, 80, 255);
-inline constexpr ImU32 kDimText = IM_COL32(140, 140, 140, 255);
-/// What text is drawn on: the panes (ImGui's dark window, over the clear
-/// colour) and the Source pane's editor.
-inline constexpr ImU32 kWindowBackground = IM_COL32(15, 15, 16, 255);
-inline constexpr ImU32 kEditorBackground = IM_COL32(24, 26, 32, 255);
-
-/// The syntax colours, by TokenKind.
-inline constexpr ImU32 kTokenColours[] = {
-    IM_COL32(212, 212, 212, 255), // Text
-    IM_COL32(130, 184, 106, 255), // Comment
-    IM_COL32(112, 178, 236, 255), // Keyword
-    IM_COL32(156, 220, 254, 255), // Value
-    IM_COL32(220, 220, 170, 255), // Symbol
-    IM_COL32(78, 201, 176, 255),  // Type
-    IM_COL32(212, 152, 208, 255), // Attribute
-    IM_COL32(181, 206, 168, 255), // Number
-    IM_COL32(222, 162, 136, 255), // String
-    IM_COL32(215, 186, 125, 255), // Label
-};
-
-/// Every background text is drawn on: the panes, the editor and the marks
-/// of a line (each at least 4.5:1 against every syntax colour and the line
-/// numbers; tests/unit/WindowStateTest.cpp checks).
-inline constexpr ImU32 kTextBackgrounds[] = {
-    kWindowBackground, kEditorBackground, kCorrelated,  kSearchMatch,
-    kSelection,        kErrorLine,        kWarningLine, kAdded,
-    kRemoved,          kAddedWords,       kRemovedWords};
+/// The colour of a pipeline stage's waits on the timeline.
+ImU32 stage(int slot);
+ImU32 stageMark(int slot);
 
 } // namespace klx::app::palette
 

@@ -1,6 +1,7 @@
 //===- SaveAsDialog.cpp - "Save ... as" for the window's artifacts --------===//
 
 #include "SaveAsDialog.h"
+#include "Palette.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -50,7 +51,8 @@ void SaveAsDialog::draw(CommandQueue &commands) {
       ImGui::InputText("##path", &path, ImGuiInputTextFlags_EnterReturnsTrue);
   bool exists = llvm::sys::fs::exists(path);
   if (exists)
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s is there: Save %s it",
+    ImGui::TextColored(palette::toVec4(palette::theme().warningText),
+                       "%s is there: Save %s it",
                        kind == ArtifactKind::Bundle ? "a folder" : "a file",
                        kind == ArtifactKind::Bundle ? "writes into"
                                                     : "replaces");

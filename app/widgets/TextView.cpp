@@ -167,7 +167,7 @@ void TextView::drawSelection(ImDrawList *drawList, ImVec2 linePos, size_t line,
   if (x1 > x0)
     drawList->AddRectFilled(ImVec2(x0, linePos.y),
                             ImVec2(x1, linePos.y + lineHeight),
-                            palette::kSelection);
+                            palette::theme().selection);
 }
 
 TextViewResult TextView::draw(const char *id, ImVec2 size,
@@ -217,14 +217,15 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
     ImVec2 pos(origin.x, origin.y + i * lineHeight);
     ImU32 background = lineColour ? lineColour(i) : 0;
     if (find.hasMatchOn(size_t(i)))
-      background = palette::kSearchMatch;
+      background = palette::theme().searchMatch;
     if (background)
       drawList->AddRectFilled(pos, ImVec2(right, pos.y + lineHeight),
                               ImGui::GetColorU32(background));
     drawSelection(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
                   lineHeight);
     std::snprintf(digits, sizeof(digits), "%*d", gutterDigits, i + 1);
-    drawList->AddText(pos, ImGui::GetColorU32(palette::kLineNumber), digits);
+    drawList->AddText(pos, ImGui::GetColorU32(palette::theme().lineNumber),
+                      digits);
     drawColouredLine(drawList, ImVec2(pos.x + gutter, pos.y), index.line(i),
                      language);
     find.drawMarks(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),

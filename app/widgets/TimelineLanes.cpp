@@ -12,17 +12,6 @@
 using namespace klx;
 using namespace klx::app;
 
-ImU32 klx::app::stageColour(int slot) {
-  static const ImU32 colours[] = {
-      IM_COL32(120, 60, 60, 255),  IM_COL32(120, 95, 50, 255),
-      IM_COL32(70, 100, 60, 255),  IM_COL32(60, 90, 120, 255),
-      IM_COL32(100, 70, 120, 255), IM_COL32(60, 110, 110, 255),
-      IM_COL32(110, 110, 60, 255),
-  };
-  constexpr int count = sizeof(colours) / sizeof(colours[0]);
-  return colours[((slot % count) + count) % count];
-}
-
 std::string klx::app::describeEvent(const TimelineView &view,
                                     const sim::Event &e) {
   // "wait empty" on barrier empty, slot 2: the name once, then the slot.
@@ -81,7 +70,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     const TimelineLane &events = view.lanes[r];
     float y = origin.y + laneH * float(r);
     draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
-                        IM_COL32(30, 30, 34, 255));
+                        palette::theme().laneBackground);
     char label[96];
     if (view.moves)
       std::snprintf(label, sizeof label, "%s", events.role.c_str());
@@ -98,7 +87,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
         draw->AddRectFilled(
             ImVec2(foldStart, y + 4),
             ImVec2(std::max(foldEnd, foldStart + 1), y + laneH - 6),
-            IM_COL32(110, 110, 120, 255));
+            palette::theme().foldedEvents);
       foldEnd = -1;
     };
     for (size_t i = view.firstVisible(events, viewStart);
@@ -121,23 +110,23 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
       if (box) {
         flushFold(); // a wide box ends the run (ticks do not)
         ImU32 fill = e.kind == sim::Event::Kind::Wait
-                         ? stageColour(e.slot)
+                         ? palette::stage(e.slot)
                          : palette::role(events.colourRole);
         draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneH - 5), fill);
       } else if (e.kind == sim::Event::Kind::PhaseDone) {
         // A phase flip: a small triangle in the stage's colour on top.
         if (a - lastMarker >= 4) {
           lastMarker = a;
-          ImU32 c = stageColour(e.slot) | IM_COL32(60, 60, 60, 0);
+          ImU32 c = palette::stageMark(e.slot);
           draw->AddTriangleFilled(ImVec2(a - 3, y), ImVec2(a + 3, y),
                                   ImVec2(a, y + 5), c);
         }
       } else if (a - lastTick >= kFoldPixels) {
         lastTick = a;
         ImU32 tick =
-            e.kind == sim::Event::Kind::CopyDone ? IM_COL32(120, 220, 120, 255)
-            : e.kind == sim::Event::Kind::Copy   ? IM_COL32(230, 210, 90, 255)
-                                                 : IM_COL32(230, 230, 230, 255);
+            e.kind == sim::Event::Kind::CopyDone ? palette::theme().landedTick
+            : e.kind == sim::Event::Kind::Copy   ? palette::theme().copyTick
+                                                 : palette::theme().brightText;
         draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneH - 4), tick);
       }
       if (mouse && mouse->y >= y && mouse->y < y + laneH && mouse->x >= a - 2 &&
@@ -151,7 +140,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     float x = toX(view.endTime - 0.5);
     draw->AddLine(ImVec2(x, origin.y),
                   ImVec2(x, origin.y + laneH * float(view.lanes.size())),
-                  IM_COL32(240, 80, 70, 255), 2.0f);
+                  palette::theme().deadlockLine, 2.0f);
   }
   return under;
 }
@@ -171,16 +160,16 @@ float klx::app::drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width,
                       2 +
                   ImGui::GetFontSize();
   double step = niceTickStep(span, std::max(1.0, double((x1 - x0) / spacing)));
-  draw->AddText(ImVec2(origin.x + 4, origin.y), palette::kDimText, unit);
+  draw->AddText(ImVec2(origin.x + 4, origin.y), palette::theme().dimText, unit);
   for (double t = std::ceil(window.start / step) * step; t <= window.end;
        t += step) {
     float x = float(x0 + (t - window.start) / span * (x1 - x0));
     draw->AddLine(ImVec2(x, lanesTop), ImVec2(x, origin.y),
-                  IM_COL32(255, 255, 255, 26));
+                  palette::theme().gridWash);
     std::string label = formatTick(t, step);
     float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
     float at = std::min(x - labelWidth / 2, x1 - labelWidth);
-    draw->AddText(ImVec2(std::max(at, x0), origin.y), palette::kDimText,
+    draw->AddText(ImVec2(std::max(at, x0), origin.y), palette::theme().dimText,
                   label.c_str());
   }
   return ImGui::GetTextLineHeightWithSpacing();
@@ -202,7 +191,8 @@ float klx::app::drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width) {
     float top = y + (font - h) / 2;
     if (draw) {
       drawMark(x, top);
-      draw->AddText(ImVec2(x + markWidth + 4, y), palette::kDimText, words);
+      draw->AddText(ImVec2(x + markWidth + 4, y), palette::theme().dimText,
+                    words);
     }
     x += entryWidth + font;
   };
@@ -213,24 +203,24 @@ float klx::app::drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width) {
   };
   entry(font * 2 + 2, "wait on a stage", [&](float at, float top) {
     draw->AddRectFilled(ImVec2(at, top), ImVec2(at + font, top + h),
-                        stageColour(0));
+                        palette::stage(0));
     draw->AddRectFilled(ImVec2(at + font + 2, top),
-                        ImVec2(at + 2 * font + 2, top + h), stageColour(1));
+                        ImVec2(at + 2 * font + 2, top + h), palette::stage(1));
   });
   entry(font, "MMA", [&](float at, float top) {
     draw->AddRectFilled(ImVec2(at, top), ImVec2(at + font, top + h),
                         palette::roleSlot(1));
   });
-  entry(5, "arrive", tick(IM_COL32(230, 230, 230, 255)));
-  entry(5, "copy issued", tick(IM_COL32(230, 210, 90, 255)));
-  entry(5, "copy landed", tick(IM_COL32(120, 220, 120, 255)));
+  entry(5, "arrive", tick(palette::theme().brightText));
+  entry(5, "copy issued", tick(palette::theme().copyTick));
+  entry(5, "copy landed", tick(palette::theme().landedTick));
   entry(7, "phase flip", [&](float at, float top) {
     draw->AddTriangleFilled(ImVec2(at, top), ImVec2(at + 7, top),
-                            ImVec2(at + 3.5f, top + 6), stageColour(0));
+                            ImVec2(at + 3.5f, top + 6), palette::stage(0));
   });
   entry(font, "too close to tell apart", [&](float at, float top) {
     draw->AddRectFilled(ImVec2(at, top + 2), ImVec2(at + font, top + h - 2),
-                        IM_COL32(110, 110, 120, 255));
+                        palette::theme().foldedEvents);
   });
   return y - origin.y + rowHeight;
 }

@@ -26,9 +26,6 @@ inline float laneHeight() { return ImGui::GetFontSize() * (22.0f / 15.0f); }
 inline float labelWidth() { return ImGui::GetFontSize() * (110.0f / 15.0f); }
 inline constexpr float kFoldPixels = 2.0f;
 
-/// The colour of a pipeline stage's waits.
-ImU32 stageColour(int slot);
-
 /// An event in words: what, which barrier and slot, step, phase, cycles.
 std::string describeEvent(const TimelineView &view, const sim::Event &e);
 

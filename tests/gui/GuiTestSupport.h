@@ -58,6 +58,7 @@ struct Image {
   double fontSize = 0;
   int zoom = 0;
   std::string layout;
+  std::string theme;
 
   const unsigned char *at(int x, int y) const {
     return &rgba[(size_t(y) * width + x) * 4];
@@ -88,6 +89,7 @@ inline Rect paneRect(const Image &image, const std::string &name) {
 
 struct RegionStats {
   double stddev = 0;
+  double meanLuma = 0;
   size_t distinctColours = 0;
   size_t reddish = 0; // pixels of the error-line background
   size_t orange = 0;  // pixels of the first role's colours
@@ -120,6 +122,7 @@ inline RegionStats measure(const Image &image, Rect r) {
   double mean = count ? sum / count : 0;
   count = std::max<size_t>(count, 1);
   stats.stddev = std::sqrt(std::max(0.0, sumSq / count - mean * mean));
+  stats.meanLuma = mean;
   stats.distinctColours = colours.size();
   return stats;
 }
@@ -185,6 +188,7 @@ inline void readLayout(const std::string &png, Image &image) {
   image.fontSize = root->getNumber("font_size").value_or(0);
   image.zoom = int(root->getInteger("zoom").value_or(0));
   image.layout = root->getString("layout").value_or("").str();
+  image.theme = root->getString("theme").value_or("").str();
   const llvm::json::Array *panes = root->getArray("panes");
   REQUIRE(panes);
   for (const llvm::json::Value &pane : *panes) {

@@ -245,3 +245,66 @@ wait $pid
   CHECK(inSource > 150);
   llvm::sys::fs::remove_directories(dir);
 }
+
+TEST_CASE("GUI: the light theme, from the command line and by Alt+L",
+          "[gui][theme]") {
+  // Every pane is light with --theme=light (a projector's theme), and the
+  // IR is still busy with syntax colours.
+  Image light = screenshotOn({1280, 720}, "theme-light.png",
+                             {"--theme=light", "--pass=klx-to-nvgpu"});
+  CHECK(light.theme == "light");
+  requireFits(light);
+  for (const auto &[name, rect] : light.panes) {
+    RegionStats stats = measure(light, paneRect(light, name.c_str()));
+    INFO(name << ": mean luma " << stats.meanLuma);
+    CHECK(stats.meanLuma > 170);
+  }
+  requireBusy(light, kIR, "IR in the light theme");
+  // Driven as a person would: Alt+L in a dark window turns it light, and
+  // the ini file remembers it for the next start.
+  for (const char *tool : {"xdotool", "xvfb-run"})
+    if (!llvm::sys::findProgramByName(tool))
+      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-theme", dir));
+  std::string png = outputPath("theme-alt-l.png");
+  llvm::sys::fs::remove(png);
+  std::string script = llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove 800 450 click 1; sleep 0.3
+xdotool keydown alt; sleep 0.15; xdotool keydown l; sleep 0.15
+xdotool keyup l; sleep 0.2; xdotool keyup alt; sleep 0.6
+touch {0}/look
+wait $pid
+# Without a screenshot the window keeps an ini file: Alt+L is written to
+# it within ImGui's save interval.
+"{1}" --pass=klx-to-nvgpu --ready-file={0}/ready2 &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready2 ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove 800 450 click 1; sleep 0.3
+xdotool keydown alt; sleep 0.15; xdotool keydown l; sleep 0.15
+xdotool keyup l; sleep 0.2; xdotool keyup alt
+for i in $(seq 50); do
+  grep -q theme=light {0}/home/.config/klx/imgui.ini 2>/dev/null && break
+  sleep 0.2
+done
+kill $pid; wait $pid
+grep theme= {0}/home/.config/klx/imgui.ini
+)",
+                                     std::string(dir), KLX_BINARY, png)
+                           .str();
+  std::string output = driveWindow(std::string(dir), script);
+  INFO(output);
+  Image toggled = loadScreenshot(png);
+  CHECK(toggled.theme == "light");
+  RegionStats ir = measure(toggled, kIR);
+  INFO("IR after Alt+L: mean luma " << ir.meanLuma);
+  CHECK(ir.meanLuma > 170);
+  CHECK(output.find("theme=light") != std::string::npos);
+  llvm::sys::fs::remove_directories(dir);
+}

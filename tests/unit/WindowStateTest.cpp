@@ -60,6 +60,13 @@ TEST_CASE("Named layouts and zoom in the window's state", "[app][layout]") {
   CHECK(state.message.find("explore, diff or teach") != std::string::npos);
   controller.apply(cmd::SetZoom{10}, 0);
   CHECK(state.view.zoomPercent == kMinZoomPercent);
+  // Themes: light for projectors; an unknown one keeps the theme.
+  CHECK(state.view.theme == ThemeName::Dark);
+  controller.apply(cmd::SetTheme{"light"}, 0);
+  CHECK(state.view.theme == ThemeName::Light);
+  controller.apply(cmd::SetTheme{"sepia"}, 0);
+  CHECK(state.view.theme == ThemeName::Light);
+  CHECK(state.message.find("dark or light") != std::string::npos);
 }
 
 TEST_CASE("A text selection reads what an editor would copy", "[app][select]") {
@@ -218,21 +225,66 @@ double contrastRatio(ImU32 a, ImU32 b) {
 }
 } // namespace
 
-TEST_CASE("Every syntax colour reads at 4.5:1 on every background",
+TEST_CASE("Every syntax colour reads at 4.5:1 on every background, in both "
+          "themes",
           "[app][palette]") {
-  std::vector<ImU32> foregrounds(std::begin(palette::kTokenColours),
-                                 std::end(palette::kTokenColours));
-  foregrounds.push_back(palette::kLineNumber);
-  double worst = 100;
-  for (ImU32 background : palette::kTextBackgrounds)
-    for (size_t i = 0; i < foregrounds.size(); ++i) {
-      double ratio = contrastRatio(foregrounds[i], background);
-      INFO("colour " << i << " on background " << std::hex << background << ": "
-                     << ratio);
-      CHECK(ratio >= 4.5);
-      worst = std::min(worst, ratio);
+  for (const palette::Theme *theme :
+       {&palette::darkTheme(), &palette::lightTheme()}) {
+    INFO("theme " << themeNameText(theme->name).str());
+    std::vector<ImU32> foregrounds(std::begin(theme->tokens),
+                                   std::end(theme->tokens));
+    foregrounds.push_back(theme->lineNumber);
+    double worst = 100;
+    for (ImU32 background : palette::textBackgrounds(*theme))
+      for (size_t i = 0; i < foregrounds.size(); ++i) {
+        double ratio = contrastRatio(foregrounds[i], background);
+        INFO("colour " << i << " on background " << std::hex << background
+                       << ": " << ratio);
+        CHECK(ratio >= 4.5);
+        worst = std::min(worst, ratio);
+      }
+    WARN("the lowest contrast of a syntax colour, "
+         << themeNameText(theme->name).str() << " theme: " << worst << ":1");
+  }
+}
+
+TEST_CASE("Status text and labels read at 4.5:1 on the panes, in both themes",
+          "[app][palette]") {
+  for (const palette::Theme *theme :
+       {&palette::darkTheme(), &palette::lightTheme()}) {
+    INFO("theme " << themeNameText(theme->name).str());
+    const ImU32 onPanes[] = {
+        theme->dimText,        theme->brightText,   theme->errorText,
+        theme->warningText,    theme->goodText,     theme->headingText,
+        theme->variantA,       theme->variantB,     theme->linkText,
+        theme->inlineCodeText, theme->failedMarker, theme->searchOutline};
+    for (ImU32 colour : onPanes) {
+      INFO("colour " << std::hex << colour);
+      CHECK(contrastRatio(colour, theme->windowBackground) >= 4.5);
     }
-  WARN("the lowest contrast in the palette: " << worst << ":1");
+    // Lane labels: a role's colour on the lane's track.
+    for (ImU32 role : theme->roleSlots) {
+      INFO("role colour " << std::hex << role);
+      CHECK(contrastRatio(role, theme->laneBackground) >= 4.5);
+    }
+    CHECK(contrastRatio(theme->codeText, theme->codeBackground) >= 4.5);
+    CHECK(contrastRatio(theme->measuredLaneText,
+                        theme->measuredLaneBackground) >= 4.5);
+  }
+}
+
+TEST_CASE("The theme is chosen by name and the palette follows it",
+          "[app][palette]") {
+  CHECK(parseThemeName("Light") == ThemeName::Light);
+  CHECK(parseThemeName("dark") == ThemeName::Dark);
+  CHECK(!parseThemeName("solarized"));
+  palette::useTheme(ThemeName::Light);
+  CHECK(palette::theme().name == ThemeName::Light);
+  CHECK(palette::token(TokenKind::Keyword) ==
+        palette::lightTheme().tokens[int(TokenKind::Keyword)]);
+  palette::useTheme(ThemeName::Dark);
+  CHECK(palette::theme().windowBackground ==
+        palette::darkTheme().windowBackground);
 }
 #endif
 
