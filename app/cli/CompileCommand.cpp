@@ -115,12 +115,13 @@ int cli::runCompile(const Arguments &args) {
   input->options.stopAfter = args.get("stop-after").value_or("");
   input->options.emitGoal = emit;
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
-  if (emit && !targetProduces(run.target, *emit)) {
+  // What is wrong with the file comes first, whatever was asked of it.
+  printDiagnostics(run, llvm::errs());
+  if (run.succeeded() && emit && !targetProduces(run.target, *emit)) {
     llvm::errs() << "klx compile: " << targetName(run.target) << " produces no "
                  << emitKindName(*emit) << "\n";
     return kExitUsageError;
   }
-  printDiagnostics(run, llvm::errs());
   if (std::optional<std::string> dir = args.get("dump-dir"))
     if (!dir->empty() && !dumpSnapshots(run, *dir))
       return kExitUsageError;

@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include "BackendSteps.h"
+#include "TargetChoice.h"
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 #include "klx/InitAll.h"
 #include "klx/Pipeline/SnapshotRecorder.h"
@@ -31,7 +32,6 @@
 using namespace klx;
 
 namespace {
-constexpr llvm::StringLiteral kTargetAttr = kTargetAttrName;
 constexpr llvm::StringLiteral kParamsAttr = kParamsAttrName;
 
 double msSince(std::chrono::steady_clock::time_point start) {
@@ -228,18 +228,6 @@ bool klx::enterStep(const CompileOptions &options, size_t index, size_t count,
 
 // [SECTION] runPipeline -----------------------------------------------------
 
-/// --target wins over the module's klx.target (which the klx dialect has
-/// verified while parsing); sm_90a when neither is given.
-static Target resolveTarget(mlir::ModuleOp module,
-                            const CompileOptions &options) {
-  if (options.target)
-    return *options.target;
-  if (auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttr))
-    if (std::optional<Target> target = parseTarget(name.getValue()))
-      return *target;
-  return Target::SM90a;
-}
-
 PipelineRun klx::failedRun(llvm::StringRef fileName, RunStatus status,
                            llvm::StringRef step, std::string message) {
   PipelineRun run;
@@ -276,6 +264,8 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   run.fileName = fileName.str();
   run.source = source.str();
   run.modelSize = options.modelSize;
+  // A file that does not parse is still reported for the target asked for.
+  run.target = options.target.value_or(Target::SM90a);
 
   std::unique_ptr<mlir::MLIRContext> context = createContext();
   std::vector<Diag> pending;
@@ -315,7 +305,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   }
   if (mlir::failed(applyDefines(*module, options, pending, fileName)))
     return finish(RunStatus::EnvironmentError);
-  run.target = resolveTarget(*module, options);
+  run.target = chooseTarget(*module, options.target);
 
   run.lowering = loweringOptionsFor(options, run.target,
                                     containsKlxOps(module->getOperation()));
