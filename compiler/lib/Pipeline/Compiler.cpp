@@ -15,6 +15,7 @@
 
 #include "BackendSteps.h"
 #include "TargetChoice.h"
+#include "TransformSteps.h"
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 #include "klx/InitAll.h"
 #include "klx/Pipeline/SnapshotRecorder.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <chrono>
 
 using namespace klx;
@@ -178,6 +180,8 @@ klx::plannedStepNames(const LoweringOptions &lowering) {
     names.push_back(n == 1 ? name.str() : (name + "#" + llvm::Twine(n)).str());
   };
   add(step::kParse);
+  for (const std::string &step : lowering.transformSteps)
+    add(step);
   for (const PassStep &step : loweringSteps(lowering))
     add(passNameOf(step));
   for (llvm::StringRef step : backendSteps(lowering.target))
@@ -227,6 +231,49 @@ bool klx::enterStep(const CompileOptions &options, size_t index, size_t count,
 }
 
 // [SECTION] runPipeline -----------------------------------------------------
+
+/// Runs the first `count` ops of the module's transform script as steps
+/// 1..count of the plan, each recorded as a snapshot of the payload (the
+/// schedule erased); returns the payload after the last, or null when one
+/// failed (its diagnostics point at the script) or the run was stopped
+/// (run.status says so). `textHash` follows the last snapshot's text.
+static mlir::OwningOpRef<mlir::ModuleOp>
+runTransformSteps(mlir::ModuleOp input, size_t count,
+                  llvm::ArrayRef<std::string> names, size_t stopIndex,
+                  const CompileOptions &options, PipelineRun &run,
+                  DiagnosticCollector &collector, std::vector<Diag> &pending,
+                  const SourceNames *sourceNames, uint64_t &textHash) {
+  const std::vector<std::string> &ops = run.lowering.transformSteps;
+  mlir::OwningOpRef<mlir::ModuleOp> payload;
+  for (size_t i = 1; i <= count; ++i) {
+    if (!enterStep(options, i, stopIndex + 1, names[i], pending)) {
+      run.status = RunStatus::Stopped;
+      return nullptr;
+    }
+    collector.setStep(names[i]);
+    Snapshot snapshot;
+    snapshot.name = ops[i - 1];
+    snapshot.occurrence =
+        unsigned(std::count(ops.begin(), ops.begin() + i, ops[i - 1]));
+    snapshot.anchor = "builtin.module";
+    auto start = std::chrono::steady_clock::now();
+    payload = applyTransformPrefix(input, i);
+    snapshot.wallMs = msSince(start);
+    if (payload && options.recordSnapshots) {
+      uint64_t hash = captureIR(payload->getOperation(), snapshot, false,
+                                run.modelSize, sourceNames);
+      snapshot.changed = hash != textHash;
+      textHash = hash;
+    }
+    snapshot.failed = !payload;
+    snapshot.diagnostics = std::move(pending);
+    pending.clear();
+    run.snapshots.push_back(std::move(snapshot));
+    if (!payload)
+      return nullptr;
+  }
+  return payload;
+}
 
 PipelineRun klx::failedRun(llvm::StringRef fileName, RunStatus status,
                            llvm::StringRef step, std::string message) {
@@ -319,6 +366,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     if (auto bridge = params.getAs<mlir::BoolAttr>("bridge_steps"))
       run.lowering.bridgeSteps = bridge.getValue();
   }
+  run.lowering.transformSteps = transformStepNames(*module);
   std::vector<std::string> names = plannedStepNames(run.lowering);
   size_t stopIndex = names.size() - 1;
   if (!options.stopAfter.empty()) {
@@ -354,15 +402,32 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   if (stopIndex == 0)
     return finish(RunStatus::Success);
 
-  // MLIR passes: steps 1..passCount of the plan, each in a pass manager of
-  // its own so that a stop request is seen between any two.
+  // The transform script: steps 1..transformCount of the plan.
+  size_t transformCount =
+      std::min(run.lowering.transformSteps.size(), stopIndex);
+  if (transformCount > 0) {
+    mlir::OwningOpRef<mlir::ModuleOp> transformed =
+        runTransformSteps(*module, transformCount, names, stopIndex, options,
+                          run, collector, pending, &sourceNames, inputTextHash);
+    if (!transformed)
+      return finish(run.status == RunStatus::Stopped ? RunStatus::Stopped
+                                                     : RunStatus::InputError);
+    module = std::move(transformed);
+  }
+  if (stopIndex <= transformCount)
+    return finish(RunStatus::Success);
+
+  // MLIR passes: the next steps of the plan, each in a pass manager of its
+  // own so that a stop request is seen between any two.
+  size_t firstPass = 1 + transformCount;
   std::vector<PassStep> steps = loweringSteps(run.lowering);
-  size_t passCount = std::min(steps.size(), stopIndex);
+  size_t passCount = std::min(steps.size(), stopIndex - transformCount);
   SnapshotRecorder recorder(run, pending, collector, options.recordSnapshots,
                             module->getOperation(), inputTextHash,
                             options.maxSnapshotBytes, &sourceNames);
   for (size_t i = 0; i < passCount; ++i) {
-    if (!enterStep(options, i + 1, stopIndex + 1, names[i + 1], pending))
+    if (!enterStep(options, firstPass + i, stopIndex + 1, names[firstPass + i],
+                   pending))
       return finish(RunStatus::Stopped);
     mlir::PassManager pm(context.get());
     std::string pipelineError;
@@ -389,13 +454,14 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
     }
     run.launches = std::move(*launches);
   }
-  if (stopIndex <= steps.size())
+  size_t lastPass = transformCount + steps.size();
+  if (stopIndex <= lastPass)
     return finish(RunStatus::Success);
 
   // Backend steps: the rest of the plan.
-  size_t backendCount = stopIndex - steps.size();
+  size_t backendCount = stopIndex - lastPass;
   RunStatus status =
-      runBackendSteps(*module, options, backendCount, steps.size() + 1,
+      runBackendSteps(*module, options, backendCount, lastPass + 1,
                       stopIndex + 1, run, collector, pending);
   return finish(status);
 }

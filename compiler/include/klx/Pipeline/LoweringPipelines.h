@@ -48,6 +48,9 @@ struct LoweringOptions {
   /// Values that cross from one step of a kernel to a later one go
   /// through shared memory: `bridge_steps = true` (`-D bridge_steps=1`).
   bool bridgeSteps = false;
+  /// The top-level ops of the module's transform script
+  /// (@__transform_main), each a step after parse, before the passes.
+  std::vector<std::string> transformSteps;
 };
 
 /// The MLIR passes for `options.target`, in order.
