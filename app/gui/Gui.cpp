@@ -59,6 +59,11 @@ std::string configFile(llvm::StringRef name) {
 
 // [SECTION] Menu, status bar and shortcuts ------------------------------------
 
+/// What the theme item and Alt+L do: the other theme.
+cmd::SetTheme otherTheme(const AppState &state) {
+  return {state.view.theme == ThemeName::Light ? "dark" : "light"};
+}
+
 void drawLayoutItems(const AppState &state, CommandQueue &commands) {
   static const std::pair<LayoutName, const char *> layouts[] = {
       {LayoutName::Explore, "Alt+1"},
@@ -82,9 +87,9 @@ void drawLayoutItems(const AppState &state, CommandQueue &commands) {
   if (ImGui::MenuItem(actual.c_str(), "Ctrl+0", false, zoom != 100))
     commands.push(cmd::SetZoom{100});
   ImGui::Separator();
-  bool light = state.view.theme == ThemeName::Light;
-  if (ImGui::MenuItem("Light theme (projectors)", "Alt+L", light))
-    commands.push(cmd::SetTheme{light ? "dark" : "light"});
+  if (ImGui::MenuItem("Light theme (projectors)", "Alt+L",
+                      state.view.theme == ThemeName::Light))
+    commands.push(otherTheme(state));
 }
 
 /// Draws the menu bar and returns its rectangle.
@@ -202,8 +207,7 @@ void handleShortcuts(const AppState &state, int wheelZoom,
     if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey1 + i))
       commands.push(cmd::SetLayout{layoutNameText(LayoutName(i)).str()});
   if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKeyL))
-    commands.push(
-        cmd::SetTheme{state.view.theme == ThemeName::Light ? "dark" : "light"});
+    commands.push(otherTheme(state));
 }
 
 // [SECTION] Frame loop (idle frames are not drawn) ----------------------------

@@ -1,9 +1,10 @@
 //===- WindowSettings.h - What the window remembers between starts -*- C++ -*-//
 //
 // ImGui's ini file keeps each pane's rectangle; beside them, as
-// `[klx][window]`, klx keeps the layout's name, the zoom, the theme and whether the
-// user arranged the panes by hand (then their rectangles are kept as they
-// are; otherwise the layout is laid out afresh for the screen).
+// `[klx][window]`, klx keeps the layout's name, the zoom, the theme and
+// whether the user arranged the panes by hand (then their rectangles are
+// kept as they are; otherwise the layout is laid out afresh for the
+// screen).
 //
 //===----------------------------------------------------------------------===//
 

@@ -122,9 +122,7 @@ private:
                              "  local memory in use (stack frame or spills)");
       }
       for (const PtxasMessage &m : a.ptxas->messages)
-        ImGui::TextColored(m.isError
-                               ? palette::toVec4(palette::theme().errorText)
-                               : palette::toVec4(palette::theme().warningText),
+        ImGui::TextColored(palette::diagnosticText(m.isError),
                            "ptxas %s:", m.isError ? "error" : "warning"),
             ImGui::SameLine(), ImGui::TextWrapped("%s", m.text.c_str());
     }

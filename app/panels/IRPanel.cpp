@@ -42,9 +42,8 @@ public:
           run.snapshots[state.view.selected].displayName().c_str());
     for (const Diag &diag : snapshot.diagnostics) {
       ImGui::PushStyleColor(
-          ImGuiCol_Text, diag.severity == Severity::Error
-                             ? palette::toVec4(palette::theme().errorText)
-                             : palette::toVec4(palette::theme().warningText));
+          ImGuiCol_Text,
+          palette::diagnosticText(diag.severity == Severity::Error));
       ImGui::TextWrapped("%s: %s", severityName(diag.severity).data(),
                          diag.message.c_str());
       ImGui::PopStyleColor();

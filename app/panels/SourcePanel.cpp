@@ -420,9 +420,7 @@ private:
   void drawDiagnosticList(CommandQueue &commands, float height) {
     ImGui::BeginChild("diagnostics", ImVec2(-1, height), true);
     for (const Diag &diag : diagnostics) {
-      ImVec4 colour = diag.severity == Severity::Error
-                          ? palette::toVec4(palette::theme().errorText)
-                          : palette::toVec4(palette::theme().warningText);
+      ImVec4 colour = palette::diagnosticText(diag.severity == Severity::Error);
       char where[64] = "";
       if (diag.loc.isKnown())
         std::snprintf(where, sizeof(where), "%u:%u ", diag.loc.line,

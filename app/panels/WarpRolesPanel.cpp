@@ -313,9 +313,8 @@ private:
     for (size_t i = 0; i < tree.checks.size(); ++i) {
       const RoleCheck &check = tree.checks[i];
       ImGui::PushStyleColor(
-          ImGuiCol_Text, check.severity == Severity::Error
-                             ? palette::toVec4(palette::theme().errorText)
-                             : palette::toVec4(palette::theme().warningText));
+          ImGuiCol_Text,
+          palette::diagnosticText(check.severity == Severity::Error));
       ImGui::PushID(int(i));
       std::string row =
           severityName(check.severity).str() + ": " + check.message;

@@ -86,6 +86,11 @@ inline ImVec4 toVec4(ImU32 colour) {
   return ImGui::ColorConvertU32ToFloat4(colour);
 }
 
+/// The text of an error or a warning (a diagnostic, a check, a report).
+inline ImVec4 diagnosticText(bool isError) {
+  return toVec4(isError ? theme().errorText : theme().warningText);
+}
+
 ImU32 token(TokenKind kind);
 
 /// A warp role's colour, by its name (roleColourSlot): the same in every

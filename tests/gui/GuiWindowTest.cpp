@@ -177,7 +177,7 @@ kill $pid; wait $pid
 
 namespace {
 /// Pixels of the box Ctrl+F draws around each match (palette's
-/// kSearchOutline, 240 200 60).
+/// searchOutline in the dark theme, 240 200 60).
 size_t searchOutlinePixels(const Image &image, Rect r) {
   size_t count = 0;
   for (int y = r.y0; y < r.y1; ++y)
