@@ -160,6 +160,9 @@ TEST_CASE("a compile past its limit is reported stopped and left behind",
     CHECK_FALSE(worker.busy());
 
     // The next request compiles on a fresh thread while the old one waits.
+    // Its limit is generous: a whole compile under the sanitizers on a
+    // 2-core machine can take longer than 0.3 s.
+    worker.setLimit(120);
     worker.submit(saxpyRequest(2));
     result = waitForResult(worker);
     REQUIRE(result);
