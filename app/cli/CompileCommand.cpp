@@ -4,6 +4,7 @@
 
 #include "klx/Pipeline/RunJson.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -72,33 +73,151 @@ static bool dumpSnapshots(const PipelineRun &run, llvm::StringRef dir) {
   return true;
 }
 
-/// The output of `kind` from the run: text of the last step of that kind on
-/// each module, or the cubin bytes.
+/// True for a snapshot of the gpu.module named `module`.
+static bool isOfModule(const Snapshot &snapshot, llvm::StringRef module) {
+  return llvm::StringRef(snapshot.anchor).ends_with("@" + module.str());
+}
+
+/// The output of `kind` from the run: the text of the last step of that
+/// kind, or the cubin bytes, of the gpu.module named `module` (or of the
+/// whole module for MLIR).
 static std::string collectOutput(const PipelineRun &run, EmitKind kind,
-                                 llvm::StringRef stepName) {
-  std::string output;
+                                 llvm::StringRef stepName,
+                                 llvm::StringRef module) {
   if (kind == EmitKind::Cubin) {
     for (const DeviceArtifacts &artifacts : run.artifacts)
-      output += artifacts.cubin;
-    return output;
+      if (artifacts.moduleName == module)
+        return artifacts.cubin;
+    return "";
   }
   if (kind == EmitKind::MLIR) {
     for (auto it = run.snapshots.rbegin(); it != run.snapshots.rend(); ++it)
       if (it->kind == EmitKind::MLIR)
         return it->text;
-    return output;
+    return "";
   }
   for (const Snapshot &snapshot : run.snapshots)
-    if (snapshot.name == stepName)
-      output += snapshot.text;
-  return output;
+    if (snapshot.name == stepName && isOfModule(snapshot, module))
+      return snapshot.text;
+  return "";
+}
+
+/// "@a, @b".
+static std::string moduleList(const PipelineRun &run) {
+  std::string names;
+  llvm::ListSeparator sep(", ");
+  for (const DeviceArtifacts &artifacts : run.artifacts)
+    names += (llvm::Twine(sep) + "@" + artifacts.moduleName).str();
+  return names;
+}
+
+/// The gpu.modules whose output is written: the one --module names, else
+/// every one. Empty after a message when --module names none of them.
+static std::vector<std::string> chosenModules(const PipelineRun &run,
+                                              const Arguments &args) {
+  std::vector<std::string> names;
+  std::optional<std::string> wanted = args.get("module");
+  for (const DeviceArtifacts &artifacts : run.artifacts)
+    if (!wanted || artifacts.moduleName == llvm::StringRef(*wanted).ltrim('@'))
+      names.push_back(artifacts.moduleName);
+  if (names.empty())
+    llvm::errs() << "klx compile: no gpu.module named '" << *wanted
+                 << "'; the file has " << moduleList(run) << "\n";
+  return names;
+}
+
+/// `-o DIR/` (or an existing folder): one file per module.
+static bool isFolderOutput(llvm::StringRef output) {
+  return !output.empty() &&
+         (output.ends_with("/") || llvm::sys::fs::is_directory(output));
+}
+
+/// Writes each module's output to DIR/NAME.EXT and says which files.
+static bool writePerModule(const PipelineRun &run, EmitKind kind,
+                           llvm::StringRef stepName,
+                           llvm::ArrayRef<std::string> modules,
+                           llvm::StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << dir << ": error: cannot create the folder: " << ec.message()
+                 << "\n";
+    return false;
+  }
+  for (const std::string &module : modules) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, module + "." + emitKindExtension(kind).str());
+    if (!writeFile(path, collectOutput(run, kind, stepName, module)))
+      return false;
+    llvm::errs() << "klx compile: wrote " << path << "\n";
+  }
+  return true;
+}
+
+/// Writes the output of `kind` (made by `stepName`) where the arguments
+/// say: standard output, -o FILE, -o DIR/ (one file per gpu.module) or
+/// the JSON report.
+static int writeOutput(const PipelineRun &run, const Arguments &args,
+                       EmitKind kind, llvm::StringRef stepName) {
+  bool json = args.has("json");
+  // Backend output is per gpu.module; MLIR is one module whatever it holds.
+  std::vector<std::string> modules = {""};
+  if (kind != EmitKind::MLIR) {
+    modules = chosenModules(run, args);
+    if (modules.empty())
+      return kExitUsageError;
+    if (isFolderOutput(args.output))
+      return writePerModule(run, kind, stepName, modules, args.output)
+                 ? kExitSuccess
+                 : kExitUsageError;
+  }
+  // JSON holds each module's text apart; one file or stream cannot.
+  bool jsonOutputs = json && args.output.empty() && kind != EmitKind::Cubin;
+  if (modules.size() > 1 && !jsonOutputs) {
+    llvm::errs() << "klx compile: the file has " << modules.size()
+                 << " gpu.modules (" << moduleList(run) << ") and their "
+                 << emitKindName(kind)
+                 << " cannot share one file or stream; choose one with "
+                    "--module=NAME, or write one file per module with -o "
+                    "DIR/\n";
+    return kExitUsageError;
+  }
+  std::string output = collectOutput(run, kind, stepName, modules.front());
+  if (!args.output.empty()) {
+    if (!writeFile(args.output, output))
+      return kExitUsageError;
+  } else if (kind == EmitKind::Cubin && !json &&
+             llvm::sys::Process::StandardOutIsDisplayed()) {
+    llvm::errs() << "klx compile: not writing a binary cubin to a terminal; "
+                    "use -o FILE or redirect the output\n";
+    return kExitUsageError;
+  }
+  if (!json) {
+    if (args.output.empty())
+      llvm::outs() << output;
+    return kExitSuccess;
+  }
+  llvm::json::OStream j(llvm::outs(), 2);
+  writeRunJson(j, run, [&](llvm::json::OStream &j) {
+    j.attribute("emit", emitKindName(kind));
+    if (!jsonOutputs)
+      return;
+    if (modules.size() == 1) {
+      j.attribute("output", output);
+      return;
+    }
+    j.attributeObject("outputs", [&] {
+      for (const std::string &module : modules)
+        j.attribute(module, collectOutput(run, kind, stepName, module));
+    });
+  });
+  llvm::outs() << "\n";
+  return kExitSuccess;
 }
 
 int cli::runCompile(const Arguments &args) {
   if (args.has("compare"))
     return runCompareCommand(args);
   static const llvm::StringRef ownFlags[] = {"emit", "stop-after", "dump-dir",
-                                             "json"};
+                                             "json", "module"};
   InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
     return input.exitCode;
@@ -156,28 +275,5 @@ int cli::runCompile(const Arguments &args) {
                    << snapshot.skippedReason << "\n";
       return kExitUsageError;
     }
-  std::string output = collectOutput(run, kind, stepName);
-
-  if (!args.output.empty()) {
-    if (!writeFile(args.output, output))
-      return kExitUsageError;
-  } else if (kind == EmitKind::Cubin && !args.has("json") &&
-             llvm::sys::Process::StandardOutIsDisplayed()) {
-    llvm::errs() << "klx compile: not writing a binary cubin to a terminal; "
-                    "use -o FILE or redirect the output\n";
-    return kExitUsageError;
-  }
-
-  if (args.has("json")) {
-    llvm::json::OStream json(llvm::outs(), 2);
-    writeRunJson(json, run, [&](llvm::json::OStream &j) {
-      j.attribute("emit", emitKindName(kind));
-      if (kind != EmitKind::Cubin && args.output.empty())
-        j.attribute("output", output);
-    });
-    llvm::outs() << "\n";
-  } else if (args.output.empty()) {
-    llvm::outs() << output;
-  }
-  return kExitSuccess;
+  return writeOutput(run, args, kind, stepName);
 }

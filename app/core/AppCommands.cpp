@@ -130,6 +130,9 @@ template <> void AppController::on(const cmd::ShowTimelineOf &c, double) {
 template <> void AppController::on(const cmd::ShowCounterexample &c, double) {
   appState.view.showCounterexample = c.on;
 }
+template <> void AppController::on(const cmd::SelectModule &c, double) {
+  appState.view.module = c.name;
+}
 template <> void AppController::on(const cmd::ShowPanel &c, double) {
   showPanel(c.title);
 }

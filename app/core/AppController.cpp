@@ -53,6 +53,13 @@ int klx::app::textStepFor(const PipelineRun &run, const ViewState &view) {
   return code && !selected.text.empty() ? view.selected : index;
 }
 
+size_t klx::app::shownModule(const PipelineRun &run, const ViewState &view) {
+  for (size_t i = 0; i < run.artifacts.size(); ++i)
+    if (run.artifacts[i].moduleName == view.module)
+      return i;
+  return 0;
+}
+
 int klx::app::comparisonStep(const ViewState &view) {
   if (view.compareWith >= 0)
     return view.compareWith;
@@ -454,7 +461,13 @@ void AppController::chooseStep(int index) {
   selectStep(index);
   if (!appState.run || appState.run->snapshots.empty())
     return;
-  chosenStep = appState.run->snapshots[appState.view.selected].displayName();
+  const Snapshot &chosen = appState.run->snapshots[appState.view.selected];
+  chosenStep = chosen.displayName();
+  // A backend step runs once per gpu.module: its module's assembly shows.
+  llvm::StringRef anchor = chosen.anchor;
+  if (!chosen.isIR() || chosen.kind == EmitKind::LLVM)
+    if (anchor.consume_front("gpu.module @"))
+      appState.view.module = anchor.str();
   showAssemblyFor(appState.view.selected);
 }
 

@@ -63,6 +63,10 @@ struct ViewState {
   /// The Barrier timeline pane draws the counterexample klx verify found
   /// (when it found one) rather than the simulation.
   bool showCounterexample = false;
+  /// The gpu.module the Assembly pane shows and File > Save writes (a
+  /// file may hold several); empty or gone: the first. A name, so it
+  /// survives recompiles.
+  std::string module;
   /// A pane to bring to the front (a tab of a group), by title, and a
   /// count that changes with each request so the window applies it once.
   std::string raisedPanel;
@@ -149,6 +153,10 @@ int irStepFor(const PipelineRun &run, int selected);
 /// except in Teach, whose Assembly pane is a small tab: there a PTX, SASS
 /// or AMDGCN step shows its own code in the large pane.
 int textStepFor(const PipelineRun &run, const ViewState &view);
+
+/// Index into run.artifacts of the gpu.module the Assembly pane shows and
+/// File > Save writes: view.module's, else the first; 0 when none.
+size_t shownModule(const PipelineRun &run, const ViewState &view);
 
 /// The snapshot a diff compares `selected` against.
 int comparisonStep(const ViewState &view);

@@ -34,10 +34,11 @@ llvm::StringRef klx::app::artifactLabel(ArtifactKind kind) {
 
 namespace {
 
-const DeviceArtifacts *firstModule(const AppState &state) {
+/// The gpu.module the Assembly pane shows.
+const DeviceArtifacts *shownArtifacts(const AppState &state) {
   if (!state.run || state.run->artifacts.empty())
     return nullptr;
-  return &state.run->artifacts.front();
+  return &state.run->artifacts[shownModule(*state.run, state.view)];
 }
 
 /// The step whose IR the IR pane shows.
@@ -51,7 +52,7 @@ const Snapshot *selectedStep(const AppState &state) {
 /// The bytes `kind` is made of (all but the bundle, a folder), as the run
 /// holds them.
 llvm::StringRef contentsOf(const AppState &state, ArtifactKind kind) {
-  const DeviceArtifacts *module = firstModule(state);
+  const DeviceArtifacts *module = shownArtifacts(state);
   switch (kind) {
   case ArtifactKind::StepIR:
     return selectedStep(state) ? llvm::StringRef(selectedStep(state)->text)
@@ -152,9 +153,9 @@ std::string klx::app::artifactUnavailable(const AppState &state,
            artifactLabel(kind).str();
   if (!contentsOf(state, kind).empty())
     return "";
-  if (kind == ArtifactKind::Sass && firstModule(state) &&
-      !firstModule(state)->sassMissingReason.empty())
-    return firstModule(state)->sassMissingReason;
+  if (kind == ArtifactKind::Sass && shownArtifacts(state) &&
+      !shownArtifacts(state)->sassMissingReason.empty())
+    return shownArtifacts(state)->sassMissingReason;
   return "the compile did not get that far";
 }
 
@@ -184,7 +185,11 @@ std::string klx::app::suggestedArtifactPath(const AppState &state,
   case ArtifactKind::Cubin:
   case ArtifactKind::Sass:
   case ArtifactKind::Amdgcn: // gemm.ptx, gemm.cubin, gemm.sass, gemm.s
-    name = stem + "." + emitKindExtension(*emitKindOf(kind)).str();
+    name = stem;
+    // One file per gpu.module where there are several: two.square.ptx.
+    if (state.run && state.run->artifacts.size() > 1)
+      name += "." + shownArtifacts(state)->moduleName;
+    name += "." + emitKindExtension(*emitKindOf(kind)).str();
     break;
   case ArtifactKind::Bundle:
     name = stem + "-bundle";

@@ -79,6 +79,11 @@ struct FocusRole {
 struct ShowTimelineOf {
   std::string step;
 };
+/// The gpu.module whose assembly and reports the Assembly pane shows and
+/// File > Save writes, by name.
+struct SelectModule {
+  std::string name;
+};
 /// Draw klx verify's counterexample instead of the simulation.
 struct ShowCounterexample {
   bool on = false;
@@ -144,7 +149,7 @@ using Command = std::variant<
     cmd::ShowTimelineOf, cmd::ShowCounterexample, cmd::ShowPanel,
     cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
     cmd::ResetLayout, cmd::SetLayout, cmd::SetZoom, cmd::SetTheme,
-    cmd::SaveArtifact, cmd::RunOnGpu>;
+    cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule>;
 
 /// Commands collected while drawing a frame.
 class CommandQueue {

@@ -65,21 +65,21 @@ private:
           run.succeeded() ? "stopped" : "failed");
       return;
     }
-    // One module at a time; a kernel file rarely has more than one.
+    // One module at a time: the view's, which File > Save writes too.
+    size_t shown = shownModule(run, state.view);
     if (run.artifacts.size() > 1) {
       ImGui::SetNextItemWidth(-1);
       if (ImGui::BeginCombo(
               "##module",
-              ("gpu.module @" + run.artifacts[moduleIndex(run)].moduleName)
-                  .c_str())) {
+              ("gpu.module @" + run.artifacts[shown].moduleName).c_str())) {
         for (size_t i = 0; i < run.artifacts.size(); ++i)
           if (ImGui::Selectable(run.artifacts[i].moduleName.c_str(),
-                                i == module))
-            module = i;
+                                i == shown))
+            commands.push(cmd::SelectModule{run.artifacts[i].moduleName});
         ImGui::EndCombo();
       }
     }
-    const DeviceArtifacts &artifacts = run.artifacts[moduleIndex(run)];
+    const DeviceArtifacts &artifacts = run.artifacts[shown];
     drawReport(artifacts);
 
     EmitKind selectedKind =
@@ -96,17 +96,13 @@ private:
           flags = ImGuiTabItemFlags_SetSelected;
         if (ImGui::BeginTabItem(tab.name, nullptr, flags)) {
           drawAssembly(state, commands, artifacts, tab.kind,
-                       moduleIndex(run) + (stale ? 8 : 0));
+                       shown + (stale ? 8 : 0));
           ImGui::EndTabItem();
         }
       }
       ImGui::EndTabBar();
     }
     lastSelected = state.view.selected;
-  }
-
-  size_t moduleIndex(const PipelineRun &run) {
-    return std::min(module, run.artifacts.size() - 1);
   }
 
   void drawReport(const DeviceArtifacts &a) {
@@ -197,7 +193,6 @@ private:
       commands.push(cmd::FocusSourceLine{int(result.clickedSource)});
   }
 
-  size_t module = 0;
   int lastSelected = -1;
   CorrelatedTextView views[3];
   SaveAsDialog saveAs;

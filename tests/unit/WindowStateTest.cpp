@@ -409,6 +409,67 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
   CHECK_FALSE(artifactUnavailable(state, ArtifactKind::Trace).empty());
 }
 
+TEST_CASE("A file with two gpu.modules: the Assembly pane and Save follow "
+          "the module picked",
+          "[app][save][modules]") {
+  TempFolder folder;
+  std::string kernel = folder.file("two.mlir");
+  std::string module = R"(module attributes {gpu.container_module} {
+  gpu.module @NAME_kernels {
+    gpu.func @NAME(%x: memref<?xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+)";
+  auto named = [&](const std::string &name) {
+    std::string text = module.substr(module.find("  gpu.module"));
+    for (size_t at; (at = text.find("NAME")) != std::string::npos;)
+      text.replace(at, 4, name);
+    return text;
+  };
+  writeFile(kernel, module.substr(0, module.find("  gpu.module")) +
+                        named("scale") + named("square") + "}\n");
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  controller.apply(cmd::OpenFile{kernel}, 0);
+  waitForRun(controller, 0);
+  REQUIRE(state.run->succeeded());
+  REQUIRE(state.run->artifacts.size() == 2);
+
+  // The first module until another is picked; the file names it.
+  CHECK(shownModule(*state.run, state.view) == 0);
+  CHECK(suggestedArtifactPath(state, ArtifactKind::Ptx) ==
+        folder.file("two.scale_kernels.ptx"));
+  controller.apply(cmd::SelectModule{"square_kernels"}, 0);
+  CHECK(shownModule(*state.run, state.view) == 1);
+  std::string path = suggestedArtifactPath(state, ArtifactKind::Ptx);
+  CHECK(path == folder.file("two.square_kernels.ptx"));
+  controller.apply(cmd::SaveArtifact{path, ArtifactKind::Ptx}, 0);
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  REQUIRE(buffer);
+  llvm::StringRef ptx = (*buffer)->getBuffer();
+  CHECK(ptx.contains(".entry square("));
+  CHECK_FALSE(ptx.contains(".entry scale("));
+
+  // Selecting the other module's PTX step shows that module's assembly.
+  int scalePtx = -1;
+  for (size_t i = 0; i < state.run->snapshots.size(); ++i)
+    if (state.run->snapshots[i].kind == EmitKind::PTX &&
+        state.run->snapshots[i].anchor == "gpu.module @scale_kernels")
+      scalePtx = int(i);
+  REQUIRE(scalePtx >= 0);
+  controller.apply(cmd::SelectStep{scalePtx}, 0);
+  CHECK(state.view.module == "scale_kernels");
+  CHECK(shownModule(*state.run, state.view) == 0);
+  // A name no module has (after an edit renamed it): the first.
+  controller.apply(cmd::SelectModule{"gone"}, 0);
+  CHECK(shownModule(*state.run, state.view) == 0);
+}
+
 TEST_CASE("Teach shows an assembly step's code in the large pane and raises "
           "the tab a lesson link asks for",
           "[app][layout]") {
