@@ -36,7 +36,15 @@ int klx::app::irStepFor(const PipelineRun &run, int selected) {
   if (run.snapshots.empty())
     return -1;
   int index = std::clamp<int>(selected, 0, int(run.snapshots.size()) - 1);
-  while (index > 0 && !run.snapshots[index].isIR())
+  // A backend step runs once per gpu.module: its IR is its own module's
+  // LLVM IR, not the one of the module compiled just before it.
+  const std::string &anchor = run.snapshots[index].anchor;
+  bool backend = run.snapshots[index].kind != EmitKind::MLIR;
+  auto otherModule = [&](const Snapshot &s) {
+    return backend && s.kind == EmitKind::LLVM && s.anchor != anchor;
+  };
+  while (index > 0 &&
+         (!run.snapshots[index].isIR() || otherModule(run.snapshots[index])))
     --index;
   return index;
 }

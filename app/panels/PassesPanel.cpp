@@ -53,7 +53,13 @@ public:
       ImGui::TextUnformatted(s.failed ? "x" : s.changed ? "*" : " ");
       ImGui::PopStyleColor();
       ImGui::SameLine();
-      if (ImGui::Selectable(s.displayName().c_str(), selected,
+      // Backend steps run once per gpu.module: say which, where several.
+      std::string label = s.displayName();
+      llvm::StringRef anchor = s.anchor;
+      if (s.kind != EmitKind::MLIR && run.artifacts.size() > 1 &&
+          anchor.consume_front("gpu.module "))
+        label += " " + anchor.str();
+      if (ImGui::Selectable(label.c_str(), selected,
                             ImGuiSelectableFlags_SpanAllColumns))
         commands.push(cmd::SelectStep{index});
       if (selected && scrollToSelection) {

@@ -465,6 +465,11 @@ TEST_CASE("A file with two gpu.modules: the Assembly pane and Save follow "
   controller.apply(cmd::SelectStep{scalePtx}, 0);
   CHECK(state.view.module == "scale_kernels");
   CHECK(shownModule(*state.run, state.view) == 0);
+  // The IR pane shows the LLVM IR of the same module (the other module's
+  // llvm-opt step comes between them).
+  const Snapshot &ir = state.run->snapshots[irStepFor(*state.run, scalePtx)];
+  CHECK(ir.kind == EmitKind::LLVM);
+  CHECK(ir.anchor == "gpu.module @scale_kernels");
   // A name no module has (after an edit renamed it): the first.
   controller.apply(cmd::SelectModule{"gone"}, 0);
   CHECK(shownModule(*state.run, state.view) == 0);
