@@ -160,7 +160,9 @@ TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
   int preferred = run.timelineStep();
   for (int i = 0; i < int(run.snapshots.size()); ++i) {
     const Snapshot &s = run.snapshots[i];
-    if (s.protocols.empty())
+    // A step that left the IR as it was (klx-lint) reads the same models
+    // as the step before it: one view for both.
+    if (s.protocols.empty() || run.madeBy(i) != i)
       continue;
     if (i == preferred)
       result.preferred = result.views.size();

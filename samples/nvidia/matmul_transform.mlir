@@ -20,7 +20,8 @@
 // STEPS-NEXT: 1  transform.structured.match builtin.module
 // STEPS-NEXT: 2  transform.structured.tile_using_for {{.*}} yes
 // STEPS-NEXT: 3  transform.nvgpu.rewrite_matmul_as_mma_sync {{.*}} yes
-// STEPS-NEXT: 4  convert-nvgpu-to-nvvm
+// STEPS-NEXT: 4  klx-lint
+// STEPS-NEXT: 5  convert-nvgpu-to-nvvm
 // STEPS: cubin
 // TILED-NOT: transform.
 // TILED: scf.for

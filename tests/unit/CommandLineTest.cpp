@@ -111,12 +111,13 @@ TEST_CASE("klx compile --dump-dir writes one numbered file per step", "[cli]") {
     return llvm::sys::fs::exists(std::string(dir) + "/" + name);
   };
   CHECK(exists("00-parse.mlir"));
-  CHECK(exists("14-convert-gpu-to-nvvm.mlir"));
-  CHECK(exists("15-canonicalize-2.mlir"));
-  CHECK(exists("24-llvm-ir.ll"));
-  CHECK(exists("26-ptx.ptx"));
-  CHECK(exists("27-cubin.log"));
-  CHECK(exists("27-cubin.cubin"));
+  CHECK(exists("01-klx-lint.mlir"));
+  CHECK(exists("15-convert-gpu-to-nvvm.mlir"));
+  CHECK(exists("16-canonicalize-2.mlir"));
+  CHECK(exists("25-llvm-ir.ll"));
+  CHECK(exists("27-ptx.ptx"));
+  CHECK(exists("28-cubin.log"));
+  CHECK(exists("28-cubin.cubin"));
   CHECK(exists("out.cubin"));
   llvm::sys::fs::remove_directories(dir);
 }

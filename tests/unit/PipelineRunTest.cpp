@@ -37,6 +37,7 @@ TEST_CASE("Snapshots follow the NVIDIA pipeline in order", "[pipeline]") {
   REQUIRE(run.succeeded());
   std::vector<std::string> names = stepNames(run);
   std::vector<std::string> expected = {"parse",
+                                       "klx-lint",
                                        "convert-nvgpu-to-nvvm",
                                        "gpu-kernel-outlining",
                                        "convert-vector-to-scf",

@@ -18,6 +18,9 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
   auto add = [&](llvm::StringRef anchor, std::string pipeline) {
     steps.push_back({anchor.str(), std::move(pipeline)});
   };
+  // What lowers silently into something else is said before anything
+  // lowers it, at the lines the user wrote.
+  add("", llvm::formatv("klx-lint{{chip={0}}", chip));
   // Register arrays of a sequence become arithmetic before anything can
   // lower them to local memory.
   if (opts.constRegTensor)

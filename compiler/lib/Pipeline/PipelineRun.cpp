@@ -29,16 +29,26 @@ const Snapshot *PipelineRun::findSnapshot(llvm::StringRef name) const {
   return nullptr;
 }
 
+int PipelineRun::madeBy(int step) const {
+  // Steps that left the IR as it was (klx-lint, a canonicalize with
+  // nothing to do) show the IR of the step before them: name that one.
+  while (step > 0 && snapshots[step].kind == EmitKind::MLIR &&
+         !snapshots[step].changed && !snapshots[step].text.empty() &&
+         snapshots[step - 1].kind == EmitKind::MLIR)
+    --step;
+  return step;
+}
+
 int PipelineRun::timelineStep() const {
   int fromNvgpu = -1;
   for (int i = int(snapshots.size()) - 1; i >= 0; --i)
     for (const sim::ProtocolModel &model : snapshots[i].protocols) {
       if (model.readFrom != "nvgpu ops")
-        return i;
+        return madeBy(i);
       if (fromNvgpu < 0)
         fromNvgpu = i;
     }
-  return fromNvgpu;
+  return fromNvgpu < 0 ? -1 : madeBy(fromNvgpu);
 }
 
 int PipelineRun::stepsStep() const {
@@ -53,11 +63,11 @@ int PipelineRun::stepsStep() const {
     llvm::StringRef name = snapshots[i].name;
     if (name == "convert-scf-to-cf" || name == "convert-arith-to-llvm" ||
         name == "convert-gpu-to-nvvm" || name == "convert-gpu-to-rocdl")
-      return last >= 0 ? last : -1;
+      break;
     if (!snapshots[i].steps.empty())
       last = i;
   }
-  return last;
+  return last < 0 ? -1 : madeBy(last);
 }
 
 SnapshotLines::SnapshotLines(const Snapshot &snapshot) : snapshot(snapshot) {
@@ -89,5 +99,6 @@ int PipelineRun::rolesStep() const {
     if (!nvvmYet)
       lastBeforeNVVM = i;
   }
-  return lastBeforeNVVM >= 0 ? lastBeforeNVVM : last;
+  int chosen = lastBeforeNVVM >= 0 ? lastBeforeNVVM : last;
+  return chosen < 0 ? -1 : madeBy(chosen);
 }

@@ -19,4 +19,4 @@
 // OPT: define ptx_kernel void @saxpy_kernel
 // OPT-NOT: call float @__nv_fmaf
 // OPT: call float @llvm.fma.f32
-// UNKNOWN: error: no step named 'no-such-step' for sm_90a; steps are: parse, convert-nvgpu-to-nvvm, {{.*}}, llvm-ir, llvm-opt, ptx, cubin, sass
+// UNKNOWN: error: no step named 'no-such-step' for sm_90a; steps are: parse, klx-lint, convert-nvgpu-to-nvvm, {{.*}}, llvm-ir, llvm-opt, ptx, cubin, sass

@@ -150,6 +150,10 @@ struct PipelineRun {
   /// before convert-nvgpu-to-nvvm with trees (barriers still have names),
   /// else the last with trees; -1 when none.
   int rolesStep() const;
+  /// The step that made the IR `step` shows: `step` itself, or for an
+  /// MLIR step that changed nothing, the first of the steps before it with
+  /// the same IR.
+  int madeBy(int step) const;
 };
 
 } // namespace klx

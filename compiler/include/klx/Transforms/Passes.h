@@ -29,6 +29,11 @@ bool replaceArithmeticArray(mlir::memref::AllocaOp array);
 /// function, changing nothing, when it cannot.
 mlir::LogicalResult bridgeSteps(mlir::gpu::GPUFuncOp func);
 
+/// Warns at each op of `root` that lowers silently into something other
+/// than what it says, for `chip` (empty: the chip lints are skipped);
+/// returns how many warnings it emitted (Lint.cpp).
+unsigned lintKernels(mlir::Operation *root, llvm::StringRef chip);
+
 #define GEN_PASS_DECL
 #include "klx/Transforms/Passes.h.inc"
 

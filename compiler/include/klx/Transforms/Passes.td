@@ -83,4 +83,37 @@ def KlxLdsAliasScopePass : Pass<"klx-lds-alias-scope"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def KlxLintPass : Pass<"klx-lint"> {
+  let summary = "Warn about kernels that lower silently into something else";
+  let description = [{
+    Runs on the module as the user wrote it (after any transform script)
+    and changes nothing. Each finding is a warning at the op's line, with
+    notes at the ops it depends on:
+
+    - a `memref.alloc` (or `alloca`) of workgroup memory inside a kernel,
+      which lowers to a device `malloc` in each thread: memory no other
+      thread sees, so LLVM may drop the cross-thread reads and what
+      depends on them; a `workgroup(...)` attribution or a `memref.global`
+      in address space 3 is what declares shared memory;
+    - a `gpu.barrier` (or `nvvm.barrier0`) under an `scf.if`, or in an
+      `scf.for` whose bounds, that depends on the thread (its id, lane or
+      `elect.sync`): threads that go the other way never arrive;
+    - an mbarrier wait with a constant parity inside a loop that does not
+      initialise that barrier: the phase flips each time the barrier
+      completes, so from the second round the wait passes at once or
+      waits for a phase that is gone;
+    - ops the chip cannot run: RDNA's WMMA on a CDNA chip, CDNA's MFMA on
+      an RDNA chip, NVIDIA's ops for an AMD chip and AMD's for an NVIDIA
+      one, where upstream's own error is a bare "failed to legalize".
+
+    What a lint cannot decide (a condition read from memory, a loop whose
+    trip count is not a constant) it leaves unwarned.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip compiled for (sm_90a, gfx942, ...); empty skips the "
+           "chip lints">,
+  ];
+}
+
 #endif // KLX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,345 @@
+//===- Lint.cpp - Kernels that lower silently into something else ---------===//
+//
+// MLIR lowers some kernels without a word into programs that do something
+// other than what they say: a workgroup memref.alloc becomes a device
+// malloc, a barrier under a thread-dependent branch is reached by some
+// threads only, a constant mbarrier parity in a loop stops waiting after
+// the first round. The lint says so at the op's line, before any pass has
+// run; where it cannot decide (a condition read from memory) it is quiet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace klx {
+#define GEN_PASS_DEF_KLXLINTPASS
+#include "klx/Transforms/Passes.h.inc"
+} // namespace klx
+
+using namespace mlir;
+using namespace klx;
+
+namespace {
+
+/// Device code: a gpu.func (kernel or not) or the body of a gpu.launch.
+Operation *enclosingKernel(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<gpu::GPUFuncOp, gpu::LaunchOp>(parent))
+      return parent;
+  return nullptr;
+}
+
+std::string quoted(Operation *op) {
+  return "'" + op->getName().getStringRef().str() + "'";
+}
+
+// [SECTION] Values that depend on the thread --------------------------------
+
+bool isThreadSource(Operation *op) {
+  return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
+             NVVM::ThreadIdXOp, NVVM::ThreadIdYOp, NVVM::ThreadIdZOp,
+             NVVM::LaneIdOp, NVVM::WarpIdOp, NVVM::ElectSyncOp>(op);
+}
+
+/// The op that makes `value` differ between the threads of a block (a
+/// thread id, lane id or elect.sync op, or the gpu.launch whose thread id
+/// it is), following pure ops, loop counters and loop-carried values;
+/// null when it does not depend on one, or only through memory, which the
+/// lint does not read.
+Operation *threadSourceOf(Value value) {
+  SmallVector<Value> work{value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!v || !seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      if (auto launch = dyn_cast<gpu::LaunchOp>(parent)) {
+        gpu::KernelDim3 ids = launch.getThreadIds();
+        if (v == ids.x || v == ids.y || v == ids.z)
+          return launch;
+      } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        if (v == loop.getInductionVar()) {
+          work.append(
+              {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
+        } else if (OpOperand *init = loop.getTiedLoopInit(arg)) {
+          work.push_back(init->get());
+          work.push_back(loop.getTiedLoopYieldedValue(arg)->get());
+        }
+      }
+      continue;
+    }
+    Operation *op = v.getDefiningOp();
+    if (isThreadSource(op))
+      return op;
+    if (op->getNumRegions() > 0 || !isMemoryEffectFree(op))
+      continue;
+    work.append(op->operand_begin(), op->operand_end());
+  }
+  return nullptr;
+}
+
+/// Where `source` reads the thread, for a note.
+std::string describeSource(Operation *source) {
+  if (isa<gpu::LaunchOp>(source))
+    return "the gpu.launch's thread index";
+  return quoted(source);
+}
+
+// [SECTION] Workgroup memory from memref.alloc -------------------------------
+
+/// #gpu.address_space<workgroup>, or 3 (shared memory on NVIDIA, LDS on
+/// AMD), as MLIR's own tests write it.
+bool isWorkgroupSpace(Attribute space) {
+  if (auto number = dyn_cast_or_null<IntegerAttr>(space))
+    return number.getInt() == 3;
+  return space && gpu::GPUDialect::isWorkgroupMemoryAddressSpace(space);
+}
+
+unsigned lintWorkgroupAlloc(Operation *op) {
+  auto type = op->getNumResults() == 1
+                  ? dyn_cast<MemRefType>(op->getResult(0).getType())
+                  : MemRefType();
+  if (!isa<memref::AllocOp, memref::AllocaOp>(op) || !type ||
+      !isWorkgroupSpace(type.getMemorySpace()))
+    return 0;
+  Operation *kernel = enclosingKernel(op);
+  if (!kernel)
+    return 0;
+  InFlightDiagnostic warning = op->emitWarning()
+                               << quoted(op)
+                               << " of workgroup memory inside a kernel does "
+                                  "not make shared memory: ";
+  if (isa<memref::AllocOp>(op))
+    warning << "it lowers to a call of the device malloc in each thread, "
+               "global memory no other thread sees, so what one thread "
+               "stores another never reads (LLVM may then drop those reads "
+               "and what depends on them)";
+  else
+    warning << "it lowers to a stack alloca in the workgroup address space, "
+               "one per thread";
+  warning << "; declare the buffer as a workgroup(...) attribution of the "
+          << (isa<gpu::LaunchOp>(kernel) ? "gpu.launch" : "gpu.func")
+          << ", or as a memref.global in address space 3 read with "
+             "memref.get_global";
+  warning.attachNote(kernel->getLoc()) << "the kernel";
+  return 1;
+}
+
+// [SECTION] Barriers under thread-dependent control flow ---------------------
+
+bool isBlockBarrier(Operation *op) {
+  if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(op))
+    return true;
+  auto barrier = dyn_cast<NVVM::BarrierOp>(op);
+  return barrier && !barrier.getBarrierId() && !barrier.getNumberOfThreads();
+}
+
+/// The values that decide whether `parent` runs the region holding the
+/// op: a branch's condition, a loop's bounds or its continue condition.
+SmallVector<Value> controlValues(Operation *parent) {
+  if (auto branch = dyn_cast<scf::IfOp>(parent))
+    return {branch.getCondition()};
+  if (auto loop = dyn_cast<scf::ForOp>(parent))
+    return {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  if (auto loop = dyn_cast<scf::WhileOp>(parent))
+    return {loop.getConditionOp().getCondition()};
+  return {};
+}
+
+unsigned lintDivergentBarrier(Operation *op) {
+  if (!isBlockBarrier(op))
+    return 0;
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<gpu::GPUFuncOp, gpu::LaunchOp>(parent);
+       parent = parent->getParentOp()) {
+    for (Value control : controlValues(parent)) {
+      Operation *source = threadSourceOf(control);
+      if (!source)
+        continue;
+      InFlightDiagnostic warning =
+          op->emitWarning()
+          << quoted(op) << " waits for every thread of the block, but it is "
+          << (isa<scf::IfOp>(parent) ? "under a condition" : "in a loop")
+          << " that depends on the thread: threads that go the other way "
+             "never arrive, and the kernel hangs or reads what was not yet "
+             "written; move the barrier out of the "
+          << (isa<scf::IfOp>(parent) ? "branch" : "loop")
+          << ", or use a named barrier (nvvm.barrier id, count) for the "
+             "threads that take it";
+      warning.attachNote(parent->getLoc())
+          << "this " << quoted(parent) << " depends on "
+          << describeSource(source);
+      warning.attachNote(source->getLoc()) << "the thread is read here";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+// [SECTION] Constant mbarrier parity in a loop -------------------------------
+
+struct ParityWait {
+  Value barrier; // the barrier group (nvgpu) or address (nvvm)
+  Value parity;
+  Value index; // nvgpu: which barrier of the group
+};
+
+std::optional<ParityWait> readParityWait(Operation *op) {
+  if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
+    return ParityWait{wait.getBarriers(), wait.getPhaseParity(),
+                      wait.getMbarId()};
+  if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
+    return ParityWait{wait.getAddr(), wait.getPhase(), Value()};
+  return std::nullopt;
+}
+
+/// Whether `loop` (re)initialises `barrier` itself each round.
+bool initialisesInLoop(Operation *loop, Value barrier) {
+  return loop
+      ->walk([&](Operation *op) {
+        bool init = (isa<nvgpu::MBarrierInitOp, NVVM::MBarrierInitOp>(op)) &&
+                    op->getNumOperands() > 0 && op->getOperand(0) == barrier;
+        return init ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether each round of `loop` waits on a barrier of its own: the index
+/// changes with the loop and there are no more rounds than barriers.
+bool oneRoundPerBarrier(scf::ForOp loop, const ParityWait &wait) {
+  if (!wait.index || loop.isDefinedOutsideOfLoop(wait.index))
+    return false;
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  auto group = dyn_cast<nvgpu::MBarrierGroupType>(wait.barrier.getType());
+  return trips && group && trips->getZExtValue() <= group.getNumBarriers();
+}
+
+unsigned lintConstantParity(Operation *op) {
+  std::optional<ParityWait> wait = readParityWait(op);
+  if (!wait || !enclosingKernel(op))
+    return 0;
+  APInt parity;
+  if (!matchPattern(wait->parity, m_ConstantInt(&parity)))
+    return 0;
+  Operation *loop = op->getParentOp();
+  while (loop &&
+         !isa<scf::ForOp, scf::WhileOp, gpu::GPUFuncOp, gpu::LaunchOp>(loop))
+    loop = loop->getParentOp();
+  if (!loop || isa<gpu::GPUFuncOp, gpu::LaunchOp>(loop))
+    return 0;
+  if (auto forLoop = dyn_cast<scf::ForOp>(loop)) {
+    std::optional<APInt> trips = forLoop.getStaticTripCount();
+    if ((trips && trips->getZExtValue() <= 1) ||
+        oneRoundPerBarrier(forLoop, *wait))
+      return 0;
+  }
+  if (initialisesInLoop(loop, wait->barrier))
+    return 0;
+  InFlightDiagnostic warning =
+      op->emitWarning()
+      << quoted(op) << " waits for the constant parity "
+      << parity.getZExtValue()
+      << " in every round of a loop: an mbarrier's phase flips each time "
+         "it completes, so from the second round on the wait passes at "
+         "once, before the data is there, or waits for a phase that is "
+         "gone; carry the parity in the loop and flip it (arith.xori) each "
+         "time the stage index wraps";
+  warning.attachNote(loop->getLoc()) << "the loop";
+  return 1;
+}
+
+// [SECTION] Ops the chip cannot run ------------------------------------------
+
+bool isNvidiaChip(llvm::StringRef chip) { return chip.starts_with("sm_"); }
+bool isAmdChip(llvm::StringRef chip) { return chip.starts_with("gfx"); }
+/// gfx10xx, gfx11xx, gfx12xx: RDNA; gfx9xx: GCN and CDNA.
+bool isRdnaChip(llvm::StringRef chip) {
+  return chip.starts_with("gfx1") && chip.size() >= 7;
+}
+
+bool isRdnaOnly(llvm::StringRef name) {
+  return name == "amdgpu.wmma" || name.starts_with("rocdl.wmma.");
+}
+bool isCdnaOnly(llvm::StringRef name) {
+  return name == "amdgpu.mfma" || name == "amdgpu.scaled_mfma" ||
+         name == "amdgpu.sparse_mfma" || name.starts_with("rocdl.mfma.") ||
+         name.starts_with("rocdl.smfmac.");
+}
+
+/// Why `chip` cannot run an op named `name`; empty when it can.
+std::string chipMismatch(llvm::StringRef name, llvm::StringRef chip) {
+  llvm::StringRef dialect = name.split('.').first;
+  if (isAmdChip(chip) && (dialect == "nvgpu" || dialect == "nvvm"))
+    return llvm::formatv("is an NVIDIA op, and {0} is an AMD chip", chip);
+  if (isNvidiaChip(chip) && (dialect == "amdgpu" || dialect == "rocdl"))
+    return llvm::formatv("is an AMD op, and {0} is an NVIDIA chip", chip);
+  if (isAmdChip(chip) && !isRdnaChip(chip) && isRdnaOnly(name))
+    return llvm::formatv("is an RDNA instruction (gfx11, gfx12), and {0} is "
+                         "a CDNA chip, which has none (use amdgpu.mfma)",
+                         chip);
+  if (isRdnaChip(chip) && isCdnaOnly(name))
+    return llvm::formatv("is a CDNA instruction (gfx908 to gfx950), and {0} "
+                         "is an RDNA chip, which has none (use amdgpu.wmma)",
+                         chip);
+  return "";
+}
+
+/// One warning per op name, at its first use, with how many more there are.
+unsigned lintChipOps(Operation *root, llvm::StringRef chip) {
+  llvm::StringMap<std::pair<Operation *, unsigned>> found;
+  std::vector<std::string> order;
+  root->walk([&](Operation *op) {
+    llvm::StringRef name = op->getName().getStringRef();
+    if (chipMismatch(name, chip).empty())
+      return;
+    auto [it, inserted] = found.try_emplace(name, op, 0);
+    ++it->second.second;
+    if (inserted)
+      order.push_back(name.str());
+  });
+  for (const std::string &name : order) {
+    auto [op, count] = found[name];
+    InFlightDiagnostic warning =
+        op->emitWarning() << "'" << name << "' " << chipMismatch(name, chip)
+                          << "; upstream's lowering of it fails or "
+                             "makes code the chip cannot run";
+    if (count > 1)
+      warning << " (" << count - 1 << " more use" << (count > 2 ? "s" : "")
+              << " below)";
+  }
+  return unsigned(order.size());
+}
+
+struct KlxLintPass : klx::impl::KlxLintPassBase<KlxLintPass> {
+  using KlxLintPassBase::KlxLintPassBase;
+  void runOnOperation() override {
+    lintKernels(getOperation(), chip);
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
+
+unsigned klx::lintKernels(Operation *root, llvm::StringRef chip) {
+  unsigned warnings = 0;
+  root->walk([&](Operation *op) {
+    warnings += lintWorkgroupAlloc(op);
+    warnings += lintDivergentBarrier(op);
+    warnings += lintConstantParity(op);
+  });
+  if (!chip.empty())
+    warnings += lintChipOps(root, chip);
+  return warnings;
+}
