@@ -58,8 +58,10 @@ int cli::runRolesCommand(const Arguments &args) {
   PipelineRun run = runPipeline(input->source, input->fileName, input->options);
   printDiagnostics(run, llvm::errs());
   const Snapshot *snapshot = pickSnapshot(run, args.get("pass"), llvm::errs());
+  // Nothing klx can read is exit 2, as in klx steps, timeline and verify;
+  // 1 is for a failed role check.
   if (!snapshot)
-    return run.succeeded() ? kExitInputError : exitCodeFor(run);
+    return run.succeeded() ? kExitUsageError : exitCodeFor(run);
 
   bool checksFailed = false;
   for (const RoleTree &tree : snapshot->roles)

@@ -113,7 +113,8 @@ int cli::runStepsCommand(const Arguments &args) {
                                 : std::string("any step"))
                    << " (kernels are read as gpu.func, gpu.launch, "
                       "klx.kernel or an LLVM kernel function)\n";
-    return run.succeeded() ? kExitInputError : exitCodeFor(run);
+    // Nothing klx can read: exit 2, as in klx roles, timeline and verify.
+    return run.succeeded() ? kExitUsageError : exitCodeFor(run);
   }
   SnapshotLines ir(*snapshot);
   if (args.has("json")) {

@@ -6,6 +6,9 @@
 // RUN: klx steps %samples/nvidia/gemm_ws_persistent.mlir --pass=klx-materialize-schedule | FileCheck %s --check-prefix=KLX
 // RUN: not klx steps %samples/nvidia/gather_indirect.mlir --pass=no-such-step 2>&1 | FileCheck %s --check-prefix=NOSTEP
 // RUN: not klx steps %s 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// Nothing to read is exit 2, as in klx roles, timeline and verify.
+// RUN: klx steps %s > /dev/null 2>&1; test $? -eq 2
+// RUN: klx roles %S/modules.mlir > /dev/null 2>&1; test $? -eq 2
 // RUN: rm -rf %t && klx export %samples/nvidia/gather_indirect.mlir --size=4096 -o %t/g | FileCheck %s --check-prefix=WROTE
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/g/manifest.json
 // RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so not klx-run %t/g 2>&1 | FileCheck %s --check-prefix=NODEVICE

@@ -107,10 +107,23 @@ Space spaceOfPointer(Value ptr) {
   return Space::Global;
 }
 
+/// linalg.copy or memref.copy between two memrefs: source, then target.
+bool isMemrefCopy(Operation *op) {
+  llvm::StringRef name = op->getName().getStringRef();
+  return (name == "linalg.copy" || name == "memref.copy") &&
+         op->getNumOperands() == 2 &&
+         isa<MemRefType>(op->getOperand(0).getType()) &&
+         isa<MemRefType>(op->getOperand(1).getType());
+}
+
 /// What a memory op is to a step, if it is one; `memory` is the op's
 /// memref or pointer.
 std::optional<std::pair<bool, Value>> accessOf(Operation *op) {
   // {isLoad, memory}
+  // A copy writes its target (a copy from global into shared memory is
+  // the load of its step: isGlobalToShared).
+  if (isMemrefCopy(op))
+    return std::pair{false, op->getOperand(1)};
   if (auto load = dyn_cast<memref::LoadOp>(op))
     return std::pair{true, load.getMemRef()};
   if (auto store = dyn_cast<StoreOp>(op)) // klx's epilogue
@@ -135,6 +148,10 @@ std::optional<std::pair<bool, Value>> accessOf(Operation *op) {
 /// tile loads): the load of a step, with no value in registers.
 bool isGlobalToShared(Operation *op) {
   llvm::StringRef name = op->getName().getStringRef();
+  // MLIR's GPU tests and transform-dialect schedules stage tiles so.
+  if (isMemrefCopy(op))
+    return spaceOfMemref(op->getOperand(0)) == Space::Global &&
+           spaceOfMemref(op->getOperand(1)) == Space::Shared;
   return isa<LoadOp>(op) || name == "nvgpu.tma.async.load" ||
          name == "nvgpu.device_async_copy" || name == "amdgpu.gather_to_lds" ||
          name == "rocdl.global.load.lds" || name == "rocdl.load.to.lds" ||
@@ -252,7 +269,8 @@ private:
       }
       return;
     }
-    if (op->getNumRegions() > 0) {
+    // linalg.copy's region only yields its element: the op is the copy.
+    if (op->getNumRegions() > 0 && !isMemrefCopy(op)) {
       visitRegionOp(op);
       return;
     }
