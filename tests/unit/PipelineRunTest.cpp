@@ -2,7 +2,11 @@
 
 #include "TestSupport.h"
 
+#include "klx/InitAll.h"
 #include "klx/Pipeline/Compiler.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -337,4 +341,33 @@ TEST_CASE("A run keeps at most maxSnapshotBytes of IR, and says so",
   // At most one step past the limit.
   CHECK(bytes < options.maxSnapshotBytes +
                     2 * run.snapshots.front().text.size() + 256 * 1024);
+}
+
+TEST_CASE("Every target and switch combination makes a pass list MLIR parses",
+          "[pipeline]") {
+  registerAllPasses();
+  std::unique_ptr<mlir::MLIRContext> context = createContext();
+  unsigned combinations = 0;
+  for (Target target : {Target::SM90a, Target::GFX942, Target::GFX950})
+    for (unsigned bits = 0; bits < 64; ++bits) {
+      LoweringOptions options;
+      options.target = target;
+      options.klxKernels = bits & 1;
+      options.instrument = bits & 2;
+      options.ldsAliasScopes = bits & 4;
+      options.constRegTensor = bits & 8;
+      options.bridgeSteps = bits & 16;
+      options.lineInfo = bits & 32;
+      std::vector<PassStep> steps = loweringSteps(options);
+      mlir::PassManager pm(context.get());
+      std::string error;
+      INFO(targetName(target).str() << ", switches " << bits << ": " << error);
+      CHECK(mlir::succeeded(addPassSteps(pm, steps, error)));
+      // Every step has a planned name, and the plan ends in the backend.
+      std::vector<std::string> names = plannedStepNames(options);
+      CHECK(names.size() == 1 + steps.size() + backendSteps(target).size());
+      CHECK(names[1] == "klx-lint");
+      ++combinations;
+    }
+  CHECK(combinations == 192);
 }
