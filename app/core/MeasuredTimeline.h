@@ -22,7 +22,7 @@ struct MeasuredEvent {
 };
 
 struct MeasuredLane {
-  std::string name; // "warp 8 (producer)"
+  std::string name;                  // "warp 8 (producer)"
   std::vector<MeasuredEvent> events; // by start
   double longest = 0;
 };

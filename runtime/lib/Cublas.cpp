@@ -20,11 +20,10 @@ std::unique_ptr<Cublas> Cublas::load(cu::Stream stream, std::string &error) {
   std::vector<std::string> candidates;
   if (const char *path = std::getenv("KLX_CUBLAS"); path && *path)
     candidates.push_back(path);
-  for (const char *name :
-       {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
-        "/usr/local/cuda/lib64/libcublas.so.13",
-        "/usr/local/cuda/lib64/libcublas.so.12",
-        "/usr/local/cuda/lib64/libcublas.so"})
+  for (const char *name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
+                           "/usr/local/cuda/lib64/libcublas.so.13",
+                           "/usr/local/cuda/lib64/libcublas.so.12",
+                           "/usr/local/cuda/lib64/libcublas.so"})
     candidates.push_back(name);
   std::unique_ptr<Cublas> blas(new Cublas());
   for (const std::string &candidate : candidates)
@@ -41,8 +40,8 @@ std::unique_ptr<Cublas> Cublas::load(cu::Stream stream, std::string &error) {
       dlsym(blas->library_, "cublasCreate_v2"));
   auto setStream = reinterpret_cast<int (*)(void *, void *)>(
       dlsym(blas->library_, "cublasSetStream_v2"));
-  blas->destroy_ =
-      reinterpret_cast<int (*)(void *)>(dlsym(blas->library_, "cublasDestroy_v2"));
+  blas->destroy_ = reinterpret_cast<int (*)(void *)>(
+      dlsym(blas->library_, "cublasDestroy_v2"));
   blas->gemmEx_ = reinterpret_cast<decltype(blas->gemmEx_)>(
       dlsym(blas->library_, "cublasGemmEx"));
   if (!create || !setStream || !blas->destroy_ || !blas->gemmEx_) {

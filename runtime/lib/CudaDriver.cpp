@@ -48,8 +48,8 @@ const Driver *klx::rt::cu::loadDriver(std::string &error) {
   }
   loaded = true;
   const char *path = std::getenv("KLX_LIBCUDA");
-  void *library = dlopen(path && *path ? path : "libcuda.so.1",
-                         RTLD_NOW | RTLD_LOCAL);
+  void *library =
+      dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *why = dlerror();
     loadError = std::string("no CUDA device: the driver does not load: ") +
@@ -95,8 +95,7 @@ const Driver *klx::rt::cu::loadDriver(std::string &error) {
       resolve(library, driver.streamSynchronize, {"cuStreamSynchronize"},
               loadError) &&
       resolve(library, driver.eventCreate, {"cuEventCreate"}, loadError) &&
-      resolve(library, driver.eventDestroy, {"cuEventDestroy_v2"},
-              loadError) &&
+      resolve(library, driver.eventDestroy, {"cuEventDestroy_v2"}, loadError) &&
       resolve(library, driver.eventRecord, {"cuEventRecord"}, loadError) &&
       resolve(library, driver.eventSynchronize, {"cuEventSynchronize"},
               loadError) &&

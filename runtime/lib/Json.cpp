@@ -68,7 +68,8 @@ namespace {
 
 class Parser {
 public:
-  Parser(std::string_view text, JsonError &error) : text_(text), error_(error) {}
+  Parser(std::string_view text, JsonError &error)
+      : text_(text), error_(error) {}
 
   std::optional<JsonValue> document() {
     std::optional<JsonValue> v = value(0);
@@ -99,9 +100,8 @@ private:
   }
 
   void skipSpace() {
-    while (pos_ < text_.size() &&
-           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-            text_[pos_] == '\r'))
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
+                                   text_[pos_] == '\n' || text_[pos_] == '\r'))
       ++pos_;
   }
 

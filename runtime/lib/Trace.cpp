@@ -124,8 +124,7 @@ TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
 }
 
 std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
-                                     double clockKHz,
-                                     const std::string &kernel,
+                                     double clockKHz, const std::string &kernel,
                                      const std::string &note) {
   std::string out;
   JsonWriter w(out);

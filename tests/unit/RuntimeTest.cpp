@@ -60,9 +60,8 @@ std::string manifestError(const std::string &text) {
 
 TEST_CASE("JSON: values, escapes and error positions", "[runtime]") {
   JsonError error;
-  std::optional<JsonValue> v =
-      parseJson(R"({"a": [1, -2.5e1, true, null], "s": "x\n\u00e9\ud83d\ude00"})",
-                error);
+  std::optional<JsonValue> v = parseJson(
+      R"({"a": [1, -2.5e1, true, null], "s": "x\n\u00e9\ud83d\ude00"})", error);
   REQUIRE(v);
   REQUIRE(v->get("a")->items().size() == 4);
   CHECK(v->get("a")->items()[1].asNumber() == -25);
@@ -113,22 +112,23 @@ TEST_CASE("manifest: a bundle klx export writes", "[runtime]") {
 }
 
 TEST_CASE("manifest: corrupt, missing and wrong fields", "[runtime]") {
-  CHECK(manifestError(std::string(kManifest).substr(0, 60)).rfind(
-            "manifest.json:", 0) == 0);
+  CHECK(manifestError(std::string(kManifest).substr(0, 60))
+            .rfind("manifest.json:", 0) == 0);
   CHECK(manifestError(replaced(kManifest, R"("entry": "gemm",)", "")) ==
         "manifest.json: entry is missing");
-  CHECK(manifestError(replaced(kManifest, R"("grid": "persistent")",
-                               R"("grid": 1)")) ==
+  CHECK(manifestError(
+            replaced(kManifest, R"("grid": "persistent")", R"("grid": 1)")) ==
         "manifest.json: grid must be a string, not a number");
-  CHECK(manifestError(replaced(kManifest, R"("klx_bundle": 1)",
-                               R"("klx_bundle": 2)")) ==
+  CHECK(manifestError(
+            replaced(kManifest, R"("klx_bundle": 1)", R"("klx_bundle": 2)")) ==
         "manifest.json: klx_bundle 2 is not a format this klx-run reads (1)");
   CHECK(manifestError(replaced(kManifest, R"("block": [384, 1, 1])",
                                R"("block": [384, 1])")) ==
         "manifest.json: block must hold 3 numbers");
-  CHECK(manifestError(replaced(kManifest, R"("abi": ["ptr", )", R"("abi": [)")) ==
-        "manifest.json: params flatten to 12 kernel parameters but abi lists "
-        "11");
+  CHECK(
+      manifestError(replaced(kManifest, R"("abi": ["ptr", )", R"("abi": [)")) ==
+      "manifest.json: params flatten to 12 kernel parameters but abi lists "
+      "11");
   CHECK(manifestError(replaced(kManifest, R"("box": [128, 64])",
                                R"("box": [128, 128])")) ==
         "manifest.json: params[0].box has rows of 256 bytes, wider than the "
@@ -155,13 +155,13 @@ TEST_CASE("manifest: corrupt, missing and wrong fields", "[runtime]") {
 
 TEST_CASE("manifest: the simulator's verdict rides along", "[runtime]") {
   std::string error;
-  std::optional<Manifest> m = parseManifest(
-      replaced(kManifest, R"("defines": {"stages": "3"},)",
-               R"("defines": {"stages": "3"},
+  std::optional<Manifest> m =
+      parseManifest(replaced(kManifest, R"("defines": {"stages": "3"},)",
+                             R"("defines": {"stages": "3"},
   "simulated": {"completes": false, "protocol_error": true,
                 "findings": ["full: 2 arrivals per phase"],
                 "blocked": ["consumer waits on full[0] for parity 0"]},)"),
-      error);
+                    error);
   INFO(error);
   REQUIRE(m);
   REQUIRE(m->simulated);
@@ -197,9 +197,9 @@ TEST_CASE("arguments: memrefs flatten, sizes by name", "[runtime]") {
   PackedArguments packed =
       packArguments(m, {2048, 1024, 512}, {0x1000, 0x1080, 0x20000});
   REQUIRE(packed.values.size() == m.abi.size());
-  std::vector<uint64_t> expected = {0x1000, 0x1080, 0x20000, 0x20000, 0,
-                                    2048,   1024,   1024,    1,       2048,
-                                    1024,   512};
+  std::vector<uint64_t> expected = {0x1000, 0x1080, 0x20000, 0x20000,
+                                    0,      2048,   1024,    1024,
+                                    1,      2048,   1024,    512};
   CHECK(packed.values == expected);
   CHECK(packed.names[4] == "D.offset");
   CHECK(packed.names[7] == "D.strides[0]");
@@ -207,10 +207,10 @@ TEST_CASE("arguments: memrefs flatten, sizes by name", "[runtime]") {
   CHECK(*static_cast<uint64_t *>(pointers[11]) == 512);
 
   // A hand-written kernel may take the number of k tiles instead of K.
-  Manifest counted = *parseManifest(
-      replaced(kManifest, R"({"name": "K", "kind": "scalar"})",
-               R"({"name": "k_tiles", "kind": "scalar"})"),
-      error);
+  Manifest counted =
+      *parseManifest(replaced(kManifest, R"({"name": "K", "kind": "scalar"})",
+                              R"({"name": "k_tiles", "kind": "scalar"})"),
+                     error);
   CHECK(packArguments(counted, {2048, 1024, 520}, {}).values[11] == 9);
 
   // A ragged size: D keeps its sizes, its rows are whole tiles apart in a
@@ -228,8 +228,10 @@ TEST_CASE("arguments: memrefs flatten, sizes by name", "[runtime]") {
 TEST_CASE("grids: persistent and one CTA per tile", "[runtime]") {
   std::string error;
   Manifest m = *parseManifest(kManifest, error);
-  CHECK(gridFor(m, {2048, 1024, 512}, 132) == std::array<unsigned, 3>{128, 1, 1});
-  CHECK(gridFor(m, {8192, 8192, 512}, 132) == std::array<unsigned, 3>{132, 1, 1});
+  CHECK(gridFor(m, {2048, 1024, 512}, 132) ==
+        std::array<unsigned, 3>{128, 1, 1});
+  CHECK(gridFor(m, {8192, 8192, 512}, 132) ==
+        std::array<unsigned, 3>{132, 1, 1});
   CHECK(gridFor(m, {130, 136, 64}, 132) == std::array<unsigned, 3>{4, 1, 1});
   m.persistent = false;
   CHECK(gridFor(m, {512, 768, 64}, 132) == std::array<unsigned, 3>{6, 4, 1});
@@ -262,7 +264,7 @@ TEST_CASE("host math: f16 and bf16 round trips", "[runtime]") {
     REQUIRE(floatToBF16(bf16ToFloat(h)) == h);
   }
   CHECK(halfToFloat(floatToHalf(1.0f / 3)) == Approx(0.333251953125));
-  CHECK(floatToHalf(1e6f) == 0x7C00);   // overflows to infinity
+  CHECK(floatToHalf(1e6f) == 0x7C00);        // overflows to infinity
   CHECK(floatToBF16(1.00390625f) == 0x3F80); // a tie rounds to even
   std::vector<uint16_t> r = randomMatrix(4096, DType::F16, 7);
   float lo = 1, hi = -1;
@@ -287,9 +289,11 @@ TEST_CASE("host math: reference and relative error", "[runtime]") {
     a.push_back(floatToHalf(v));
   for (float v : {5, 6, 7, 8})
     b.push_back(floatToHalf(v));
-  std::vector<double> ref = referenceRows(a, b, DType::F16, {2, 2, 2}, {0, 1}, 2);
+  std::vector<double> ref =
+      referenceRows(a, b, DType::F16, {2, 2, 2}, {0, 1}, 2);
   CHECK(ref == std::vector<double>{19, 22, 43, 50});
-  std::vector<double> second = referenceRows(a, b, DType::F16, {2, 2, 2}, {1}, 1);
+  std::vector<double> second =
+      referenceRows(a, b, DType::F16, {2, 2, 2}, {1}, 1);
   CHECK(second == std::vector<double>{43, 50});
 
   std::vector<float> out = {19, 22, 43, 50};
@@ -298,7 +302,8 @@ TEST_CASE("host math: reference and relative error", "[runtime]") {
   CHECK(exact.checked == 4);
   out[3] = 51; // off by 1 of norm sqrt(19^2 + 22^2 + 43^2 + 50^2)
   ErrorStats off = compareRows(out, ref, 2, {0, 1});
-  CHECK(off.relative == Approx(1 / std::sqrt(19.0 * 19 + 22 * 22 + 43 * 43 + 50 * 50)));
+  CHECK(off.relative ==
+        Approx(1 / std::sqrt(19.0 * 19 + 22 * 22 + 43 * 43 + 50 * 50)));
   CHECK(off.maxAbsolute == 1);
   out[1] = std::nanf("");
   ErrorStats poisoned = compareRows(out, ref, 2, {0, 1});
@@ -356,11 +361,20 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
   auto what = [](TraceKind kind, int stage) {
     return int64_t(kind) | int64_t(stage) << 8;
   };
-  std::vector<int64_t> buffer = {
-      3, 1100, what(TraceKind::WaitFullEnd, 1), 1050,
-      what(TraceKind::WaitFullBegin, 1), 1160, what(TraceKind::MmaIssue, 1),
-      5, 2000, what(TraceKind::CopyIssue, 2), 2010, 99, 2020,
-      what(TraceKind::ReleaseEmpty, 0)};
+  std::vector<int64_t> buffer = {3,
+                                 1100,
+                                 what(TraceKind::WaitFullEnd, 1),
+                                 1050,
+                                 what(TraceKind::WaitFullBegin, 1),
+                                 1160,
+                                 what(TraceKind::MmaIssue, 1),
+                                 5,
+                                 2000,
+                                 what(TraceKind::CopyIssue, 2),
+                                 2010,
+                                 99,
+                                 2020,
+                                 what(TraceKind::ReleaseEmpty, 0)};
   REQUIRE(buffer.size() == size_t(layout.words()));
   int64_t unknown = 0;
   std::vector<WarpTrace> warps =
@@ -405,9 +419,8 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
 }
 
 TEST_CASE("manifest: the instrumented build", "[runtime]") {
-  std::string withTrace = replaced(
-      kManifest, R"("defines": {"stages": "3"},)",
-      R"("defines": {"stages": "3"},
+  std::string withTrace = replaced(kManifest, R"("defines": {"stages": "3"},)",
+                                   R"("defines": {"stages": "3"},
   "trace": {"binary": "kernel.trace.cubin", "ctas": 2, "warps": 12,
             "events": 4096, "clock": "clock64",
             "warp_roles": ["consumer", "producer"],
@@ -427,15 +440,16 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
   REQUIRE(m->trace);
   CHECK(m->trace->events == 4096);
   CHECK(m->trace->warpRoles.size() == 2);
-  PackedArguments packed = packArguments(*m, m->trace->params, {2048, 1024, 512},
-                                         {1, 2, 3, 0xbeef});
+  PackedArguments packed =
+      packArguments(*m, m->trace->params, {2048, 1024, 512}, {1, 2, 3, 0xbeef});
   REQUIRE(packed.values.size() == 13);
   CHECK(packed.values.back() == 0xbeef);
-  CHECK(manifestError(replaced(withTrace, R"("i64", "ptr"]},)", R"("i64"]},)")) ==
-        "manifest.json: trace.params must flatten to abi and hold one trace "
-        "buffer");
-  CHECK(manifestError(replaced(withTrace, R"("binary": "kernel.trace.cubin",)",
-                               "")) ==
+  CHECK(
+      manifestError(replaced(withTrace, R"("i64", "ptr"]},)", R"("i64"]},)")) ==
+      "manifest.json: trace.params must flatten to abi and hold one trace "
+      "buffer");
+  CHECK(manifestError(
+            replaced(withTrace, R"("binary": "kernel.trace.cubin",)", "")) ==
         "manifest.json: trace.binary is missing");
 }
 

@@ -118,7 +118,7 @@ void addStatus(Facts &facts, const PipelineRun &run) {
     errors += d.severity == Severity::Error;
   std::string status = run.succeeded()                       ? "compiles"
                        : run.status == RunStatus::InputError ? "input error"
-                       : run.status == RunStatus::Stopped    ? "stopped"
+                       : run.status == RunStatus::Stopped ? "stopped"
                                                           : "environment error";
   if (errors)
     status += llvm::formatv(" ({0} error{1})", errors, errors == 1 ? "" : "s");

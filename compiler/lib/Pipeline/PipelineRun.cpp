@@ -56,9 +56,12 @@ int PipelineRun::stepsStep() const {
   for (int i = 0; i < int(snapshots.size()); ++i) {
     // A kernel written inside gpu.launch reads as written: before the
     // pipeline converts its ops and outlines it.
-    if (last < 0 && llvm::any_of(snapshots[i].steps, [](const KernelSteps &k) {
-          return llvm::StringRef(k.kernel).ends_with("(gpu.launch)");
-        }))
+    if (last < 0 &&
+        llvm::any_of(
+            snapshots[i].steps,
+            [](const KernelSteps &k) {
+              return llvm::StringRef(k.kernel).ends_with("(gpu.launch)");
+            }))
       return i;
     llvm::StringRef name = snapshots[i].name;
     if (name == "convert-scf-to-cf" || name == "convert-arith-to-llvm" ||

@@ -66,8 +66,8 @@ Target klx::chooseTarget(mlir::ModuleOp module,
   if (!file || (fileTarget && *fileTarget == chosen))
     return chosen;
   std::string asked = file->attribute + "<chip = \"" + file->chip + "\">";
-  std::string why = requested ? "--target=" + targetName(chosen).str() +
-                                    " overrides the file's " + asked
+  std::string why = requested  ? "--target=" + targetName(chosen).str() +
+                                     " overrides the file's " + asked
                     : declared ? "klx.target = \"" + targetName(chosen).str() +
                                      "\" overrides the file's " + asked
                                : "the file's " + asked +

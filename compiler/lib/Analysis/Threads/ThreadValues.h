@@ -81,7 +81,7 @@ private:
     Reason reason;
   };
   std::unordered_map<const void *, Reach> reachCache; // per Block
-  unsigned depth = 0; // of entry()'s recursion
+  unsigned depth = 0;                                 // of entry()'s recursion
 };
 
 } // namespace klx::threads

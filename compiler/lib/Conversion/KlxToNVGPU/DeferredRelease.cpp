@@ -35,8 +35,7 @@ namespace {
 
 /// The releases to defer in `loop`: those directly in its body after the
 /// body's one MMA.
-SmallVector<ConsumerReleaseOp> deferrableReleases(scf::ForOp loop,
-                                                  MmaOp mma) {
+SmallVector<ConsumerReleaseOp> deferrableReleases(scf::ForOp loop, MmaOp mma) {
   SmallVector<ConsumerReleaseOp> releases;
   for (Operation &op : *loop.getBody())
     if (auto release = dyn_cast<ConsumerReleaseOp>(op);
@@ -64,8 +63,7 @@ void deferInLoop(Lowering &l, scf::ForOp loop, MmaOp mma,
                 return indices;
               });
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
-  ValueRange previous =
-      newLoop.getRegionIterArgs().take_back(releases.size());
+  ValueRange previous = newLoop.getRegionIterArgs().take_back(releases.size());
   ValueRange last = newLoop.getResults().take_back(releases.size());
 
   // In the body: all but the newest MMA done, then the previous step's
@@ -80,8 +78,7 @@ void deferInLoop(Lowering &l, scf::ForOp loop, MmaOp mma,
   SmallVector<Value> pipelines;
   for (auto [i, release] : llvm::enumerate(releases)) {
     ConsumerReleaseOp op = release;
-    ConsumerReleaseOp::create(then, op.getLoc(), op.getPipeline(),
-                              previous[i]);
+    ConsumerReleaseOp::create(then, op.getLoc(), op.getPipeline(), previous[i]);
     pipelines.push_back(op.getPipeline());
     op.erase();
   }
@@ -89,9 +86,9 @@ void deferInLoop(Lowering &l, scf::ForOp loop, MmaOp mma,
   // After the loop: the last MMA done, its stages go back.
   b.setInsertionPointAfter(newLoop);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
-  Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                    newLoop.getLowerBound(),
-                                    newLoop.getUpperBound());
+  Value ran =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                            newLoop.getLowerBound(), newLoop.getUpperBound());
   auto after = scf::IfOp::create(b, loc, ran, /*withElse=*/false);
   OpBuilder afterThen = OpBuilder::atBlockTerminator(after.thenBlock());
   for (auto [pipeline, index] : llvm::zip(pipelines, last))
@@ -101,8 +98,7 @@ void deferInLoop(Lowering &l, scf::ForOp loop, MmaOp mma,
 
 } // namespace
 
-void klx::nvgpu_lowering::deferStageReleases(Lowering &l,
-                                             gpu::GPUFuncOp func) {
+void klx::nvgpu_lowering::deferStageReleases(Lowering &l, gpu::GPUFuncOp func) {
   if (l.schedule.getStages() < 2 || l.schedule.getPingpong())
     return;
   SmallVector<std::pair<scf::ForOp, MmaOp>> loops;

@@ -31,8 +31,8 @@ void klx::nvgpu_lowering::setUpTrace(Lowering &l, Location loc, Value buffer,
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   Value cta = l.add(loc, bx, arith::MulIOp::create(b, loc, by, gx));
-  l.trace.traced = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         cta, l.index(loc, options.ctas));
+  l.trace.traced = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cta,
+                                         l.index(loc, options.ctas));
   Value warp = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 32));
   int64_t warps = l.schedule.threads() / 32;
   Value slot = l.add(loc, warp, l.mul(loc, cta, warps));
@@ -41,7 +41,8 @@ void klx::nvgpu_lowering::setUpTrace(Lowering &l, Location loc, Value buffer,
       b, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128)),
       l.index(loc, 0));
-  l.trace.tracedWarpgroup = arith::AndIOp::create(b, loc, l.trace.traced, lane0);
+  l.trace.tracedWarpgroup =
+      arith::AndIOp::create(b, loc, l.trace.traced, lane0);
 }
 
 void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,

@@ -26,8 +26,8 @@ public:
 
   /// D (M x N, f32, rows `ldd` apart) = A (M x K) x B (K x N), row-major,
   /// f32 accumulate. Returns an empty string or the cuBLAS status.
-  std::string gemm(const ProblemSize &size, DType dtype, uint64_t a,
-                   uint64_t b, uint64_t d, int64_t ldd);
+  std::string gemm(const ProblemSize &size, DType dtype, uint64_t a, uint64_t b,
+                   uint64_t d, int64_t ldd);
   const std::string &libraryPath() const { return path_; }
 
 private:

@@ -38,11 +38,11 @@ inline constexpr Result kErrorNotReady = 600;
 inline bool isKernelFault(Result r) { return r >= 700 && r <= 719; }
 
 enum DeviceAttribute : int {
-  kClockRate = 13,                  // kHz
+  kClockRate = 13, // kHz
   kMultiprocessorCount = 16,
-  kMemoryClockRate = 36,            // kHz
-  kGlobalMemoryBusWidth = 37,       // bits
-  kL2CacheSize = 38,                // bytes
+  kMemoryClockRate = 36,      // kHz
+  kGlobalMemoryBusWidth = 37, // bits
+  kL2CacheSize = 38,          // bytes
   kComputeCapabilityMajor = 75,
   kComputeCapabilityMinor = 76,
   kMaxSharedMemoryPerBlockOptin = 97,

@@ -171,9 +171,10 @@ LogicalResult klx::pipelineWithoutRoles(KernelOp kernel) {
   OpBuilder after(context);
   after.setInsertionPointAfter(lastUse);
   ConsumerReleaseOp::create(after, loc, pipeline, state.getNextIndex());
-  Value next = arith::AddIOp::create(after, loc, kLoop.getInductionVar(), ahead);
-  Value more =
-      arith::CmpIOp::create(after, loc, arith::CmpIPredicate::ult, next, kTiles);
+  Value next =
+      arith::AddIOp::create(after, loc, kLoop.getInductionVar(), ahead);
+  Value more = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::ult,
+                                     next, kTiles);
   // Elected first, then the bound: a reader (and the role tree) sees one
   // thread issuing the copies.
   auto electedIf = scf::IfOp::create(after, loc, elected, /*withElse=*/false);
