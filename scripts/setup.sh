@@ -7,6 +7,8 @@ packages=(
   # compiler: LLVM/MLIR 22 (libMLIR.so, libLLVM.so, mlir-tblgen), clang to
   # build with, lit and FileCheck for the IR tests
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 llvm-22-tools
+  # the layout every C++ file keeps (the format test)
+  clang-format-22
   # build
   cmake ninja-build python3
   # window: GLFW + OpenGL 3 + Dear ImGui 1.86 (+ stb for PNG), a mono font
