@@ -289,6 +289,13 @@ std::string chipMismatch(llvm::StringRef name, llvm::StringRef chip) {
     return llvm::formatv("is an RDNA instruction (gfx11, gfx12), and {0} is "
                          "a CDNA chip, which has none (use amdgpu.mfma)",
                          chip);
+  if (isAmdChip(chip) && !isRdnaChip(chip) &&
+      name.starts_with("gpu.subgroup_mma_"))
+    return llvm::formatv("lowers on AMD only to RDNA's WMMA (gfx11, gfx12), "
+                         "and {0} is a CDNA chip, which has none (write "
+                         "amdgpu.mfma, or vector.contract for the AMD "
+                         "lowering to choose)",
+                         chip);
   if (isRdnaChip(chip) && isCdnaOnly(name))
     return llvm::formatv("is a CDNA instruction (gfx908 to gfx950), and {0} "
                          "is an RDNA chip, which has none (use amdgpu.wmma)",

@@ -136,10 +136,12 @@ std::optional<std::pair<bool, Value>> accessOf(Operation *op) {
     return std::pair{false, store.getAddr()};
   llvm::StringRef name = op->getName().getStringRef();
   if (name == "vector.load" || name == "vector.transfer_read" ||
-      name == "vector.maskedload" || name == "vector.gather")
+      name == "vector.maskedload" || name == "vector.gather" ||
+      name == "gpu.subgroup_mma_load_matrix" || name == "nvgpu.ldmatrix")
     return std::pair{true, op->getOperand(0)};
   if (name == "vector.store" || name == "vector.transfer_write" ||
-      name == "vector.maskedstore" || name == "vector.scatter")
+      name == "vector.maskedstore" || name == "vector.scatter" ||
+      name == "gpu.subgroup_mma_store_matrix")
     return std::pair{false, op->getOperand(1)};
   return std::nullopt;
 }
@@ -176,8 +178,9 @@ bool isPlumbing(Operation *op) {
 bool isTensorCoreOp(Operation *op) {
   llvm::StringRef name = op->getName().getStringRef();
   return isa<MmaOp>(op) || name == "nvgpu.warpgroup.mma" ||
-         name == "nvgpu.mma.sync" || name == "amdgpu.mfma" ||
-         name == "amdgpu.wmma" || name == "nvvm.wgmma.mma_async";
+         name == "gpu.subgroup_mma_compute" || name == "nvgpu.mma.sync" ||
+         name == "amdgpu.mfma" || name == "amdgpu.wmma" ||
+         name == "nvvm.wgmma.mma_async";
 }
 
 bool isBarrier(Operation *op) {
