@@ -21,10 +21,8 @@ static std::string dumpFileName(size_t index, const Snapshot &snapshot,
   std::replace(name.begin(), name.end(), ' ', '0');
   // Backend steps run once per gpu.module; name the module when there are
   // several so files do not overwrite each other.
-  if (snapshot.kind != EmitKind::MLIR && moduleCount > 1) {
-    llvm::StringRef anchor = snapshot.anchor;
-    name += "." + anchor.rsplit('@').second.str();
-  }
+  if (snapshot.kind != EmitKind::MLIR && moduleCount > 1)
+    name += "." + snapshot.moduleName().str();
   llvm::StringRef ext = snapshot.kind == EmitKind::Cubin
                             ? llvm::StringRef("log")
                             : emitKindExtension(snapshot.kind);
@@ -61,8 +59,7 @@ static bool dumpSnapshots(const PipelineRun &run, llvm::StringRef dir) {
       continue;
     for (const DeviceArtifacts &artifacts : run.artifacts) {
       if (artifacts.cubin.empty() ||
-          !llvm::StringRef(snapshot.anchor)
-               .ends_with("@" + artifacts.moduleName))
+          snapshot.moduleName() != artifacts.moduleName)
         continue;
       path.resize(path.size() - strlen("log"));
       path += "cubin";
@@ -71,11 +68,6 @@ static bool dumpSnapshots(const PipelineRun &run, llvm::StringRef dir) {
     }
   }
   return true;
-}
-
-/// True for a snapshot of the gpu.module named `module`.
-static bool isOfModule(const Snapshot &snapshot, llvm::StringRef module) {
-  return llvm::StringRef(snapshot.anchor).ends_with("@" + module.str());
 }
 
 /// The output of `kind` from the run: the text of the last step of that
@@ -97,7 +89,7 @@ static std::string collectOutput(const PipelineRun &run, EmitKind kind,
     return "";
   }
   for (const Snapshot &snapshot : run.snapshots)
-    if (snapshot.name == stepName && isOfModule(snapshot, module))
+    if (snapshot.name == stepName && snapshot.moduleName() == module)
       return snapshot.text;
   return "";
 }
@@ -180,7 +172,10 @@ static int writeOutput(const PipelineRun &run, const Arguments &args,
                     "DIR/\n";
     return kExitUsageError;
   }
-  std::string output = collectOutput(run, kind, stepName, modules.front());
+  // Several modules reach here only for JSON, which collects each below.
+  std::string output = modules.size() == 1
+                           ? collectOutput(run, kind, stepName, modules.front())
+                           : std::string();
   if (!args.output.empty()) {
     if (!writeFile(args.output, output))
       return kExitUsageError;

@@ -472,10 +472,8 @@ void AppController::chooseStep(int index) {
   const Snapshot &chosen = appState.run->snapshots[appState.view.selected];
   chosenStep = chosen.displayName();
   // A backend step runs once per gpu.module: its module's assembly shows.
-  llvm::StringRef anchor = chosen.anchor;
-  if (!chosen.isIR() || chosen.kind == EmitKind::LLVM)
-    if (anchor.consume_front("gpu.module @"))
-      appState.view.module = anchor.str();
+  if (chosen.kind != EmitKind::MLIR && !chosen.moduleName().empty())
+    appState.view.module = chosen.moduleName().str();
   showAssemblyFor(appState.view.selected);
 }
 

@@ -55,10 +55,9 @@ public:
       ImGui::SameLine();
       // Backend steps run once per gpu.module: say which, where several.
       std::string label = s.displayName();
-      llvm::StringRef anchor = s.anchor;
       if (s.kind != EmitKind::MLIR && run.artifacts.size() > 1 &&
-          anchor.consume_front("gpu.module "))
-        label += " " + anchor.str();
+          !s.moduleName().empty())
+        label += " @" + s.moduleName().str();
       if (ImGui::Selectable(label.c_str(), selected,
                             ImGuiSelectableFlags_SpanAllColumns))
         commands.push(cmd::SelectStep{index});

@@ -22,6 +22,11 @@ std::vector<Diag> PipelineRun::allDiagnostics() const {
   return all;
 }
 
+llvm::StringRef Snapshot::moduleName() const {
+  llvm::StringRef name = anchor;
+  return name.consume_front("gpu.module @") ? name : llvm::StringRef();
+}
+
 const Snapshot *PipelineRun::findSnapshot(llvm::StringRef name) const {
   for (const Snapshot &snapshot : snapshots)
     if (snapshot.displayName() == name)

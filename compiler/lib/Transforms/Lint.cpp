@@ -11,6 +11,8 @@
 
 #include "klx/Transforms/Passes.h"
 
+#include "Analysis/Threads/Divergence.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -45,12 +47,6 @@ std::string quoted(Operation *op) {
 
 // [SECTION] Values that depend on the thread --------------------------------
 
-bool isThreadSource(Operation *op) {
-  return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
-             NVVM::ThreadIdXOp, NVVM::ThreadIdYOp, NVVM::ThreadIdZOp,
-             NVVM::LaneIdOp, NVVM::WarpIdOp, NVVM::ElectSyncOp>(op);
-}
-
 /// The op that makes `value` differ between the threads of a block (a
 /// thread id, lane id or elect.sync op, or the gpu.launch whose thread id
 /// it is), following pure ops, loop counters and loop-carried values;
@@ -81,7 +77,7 @@ Operation *threadSourceOf(Value value) {
       continue;
     }
     Operation *op = v.getDefiningOp();
-    if (isThreadSource(op))
+    if (threads::isThreadSource(op))
       return op;
     if (op->getNumRegions() > 0 || !isMemoryEffectFree(op))
       continue;
@@ -216,12 +212,13 @@ bool initialisesInLoop(Operation *loop, Value barrier) {
       .wasInterrupted();
 }
 
-/// Whether each round of `loop` waits on a barrier of its own: the index
-/// changes with the loop and there are no more rounds than barriers.
-bool oneRoundPerBarrier(scf::ForOp loop, const ParityWait &wait) {
+/// Whether each round of `loop` (`trips` rounds, when known) waits on a
+/// barrier of its own: the index changes with the loop and there are no
+/// more rounds than barriers.
+bool oneRoundPerBarrier(scf::ForOp loop, const std::optional<APInt> &trips,
+                        const ParityWait &wait) {
   if (!wait.index || loop.isDefinedOutsideOfLoop(wait.index))
     return false;
-  std::optional<APInt> trips = loop.getStaticTripCount();
   auto group = dyn_cast<nvgpu::MBarrierGroupType>(wait.barrier.getType());
   return trips && group && trips->getZExtValue() <= group.getNumBarriers();
 }
@@ -242,7 +239,7 @@ unsigned lintConstantParity(Operation *op) {
   if (auto forLoop = dyn_cast<scf::ForOp>(loop)) {
     std::optional<APInt> trips = forLoop.getStaticTripCount();
     if ((trips && trips->getZExtValue() <= 1) ||
-        oneRoundPerBarrier(forLoop, *wait))
+        oneRoundPerBarrier(forLoop, trips, *wait))
       return 0;
   }
   if (initialisesInLoop(loop, wait->barrier))

@@ -68,6 +68,9 @@ struct Snapshot {
 
   /// "canonicalize" for the first occurrence, "canonicalize#3" later.
   std::string displayName() const;
+  /// The gpu.module the step ran on ("kernels" for an anchor of
+  /// "gpu.module @kernels"); empty for steps on the whole module.
+  llvm::StringRef moduleName() const;
   /// MLIR or LLVM IR (not PTX, a cubin or assembly).
   bool isIR() const { return kind == EmitKind::MLIR || kind == EmitKind::LLVM; }
 };

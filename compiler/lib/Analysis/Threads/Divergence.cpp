@@ -13,14 +13,6 @@ using namespace klx::threads;
 
 namespace {
 
-/// Ops whose result is the thread's own: its index, its lane, the lane
-/// elect.sync picks.
-bool isThreadSource(Operation *op) {
-  return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
-             NVVM::ThreadIdXOp, NVVM::ThreadIdYOp, NVVM::ThreadIdZOp,
-             NVVM::LaneIdOp, NVVM::WarpIdOp, NVVM::ElectSyncOp>(op);
-}
-
 /// Ops that give every thread of a block the same value.
 bool isBlockSource(Operation *op) {
   return isa<gpu::BlockIdOp, gpu::BlockDimOp, gpu::GridDimOp,
@@ -35,6 +27,12 @@ std::string opName(Operation *op) {
 }
 
 } // namespace
+
+bool klx::threads::isThreadSource(Operation *op) {
+  return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
+             NVVM::ThreadIdXOp, NVVM::ThreadIdYOp, NVVM::ThreadIdZOp,
+             NVVM::LaneIdOp, NVVM::WarpIdOp, NVVM::ElectSyncOp>(op);
+}
 
 Divergence::Divergence(const KernelShape &shape) : shape(shape) {
   for (unsigned i = 0; i < 3; ++i)

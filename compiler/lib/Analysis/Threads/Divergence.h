@@ -33,6 +33,10 @@ struct Reason {
   mlir::Operation *at = nullptr;
 };
 
+/// Ops whose result is the thread's own: its index, its lane, the lane
+/// elect.sync picks (what makes a value differ between threads).
+bool isThreadSource(mlir::Operation *op);
+
 class Divergence {
 public:
   explicit Divergence(const KernelShape &shape);
