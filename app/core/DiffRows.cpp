@@ -175,3 +175,36 @@ klx::app::buildDiffModel(std::string beforeText, std::string afterText,
   }
   return model;
 }
+
+std::string klx::app::copiedRows(const DiffModel &model,
+                                 const std::vector<DiffRow> &rows, size_t first,
+                                 size_t last, DiffSide side) {
+  if (first > last)
+    std::swap(first, last);
+  std::string text;
+  auto take = [&](size_t line) {
+    const DiffLine &d = model.lines.lines[line];
+    if (side == DiffSide::Unified) {
+      text += d.kind == DiffLine::Removed ? '-'
+              : d.kind == DiffLine::Added ? '+'
+                                          : ' ';
+      text += model.rowText(line).str();
+    } else if (side == DiffSide::Before && d.left >= 0) {
+      text += model.before.line(d.left).str();
+    } else if (side == DiffSide::After && d.right >= 0) {
+      text += model.after.line(d.right).str();
+    } else {
+      return;
+    }
+    text += '\n';
+  };
+  for (size_t shown = first; shown <= last && shown < rows.size(); ++shown) {
+    const DiffRow &row = rows[shown];
+    size_t count = row.folded ? row.folded : 1;
+    for (size_t line = row.first; line < row.first + count; ++line)
+      take(line);
+    if (row.paired != DiffRow::kNone)
+      take(row.paired);
+  }
+  return text;
+}

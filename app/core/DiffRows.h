@@ -84,6 +84,16 @@ struct DiffModel {
 std::shared_ptr<const DiffModel>
 buildDiffModel(std::string before, std::string after, DiffOptions options);
 
+/// What a copy of diff rows takes: their lines as `diff -u` prints them
+/// (inline), or one column's text (side by side: the column the drag
+/// started in).
+enum class DiffSide { Unified, Before, After };
+
+/// The text of the shown rows `first` to `last` of `rows` (inclusive,
+/// either order), one line each, a folded row giving the lines it hides.
+std::string copiedRows(const DiffModel &model, const std::vector<DiffRow> &rows,
+                       size_t first, size_t last, DiffSide side);
+
 } // namespace klx::app
 
 #endif // KLX_APP_CORE_DIFFROWS_H

@@ -28,10 +28,18 @@
 namespace klx::app {
 namespace {
 
-/// Byte offset of the `codepoints`-th character of `text`.
-size_t byteOffsetOf(llvm::StringRef text, int codepoints) {
+/// The characters (UTF-8 code points) of `text`.
+size_t codepoints(llvm::StringRef text) {
+  size_t count = 0;
+  for (char c : text)
+    count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return count;
+}
+
+/// Byte offset of the `characters`-th character of `text`.
+size_t byteOffsetOf(llvm::StringRef text, int characters) {
   size_t offset = 0;
-  for (int i = 0; i < codepoints && offset < text.size(); ++i) {
+  for (int i = 0; i < characters && offset < text.size(); ++i) {
     unsigned char c = text[offset];
     offset += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
   }
@@ -130,6 +138,12 @@ private:
     if (editLinesSerial != editSerial) {
       editLinesSerial = editSerial;
       editIndex = LineIndex(editBuffer);
+      longestColumns = 0;
+      for (size_t i = 0; i < editIndex.size(); ++i) {
+        llvm::StringRef line = editIndex.line(i);
+        // Code points: the font is monospaced.
+        longestColumns = std::max(longestColumns, codepoints(line));
+      }
     }
     return editIndex;
   }
@@ -224,16 +238,46 @@ private:
     ImGui::Dummy(ImVec2(gutter, std::max(1.0f, height)));
     ImGui::SameLine(0, 0);
 
+    // Lines wider than the editor get a scroll bar of their own below it
+    // (ImGui's multiline input only scrolls sideways to follow the caret).
+    float textWidth = ImGui::CalcTextSize("0").x * float(longestColumns + 2);
+    float viewWidth = ImGui::GetContentRegionAvail().x -
+                      ImGui::GetStyle().ScrollbarSize -
+                      2 * ImGui::GetStyle().FramePadding.x;
+    float barHeight =
+        textWidth > viewWidth ? ImGui::GetStyle().ScrollbarSize : 0;
+    sideScroll =
+        std::clamp(sideScroll, 0.0f, std::max(0.0f, textWidth - viewWidth));
+    if (ImGuiInputTextState *input = ImGui::GetInputTextState(id);
+        input && sideScrollMoved)
+      input->ScrollX = sideScroll;
+    sideScrollMoved = false;
+
     ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
     text.w = 0.0f; // the overlay draws the characters
     ImGui::PushStyleColor(ImGuiCol_Text, text);
     // Dark, so that every syntax colour reads at 4.5:1 or more.
     ImGui::PushStyleColor(ImGuiCol_FrameBg, palette::theme().editorBackground);
-    bool changed =
-        ImGui::InputTextMultiline(label, &editBuffer, ImVec2(-1, height),
-                                  ImGuiInputTextFlags_AllowTabInput);
+    bool changed = ImGui::InputTextMultiline(
+        label, &editBuffer, ImVec2(-1, std::max(1.0f, height - barHeight)),
+        ImGuiInputTextFlags_AllowTabInput);
     ImGui::PopStyleColor(2);
     bool active = ImGui::IsItemActive();
+    ImRect editorRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    // While the input is active it moves sideways with the caret. A click
+    // that makes it active with a fresh state (its scroll at 0) placed the
+    // caret as if the text were not scrolled: placed again below.
+    bool replaceCaret = false;
+    if (ImGuiInputTextState *input = ImGui::GetInputTextState(id);
+        input && active) {
+      replaceCaret = ImGui::IsItemActivated() &&
+                     ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+                     input->ScrollX != sideScroll;
+      if (replaceCaret)
+        input->ScrollX = sideScroll;
+      sideScroll = input->ScrollX;
+    }
+    scrollSideways(editorRect, barHeight, textWidth, viewWidth);
     if (changed) {
       if (fold)
         fold->edit(editBuffer);
@@ -262,7 +306,61 @@ private:
     if (!child)
       return;
     drawGutter(child, gutterPos, ImVec2(gutter, height), digits, lineCount);
+    if (replaceCaret)
+      placeCaretAtPointer(child, id);
     drawOverlay(state, commands, child, id, active);
+  }
+
+  /// The caret (and no selection) where the pointer is, in the editor's
+  /// text as the overlay shows it.
+  void placeCaretAtPointer(ImGuiWindow *child, ImGuiID id) {
+    ImGuiInputTextState *input = ImGui::GetInputTextState(id);
+    const LineIndex &lines = editLines();
+    if (!input || lines.size() == 0)
+      return;
+    ImVec2 padding = ImGui::GetStyle().FramePadding;
+    ImVec2 mouse = ImGui::GetIO().MousePos;
+    float x = mouse.x - (child->Pos.x + child->WindowPadding.x + padding.x) +
+              sideScroll;
+    float y = mouse.y - (child->Pos.y + child->WindowPadding.y + padding.y) +
+              child->Scroll.y;
+    size_t line = std::min<size_t>(
+        lines.size() - 1, size_t(std::max(0.0f, y / ImGui::GetFontSize())));
+    int index = 0; // in the input's wide characters
+    for (size_t i = 0; i < line; ++i)
+      index += int(codepoints(lines.line(i))) + 1;
+    size_t column =
+        size_t(std::max(0.0f, std::round(x / ImGui::CalcTextSize("0").x)));
+    index += int(std::min(column, codepoints(lines.line(line))));
+    index = std::min(index, input->CurLenW);
+    input->Stb.cursor = input->Stb.select_start = input->Stb.select_end = index;
+    input->Stb.has_preferred_x = 0;
+  }
+
+  /// Shift+wheel, a sideways wheel and the bar under the editor move its
+  /// text sideways; the input, when it has a state, is told.
+  void scrollSideways(const ImRect &editor, float barHeight, float textWidth,
+                      float viewWidth) {
+    ImGuiIO &io = ImGui::GetIO();
+    float before = sideScroll;
+    float wheel = io.MouseWheelH != 0 ? io.MouseWheelH
+                  : io.KeyShift       ? io.MouseWheel
+                                      : 0;
+    float limit = std::max(0.0f, textWidth - viewWidth);
+    if (wheel != 0 && ImGui::IsMouseHoveringRect(editor.Min, editor.Max))
+      sideScroll = std::clamp(
+          sideScroll - wheel * ImGui::CalcTextSize("0").x * 8, 0.0f, limit);
+    if (barHeight > 0) {
+      ImRect bar(ImVec2(editor.Min.x, editor.Max.y),
+                 ImVec2(editor.Max.x - ImGui::GetStyle().ScrollbarSize,
+                        editor.Max.y + barHeight));
+      ImS64 position = ImS64(sideScroll);
+      if (ImGui::ScrollbarEx(bar, ImGui::GetID("##sideways"), ImGuiAxis_X,
+                             &position, ImS64(viewWidth), ImS64(textWidth),
+                             ImDrawFlags_RoundCornersAll))
+        sideScroll = std::clamp(float(position), 0.0f, limit);
+    }
+    sideScrollMoved = sideScroll != before;
   }
 
   /// Line numbers beside the editor's visible lines, scrolled with it;
@@ -306,11 +404,8 @@ private:
     ImVec2 origin(
         child->Pos.x + child->WindowPadding.x - child->Scroll.x + padding.x,
         child->Pos.y + child->WindowPadding.y - child->Scroll.y + padding.y);
-    // While the input is active it scrolls sideways to follow the caret
-    // along a long line (ImGui's ScrollX); the coloured text follows it.
-    if (ImGuiInputTextState *input = ImGui::GetInputTextState(id);
-        input && active)
-      origin.x -= input->ScrollX;
+    // The coloured text follows the editor's sideways scroll.
+    origin.x -= sideScroll;
     float lineHeight = ImGui::GetFontSize();
     ImDrawList *drawList = child->DrawList;
     drawList->PushClipRect(child->InnerClipRect.Min, child->InnerClipRect.Max,
@@ -461,6 +556,11 @@ private:
   uint64_t editSerial = 0;
   LineIndex editIndex;
   uint64_t editLinesSerial = ~uint64_t(0);
+  size_t longestColumns = 0; // of editBuffer's lines
+  /// How far the editor's text is scrolled sideways, in pixels; moved by
+  /// the user this frame, to be handed to the input next frame.
+  float sideScroll = 0;
+  bool sideScrollMoved = false;
   FindBar find;
   int pendingScroll = -1;
   const PipelineRun *diagnosticsOf = nullptr;

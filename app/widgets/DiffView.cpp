@@ -39,6 +39,7 @@ void DiffView::adopt(std::shared_ptr<const DiffModel> ready) {
 
 void DiffView::rebuildRows() {
   rows.clear();
+  selectFrom = selectTo = -1; // the rows it named are gone
   if (!model)
     return;
   if (foldUnchangedRuns) {
@@ -144,17 +145,24 @@ void DiffView::drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
                     std::max(1.0f, size / 10));
 }
 
+/// A selected row's background is the selection's, else its change's.
+static ImU32 rowBackground(klx::DiffLine::Kind kind, bool selectedRow) {
+  if (selectedRow)
+    return palette::theme().selection;
+  return kind == klx::DiffLine::Removed ? palette::theme().removed
+         : kind == klx::DiffLine::Added ? palette::theme().added
+                                        : 0;
+}
+
 void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
-                        size_t row, int side) {
+                        size_t row, int side, bool selectedRow) {
   const DiffLine &d = model->lines.lines[row];
   int line = side == 0 ? d.left : d.right;
   if (line < 0)
     return;
   float lineHeight = ImGui::GetTextLineHeight();
   float numberWidth = ImGui::CalcTextSize("0").x * 7;
-  ImU32 background = d.kind == DiffLine::Removed ? palette::theme().removed
-                     : d.kind == DiffLine::Added ? palette::theme().added
-                                                 : 0;
+  ImU32 background = rowBackground(d.kind, selectedRow);
   ImVec2 end(pos.x + width - 4, pos.y + lineHeight);
   if (background)
     drawList->AddRectFilled(pos, end, background);
@@ -174,13 +182,11 @@ void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
 }
 
 void DiffView::drawInline(ImDrawList *drawList, ImVec2 pos, float width,
-                          size_t row) {
+                          size_t row, bool selectedRow) {
   const DiffLine &d = model->lines.lines[row];
   float lineHeight = ImGui::GetTextLineHeight();
   float charWidth = ImGui::CalcTextSize("0").x;
-  ImU32 background = d.kind == DiffLine::Removed ? palette::theme().removed
-                     : d.kind == DiffLine::Added ? palette::theme().added
-                                                 : 0;
+  ImU32 background = rowBackground(d.kind, selectedRow);
   if (background)
     drawList->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + lineHeight),
                             background);
@@ -223,20 +229,83 @@ void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
       (row.paired != DiffRow::kNone && find.hasMatchOn(row.paired)))
     drawList->AddRectFilled(pos, ImVec2(pos.x + fullWidth, pos.y + lineHeight),
                             palette::theme().searchMatch);
+  bool selectedRow = selected(size_t(&row - rows.data()));
   if (!sideBySideRows) {
-    drawInline(drawList, pos, columnWidth, row.first);
+    drawInline(drawList, pos, columnWidth, row.first, selectedRow);
     return;
   }
   // A removed line and the added line paired with it share the row.
   bool added = model->lines.lines[row.first].kind == DiffLine::Added;
   size_t right = row.paired != DiffRow::kNone ? row.paired : row.first;
   if (!added)
-    drawSide(drawList, pos, columnWidth, row.first, 0);
-  drawSide(drawList, ImVec2(pos.x + columnWidth, pos.y), columnWidth, right, 1);
+    drawSide(drawList, pos, columnWidth, row.first, 0,
+             selectedRow && selectSide == DiffSide::Before);
+  drawSide(drawList, ImVec2(pos.x + columnWidth, pos.y), columnWidth, right, 1,
+           selectedRow && selectSide == DiffSide::After);
 }
 
-void DiffView::handleMouse(ImVec2 origin, float lineHeight) {
+bool DiffView::selected(size_t shown) const {
+  if (selectFrom < 0)
+    return false;
+  return shown >= size_t(std::min(selectFrom, selectTo)) &&
+         shown <= size_t(std::max(selectFrom, selectTo));
+}
+
+std::string DiffView::selectedText() const {
+  if (selectFrom < 0)
+    return "";
+  return copiedRows(*model, rows, size_t(selectFrom), size_t(selectTo),
+                    selectSide);
+}
+
+void DiffView::handleSelection(ImVec2 origin, float lineHeight,
+                               float columnWidth) {
   ImGuiIO &io = ImGui::GetIO();
+  if (rows.empty())
+    return;
+  auto rowAt = [&](float y) {
+    return std::clamp(int((y - origin.y) / lineHeight), 0,
+                      int(rows.size()) - 1);
+  };
+  if (ImGui::IsItemClicked(ImGuiMouseButton_Left) &&
+      !rows[rowAt(io.MousePos.y)].folded) {
+    int row = rowAt(io.MousePos.y);
+    if (!io.KeyShift || selectFrom < 0) {
+      selectFrom = row;
+      selectSide = !sideBySideRows                          ? DiffSide::Unified
+                   : io.MousePos.x < origin.x + columnWidth ? DiffSide::Before
+                                                            : DiffSide::After;
+    }
+    selectTo = row;
+  } else if (ImGui::IsItemActive() && selectFrom >= 0 &&
+             ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    selectTo = rowAt(io.MousePos.y);
+    // Past the pane's edge the rows scroll, as an editor's do.
+    ImVec2 min = ImGui::GetWindowPos();
+    float max = min.y + ImGui::GetWindowHeight();
+    if (io.MousePos.y < min.y)
+      ImGui::SetScrollY(ImGui::GetScrollY() - lineHeight);
+    else if (io.MousePos.y > max)
+      ImGui::SetScrollY(ImGui::GetScrollY() + lineHeight);
+  }
+  if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ||
+      !io.KeyCtrl)
+    return;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_A))) {
+    selectFrom = 0;
+    selectTo = int(rows.size()) - 1;
+    if (sideBySideRows && selectSide == DiffSide::Unified)
+      selectSide = DiffSide::After;
+    if (!sideBySideRows)
+      selectSide = DiffSide::Unified;
+  }
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_C)) && selectFrom >= 0)
+    ImGui::SetClipboardText(selectedText().c_str());
+}
+
+void DiffView::handleMouse(ImVec2 origin, float lineHeight, float columnWidth) {
+  ImGuiIO &io = ImGui::GetIO();
+  handleSelection(origin, lineHeight, columnWidth);
   int hovered = -1;
   if (ImGui::IsItemHovered()) {
     float y = io.MousePos.y - origin.y;
@@ -265,6 +334,8 @@ void DiffView::handleMouse(ImVec2 origin, float lineHeight) {
       if (ImGui::MenuItem(label.c_str()))
         ImGui::SetClipboardText(rowText(menuRow).str().c_str());
     }
+    if (selectFrom >= 0 && ImGui::MenuItem("Copy the selected lines"))
+      ImGui::SetClipboardText(selectedText().c_str());
     if (ImGui::MenuItem("Copy the diff (unified)"))
       ImGui::SetClipboardText(unifiedText().c_str());
     ImGui::EndPopup();
@@ -322,7 +393,7 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
   for (int shown = first; shown < last; ++shown)
     drawRow(drawList, ImVec2(origin.x, origin.y + shown * lineHeight),
             rows[shown], columnWidth, fullWidth);
-  handleMouse(origin, lineHeight);
+  handleMouse(origin, lineHeight, columnWidth);
   ImGui::EndChild();
   ImGui::PopID();
 }

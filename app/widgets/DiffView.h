@@ -3,7 +3,8 @@
 // Side by side where the pane is wide, inline (-/+) where it is narrow;
 // the words that changed inside a replaced line stand out; unchanged runs
 // fold to a row a click opens (DiffRows); Ctrl+F and Ctrl+G search the
-// rows; right-click copies a line or the whole diff as unified text.
+// rows; a drag selects rows for Ctrl+C; right-click copies a line, the
+// selection or the whole diff as unified text.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,13 +50,19 @@ private:
   void reveal(size_t line);
   void drawHeader();
   void drawSide(ImDrawList *drawList, ImVec2 pos, float width, size_t row,
-                int side);
-  void drawInline(ImDrawList *drawList, ImVec2 pos, float width, size_t row);
+                int side, bool selectedRow);
+  void drawInline(ImDrawList *drawList, ImVec2 pos, float width, size_t row,
+                  bool selectedRow);
   void drawFold(ImDrawList *drawList, ImVec2 pos, float width,
                 const DiffRow &fold);
   void drawChangedWords(ImDrawList *drawList, ImVec2 textPos,
                         llvm::StringRef text, size_t row);
-  void handleMouse(ImVec2 origin, float lineHeight);
+  void handleMouse(ImVec2 origin, float lineHeight, float columnWidth);
+  /// A drag over rows selects them (in one column side by side); Ctrl+C
+  /// copies them, Ctrl+A selects every row.
+  void handleSelection(ImVec2 origin, float lineHeight, float columnWidth);
+  bool selected(size_t shown) const;
+  std::string selectedText() const;
 
   Background<DiffModel> job;
   std::shared_ptr<const DiffModel> model; // what is drawn
@@ -70,6 +77,10 @@ private:
   int pendingScroll = -1; // a row of `rows`
   FindBar find;
   int menuRow = -1;
+  /// The selected rows of `rows`, from the one the drag started on to the
+  /// one under the pointer; none while selectFrom < 0.
+  int selectFrom = -1, selectTo = -1;
+  DiffSide selectSide = DiffSide::Unified;
 };
 
 } // namespace klx::app

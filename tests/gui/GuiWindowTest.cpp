@@ -175,6 +175,55 @@ kill $pid; wait $pid
   llvm::sys::fs::remove_directories(dir);
 }
 
+TEST_CASE("GUI: drag over rows of the IR diff and copy them", "[gui][copy]") {
+  // The Diff layout shows klx-to-nvgpu against the step before, side by
+  // side; xdotool drags down the right column and presses Ctrl+C. What
+  // xclip reads are whole lines of the step's own IR, as the CLI prints it.
+  for (const char *tool : {"xdotool", "xclip", "xvfb-run"})
+    if (!llvm::sys::findProgramByName(tool))
+      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-diffcopy", dir));
+  std::string kernel =
+      std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gemm_ws_persistent.mlir";
+  Image layout = screenshot("diff-copy-layout.png",
+                            {"--layout=diff", "--pass=klx-to-nvgpu"});
+  Rect ir = paneRect(layout, kIR);
+  int x = ir.x0 + (ir.x1 - ir.x0) * 3 / 4;
+  int y0 = ir.y0 + (ir.y1 - ir.y0) * 40 / 100;
+  int y1 = y0 + int(layout.fontSize * 4.5); // four rows further down
+  std::string script =
+      llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" compile "{2}" --stop-after=klx-to-nvgpu > {0}/after.mlir
+"{1}" "{2}" --layout=diff --pass=klx-to-nvgpu --ready-file={0}/ready &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove {3} {4} mousedown 1; sleep 0.2
+xdotool mousemove {3} {5}; sleep 0.2; xdotool mouseup 1; sleep 0.3
+xdotool keydown ctrl; sleep 0.15; xdotool key c; sleep 0.2
+xdotool keyup ctrl; sleep 0.5
+xclip -o -selection clipboard > {0}/clipboard.txt
+kill $pid; wait $pid
+)",
+                    std::string(dir), KLX_BINARY, kernel, x, y0, y1)
+          .str();
+  INFO(driveWindow(std::string(dir), script));
+  std::string after = readFile(std::string(dir) + "/after.mlir");
+  std::string copied = readFile(std::string(dir) + "/clipboard.txt");
+  INFO("copied: " << copied);
+  REQUIRE(after.find("nvgpu.mbarrier") != std::string::npos);
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(copied).rtrim('\n').split(lines, '\n');
+  CHECK(lines.size() >= 4);
+  for (llvm::StringRef line : lines) {
+    INFO("copied line: " << line.str());
+    CHECK(llvm::StringRef(after).contains("\n" + line.str() + "\n"));
+  }
+  llvm::sys::fs::remove_directories(dir);
+}
+
 namespace {
 /// Pixels of the box Ctrl+F draws around each match (palette's
 /// searchOutline in the dark theme, 240 200 60).
@@ -192,7 +241,9 @@ size_t searchOutlinePixels(const Image &image, Rect r) {
 TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
           "[gui][find]") {
   // Driven with xdotool: a click in the IR pane, Ctrl+F, a word, Enter;
-  // then the same in the Source editor. Both panes box their matches.
+  // then the same in the Source pane, clicked on its title bar: a click on
+  // a line of code would show that line's IR, away from the IR's matches.
+  // Both panes box their matches.
   for (const char *tool : {"xdotool", "xvfb-run"})
     if (!llvm::sys::findProgramByName(tool))
       FAIL(tool << " is not installed; scripts/setup.sh installs it");
@@ -230,7 +281,7 @@ wait $pid
 )",
                     std::string(dir), KLX_BINARY, png, (ir.x0 + ir.x1) / 2,
                     (ir.y0 + ir.y1) / 2, (source.x0 + source.x1) / 2,
-                    (source.y0 + source.y1) / 2, ctrl('f'))
+                    source.y0 + 8, ctrl('f'))
           .str();
   INFO(driveWindow(std::string(dir), script));
   Image found = loadScreenshot(png);

@@ -173,6 +173,32 @@ TEST_CASE("Side by side, a removed line shares its row with its replacement",
   }
 }
 
+TEST_CASE("Rows dragged over in a diff copy as unified lines or one column",
+          "[app][diff]") {
+  std::string oldText = "a\nold 1\nold 2\nz\n", newText = "a\nnew 1\nz\n";
+  for (int i = 0; i < 10; ++i) { // a long unchanged tail that folds
+    oldText += "same " + std::to_string(i) + "\n";
+    newText += "same " + std::to_string(i) + "\n";
+  }
+  std::shared_ptr<const DiffModel> model = buildDiffModel(oldText, newText, {});
+  std::vector<DiffRow> inlineRows = foldUnchanged(model->lines, 1, {});
+  // a, -old 1, -old 2, +new 1, z, same 0, then the rest folded.
+  CHECK(copiedRows(*model, inlineRows, 0, 3, DiffSide::Unified) ==
+        " a\n-old 1\n-old 2\n+new 1\n");
+  // Either order; a folded row gives the lines it hides.
+  std::string all = copiedRows(*model, inlineRows, inlineRows.size() - 1, 0,
+                               DiffSide::Unified);
+  CHECK(llvm::StringRef(all).ends_with(" same 8\n same 9\n"));
+  CHECK(std::count(all.begin(), all.end(), '\n') ==
+        long(model->lines.lines.size()));
+
+  // Side by side, a drag in one column copies that column's text.
+  std::vector<DiffRow> paired = pairChanges(inlineRows, model->lines);
+  CHECK(copiedRows(*model, paired, 0, 3, DiffSide::Before) ==
+        "a\nold 1\nold 2\nz\n");
+  CHECK(copiedRows(*model, paired, 0, 3, DiffSide::After) == "a\nnew 1\nz\n");
+}
+
 TEST_CASE("A role has one colour, by its name, in every pane and step",
           "[app][roles]") {
   CHECK(roleColourSlot("") == -1);
