@@ -186,7 +186,8 @@ void cli::printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os) {
 
 const Snapshot *cli::namedStep(const PipelineRun &run, llvm::StringRef name,
                                llvm::StringRef who, llvm::raw_ostream &errs) {
-  const Snapshot *step = run.findSnapshot(name);
+  int found = run.findStep(name);
+  const Snapshot *step = found >= 0 ? &run.snapshots[found] : nullptr;
   if (!step)
     errs << "klx " << who << ": no step named '" << name
          << "' ran (see `klx pipeline " << run.fileName << "`)\n";

@@ -70,7 +70,7 @@ int cli::runRolesCommand(const Arguments &args) {
     llvm::json::OStream json(llvm::outs(), 2);
     json.object([&] {
       json.attribute("file", run.fileName);
-      json.attribute("step", snapshot->displayName());
+      json.attribute("step", snapshot->label(run.severalModules()));
       json.attributeArray("kernels", [&] {
         for (const RoleTree &tree : snapshot->roles)
           writeRoleTreeJson(json, tree);
@@ -78,7 +78,7 @@ int cli::runRolesCommand(const Arguments &args) {
     });
     llvm::outs() << "\n";
   } else {
-    llvm::outs() << run.fileName << ": roles after " << snapshot->displayName()
+    llvm::outs() << run.fileName << ": roles after " << snapshot->label(run.severalModules())
                  << "\n";
     for (const RoleTree &tree : snapshot->roles)
       printRoleTree(llvm::outs(), tree);

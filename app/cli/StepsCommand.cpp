@@ -109,7 +109,7 @@ int cli::runStepsCommand(const Arguments &args) {
     if (run.succeeded())
       llvm::errs() << "klx steps: " << run.fileName
                    << ": no kernel body to read at "
-                   << (snapshot ? "step '" + snapshot->displayName() + "'"
+                   << (snapshot ? "step '" + snapshot->label(run.severalModules()) + "'"
                                 : std::string("any step"))
                    << " (kernels are read as gpu.func, gpu.launch, "
                       "klx.kernel or an LLVM kernel function)\n";
@@ -121,7 +121,7 @@ int cli::runStepsCommand(const Arguments &args) {
     llvm::json::OStream json(llvm::outs(), 2);
     json.object([&] {
       json.attribute("file", run.fileName);
-      json.attribute("step", snapshot->displayName());
+      json.attribute("step", snapshot->label(run.severalModules()));
       json.attributeArray("kernels", [&] {
         for (const KernelSteps &kernel : snapshot->steps)
           writeJson(json, kernel, ir);
@@ -129,7 +129,7 @@ int cli::runStepsCommand(const Arguments &args) {
     });
     llvm::outs() << "\n";
   } else {
-    llvm::outs() << run.fileName << ": steps after " << snapshot->displayName()
+    llvm::outs() << run.fileName << ": steps after " << snapshot->label(run.severalModules())
                  << "\n";
     for (const KernelSteps &kernel : snapshot->steps)
       printText(llvm::outs(), kernel, ir);

@@ -105,7 +105,7 @@ int cli::runTimelineCommand(const Arguments &args) {
     llvm::json::OStream json(llvm::outs(), 2);
     json.object([&] {
       json.attribute("file", run.fileName);
-      json.attribute("step", snapshot->displayName());
+      json.attribute("step", snapshot->label(run.severalModules()));
       json.attribute("latency", timelines.front().latency.describe());
       json.attributeArray("kernels", [&] {
         for (size_t k = 0; k < timelines.size(); ++k)
@@ -132,7 +132,7 @@ int cli::runTimelineCommand(const Arguments &args) {
   for (size_t k = 0; k < timelines.size(); ++k) {
     const sim::ProtocolModel &m = snapshot->protocols[k];
     os << run.fileName << ": simulated barrier timeline of "
-       << sim::kernelLabel(m) << " after " << snapshot->displayName()
+       << sim::kernelLabel(m) << " after " << snapshot->label(run.severalModules())
        << ", read from " << m.readFrom << "\n";
     sim::printTimeline(os, m, timelines[k]);
     if (checks[k])

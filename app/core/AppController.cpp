@@ -299,7 +299,8 @@ void AppController::startCompile() {
   if (chosenStep.empty() && appState.run && appState.run->succeeded() &&
       appState.view.selected < int(appState.run->snapshots.size())) {
     // Keep the user on the step shown across recompiles.
-    chosenStep = appState.run->snapshots[appState.view.selected].displayName();
+    chosenStep = appState.run->snapshots[appState.view.selected].label(
+        appState.run->severalModules());
   }
 }
 
@@ -409,10 +410,11 @@ void AppController::selectStepNamed(const std::string &name) {
     pendingStep = name;
     return;
   }
+  // A step that runs on each gpu.module: the module the user picked.
   if (appState.run)
-    for (size_t i = 0; i < appState.run->snapshots.size(); ++i)
-      if (appState.run->snapshots[i].displayName() == name)
-        return chooseStep(int(i));
+    if (int found = appState.run->findStep(name, appState.view.module);
+        found >= 0)
+      return chooseStep(found);
   setMessage("no step named " + name + " in this run", true);
 }
 
@@ -437,18 +439,19 @@ void AppController::takeResult(CompileResult result) {
   // The step asked for (a link, --pass) or the user's choice, when this
   // run has it; a failed run that does not is read at its failure.
   const std::string &wanted = pendingStep.empty() ? chosenStep : pendingStep;
-  int found = -1;
-  for (size_t i = 0; i < snapshots.size() && !wanted.empty(); ++i)
-    if (snapshots[i].displayName() == wanted) {
-      found = int(i);
-      break;
-    }
+  int found = wanted.empty()
+                  ? -1
+                  : appState.run->findStep(wanted, appState.view.module);
   if (found >= 0)
     selected = found;
   else if (!appState.run->succeeded())
     selected = int(snapshots.size()) - 1;
   if (found >= 0 && !pendingStep.empty()) {
     chosenStep = pendingStep;
+    // A step asked for by "NAME @MODULE": that module is the one shown.
+    if (llvm::StringRef module = snapshots[found].moduleName();
+        !module.empty())
+      appState.view.module = module.str();
     showAssemblyFor(found);
   }
   pendingStep.clear();
@@ -470,9 +473,10 @@ void AppController::chooseStep(int index) {
   if (!appState.run || appState.run->snapshots.empty())
     return;
   const Snapshot &chosen = appState.run->snapshots[appState.view.selected];
-  chosenStep = chosen.displayName();
-  // A backend step runs once per gpu.module: its module's assembly shows.
-  if (chosen.kind != EmitKind::MLIR && !chosen.moduleName().empty())
+  chosenStep = chosen.label(appState.run->severalModules());
+  // A step that runs on each gpu.module (a nested pass, a backend step):
+  // its module is the one shown, its assembly too.
+  if (!chosen.moduleName().empty())
     appState.view.module = chosen.moduleName().str();
   showAssemblyFor(appState.view.selected);
 }

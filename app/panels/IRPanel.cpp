@@ -167,7 +167,9 @@ private:
     ImGui::SameLine();
     int other =
         std::min<int>(comparisonStep(state.view), run.snapshots.size() - 1);
-    std::string label = "against " + run.snapshots[other].displayName() +
+    bool severalModules = run.severalModules();
+    std::string label = "against " +
+                        run.snapshots[other].label(severalModules) +
                         (state.view.compareWith < 0 ? " (previous)" : "");
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##against", label.c_str())) {
@@ -177,7 +179,7 @@ private:
         if (!run.snapshots[i].isIR())
           continue;
         ImGui::PushID(int(i));
-        if (ImGui::Selectable(run.snapshots[i].displayName().c_str(),
+        if (ImGui::Selectable(run.snapshots[i].label(severalModules).c_str(),
                               int(i) == state.view.compareWith))
           commands.push(cmd::CompareWith{int(i)});
         ImGui::PopID();

@@ -39,6 +39,7 @@ public:
     ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthFixed,
                             ImGui::CalcTextSize("0000.00").x);
+    bool severalModules = run.severalModules();
     for (int index : visibleSteps(run, state.view.hideUnchanged)) {
       const Snapshot &s = run.snapshots[index];
       ImGui::PushID(index);
@@ -53,11 +54,9 @@ public:
       ImGui::TextUnformatted(s.failed ? "x" : s.changed ? "*" : " ");
       ImGui::PopStyleColor();
       ImGui::SameLine();
-      // Backend steps run once per gpu.module: say which, where several.
-      std::string label = s.displayName();
-      if (s.kind != EmitKind::MLIR && run.artifacts.size() > 1 &&
-          !s.moduleName().empty())
-        label += " @" + s.moduleName().str();
+      // Nested passes and backend steps run once per gpu.module: say
+      // which, where several.
+      std::string label = s.label(severalModules);
       if (ImGui::Selectable(label.c_str(), selected,
                             ImGuiSelectableFlags_SpanAllColumns))
         commands.push(cmd::SelectStep{index});

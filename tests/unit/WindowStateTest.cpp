@@ -473,6 +473,28 @@ TEST_CASE("A file with two gpu.modules: the Assembly pane and Save follow "
   // A name no module has (after an edit renamed it): the first.
   controller.apply(cmd::SelectModule{"gone"}, 0);
   CHECK(shownModule(*state.run, state.view) == 0);
+
+  // Passes nested on gpu.module ran once per module: labelled with it; a
+  // plain name (a lesson link, --pass) takes the picked module's one, and
+  // selecting one picks its module.
+  REQUIRE(state.run->severalModules());
+  auto selectedLabel = [&] {
+    return state.run->snapshots[state.view.selected].label(true);
+  };
+  controller.apply(cmd::SelectModule{"square_kernels"}, 0);
+  controller.apply(cmd::SelectStepNamed{"convert-gpu-to-nvvm"}, 0);
+  CHECK(selectedLabel() == "convert-gpu-to-nvvm @square_kernels");
+  controller.apply(cmd::SelectStepNamed{"cse#2 @scale_kernels"}, 0);
+  CHECK(selectedLabel() == "cse#2 @scale_kernels");
+  CHECK(state.view.module == "scale_kernels");
+  // The choice is kept across a recompile, module and all.
+  controller.apply(cmd::SelectModule{"square_kernels"}, 0);
+  controller.apply(cmd::Recompile{}, 0);
+  waitForRun(controller, 0);
+  CHECK(selectedLabel() == "cse#2 @scale_kernels");
+  CHECK(state.run->findStep("cse#2 @gone") < 0);
+  CHECK(state.run->findStep("cse#2", "gone") ==
+        state.run->findStep("cse#2 @scale_kernels"));
 }
 
 TEST_CASE("Teach shows an assembly step's code in the large pane and raises "

@@ -296,13 +296,6 @@ void renameKernel(Facts &facts, const std::string &from,
   facts = std::move(renamed);
 }
 
-int findStep(const PipelineRun &run, llvm::StringRef name) {
-  for (size_t i = 0; i < run.snapshots.size(); ++i)
-    if (run.snapshots[i].displayName() == name)
-      return int(i);
-  return -1;
-}
-
 } // namespace
 
 std::string klx::defaultComparisonStep(const PipelineRun &a,
@@ -310,15 +303,15 @@ std::string klx::defaultComparisonStep(const PipelineRun &a,
   // Where a schedule shows: the tile program lowered, else the body as
   // written (the steps' step), else the last MLIR both have.
   for (llvm::StringRef name : {"klx-to-nvgpu", "klx-to-amdgpu"})
-    if (findStep(a, name) >= 0 && findStep(b, name) >= 0)
+    if (a.findStep(name) >= 0 && b.findStep(name) >= 0)
       return name.str();
   if (int steps = a.stepsStep(); steps >= 0) {
     std::string name = a.snapshots[steps].displayName();
-    if (findStep(b, name) >= 0)
+    if (b.findStep(name) >= 0)
       return name;
   }
   for (auto it = a.snapshots.rbegin(); it != a.snapshots.rend(); ++it)
-    if (it->kind == EmitKind::MLIR && findStep(b, it->displayName()) >= 0)
+    if (it->kind == EmitKind::MLIR && b.findStep(it->displayName()) >= 0)
       return it->displayName();
   return a.snapshots.empty() ? std::string() : a.snapshots.front().name;
 }
@@ -330,8 +323,8 @@ Comparison klx::compareRuns(const PipelineRun &a, const PipelineRun &b,
   c.labelA = labelA.str();
   c.labelB = labelB.str();
   c.step = step.empty() ? defaultComparisonStep(a, b) : step.str();
-  c.stepA = findStep(a, c.step);
-  c.stepB = findStep(b, c.step);
+  c.stepA = a.findStep(c.step);
+  c.stepB = b.findStep(c.step);
   if (c.stepA >= 0 && c.stepB >= 0) {
     LineIndex left(a.snapshots[c.stepA].text);
     LineIndex right(b.snapshots[c.stepB].text);

@@ -27,6 +27,44 @@ llvm::StringRef Snapshot::moduleName() const {
   return name.consume_front("gpu.module @") ? name : llvm::StringRef();
 }
 
+std::string Snapshot::label(bool severalModules) const {
+  if (!severalModules || moduleName().empty())
+    return displayName();
+  return displayName() + " @" + moduleName().str();
+}
+
+bool PipelineRun::severalModules() const {
+  llvm::StringRef first;
+  for (const Snapshot &snapshot : snapshots) {
+    llvm::StringRef module = snapshot.moduleName();
+    if (module.empty())
+      continue;
+    if (first.empty())
+      first = module;
+    else if (module != first)
+      return true;
+  }
+  return false;
+}
+
+int PipelineRun::findStep(llvm::StringRef label,
+                          llvm::StringRef preferred) const {
+  auto [name, module] = label.split(" @");
+  name = name.trim();
+  int first = -1;
+  for (size_t i = 0; i < snapshots.size(); ++i) {
+    const Snapshot &snapshot = snapshots[i];
+    if (snapshot.displayName() != name)
+      continue;
+    llvm::StringRef ranOn = snapshot.moduleName();
+    if (!module.empty() ? ranOn == module : ranOn.empty() || ranOn == preferred)
+      return int(i);
+    if (module.empty() && first < 0)
+      first = int(i);
+  }
+  return first;
+}
+
 const Snapshot *PipelineRun::findSnapshot(llvm::StringRef name) const {
   for (const Snapshot &snapshot : snapshots)
     if (snapshot.displayName() == name)

@@ -17,6 +17,14 @@
 // RUN: klx roles %s | FileCheck %s --check-prefix=ROLES
 // ROLES: kernel @gpu.launch in @main (single role): 64 threads
 // ROLES: kernel @gpu.launch in @main (single role): 128 threads
+// A pass nested on gpu.module runs once per module: "NAME @MODULE" names
+// one, a plain NAME the first.
+// RUN: klx steps %s --pass='convert-gpu-to-nvvm @main_kernel_0' | FileCheck %s --check-prefix=NESTED
+// NESTED: steps after convert-gpu-to-nvvm @main_kernel_0
+// RUN: klx steps %s --pass=cse#2 | FileCheck %s --check-prefix=PLAIN
+// PLAIN: steps after cse#2 @main_kernel{{$}}
+// RUN: not klx steps %s --pass='cse#2 @nope' 2>&1 | FileCheck %s --check-prefix=NOPE
+// NOPE: no step named 'cse#2 @nope' ran
 
 func.func @main(%a: memref<128xi32>, %b: memref<128xi32>) {
   %c1 = arith.constant 1 : index

@@ -71,6 +71,10 @@ struct Snapshot {
   /// The gpu.module the step ran on ("kernels" for an anchor of
   /// "gpu.module @kernels"); empty for steps on the whole module.
   llvm::StringRef moduleName() const;
+  /// What a list of steps calls it: displayName(), and where the run has
+  /// several gpu.modules and the step ran on one, " @module" after it
+  /// ("convert-gpu-to-nvvm @square_kernels", "ptx @square_kernels").
+  std::string label(bool severalModules) const;
   /// MLIR or LLVM IR (not PTX, a cubin or assembly).
   bool isIR() const { return kind == EmitKind::MLIR || kind == EmitKind::LLVM; }
 };
@@ -139,6 +143,14 @@ struct PipelineRun {
   /// Finds a step by display name ("canonicalize#2") or by plain name
   /// (first occurrence).
   const Snapshot *findSnapshot(llvm::StringRef name) const;
+  /// Finds a step by its label: "NAME" or "NAME @MODULE", NAME a display
+  /// name or a plain one (first occurrence). A step that runs on each
+  /// gpu.module is found on MODULE; with no module named, on `preferred`
+  /// where it ran there, else on the first. -1 when none.
+  int findStep(llvm::StringRef label, llvm::StringRef preferred = "") const;
+  /// Whether steps ran on more than one gpu.module (their labels say
+  /// which).
+  bool severalModules() const;
   /// The step whose protocol models the timeline shows: the last with
   /// models read from klx pipelines (the schedule as written), else the
   /// last with models read from nvgpu ops; -1 when no step has one.
