@@ -164,7 +164,8 @@ cli::InputOrExit cli::loadInput(const Arguments &args,
     input.options.target = parseTarget(*target);
     if (!input.options.target) {
       errs << "klx: unknown target '" << *target
-           << "' (known: sm_90a, gfx942, gfx950)\n";
+           << "' (a chip LLVM's NVPTX or AMDGPU backend knows: sm_90a, "
+              "sm_80, gfx942, gfx950, ...)\n";
       return {};
     }
   }

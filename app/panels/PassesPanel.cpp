@@ -108,7 +108,7 @@ private:
     if (ImGui::BeginCombo("##target", current.c_str())) {
       if (ImGui::Selectable("from file", !state.target))
         commands.push(cmd::SetTarget{});
-      for (Target target : allTargets())
+      for (Target target : tileDialectTargets())
         if (ImGui::Selectable(targetName(target).data(),
                               state.target == target))
           commands.push(cmd::SetTarget{targetName(target).str()});

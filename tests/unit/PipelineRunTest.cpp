@@ -4,6 +4,7 @@
 
 #include "klx/InitAll.h"
 #include "klx/Pipeline/Compiler.h"
+#include "klx/Target/CudaTools.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -370,4 +371,43 @@ TEST_CASE("Every target and switch combination makes a pass list MLIR parses",
       ++combinations;
     }
   CHECK(combinations == 192);
+}
+
+TEST_CASE("A target is any chip LLVM knows; ptxas says which it builds",
+          "[pipeline][target]") {
+  for (const char *chip : {"sm_90a", "sm_80", "sm_70", "sm_100a", "sm_121f",
+                           "gfx942", "gfx90a", "gfx1100"}) {
+    INFO(chip);
+    std::optional<Target> target = parseTarget(chip);
+    REQUIRE(target);
+    CHECK(targetName(*target) == chip);
+    CHECK(isNvidia(*target) == llvm::StringRef(chip).starts_with("sm_"));
+  }
+  for (const char *chip : {"sm_999", "sm_90x", "gfx9999", "", "banana"}) {
+    INFO(chip);
+    CHECK_FALSE(parseTarget(chip));
+  }
+  CHECK(isTileDialectTarget(Target::SM90a));
+  CHECK_FALSE(isTileDialectTarget(*parseTarget("sm_80")));
+
+  // ptxas 13.0's words, cut short.
+  PtxasChips chips = parsePtxasChips(
+      "--gpu-name <gpu name>   (-arch)\n"
+      "        Specify name of NVIDIA GPU ... PTX for .target sm_XY can be\n"
+      "        Allowed values for this option:  'compute_100','compute_75',\n"
+      "        'lto_90a','sm_100','sm_100a','sm_75','sm_80',\n"
+      "        'sm_90','sm_90a'.\n"
+      "        Default value:  'sm_75'.\n"
+      "--help  (-h)\n",
+      "ptxas: NVIDIA (R) Ptx optimizing assembler\n"
+      "Cuda compilation tools, release 13.0, V13.0.88\n");
+  CHECK(chips.release == "13.0");
+  CHECK(chips.chips == std::vector<std::string>{"sm_75", "sm_80", "sm_90",
+                                                "sm_90a", "sm_100", "sm_100a"});
+  CHECK(chips.builds("sm_90a"));
+  CHECK_FALSE(chips.builds("sm_70"));
+  CHECK(chips.cannotBuild("sm_70") ==
+        "ptxas 13.0 cannot build sm_70; it builds sm_75, sm_80, sm_90, "
+        "sm_90a, sm_100, sm_100a (--target=CHIP chooses)");
+  CHECK(parsePtxasChips("no such option", "").chips.empty());
 }

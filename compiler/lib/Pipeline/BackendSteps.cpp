@@ -208,6 +208,13 @@ RunStatus BackendRunner::assemble(Snapshot &snapshot, DeviceModule &device) {
                   RunStatus::EnvironmentError);
     ptxasPath = *found;
   }
+  // A chip LLVM writes PTX for but this ptxas does not build (sm_70 for
+  // CUDA 13): say which it builds rather than its option error.
+  if (auto chips = ptxasChips(ptxasPath); !chips)
+    llvm::consumeError(chips.takeError()); // ptxas itself will say more
+  else if (!chips->builds(targetName(run.target)))
+    return fail(snapshot, chips->cannotBuild(targetName(run.target)),
+                RunStatus::EnvironmentError);
   auto result = assembleWithPtxas(ptxasPath, device.artifacts->ptx,
                                   targetName(run.target), options.optLevel,
                                   options.lineInfo);

@@ -352,10 +352,14 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   }
   if (mlir::failed(applyDefines(*module, options, pending, fileName)))
     return finish(RunStatus::EnvironmentError);
-  run.target = chooseTarget(*module, options.target);
+  bool hasKlxOps = containsKlxOps(module->getOperation());
+  mlir::FailureOr<Target> target =
+      chooseTarget(*module, options.target, hasKlxOps);
+  if (mlir::failed(target))
+    return finish(RunStatus::InputError);
+  run.target = *target;
 
-  run.lowering = loweringOptionsFor(options, run.target,
-                                    containsKlxOps(module->getOperation()));
+  run.lowering = loweringOptionsFor(options, run.target, hasKlxOps);
   // Pipeline switches that live among the module's klx.params.
   if (auto params =
           (*module)->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr)) {

@@ -40,40 +40,49 @@ std::optional<FileChip> firstFileChip(mlir::ModuleOp module) {
   return found;
 }
 
-std::string buildableChips() {
+std::string tileChips() {
   llvm::SmallVector<llvm::StringRef> names;
-  for (Target target : allTargets())
+  for (const Target &target : tileDialectTargets())
     names.push_back(targetName(target));
   return llvm::join(names, ", ");
 }
 
 } // namespace
 
-Target klx::chooseTarget(mlir::ModuleOp module,
-                         std::optional<Target> requested) {
+mlir::FailureOr<Target> klx::chooseTarget(mlir::ModuleOp module,
+                                          std::optional<Target> requested,
+                                          bool hasKlxOps) {
   std::optional<Target> declared;
   if (auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttrName))
     declared = parseTarget(name.getValue());
   std::optional<FileChip> file = firstFileChip(module);
   std::optional<Target> fileTarget =
       file ? parseTarget(file->chip) : std::nullopt;
+  if (fileTarget && isNvidia(*fileTarget) != file->nvidia)
+    fileTarget.reset(); // a gfx chip in #nvvm.target, or the other way
 
   Target chosen = requested               ? *requested
                   : declared              ? *declared
                   : fileTarget            ? *fileTarget
                   : file && !file->nvidia ? Target::GFX942
                                           : Target::SM90a;
+  if (hasKlxOps && !isTileDialectTarget(chosen)) {
+    mlir::emitError(module.getLoc())
+        << "the klx tile dialect lowers for " << tileChips() << ", not "
+        << targetName(chosen) << " (--target=CHIP chooses)";
+    return mlir::failure();
+  }
   if (!file || (fileTarget && *fileTarget == chosen))
     return chosen;
   std::string asked = file->attribute + "<chip = \"" + file->chip + "\">";
-  std::string why = requested  ? "--target=" + targetName(chosen).str() +
-                                     " overrides the file's " + asked
-                    : declared ? "klx.target = \"" + targetName(chosen).str() +
-                                     "\" overrides the file's " + asked
-                               : "the file's " + asked +
-                                     " names a chip klx "
-                                     "does not build (" +
-                                     buildableChips() + ")";
+  std::string why = requested ? "--target=" + targetName(chosen).str() +
+                                    " overrides the file's " + asked
+                    : declared
+                        ? "klx.target = \"" + targetName(chosen).str() +
+                              "\" overrides the file's " + asked
+                        : "the file's " + asked + " names a chip LLVM's " +
+                              (file->nvidia ? "NVPTX" : "AMDGPU") +
+                              " backend does not know";
   mlir::emitWarning(file->module.getLoc())
       << why << "; compiling for " << targetName(chosen)
       << (requested ? "" : " (--target=CHIP chooses)");

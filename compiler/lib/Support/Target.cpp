@@ -2,32 +2,55 @@
 
 #include "klx/Support/Target.h"
 
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/TargetParser.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <mutex>
+
 using namespace klx;
 
-llvm::StringRef klx::targetName(Target target) {
-  switch (target) {
-  case Target::SM90a:
-    return "sm_90a";
-  case Target::GFX942:
-    return "gfx942";
-  case Target::GFX950:
-    return "gfx950";
-  }
-  return "sm_90a";
+/// Whether LLVM's NVPTX backend knows `chip` as a processor.
+static bool isNvptxChip(llvm::StringRef chip) {
+  static std::once_flag once;
+  static std::unique_ptr<llvm::MCSubtargetInfo> info;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+    llvm::Triple triple("nvptx64-nvidia-cuda");
+    std::string error;
+    if (const llvm::Target *target =
+            llvm::TargetRegistry::lookupTarget(triple, error))
+      info.reset(target->createMCSubtargetInfo(triple, "", ""));
+  });
+  return info && info->isCPUStringValid(chip);
 }
+
+llvm::StringRef klx::targetName(const Target &target) { return target.chip(); }
 
 std::optional<Target> klx::parseTarget(llvm::StringRef name) {
-  for (Target target : allTargets())
-    if (targetName(target) == name)
-      return target;
-  return std::nullopt;
+  bool known = name.starts_with("sm_") ? isNvptxChip(name)
+                                       : llvm::AMDGPU::parseArchAMDGCN(name) !=
+                                             llvm::AMDGPU::GK_NONE;
+  if (!known)
+    return std::nullopt;
+  return Target(name.str());
 }
 
-llvm::ArrayRef<Target> klx::allTargets() {
+llvm::ArrayRef<Target> klx::tileDialectTargets() {
   static const Target targets[] = {Target::SM90a, Target::GFX942,
                                    Target::GFX950};
   return targets;
 }
 
-bool klx::isNvidia(Target target) { return target == Target::SM90a; }
-bool klx::isAmd(Target target) { return !isNvidia(target); }
+bool klx::isTileDialectTarget(const Target &target) {
+  return llvm::is_contained(tileDialectTargets(), target);
+}
+
+bool klx::isNvidia(const Target &target) {
+  return target.chip().starts_with("sm_");
+}
+bool klx::isAmd(const Target &target) { return !isNvidia(target); }

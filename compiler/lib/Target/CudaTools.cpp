@@ -4,9 +4,13 @@
 
 #include "klx/Support/ExternalTool.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 using namespace klx;
 
@@ -91,4 +95,76 @@ llvm::Expected<std::string> klx::findLibdevice(llvm::StringRef explicitPath) {
       llvm::inconvertibleErrorCode(),
       "the kernel calls libdevice (math functions), but libdevice.10.bc is "
       "not in $CUDA_HOME/nvvm/libdevice or /usr/local/cuda/nvvm/libdevice");
+}
+
+bool PtxasChips::builds(llvm::StringRef chip) const {
+  return llvm::is_contained(chips, chip);
+}
+
+std::string PtxasChips::cannotBuild(llvm::StringRef chip) const {
+  return "ptxas " + release + " cannot build " + chip.str() + "; it builds " +
+         llvm::join(chips, ", ") + " (--target=CHIP chooses)";
+}
+
+PtxasChips klx::parsePtxasChips(llvm::StringRef help, llvm::StringRef version) {
+  PtxasChips found;
+  // "Cuda compilation tools, release 13.0, V13.0.88"
+  if (size_t at = version.find("release "); at != llvm::StringRef::npos)
+    found.release = version.substr(at + 8).take_until(
+        [](char c) { return c == ',' || c == '\n' || c == ' '; });
+  if (found.release.empty())
+    found.release = "(unknown release)";
+  // The --gpu-name option's "Allowed values for this option: 'compute_100',
+  // ..., 'sm_90a'." up to its "Default value".
+  size_t option = help.find("--gpu-name");
+  if (option == llvm::StringRef::npos)
+    return found;
+  llvm::StringRef rest = help.substr(option);
+  size_t allowed = rest.find("Allowed values");
+  if (allowed == llvm::StringRef::npos)
+    return found;
+  rest = rest.substr(allowed);
+  rest = rest.take_front(rest.find("Default value"));
+  while (true) {
+    size_t open = rest.find('\'');
+    if (open == llvm::StringRef::npos)
+      break;
+    size_t close = rest.find('\'', open + 1);
+    if (close == llvm::StringRef::npos)
+      break;
+    llvm::StringRef name = rest.slice(open + 1, close);
+    if (name.starts_with("sm_"))
+      found.chips.push_back(name.str());
+    rest = rest.substr(close + 1);
+  }
+  // In the order of their numbers: sm_75 before sm_100.
+  llvm::stable_sort(found.chips,
+                    [](const std::string &a, const std::string &b) {
+                      unsigned x = 0, y = 0;
+                      llvm::StringRef(a).drop_front(3).consumeInteger(10, x);
+                      llvm::StringRef(b).drop_front(3).consumeInteger(10, y);
+                      return x < y;
+                    });
+  return found;
+}
+
+llvm::Expected<PtxasChips> klx::ptxasChips(llvm::StringRef ptxasPath) {
+  static std::mutex mutex;
+  static std::map<std::string, PtxasChips> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = known.find(ptxasPath.str()); it != known.end())
+    return it->second;
+  auto help = runTool(ptxasPath, {"--help"});
+  if (!help)
+    return help.takeError();
+  auto version = runTool(ptxasPath, {"--version"});
+  if (!version)
+    return version.takeError();
+  PtxasChips chips = parsePtxasChips(help->output, version->output);
+  if (chips.chips.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s --help lists no chip for --gpu-name",
+                                   ptxasPath.str().c_str());
+  known[ptxasPath.str()] = chips;
+  return chips;
 }

@@ -55,9 +55,9 @@
 // RUN: FileCheck %s --check-prefix=BADVALUE < %t/err
 // BADVALUE: error: parameter 'stages' cannot be 'many': it is declared as 4 : i64 [-D]
 // Targets and tools.
-// RUN: klx compile %samples/nvidia/saxpy.mlir --target=sm_80 2> %t/err; test $? -eq 2
+// RUN: klx compile %samples/nvidia/saxpy.mlir --target=sm_8O 2> %t/err; test $? -eq 2
 // RUN: FileCheck %s --check-prefix=TARGET < %t/err
-// TARGET: klx: unknown target 'sm_80' (known: sm_90a, gfx942, gfx950)
+// TARGET: klx: unknown target 'sm_8O' (a chip LLVM's NVPTX or AMDGPU backend knows: sm_90a, sm_80, gfx942, gfx950, ...)
 // RUN: klx compile %samples/nvidia/saxpy.mlir --emit=cubin --ptxas=%t/no-ptxas -o %t/out.cubin 2> %t/err; test $? -eq 2
 // RUN: FileCheck %s --check-prefix=NOPTXAS < %t/err
 // NOPTXAS: saxpy.mlir: error: ptxas not found at '{{.*}}no-ptxas' [cubin]

@@ -92,7 +92,8 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
     if (!target)
       return op->emitError() << "'" << kTargetAttrName
                              << "' must be a string such as \"sm_90a\"";
-    if (!parseTarget(target.getValue()))
+    std::optional<Target> chip = parseTarget(target.getValue());
+    if (!chip || !isTileDialectTarget(*chip))
       return op->emitError()
              << "unknown target '" << target.getValue() << "' in '"
              << kTargetAttrName << "' (known: sm_90a, gfx942, gfx950)";
