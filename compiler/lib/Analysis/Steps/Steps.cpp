@@ -137,7 +137,8 @@ std::optional<std::pair<bool, Value>> accessOf(Operation *op) {
   llvm::StringRef name = op->getName().getStringRef();
   if (name == "vector.load" || name == "vector.transfer_read" ||
       name == "vector.maskedload" || name == "vector.gather" ||
-      name == "gpu.subgroup_mma_load_matrix" || name == "nvgpu.ldmatrix")
+      name == "gpu.subgroup_mma_load_matrix" || name == "nvgpu.ldmatrix" ||
+      name == "nvvm.ldmatrix")
     return std::pair{true, op->getOperand(0)};
   if (name == "vector.store" || name == "vector.transfer_write" ||
       name == "vector.maskedstore" || name == "vector.scatter" ||
@@ -167,6 +168,7 @@ bool isPlumbing(Operation *op) {
   llvm::StringRef name = op->getName().getStringRef();
   return llvm::is_contained(
              {"llvm.extractvalue", "llvm.insertvalue", "llvm.getelementptr",
+              "llvm.bitcast", "llvm.extractelement", "llvm.insertelement",
               "builtin.unrealized_conversion_cast", "vector.extract",
               "vector.insert", "vector.broadcast", "memref.subview",
               "memref.cast", "memref.view", "memref.reinterpret_cast"},
