@@ -78,8 +78,8 @@ int cli::runRolesCommand(const Arguments &args) {
     });
     llvm::outs() << "\n";
   } else {
-    llvm::outs() << run.fileName << ": roles after " << snapshot->label(run.severalModules())
-                 << "\n";
+    llvm::outs() << run.fileName << ": roles after "
+                 << snapshot->label(run.severalModules()) << "\n";
     for (const RoleTree &tree : snapshot->roles)
       printRoleTree(llvm::outs(), tree);
   }

@@ -109,8 +109,10 @@ int cli::runStepsCommand(const Arguments &args) {
     if (run.succeeded())
       llvm::errs() << "klx steps: " << run.fileName
                    << ": no kernel body to read at "
-                   << (snapshot ? "step '" + snapshot->label(run.severalModules()) + "'"
-                                : std::string("any step"))
+                   << (snapshot
+                           ? "step '" + snapshot->label(run.severalModules()) +
+                                 "'"
+                           : std::string("any step"))
                    << " (kernels are read as gpu.func, gpu.launch, "
                       "klx.kernel or an LLVM kernel function)\n";
     // Nothing klx can read: exit 2, as in klx roles, timeline and verify.
@@ -129,8 +131,8 @@ int cli::runStepsCommand(const Arguments &args) {
     });
     llvm::outs() << "\n";
   } else {
-    llvm::outs() << run.fileName << ": steps after " << snapshot->label(run.severalModules())
-                 << "\n";
+    llvm::outs() << run.fileName << ": steps after "
+                 << snapshot->label(run.severalModules()) << "\n";
     for (const KernelSteps &kernel : snapshot->steps)
       printText(llvm::outs(), kernel, ir);
   }

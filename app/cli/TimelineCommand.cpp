@@ -132,8 +132,9 @@ int cli::runTimelineCommand(const Arguments &args) {
   for (size_t k = 0; k < timelines.size(); ++k) {
     const sim::ProtocolModel &m = snapshot->protocols[k];
     os << run.fileName << ": simulated barrier timeline of "
-       << sim::kernelLabel(m) << " after " << snapshot->label(run.severalModules())
-       << ", read from " << m.readFrom << "\n";
+       << sim::kernelLabel(m) << " after "
+       << snapshot->label(run.severalModules()) << ", read from " << m.readFrom
+       << "\n";
     sim::printTimeline(os, m, timelines[k]);
     if (checks[k])
       if (std::string line = crossCheckLine(m, *checks[k]); !line.empty())

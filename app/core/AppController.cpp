@@ -449,8 +449,7 @@ void AppController::takeResult(CompileResult result) {
   if (found >= 0 && !pendingStep.empty()) {
     chosenStep = pendingStep;
     // A step asked for by "NAME @MODULE": that module is the one shown.
-    if (llvm::StringRef module = snapshots[found].moduleName();
-        !module.empty())
+    if (llvm::StringRef module = snapshots[found].moduleName(); !module.empty())
       appState.view.module = module.str();
     showAssemblyFor(found);
   }
