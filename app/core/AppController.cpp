@@ -448,10 +448,7 @@ void AppController::takeResult(CompileResult result) {
     selected = int(snapshots.size()) - 1;
   if (found >= 0 && !pendingStep.empty()) {
     chosenStep = pendingStep;
-    // A step asked for by "NAME @MODULE": that module is the one shown.
-    if (llvm::StringRef module = snapshots[found].moduleName(); !module.empty())
-      appState.view.module = module.str();
-    showAssemblyFor(found);
+    showOutputsOf(found);
   }
   pendingStep.clear();
   appState.view.compareWith = -1;
@@ -473,14 +470,15 @@ void AppController::chooseStep(int index) {
     return;
   const Snapshot &chosen = appState.run->snapshots[appState.view.selected];
   chosenStep = chosen.label(appState.run->severalModules());
-  // A step that runs on each gpu.module (a nested pass, a backend step):
-  // its module is the one shown, its assembly too.
-  if (!chosen.moduleName().empty())
-    appState.view.module = chosen.moduleName().str();
-  showAssemblyFor(appState.view.selected);
+  showOutputsOf(appState.view.selected);
 }
 
-void AppController::showAssemblyFor(int index) {
+void AppController::showOutputsOf(int index) {
+  // A step that runs on each gpu.module (a nested pass, a backend step,
+  // one asked for as "NAME @MODULE"): its module is the one shown.
+  if (llvm::StringRef module = appState.run->snapshots[index].moduleName();
+      !module.empty())
+    appState.view.module = module.str();
   // PTX and SASS are read in the Assembly pane, the IR pane shows the IR
   // they came from: bring the Assembly tab forward where it is one (Teach).
   if (appState.view.layout != LayoutName::Teach)

@@ -78,7 +78,9 @@ private:
   void selectStepNamed(const std::string &name);
   /// Selects step `index` as the user's choice (kept across runs).
   void chooseStep(int index);
-  void showAssemblyFor(int index);
+  /// Shows step `index`'s module (where it ran on one) and, in Teach, its
+  /// assembly's tab.
+  void showOutputsOf(int index);
   /// Brings a pane (a tab of a group) forward, once.
   void showPanel(const std::string &title);
 

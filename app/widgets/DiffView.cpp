@@ -218,8 +218,9 @@ void DiffView::drawFold(ImDrawList *drawList, ImVec2 pos, float width,
   drawList->AddText(pos, palette::theme().lineNumber, label);
 }
 
-void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
+void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, size_t shown,
                        float columnWidth, float fullWidth) {
+  const DiffRow &row = rows[shown];
   float lineHeight = ImGui::GetTextLineHeight();
   if (row.folded) {
     drawFold(drawList, pos, std::max(fullWidth, ImGui::GetWindowWidth()), row);
@@ -229,7 +230,7 @@ void DiffView::drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
       (row.paired != DiffRow::kNone && find.hasMatchOn(row.paired)))
     drawList->AddRectFilled(pos, ImVec2(pos.x + fullWidth, pos.y + lineHeight),
                             palette::theme().searchMatch);
-  bool selectedRow = selected(size_t(&row - rows.data()));
+  bool selectedRow = selected(shown);
   if (!sideBySideRows) {
     drawInline(drawList, pos, columnWidth, row.first, selectedRow);
     return;
@@ -392,7 +393,7 @@ void DiffView::draw(const char *id, ImVec2 size, bool sideBySide) {
       rows.size(), first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
   for (int shown = first; shown < last; ++shown)
     drawRow(drawList, ImVec2(origin.x, origin.y + shown * lineHeight),
-            rows[shown], columnWidth, fullWidth);
+            size_t(shown), columnWidth, fullWidth);
   handleMouse(origin, lineHeight, columnWidth);
   ImGui::EndChild();
   ImGui::PopID();

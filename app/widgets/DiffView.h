@@ -43,8 +43,8 @@ private:
   /// Takes a diff that landed: rows, folds and the first change anew.
   void adopt(std::shared_ptr<const DiffModel> ready);
   void rebuildRows();
-  /// Draws one row of `rows`, side by side or inline.
-  void drawRow(ImDrawList *drawList, ImVec2 pos, const DiffRow &row,
+  /// Draws row `shown` of `rows`, side by side or inline.
+  void drawRow(ImDrawList *drawList, ImVec2 pos, size_t shown,
                float columnWidth, float fullWidth);
   /// Brings diff row `line` into view, opening the fold it is in.
   void reveal(size_t line);
