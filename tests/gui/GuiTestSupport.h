@@ -258,6 +258,28 @@ inline void requireBusy(const Image &image, const char *pane,
   requireBusy(image, paneRect(image, pane), what);
 }
 
+/// Fails the test, with how to get them, where `tools` are missing.
+inline void requireTools(std::initializer_list<const char *> tools) {
+  for (const char *tool : tools)
+    if (!llvm::sys::findProgramByName(tool))
+      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+}
+
+/// Shell lines for a driving script: a drag with the left button from
+/// (x0, y0) to (x1, y1), then Ctrl+C (held, not tapped: ImGui 1.86 misses
+/// a press and release within one frame), and the clipboard as xclip reads
+/// it written to `clipboardPath`.
+inline std::string dragAndCopy(int x0, int y0, int x1, int y1,
+                               const std::string &clipboardPath) {
+  return llvm::formatv(R"(xdotool mousemove {0} {1} mousedown 1; sleep 0.2
+xdotool mousemove {2} {3}; sleep 0.2; xdotool mouseup 1; sleep 0.3
+xdotool keydown ctrl; sleep 0.15; xdotool key c; sleep 0.2
+xdotool keyup ctrl; sleep 0.5
+xclip -o -selection clipboard > {4})",
+                       x0, y0, x1, y1, clipboardPath)
+      .str();
+}
+
 /// Runs `script` (which starts klx and drives it with xdotool) under
 /// xvfb-run on a 1600x900 screen, from `dir`; returns what it printed.
 inline std::string driveWindow(const std::string &dir,

@@ -118,9 +118,7 @@ TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
   // pane and presses Ctrl+C, xclip reads the clipboard; a right click
   // opens the text's menu and "Save this step's IR as..." writes the file
   // beside the kernel.
-  for (const char *tool : {"xdotool", "xclip", "xvfb-run"})
-    if (!llvm::sys::findProgramByName(tool))
-      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  requireTools({"xdotool", "xclip", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-copy", dir));
   std::string kernel = std::string(dir) + "/gemm.mlir";
@@ -136,25 +134,24 @@ TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
   int menuY = ir.y0 + (ir.y1 - ir.y0) * 60 / 100;
   // The menu: Copy, Copy line N, Select all, a separator, then Save this
   // step's IR as... about 77 pixels below the click at 100%.
-  std::string script = llvm::formatv(R"(set -u
+  std::string script =
+      llvm::formatv(
+          R"(set -u
 export HOME={0}/home
 "{1}" "{2}" --pass=klx-to-nvgpu --ready-file={0}/ready &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
 sleep 0.5
-xdotool mousemove {3} {5} mousedown 1; sleep 0.2
-xdotool mousemove {4} {6}; sleep 0.2; xdotool mouseup 1; sleep 0.3
-xdotool keydown ctrl; sleep 0.15; xdotool key c; sleep 0.2
-xdotool keyup ctrl; sleep 0.5
-xclip -o -selection clipboard > {0}/clipboard.txt
-xdotool mousemove {3} {7} click 3; sleep 0.5
-xdotool mousemove {8} {9} click 1; sleep 0.5
+{4}
+xdotool mousemove {3} {5} click 3; sleep 0.5
+xdotool mousemove {6} {7} click 1; sleep 0.5
 xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 1
 kill $pid; wait $pid
 )",
-                                     std::string(dir), KLX_BINARY, kernel, x0,
-                                     x1, y0, y1, menuY, x0 + 60, menuY + 77)
-                           .str();
+          std::string(dir), KLX_BINARY, kernel, x0,
+          dragAndCopy(x0, y0, x1, y1, std::string(dir) + "/clipboard.txt"),
+          menuY, x0 + 60, menuY + 77)
+          .str();
   INFO(driveWindow(std::string(dir), script));
   std::string saved = std::string(dir) + "/gemm.klx-to-nvgpu.mlir";
   REQUIRE(llvm::sys::fs::exists(saved));
@@ -179,9 +176,7 @@ TEST_CASE("GUI: drag over rows of the IR diff and copy them", "[gui][copy]") {
   // The Diff layout shows klx-to-nvgpu against the step before, side by
   // side; xdotool drags down the right column and presses Ctrl+C. What
   // xclip reads are whole lines of the step's own IR, as the CLI prints it.
-  for (const char *tool : {"xdotool", "xclip", "xvfb-run"})
-    if (!llvm::sys::findProgramByName(tool))
-      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  requireTools({"xdotool", "xclip", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-diffcopy", dir));
   std::string kernel =
@@ -193,21 +188,19 @@ TEST_CASE("GUI: drag over rows of the IR diff and copy them", "[gui][copy]") {
   int y0 = ir.y0 + (ir.y1 - ir.y0) * 40 / 100;
   int y1 = y0 + int(layout.fontSize * 4.5); // four rows further down
   std::string script =
-      llvm::formatv(R"(set -u
+      llvm::formatv(
+          R"(set -u
 export HOME={0}/home
 "{1}" compile "{2}" --stop-after=klx-to-nvgpu > {0}/after.mlir
 "{1}" "{2}" --layout=diff --pass=klx-to-nvgpu --ready-file={0}/ready &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
 sleep 0.5
-xdotool mousemove {3} {4} mousedown 1; sleep 0.2
-xdotool mousemove {3} {5}; sleep 0.2; xdotool mouseup 1; sleep 0.3
-xdotool keydown ctrl; sleep 0.15; xdotool key c; sleep 0.2
-xdotool keyup ctrl; sleep 0.5
-xclip -o -selection clipboard > {0}/clipboard.txt
+{3}
 kill $pid; wait $pid
 )",
-                    std::string(dir), KLX_BINARY, kernel, x, y0, y1)
+          std::string(dir), KLX_BINARY, kernel,
+          dragAndCopy(x, y0, x, y1, std::string(dir) + "/clipboard.txt"))
           .str();
   INFO(driveWindow(std::string(dir), script));
   std::string after = readFile(std::string(dir) + "/after.mlir");
@@ -244,9 +237,7 @@ TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
   // then the same in the Source pane, clicked on its title bar: a click on
   // a line of code would show that line's IR, away from the IR's matches.
   // Both panes box their matches.
-  for (const char *tool : {"xdotool", "xvfb-run"})
-    if (!llvm::sys::findProgramByName(tool))
-      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  requireTools({"xdotool", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-find", dir));
   Image layout = screenshot("find-layout.png", {"--pass=klx-to-nvgpu"});
@@ -313,9 +304,7 @@ TEST_CASE("GUI: the light theme, from the command line and by Alt+L",
   requireBusy(light, kIR, "IR in the light theme");
   // Driven as a person would: Alt+L in a dark window turns it light, and
   // the ini file remembers it for the next start.
-  for (const char *tool : {"xdotool", "xvfb-run"})
-    if (!llvm::sys::findProgramByName(tool))
-      FAIL(tool << " is not installed; scripts/setup.sh installs it");
+  requireTools({"xdotool", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-theme", dir));
   std::string png = outputPath("theme-alt-l.png");
