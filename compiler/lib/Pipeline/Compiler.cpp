@@ -232,25 +232,145 @@ bool klx::enterStep(const CompileOptions &options, size_t index, size_t count,
 
 // [SECTION] runPipeline -----------------------------------------------------
 
+namespace {
+/// What the phases of one run share: the options, the run being filled in,
+/// the diagnostics no step has claimed yet, and the plan once it is known.
+struct RunState {
+  RunState(const CompileOptions &options, PipelineRun &run,
+           DiagnosticCollector &collector, std::vector<Diag> &pending,
+           llvm::StringRef fileName)
+      : options(options), run(run), collector(collector), pending(pending),
+        sourceNames(run.source, fileName) {}
+
+  const CompileOptions &options;
+  PipelineRun &run;
+  DiagnosticCollector &collector;
+  std::vector<Diag> &pending;
+  SourceNames sourceNames;
+  /// plannedStepNames of the run, and the index in it of the last step to
+  /// run (--stop-after, or the step that produces what --emit asks for).
+  std::vector<std::string> names;
+  size_t stopIndex = 0;
+  /// Hash of the last recorded snapshot's text: a step whose IR hashes the
+  /// same did not change it.
+  uint64_t textHash = 0;
+
+  /// A problem of the run rather than of a step (-D, --stop-after, the
+  /// pipeline itself), kept until finish() hands it to the run.
+  void report(std::string message) {
+    Diag diag;
+    diag.message = std::move(message);
+    pending.push_back(std::move(diag));
+  }
+  /// Takes the diagnostics no step claimed (they belong to the snapshot
+  /// the caller is closing).
+  std::vector<Diag> takePending() {
+    std::vector<Diag> taken = std::move(pending);
+    pending.clear();
+    return taken;
+  }
+};
+} // namespace
+
+/// Step 0: parses and verifies the source. Null when it does not parse; the
+/// failed parse snapshot is then in the run already.
+static mlir::OwningOpRef<mlir::ModuleOp> parseSource(RunState &state,
+                                                     mlir::MLIRContext &context,
+                                                     llvm::StringRef fileName,
+                                                     Snapshot &parse) {
+  state.collector.setStep(step::kParse);
+  parse.name = step::kParse.str();
+  parse.anchor = "builtin.module";
+  auto start = std::chrono::steady_clock::now();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(state.run.source, fileName),
+      llvm::SMLoc());
+  mlir::ParserConfig config(&context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  parse.wallMs = msSince(start);
+  if (!module) {
+    parse.failed = true;
+    parse.diagnostics = state.takePending();
+    state.run.snapshots.push_back(std::move(parse));
+  }
+  return module;
+}
+
+/// Pipeline switches that live among the module's klx.params.
+static void applyParamSwitches(mlir::ModuleOp module,
+                               LoweringOptions &lowering) {
+  auto params = module->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr);
+  if (!params)
+    return;
+  if (auto scopes = params.getAs<mlir::BoolAttr>("alias_scopes"))
+    lowering.ldsAliasScopes = scopes.getValue();
+  if (auto arrays = params.getAs<mlir::BoolAttr>("const_reg_tensor"))
+    lowering.constRegTensor = arrays.getValue();
+  if (auto bridge = params.getAs<mlir::BoolAttr>("bridge_steps"))
+    lowering.bridgeSteps = bridge.getValue();
+}
+
+/// Settles what the parsed module runs: -D applied, the target, the
+/// lowering options, the step names and where the run stops. Success, or
+/// the status the run ends with.
+static RunStatus planRun(RunState &state, mlir::ModuleOp module,
+                         llvm::StringRef fileName) {
+  const CompileOptions &options = state.options;
+  PipelineRun &run = state.run;
+  if (mlir::failed(applyDefines(module, options, state.pending, fileName)))
+    return RunStatus::EnvironmentError;
+  bool hasKlxOps = containsKlxOps(module.getOperation());
+  mlir::FailureOr<Target> target =
+      chooseTarget(module, options.target, hasKlxOps);
+  if (mlir::failed(target))
+    return RunStatus::InputError;
+  run.target = *target;
+  run.lowering = loweringOptionsFor(options, run.target, hasKlxOps);
+  applyParamSwitches(module, run.lowering);
+  run.lowering.transformSteps = transformStepNames(module);
+
+  state.names = plannedStepNames(run.lowering);
+  state.stopIndex = state.names.size() - 1;
+  if (!options.stopAfter.empty()) {
+    std::optional<size_t> found = findStopIndex(state.names, options.stopAfter);
+    if (!found) {
+      state.report("no step named '" + options.stopAfter + "' for " +
+                   targetName(run.target).str() +
+                   "; steps are: " + llvm::join(state.names, ", "));
+      return RunStatus::EnvironmentError;
+    }
+    state.stopIndex = *found;
+  }
+  if (options.emitGoal) {
+    size_t passCount = state.names.size() - backendSteps(run.target).size() - 1;
+    size_t goal = passCount; // the last MLIR pass
+    if (*options.emitGoal != EmitKind::MLIR)
+      goal = findStopIndex(state.names, producingStep(*options.emitGoal))
+                 .value_or(state.stopIndex);
+    state.stopIndex = std::min(state.stopIndex, goal);
+  }
+  return RunStatus::Success;
+}
+
 /// Runs the first `count` ops of the module's transform script as steps
 /// 1..count of the plan, each recorded as a snapshot of the payload (the
 /// schedule erased); returns the payload after the last, or null when one
 /// failed (its diagnostics point at the script) or the run was stopped
-/// (run.status says so). `textHash` follows the last snapshot's text.
+/// (run.status says so).
 static mlir::OwningOpRef<mlir::ModuleOp>
-runTransformSteps(mlir::ModuleOp input, size_t count,
-                  llvm::ArrayRef<std::string> names, size_t stopIndex,
-                  const CompileOptions &options, PipelineRun &run,
-                  DiagnosticCollector &collector, std::vector<Diag> &pending,
-                  const SourceNames *sourceNames, uint64_t &textHash) {
+runTransformSteps(RunState &state, mlir::ModuleOp input, size_t count) {
+  PipelineRun &run = state.run;
   const std::vector<std::string> &ops = run.lowering.transformSteps;
   mlir::OwningOpRef<mlir::ModuleOp> payload;
   for (size_t i = 1; i <= count; ++i) {
-    if (!enterStep(options, i, stopIndex + 1, names[i], pending)) {
+    if (!enterStep(state.options, i, state.stopIndex + 1, state.names[i],
+                   state.pending)) {
       run.status = RunStatus::Stopped;
       return nullptr;
     }
-    collector.setStep(names[i]);
+    state.collector.setStep(state.names[i]);
     Snapshot snapshot;
     snapshot.name = ops[i - 1];
     snapshot.occurrence =
@@ -259,20 +379,57 @@ runTransformSteps(mlir::ModuleOp input, size_t count,
     auto start = std::chrono::steady_clock::now();
     payload = applyTransformPrefix(input, i);
     snapshot.wallMs = msSince(start);
-    if (payload && options.recordSnapshots) {
+    if (payload && state.options.recordSnapshots) {
       uint64_t hash = captureIR(payload->getOperation(), snapshot, false,
-                                run.modelSize, sourceNames);
-      snapshot.changed = hash != textHash;
-      textHash = hash;
+                                run.modelSize, &state.sourceNames);
+      snapshot.changed = hash != state.textHash;
+      state.textHash = hash;
     }
     snapshot.failed = !payload;
-    snapshot.diagnostics = std::move(pending);
-    pending.clear();
+    snapshot.diagnostics = state.takePending();
     run.snapshots.push_back(std::move(snapshot));
     if (!payload)
       return nullptr;
   }
   return payload;
+}
+
+/// Runs MLIR passes `steps[0..count)` as plan steps firstIndex.., each in a
+/// pass manager of its own so that a stop request is seen between any two;
+/// after the last pass of the plan, reads the module's kernel launches.
+static RunStatus runPassSteps(RunState &state, mlir::MLIRContext &context,
+                              mlir::ModuleOp module,
+                              llvm::ArrayRef<PassStep> steps, size_t count,
+                              size_t firstIndex) {
+  SnapshotRecorder recorder(state.run, state.pending, state.collector,
+                            state.options.recordSnapshots,
+                            module.getOperation(), state.textHash,
+                            state.options.maxSnapshotBytes, &state.sourceNames);
+  for (size_t i = 0; i < count; ++i) {
+    if (!enterStep(state.options, firstIndex + i, state.stopIndex + 1,
+                   state.names[firstIndex + i], state.pending))
+      return RunStatus::Stopped;
+    mlir::PassManager pm(&context);
+    std::string pipelineError;
+    if (mlir::failed(addPassSteps(pm, steps[i], pipelineError))) {
+      state.report("internal pipeline error: " + pipelineError);
+      return RunStatus::EnvironmentError;
+    }
+    recorder.forgetPassInstances();
+    pm.addInstrumentation(
+        std::make_unique<ForwardingInstrumentation>(recorder));
+    if (mlir::failed(pm.run(module)))
+      return RunStatus::InputError;
+  }
+  if (count < steps.size())
+    return RunStatus::Success;
+  llvm::Expected<std::vector<KernelLaunch>> launches = describeLaunches(module);
+  if (!launches) {
+    state.report(llvm::toString(launches.takeError()));
+    return RunStatus::InputError;
+  }
+  state.run.launches = std::move(*launches);
+  return RunStatus::Success;
 }
 
 PipelineRun klx::failedRun(llvm::StringRef fileName, RunStatus status,
@@ -292,15 +449,20 @@ PipelineRun klx::failedRun(llvm::StringRef fileName, RunStatus status,
   return run;
 }
 
+/// Why `source` cannot be a kernel at all, said before anything parses it;
+/// empty when it may be one.
+static std::string refusalOf(llvm::StringRef source) {
+  std::string refusal = sourceSizeProblem(source.size());
+  if (refusal.empty() && source.trim().empty())
+    refusal = "the file is empty: nothing to compile";
+  return refusal;
+}
+
 PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
                              const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
   registerAllPasses();
-  // Inputs that cannot be a kernel are said before anything parses them.
-  std::string refusal = sourceSizeProblem(source.size());
-  if (refusal.empty() && source.trim().empty())
-    refusal = "the file is empty: nothing to compile";
-  if (!refusal.empty()) {
+  if (std::string refusal = refusalOf(source); !refusal.empty()) {
     // A failed parse step, as a parse error would leave.
     PipelineRun refused = failedRun(fileName, RunStatus::InputError,
                                     step::kParse, std::move(refusal));
@@ -317,92 +479,35 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   std::unique_ptr<mlir::MLIRContext> context = createContext();
   std::vector<Diag> pending;
   DiagnosticCollector collector(*context, pending);
+  RunState state(options, run, collector, pending, fileName);
   auto finish = [&](RunStatus status) {
     run.status = status;
     // Whatever no step claimed (parse, -D, target) belongs to the run.
-    for (Diag &diag : pending)
+    for (Diag &diag : state.takePending())
       run.diagnostics.push_back(std::move(diag));
-    pending.clear();
     run.totalMs = msSince(start);
     return std::move(run);
   };
 
-  // Parse (and verify) as the first step. How many steps follow is known
-  // once the module says its target.
+  // Step 0, parse; how many steps follow is known once the module says its
+  // target.
   if (!enterStep(options, 0, 1, step::kParse, pending))
     return finish(RunStatus::Stopped);
-  collector.setStep(step::kParse);
   Snapshot parse;
-  parse.name = step::kParse.str();
-  parse.anchor = "builtin.module";
-  auto parseStart = std::chrono::steady_clock::now();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
-  mlir::ParserConfig config(context.get());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-  parse.wallMs = msSince(parseStart);
-  if (!module) {
-    parse.failed = true;
-    parse.diagnostics = std::move(pending);
-    pending.clear();
-    run.snapshots.push_back(std::move(parse));
+      parseSource(state, *context, fileName, parse);
+  if (!module)
     return finish(RunStatus::InputError);
-  }
-  if (mlir::failed(applyDefines(*module, options, pending, fileName)))
-    return finish(RunStatus::EnvironmentError);
-  bool hasKlxOps = containsKlxOps(module->getOperation());
-  mlir::FailureOr<Target> target =
-      chooseTarget(*module, options.target, hasKlxOps);
-  if (mlir::failed(target))
-    return finish(RunStatus::InputError);
-  run.target = *target;
-
-  run.lowering = loweringOptionsFor(options, run.target, hasKlxOps);
-  // Pipeline switches that live among the module's klx.params.
-  if (auto params =
-          (*module)->getAttrOfType<mlir::DictionaryAttr>(kParamsAttr)) {
-    if (auto scopes = params.getAs<mlir::BoolAttr>("alias_scopes"))
-      run.lowering.ldsAliasScopes = scopes.getValue();
-    if (auto arrays = params.getAs<mlir::BoolAttr>("const_reg_tensor"))
-      run.lowering.constRegTensor = arrays.getValue();
-    if (auto bridge = params.getAs<mlir::BoolAttr>("bridge_steps"))
-      run.lowering.bridgeSteps = bridge.getValue();
-  }
-  run.lowering.transformSteps = transformStepNames(*module);
-  std::vector<std::string> names = plannedStepNames(run.lowering);
-  size_t stopIndex = names.size() - 1;
-  if (!options.stopAfter.empty()) {
-    std::optional<size_t> found = findStopIndex(names, options.stopAfter);
-    if (!found) {
-      Diag diag;
-      diag.message = "no step named '" + options.stopAfter + "' for " +
-                     targetName(run.target).str() +
-                     "; steps are: " + llvm::join(names, ", ");
-      pending.push_back(diag);
-      return finish(RunStatus::EnvironmentError);
-    }
-    stopIndex = *found;
-  }
-  if (options.emitGoal) {
-    size_t passCount = names.size() - backendSteps(run.target).size() - 1;
-    size_t goal = passCount; // the last MLIR pass
-    if (*options.emitGoal != EmitKind::MLIR)
-      goal = findStopIndex(names, producingStep(*options.emitGoal))
-                 .value_or(stopIndex);
-    stopIndex = std::min(stopIndex, goal);
-  }
-
-  uint64_t inputTextHash = 0;
-  SourceNames sourceNames(run.source, fileName);
+  if (RunStatus planned = planRun(state, *module, fileName);
+      planned != RunStatus::Success)
+    return finish(planned);
   if (options.recordSnapshots)
-    inputTextHash = captureIR(module->getOperation(), parse, true,
-                              run.modelSize, &sourceNames);
+    state.textHash = captureIR(module->getOperation(), parse, true,
+                               run.modelSize, &state.sourceNames);
   parse.changed = true;
-  parse.diagnostics = std::move(pending);
-  pending.clear();
+  parse.diagnostics = state.takePending();
   run.snapshots.push_back(std::move(parse));
+  size_t stopIndex = state.stopIndex;
   if (stopIndex == 0)
     return finish(RunStatus::Success);
 
@@ -411,8 +516,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
       std::min(run.lowering.transformSteps.size(), stopIndex);
   if (transformCount > 0) {
     mlir::OwningOpRef<mlir::ModuleOp> transformed =
-        runTransformSteps(*module, transformCount, names, stopIndex, options,
-                          run, collector, pending, &sourceNames, inputTextHash);
+        runTransformSteps(state, *module, transformCount);
     if (!transformed)
       return finish(run.status == RunStatus::Stopped ? RunStatus::Stopped
                                                      : RunStatus::InputError);
@@ -421,51 +525,17 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   if (stopIndex <= transformCount)
     return finish(RunStatus::Success);
 
-  // MLIR passes: the next steps of the plan, each in a pass manager of its
-  // own so that a stop request is seen between any two.
-  size_t firstPass = 1 + transformCount;
+  // MLIR passes: the next steps of the plan.
   std::vector<PassStep> steps = loweringSteps(run.lowering);
   size_t passCount = std::min(steps.size(), stopIndex - transformCount);
-  SnapshotRecorder recorder(run, pending, collector, options.recordSnapshots,
-                            module->getOperation(), inputTextHash,
-                            options.maxSnapshotBytes, &sourceNames);
-  for (size_t i = 0; i < passCount; ++i) {
-    if (!enterStep(options, firstPass + i, stopIndex + 1, names[firstPass + i],
-                   pending))
-      return finish(RunStatus::Stopped);
-    mlir::PassManager pm(context.get());
-    std::string pipelineError;
-    if (mlir::failed(addPassSteps(pm, steps[i], pipelineError))) {
-      Diag diag;
-      diag.message = "internal pipeline error: " + pipelineError;
-      pending.push_back(diag);
-      return finish(RunStatus::EnvironmentError);
-    }
-    recorder.forgetPassInstances();
-    pm.addInstrumentation(
-        std::make_unique<ForwardingInstrumentation>(recorder));
-    if (mlir::failed(pm.run(*module)))
-      return finish(RunStatus::InputError);
-  }
-  if (passCount == steps.size()) {
-    llvm::Expected<std::vector<KernelLaunch>> launches =
-        describeLaunches(*module);
-    if (!launches) {
-      Diag diag;
-      diag.message = llvm::toString(launches.takeError());
-      pending.push_back(diag);
-      return finish(RunStatus::InputError);
-    }
-    run.launches = std::move(*launches);
-  }
+  RunStatus passes = runPassSteps(state, *context, *module, steps, passCount,
+                                  1 + transformCount);
   size_t lastPass = transformCount + steps.size();
-  if (stopIndex <= lastPass)
-    return finish(RunStatus::Success);
+  if (passes != RunStatus::Success || stopIndex <= lastPass)
+    return finish(passes);
 
   // Backend steps: the rest of the plan.
-  size_t backendCount = stopIndex - lastPass;
-  RunStatus status =
-      runBackendSteps(*module, options, backendCount, lastPass + 1,
-                      stopIndex + 1, run, collector, pending);
-  return finish(status);
+  return finish(runBackendSteps(*module, options, stopIndex - lastPass,
+                                lastPass + 1, stopIndex + 1, run, collector,
+                                pending));
 }
