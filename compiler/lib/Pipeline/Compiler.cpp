@@ -330,6 +330,7 @@ static RunStatus planRun(RunState &state, mlir::ModuleOp module,
   run.lowering = loweringOptionsFor(options, run.target, hasKlxOps);
   applyParamSwitches(module, run.lowering);
   run.lowering.transformSteps = transformStepNames(module);
+  warnUnrunSchedules(module);
 
   state.names = plannedStepNames(run.lowering);
   state.stopIndex = state.names.size() - 1;

@@ -65,6 +65,28 @@ std::vector<std::string> klx::transformStepNames(mlir::ModuleOp module) {
   return names;
 }
 
+void klx::warnUnrunSchedules(mlir::ModuleOp module) {
+  if (findEntryPoint(module))
+    return;
+  // Only the first: one is enough to explain why nothing was applied.
+  module.walk([](mlir::Operation *op) {
+    if (!llvm::isa<transform::TransformOpInterface>(op) ||
+        !llvm::isa<mlir::ModuleOp>(op->getParentOp()))
+      return mlir::WalkResult::advance();
+    mlir::emitWarning(op->getLoc())
+        << "this '" << op->getName()
+        << "' is not run: klx runs the transform script named @"
+        << transform::TransformDialect::kTransformEntryPointSymbolName
+        << ", as mlir-opt -transform-interpreter does, and the payload is "
+           "lowered as it stands; write the script as "
+           "transform.named_sequence @"
+        << transform::TransformDialect::kTransformEntryPointSymbolName
+        << "(%root: !transform.any_op {transform.readonly}) in a module "
+           "marked transform.with_named_sequence";
+    return mlir::WalkResult::interrupt();
+  });
+}
+
 mlir::OwningOpRef<mlir::ModuleOp>
 klx::applyTransformPrefix(mlir::ModuleOp input, size_t count) {
   mlir::OwningOpRef<mlir::ModuleOp> copy(input.clone());

@@ -23,6 +23,12 @@ namespace klx {
 /// left out): one step each. Empty when the module has no entry point.
 std::vector<std::string> transformStepNames(mlir::ModuleOp module);
 
+/// Warns at the first top-level transform op when the module has no entry
+/// point (a legacy transform.sequence, a named sequence by another name):
+/// such a script is not run, and the payload fails later for no visible
+/// reason.
+void warnUnrunSchedules(mlir::ModuleOp module);
+
 /// A copy of `input` with the entry point's first `count` top-level ops
 /// applied to it and every transform schedule erased; null when applying
 /// failed (the interpreter has reported why, at the script's lines).

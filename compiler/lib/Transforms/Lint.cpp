@@ -4,8 +4,10 @@
 // other than what they say: a workgroup memref.alloc becomes a device
 // malloc, a barrier under a thread-dependent branch is reached by some
 // threads only, a constant mbarrier parity in a loop stops waiting after
-// the first round. The lint says so at the op's line, before any pass has
-// run; where it cannot decide (a condition read from memory) it is quiet.
+// the first round, an mma.sync fragment indexed by the thread index x in
+// a block wider than a warp belongs to no lane. The lint says so at the op's
+// line, before any pass has run; where it cannot decide (a condition read from
+// memory) it is quiet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +15,13 @@
 
 #include "Analysis/Threads/Divergence.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -257,6 +263,119 @@ unsigned lintConstantParity(Operation *op) {
   return 1;
 }
 
+// [SECTION] mma.sync lanes from the thread index ----------------------------
+
+/// The kernel's threads in x when the IR states it: a gpu.launch's constant
+/// block size, or a gpu.func's known_block_size.
+std::optional<int64_t> threadsInX(Operation *kernel) {
+  if (auto launch = dyn_cast<gpu::LaunchOp>(kernel)) {
+    APInt size;
+    if (matchPattern(launch.getBlockSizeX(), m_ConstantInt(&size)))
+      return size.getSExtValue();
+  } else if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel)) {
+    if (std::optional<llvm::ArrayRef<int32_t>> known = func.getKnownBlockSize())
+      return (*known)[0];
+  }
+  return std::nullopt;
+}
+
+/// Whether `op` keeps its result within a warp's lanes whatever it is given:
+/// a remainder (arith.rem*, or an affine map with `mod`).
+bool reducesToLane(Operation *op) {
+  if (isa<arith::RemUIOp, arith::RemSIOp>(op))
+    return true;
+  auto apply = dyn_cast<affine::AffineApplyOp>(op);
+  if (!apply)
+    return false;
+  bool hasMod = false;
+  apply.getAffineMap().walkExprs([&](AffineExpr expr) {
+    hasMod |= expr.getKind() == AffineExprKind::Mod;
+  });
+  return hasMod;
+}
+
+/// The op that reads the thread index x into `value`, looking through the
+/// indices of loads (a fragment is loaded at the lane's place), pure ops and
+/// loop counters, but not through a remainder or gpu.lane_id, which keep it
+/// within a warp; null when there is none.
+Operation *threadIdXSourceOf(Value value) {
+  SmallVector<Value> work{value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!v || !seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *parent = arg.getOwner()->getParentOp();
+      if (auto launch = dyn_cast<gpu::LaunchOp>(parent)) {
+        if (v == launch.getThreadIds().x)
+          return launch;
+      } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        if (v == loop.getInductionVar())
+          work.append(
+              {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
+      }
+      continue;
+    }
+    Operation *op = v.getDefiningOp();
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      if (id.getDimension() == gpu::Dimension::x)
+        return op;
+      continue;
+    }
+    if (isa<NVVM::ThreadIdXOp>(op))
+      return op;
+    if (reducesToLane(op) || op->getNumRegions() > 0)
+      continue;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      work.append(load.getIndices().begin(), load.getIndices().end());
+      continue;
+    }
+    if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      work.append(load.getIndices().begin(), load.getIndices().end());
+      continue;
+    }
+    if (!isMemoryEffectFree(op))
+      continue;
+    work.append(op->operand_begin(), op->operand_end());
+  }
+  return nullptr;
+}
+
+/// nvgpu.mma.sync wants each lane's own fragment. Taking the lane from the
+/// thread index x (as transform.nvgpu.rewrite_matmul_as_mma_sync does) is
+/// right only when a block has 32 threads in x; with more, the second warp
+/// loads and stores fragments of lanes 32 and up: outside its tile.
+unsigned lintMmaLaneFromThreadId(Operation *op) {
+  auto mma = dyn_cast<nvgpu::MmaSyncOp>(op);
+  Operation *kernel = mma ? enclosingKernel(op) : nullptr;
+  std::optional<int64_t> threads =
+      kernel ? threadsInX(kernel) : std::optional<int64_t>();
+  if (!threads || *threads <= 32)
+    return 0;
+  for (Value operand : mma->getOperands()) {
+    Operation *source = threadIdXSourceOf(operand);
+    if (!source)
+      continue;
+    InFlightDiagnostic warning =
+        op->emitWarning()
+        << quoted(op)
+        << " takes each lane's fragment at the thread index x, but the "
+           "block has "
+        << *threads
+        << " threads in x: threads 32 and up are the lanes of another warp "
+           "yet load and store the fragments of lanes 32 and up, outside "
+           "their warp's tile; give the block 32 threads in x and put the "
+           "warps in y and z (mapping "
+           "#gpu.warp<y>, #gpu.warp<z>), or index the fragment by "
+           "gpu.lane_id";
+    warning.attachNote(kernel->getLoc()) << "the kernel";
+    warning.attachNote(source->getLoc()) << "the thread index x is read here";
+    return 1;
+  }
+  return 0;
+}
+
 // [SECTION] Ops the chip cannot run ------------------------------------------
 
 bool isNvidiaChip(llvm::StringRef chip) { return chip.starts_with("sm_"); }
@@ -350,6 +469,7 @@ unsigned klx::lintKernels(Operation *root, llvm::StringRef chip) {
     warnings += lintWorkgroupAlloc(op);
     warnings += lintDivergentBarrier(op);
     warnings += lintConstantParity(op);
+    warnings += lintMmaLaneFromThreadId(op);
   });
   if (!chip.empty())
     warnings += lintChipOps(root, chip);

@@ -167,3 +167,56 @@ gpu.module @vendor {
     gpu.return
   }
 }
+
+// -----
+
+// mma.sync fragments indexed by the thread index x: what
+// transform.nvgpu.rewrite_matmul_as_mma_sync makes of a matmul whose warps
+// were mapped to x. Right with 32 threads in x, wrong with more.
+!a_frag = vector<4x2xf16>
+!b_frag = vector<2x2xf16>
+func.func @lanes(%a: memref<16x16xf16>, %b: memref<16x8xf16>,
+                 %c: memref<16x8xf16>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  // expected-note @below {{the kernel}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    // expected-note @below {{the thread index x is read here}}
+    %lane = gpu.thread_id x
+    %row = affine.apply affine_map<()[s0] -> (s0 floordiv 4)>()[%lane]
+    %x = memref.load %a[%row, %row] : memref<16x16xf16>
+    %fa = vector.broadcast %x : f16 to !a_frag
+    %y = memref.load %b[%row, %row] : memref<16x8xf16>
+    %fb = vector.broadcast %y : f16 to !b_frag
+    // expected-warning @below {{'nvgpu.mma.sync' takes each lane's fragment at the thread index x, but the block has 64 threads in x}}
+    %d = nvgpu.mma.sync(%fa, %fb, %fb) {mmaShape = [16, 8, 16]}
+        : (!a_frag, !b_frag, !b_frag) -> !b_frag
+    gpu.terminator
+  }
+  // One warp in x, the others in y: the thread index x is the lane.
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c32, %sz = %c1) {
+    %row = affine.apply affine_map<()[s0] -> (s0 floordiv 4)>()[%tx]
+    %x = memref.load %a[%row, %row] : memref<16x16xf16>
+    %fa = vector.broadcast %x : f16 to !a_frag
+    %fb = vector.broadcast %x : f16 to !b_frag
+    %d = nvgpu.mma.sync(%fa, %fb, %fb) {mmaShape = [16, 8, 16]}
+        : (!a_frag, !b_frag, !b_frag) -> !b_frag
+    gpu.terminator
+  }
+  // 64 threads in x, the lane taken mod 32: what a hand-written kernel does.
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %lane = arith.remui %tx, %c32 : index
+    %row = affine.apply affine_map<()[s0] -> (s0 floordiv 4)>()[%lane]
+    %x = memref.load %a[%row, %row] : memref<16x16xf16>
+    %fa = vector.broadcast %x : f16 to !a_frag
+    %fb = vector.broadcast %x : f16 to !b_frag
+    %d = nvgpu.mma.sync(%fa, %fb, %fb) {mmaShape = [16, 8, 16]}
+        : (!a_frag, !b_frag, !b_frag) -> !b_frag
+    gpu.terminator
+  }
+  return
+}

@@ -16,8 +16,18 @@
 // Tiles of 16x16 are not the shape of an mma.sync: the rewrite refuses.
 // RUN: sed 's/tile_sizes \[16, 8\]/tile_sizes [16, 16]/' %s > %t.mlir
 // RUN: not klx compile %t.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: transform-steps.mlir.tmp.mlir:[[@LINE+25]]:5: error: unsupported target op
-// BAD: transform-steps.mlir.tmp.mlir:[[@LINE+9]]:7: note: target op
+// BAD: transform-steps.mlir.tmp.mlir:[[@LINE+35]]:5: error: unsupported target op
+// BAD: transform-steps.mlir.tmp.mlir:[[@LINE+19]]:7: note: target op
+//
+// A script by another name (or a legacy top-level transform.sequence) is
+// not run: a warning at it says so before the payload fails untransformed.
+// RUN: sed 's/@__transform_main/@schedule/' %s > %t.other.mlir
+// RUN: not klx compile %t.other.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=IGNORED
+// IGNORED: transform-steps.mlir.tmp.other.mlir:[[@LINE+19]]:3: warning: this 'transform.named_sequence' is not run: klx runs the transform script named @__transform_main
+// IGNORED: error:
+// RUN: not klx pipeline %t.other.mlir 2>&1 | FileCheck %s --check-prefix=IGNORED-STEPS
+// IGNORED-STEPS-NOT: transform.structured
+// IGNORED-STEPS: 1  klx-lint
 
 module attributes {gpu.container_module, transform.with_named_sequence} {
   func.func @matmul(%a: memref<16x16xf16>, %b: memref<16x16xf16>,

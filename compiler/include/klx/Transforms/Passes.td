@@ -102,6 +102,11 @@ def KlxLintPass : Pass<"klx-lint"> {
       initialise that barrier: the phase flips each time the barrier
       completes, so from the second round the wait passes at once or
       waits for a phase that is gone;
+    - an `nvgpu.mma.sync` whose fragments are loaded at the thread index
+      x (not reduced to a lane) in a block with more than 32 threads in
+      x, what `transform.nvgpu.rewrite_matmul_as_mma_sync` produces when
+      warps are mapped to x: the second warp's threads index fragments of
+      lanes that do not exist;
     - ops the chip cannot run: RDNA's WMMA on a CDNA chip, CDNA's MFMA on
       an RDNA chip, NVIDIA's ops for an AMD chip and AMD's for an NVIDIA
       one, where upstream's own error is a bare "failed to legalize".
