@@ -96,10 +96,13 @@ int PipelineRun::timelineStep() const {
 
 int PipelineRun::stepsStep() const {
   int last = -1;
+  // The payload as it stands after the transform script, if the file has
+  // one (snapshots 1..N are its ops).
+  int firstAsWritten = int(lowering.transformSteps.size());
   for (int i = 0; i < int(snapshots.size()); ++i) {
     // A kernel written inside gpu.launch reads as written: before the
     // pipeline converts its ops and outlines it.
-    if (last < 0 &&
+    if (last < 0 && i >= firstAsWritten &&
         llvm::any_of(
             snapshots[i].steps,
             [](const KernelSteps &k) {
@@ -110,7 +113,7 @@ int PipelineRun::stepsStep() const {
     if (name == "convert-scf-to-cf" || name == "convert-arith-to-llvm" ||
         name == "convert-gpu-to-nvvm" || name == "convert-gpu-to-rocdl")
       break;
-    if (!snapshots[i].steps.empty())
+    if (i >= firstAsWritten && !snapshots[i].steps.empty())
       last = i;
   }
   return last < 0 ? -1 : madeBy(last);

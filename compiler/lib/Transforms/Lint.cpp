@@ -14,6 +14,7 @@
 #include "klx/Transforms/Passes.h"
 
 #include "Analysis/Threads/Divergence.h"
+#include "klx/Support/MemorySpaces.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -101,20 +102,12 @@ std::string describeSource(Operation *source) {
 
 // [SECTION] Workgroup memory from memref.alloc -------------------------------
 
-/// #gpu.address_space<workgroup>, or 3 (shared memory on NVIDIA, LDS on
-/// AMD), as MLIR's own tests write it.
-bool isWorkgroupSpace(Attribute space) {
-  if (auto number = dyn_cast_or_null<IntegerAttr>(space))
-    return number.getInt() == 3;
-  return space && gpu::GPUDialect::isWorkgroupMemoryAddressSpace(space);
-}
-
 unsigned lintWorkgroupAlloc(Operation *op) {
   auto type = op->getNumResults() == 1
                   ? dyn_cast<MemRefType>(op->getResult(0).getType())
                   : MemRefType();
   if (!isa<memref::AllocOp, memref::AllocaOp>(op) || !type ||
-      !isWorkgroupSpace(type.getMemorySpace()))
+      !isWorkgroupMemorySpace(type.getMemorySpace()))
     return 0;
   Operation *kernel = enclosingKernel(op);
   if (!kernel)

@@ -158,8 +158,8 @@ struct PipelineRun {
   /// The step whose kernels `klx steps` and the Steps pane show by
   /// default: the last before scf, arith or the kernels are lowered to
   /// cf and LLVM, where the body reads as written (for a kernel written
-  /// inside gpu.launch, the input as it stands); -1 when no step has
-  /// steps.
+  /// inside gpu.launch, the input as it stands, after its transform
+  /// script when it has one); -1 when no step has steps.
   int stepsStep() const;
   /// The step whose role trees `klx roles` reads by default: the last
   /// before convert-nvgpu-to-nvvm with trees (barriers still have names),

@@ -223,13 +223,20 @@ static void checkArrivalCounts(RoleTree &tree) {
       const BarrierUse *at = nullptr;
       auto count = [&](const std::vector<BarrierUse> &uses,
                        const std::string &name, bool inTurn) {
+        // Threads arrive once per phase wherever they do it: the role
+        // brings the threads its arrivals cover together (the two arms
+        // of an `if (tid == 0)` add up), or its largest arrival when only
+        // counts are known.
         unsigned most = 0;
+        llvm::BitVector covered;
         for (const BarrierUse &use : uses)
           if (use.barrier == barrier && isArrival(use) &&
               (!slot || use.slot == slot)) {
             most = std::max(most, use.threads);
+            covered |= use.threadSet;
             at = at ? at : &use;
           }
+        most = std::max(most, unsigned(covered.count()));
         if (!most)
           return;
         who.push_back(name);

@@ -305,6 +305,7 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
     BarrierUse use = makeBarrierUse(op, std::move(name), action,
                                     unsigned(threads.count()), irLineOf, slot);
     use.threadsUnknown = unknown;
+    use.threadSet = threads;
     uses.push_back(std::move(use));
   };
   auto use = [&](Value barriers, Value index, BarrierAction action) {

@@ -12,6 +12,7 @@
 #include "klx/Analysis/Steps/Steps.h"
 
 #include "klx/Dialect/Klx/IR/KlxOps.h"
+#include "klx/Support/MemorySpaces.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -83,12 +84,10 @@ Space spaceOfMemref(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type)
     return Space::Global;
-  if (gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
+  if (isWorkgroupMemorySpace(type.getMemorySpace()))
     return Space::Shared;
-  if (auto space =
-          dyn_cast_if_present<gpu::AddressSpaceAttr>(type.getMemorySpace()))
-    if (space.getValue() == gpu::AddressSpace::Private)
-      return Space::Private;
+  if (isPrivateMemorySpace(type.getMemorySpace()))
+    return Space::Private;
   // Arrays a kernel allocates for itself live in registers (or local
   // memory): neither a load nor a store of a step.
   if (memref.getDefiningOp<memref::AllocaOp>())

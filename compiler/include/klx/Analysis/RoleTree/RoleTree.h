@@ -27,6 +27,7 @@
 #include "klx/Support/Diagnostics.h"
 #include "klx/Support/SourceNames.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
@@ -73,6 +74,11 @@ struct BarrierUse {
   std::optional<int64_t> slot;
   BarrierAction action = BarrierAction::Wait;
   unsigned threads = 0; // threads that run the op (each arrives once)
+  /// Which threads of the block run it, when a thread branch decides it
+  /// (bit i: thread i); empty when only the count is known. Arrivals of
+  /// one role in the two arms of an `if (tid == 0)` are then counted as
+  /// the threads they cover together, not as the larger arm.
+  llvm::BitVector threadSet;
   /// Set when how many threads run it is not known (a branch on a value
   /// that differs between threads and that klx cannot evaluate): why,
   /// with the branch's line. `threads` is then at most that many.
