@@ -9,6 +9,7 @@
 //   scf.for %k = %lb to %ub iter_args(..., %prev = %c0) {
 //     consumer_wait full[%i]; mma              // in flight
 //     wgmma.wait_group 1                       // step k-1 has finished
+//                                              // (the mma's waitGroup)
 //     scf.if (%k != %lb) { consumer_release empty[%prev] }
 //     scf.yield ..., %i
 //   }
@@ -66,10 +67,9 @@ void deferInLoop(Lowering &l, scf::ForOp loop, MmaOp mma,
   ValueRange previous = newLoop.getRegionIterArgs().take_back(releases.size());
   ValueRange last = newLoop.getResults().take_back(releases.size());
 
-  // In the body: all but the newest MMA done, then the previous step's
-  // stages go back.
+  // In the body: all but the newest MMA done (the MMA's own
+  // wait_group 1, lowerMma), then the previous step's stages go back.
   b.setInsertionPoint(releases.front());
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(1));
   Value notFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                             newLoop.getInductionVar(), newLoop.getLowerBound());

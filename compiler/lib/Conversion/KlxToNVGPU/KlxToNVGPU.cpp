@@ -156,13 +156,14 @@ void lowerMma(Lowering &l, MmaOp mma) {
       b, loc, aDescType, aView, consumerMapA);
   Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType,
                                                              bView, l.descB);
-  Value result = nvgpu::WarpgroupMmaOp::create(b, loc, l.accType, descA, descB,
-                                               IntegerAttr(), UnitAttr(),
-                                               b.getUnitAttr(), mma.getAcc());
-  // Done reading the stage before it is released, unless the release
-  // waits a step (deferStageReleases).
-  if (!l.mmasInFlight.contains(mma))
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
+  // nvgpu.warpgroup.mma ends in its own wgmma.wait_group (1 when the
+  // attribute is left out), so the wait is said here and nowhere else:
+  // done reading the stage before it is released (0), or all but this
+  // step's group when the release waits a step (1, deferStageReleases).
+  int64_t waitGroup = l.mmasInFlight.contains(mma) ? 1 : 0;
+  Value result = nvgpu::WarpgroupMmaOp::create(
+      b, loc, l.accType, descA, descB, b.getI64IntegerAttr(waitGroup),
+      UnitAttr(), b.getUnitAttr(), mma.getAcc());
   mma.replaceAllUsesWith(result);
   mma.erase();
 }
