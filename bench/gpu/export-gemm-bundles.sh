@@ -15,9 +15,7 @@ export_one() {
 }
 export_one ws_persistent gemm_ws_persistent.mlir
 export_one ws_persistent_n256 gemm_ws_persistent.mlir -D tile_n=256
-export_one ws_persistent_s5 gemm_ws_persistent.mlir -D stages=5
 export_one ws_persistent_n256_g8 gemm_ws_persistent.mlir -D tile_n=256 -D group_m=8
-export_one ws_persistent_g8 gemm_ws_persistent.mlir -D group_m=8
 export_one no_warp_specialization gemm_ws_persistent.mlir -D warp_specialize=0
 export_one pingpong gemm_pingpong.mlir
 export_one two_producers gemm_two_producers.mlir

@@ -1,48 +1,68 @@
 #!/usr/bin/env bash
 # The performance goal of klx's GEMM schedules: builds klx-run here (the
-# GPU machine), runs every bundle under ${1:-bench-bundles} at 8192^3 bf16
-# with f32 accumulation, and cuBLAS on the same shape in the same run, and
-# prints one table. Bundles come from bench/gpu/export-gemm-bundles.sh.
+# GPU machine) and runs every bundle under ${1:-bench-bundles}, bf16 in
+# with f32 accumulation and output, at each size of $SIZES (default 8192^3
+# and 4096^3) in $PROCS separate processes each (default 3), cuBLAS in
+# every process, and prints one table of medians over the processes, with
+# the card's state (nvidia-smi) before and after. Bundles come from
+# bench/gpu/export-gemm-bundles.sh.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bundles=${1:-$root/bench-bundles}
 logs=${2:-/tmp/klx-bench}
+sizes=${SIZES:-8192x8192x8192 4096x4096x4096}
+procs=${PROCS:-3}
 mkdir -p "$logs"
 KLX_CUBLAS=$(bash "$root/bench/gpu/build-runner.sh" /tmp/klx-build-run) || exit 2
 export KLX_CUBLAS
 run=/tmp/klx-build-run/bin/klx-run
-for dir in "$bundles"/*/; do
-  name=$(basename "$dir")
-  timeout 300 "$run" "$dir" --size=8192x8192x8192 --repeat=20 --json \
-    >"$logs/$name.json" 2>"$logs/$name.err"
-  echo "$name rc=$?" >>"$logs/rc.txt"
+card() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,pstate \
+    --format=csv,noheader
+}
+echo "before: $(card)" >"$logs/card.txt"
+# Rounds over the schedules, so that each schedule's processes are spread
+# over the run rather than back to back.
+for ((p = 1; p <= procs; p++)); do
+  for size in $sizes; do
+    for dir in "$bundles"/*/; do
+      name=$(basename "$dir")
+      timeout 300 "$run" "$dir" --size="$size" --repeat=20 --json \
+        >"$logs/$name@$size@$p.json" 2>"$logs/$name@$size@$p.err"
+      echo "$name $size $p rc=$?" >>"$logs/rc.txt"
+    done
+  done
 done
+echo "after: $(card)" >>"$logs/card.txt"
+cat "$logs/card.txt"
+echo "cuBLAS: $KLX_CUBLAS; $(nvidia-smi | grep -o 'CUDA Version: [0-9.]*'); $(date -u +%F)"
 python3 - "$logs" <<'PY'
-import json, os, sys, glob
+import json, os, sys, glob, statistics
+from collections import defaultdict
 logs = sys.argv[1]
-rows = []
-for path in sorted(glob.glob(os.path.join(logs, "*.json"))):
-    name = os.path.basename(path)[:-5]
+runs = defaultdict(list)  # (name, size) -> [result or None]
+for path in sorted(glob.glob(os.path.join(logs, "*@*@*.json"))):
+    name, size, _ = os.path.basename(path)[:-5].split("@")
     try:
-        r = json.load(open(path))
-    except Exception as e:
-        rows.append((name, None)); continue
-    rows.append((name, r))
-first = next((r for _, r in rows if r and r.get("device")), {})
-print(f"device: {first.get('device', '?')}, 8192x8192x8192 bf16 -> f32, 20 timed runs, median")
+        runs[(name, size)].append(json.load(open(path)))
+    except Exception:
+        runs[(name, size)].append(None)
+first = next((r for rs in runs.values() for r in rs if r and r.get("device")), {})
+print(f"device: {first.get('device', '?')}; bf16 -> f32; 20 timed launches per process, median; "
+      f"medians over processes, [min, max] of the ratio")
 print(f"peak: {first.get('peak_tflops', 0):.0f} TFLOP/s ({first.get('peak_formula', '?')})")
-print("ms, TFLOP/s, % peak: klx alone; the ratio: klx and cuBLAS alternating launch by launch")
-print(f"| schedule | ms | TFLOP/s | % peak | alternating: klx TFLOP/s | cuBLAS TFLOP/s | klx / cuBLAS | rel. error vs CPU (16 rows) | vs cuBLAS (all) | status |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for name, r in rows:
-    if not r:
-        print(f"| {name} | | | | | | | | | no output |"); continue
-    t = r.get("time", {}).get("median_ms", 0)
-    tf = r.get("tflops", 0); peak = r.get("peak_tflops", 0) or 1
-    bt = r.get("cublas_tflops", 0)
-    cpu = r.get("cpu_check", {}).get("relative_error", float("nan"))
-    blas = r.get("cublas_check", {}).get("relative_error", float("nan"))
-    at = r.get("alternating_tflops", 0)
-    ratio = f"{at / bt:.2f}x" if bt else "-"
-    print(f"| {name} | {t:.3f} | {tf:.1f} | {100 * tf / peak:.1f} | {at:.1f} | {bt:.1f} | {ratio} | {cpu:.2e} | {blas:.2e} | {r['status']} {r.get('message', '')} |")
+print("| schedule | size | processes ok | klx alone TFLOP/s | cuBLAS TFLOP/s | klx / cuBLAS (alternating) | rel. error vs CPU | vs cuBLAS |")
+print("|---|---|---|---|---|---|---|---|")
+med = lambda xs: statistics.median(xs) if xs else float("nan")
+for (name, size), rs in sorted(runs.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    ok = [r for r in rs if r and r.get("status") == "passed"]
+    bad = [(r or {}).get("status", "no output") + " " + (r or {}).get("message", "") for r in rs if r not in ok]
+    alone = med([r.get("tflops", 0) for r in ok])
+    blas = med([r.get("cublas_tflops", 0) for r in ok])
+    ratios = [r["alternating_tflops"] / r["cublas_tflops"] for r in ok if r.get("cublas_tflops")]
+    ratio = f"{med(ratios):.2f}x [{min(ratios):.2f}, {max(ratios):.2f}]" if ratios else "-"
+    cpu = max([r.get("cpu_check", {}).get("relative_error", float("nan")) for r in ok] or [float("nan")])
+    vs = max([r.get("cublas_check", {}).get("relative_error", float("nan")) for r in ok] or [float("nan")])
+    note = f" ({'; '.join(bad)})" if bad else ""
+    print(f"| {name} | {size.split('x')[0]}^3 | {len(ok)}/{len(rs)}{note} | {alone:.1f} | {blas:.1f} | {ratio} | {cpu:.2e} | {vs:.2e} |")
 PY
