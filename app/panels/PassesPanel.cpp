@@ -2,6 +2,7 @@
 
 #include "Panel.h"
 
+#include "core/Elide.h"
 #include "widgets/Palette.h"
 
 #include "klx/Pipeline/Compiler.h"
@@ -56,7 +57,7 @@ public:
       ImGui::SameLine();
       // Nested passes and backend steps run once per gpu.module: say
       // which, where several.
-      std::string label = s.label(severalModules);
+      std::string label = fitted(s.label(severalModules));
       if (ImGui::Selectable(label.c_str(), selected,
                             ImGuiSelectableFlags_SpanAllColumns))
         commands.push(cmd::SelectStep{index});
@@ -85,6 +86,18 @@ public:
   }
 
 private:
+  /// `label` cut in the middle to the column's width (the tooltip has it
+  /// whole): names that share a long prefix stay apart.
+  static std::string fitted(const std::string &label) {
+    float width = ImGui::GetContentRegionAvail().x;
+    bool hasEllipsis = ImGui::GetFont()->FindGlyphNoFallback(0x2026);
+    return elideMiddle(
+        label, hasEllipsis ? "\xE2\x80\xA6" : "..", [&](std::string_view text) {
+          return ImGui::CalcTextSize(text.data(), text.data() + text.size())
+                     .x <= width;
+        });
+  }
+
   static void drawStepTooltip(const Snapshot &s) {
     ImGui::BeginTooltip();
     ImGui::Text("%s%s", s.name.c_str(), s.arguments.c_str());

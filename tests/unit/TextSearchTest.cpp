@@ -4,6 +4,7 @@
 
 #include "core/Background.h"
 #include "core/DiffRows.h"
+#include "core/Elide.h"
 #include "core/RoleView.h"
 #include "core/SourceFold.h"
 #include "core/TextSearch.h"
@@ -313,4 +314,42 @@ TEST_CASE("Work done off the GUI thread: the newest request wins",
   CHECK(model->lines.removed == 1);
   CHECK(model->hunks.size() == 1);
   CHECK(model->rowText(model->hunks.front()) == "b");
+}
+
+TEST_CASE("Step names too wide for the pane keep both ends", "[app][elide]") {
+  // A monospace pane of N characters.
+  auto within = [](size_t n) {
+    return [n](std::string_view s) {
+      size_t characters = 0;
+      for (unsigned char c : s)
+        characters += (c & 0xC0) != 0x80;
+      return characters <= n;
+    };
+  };
+  std::string_view ellipsis = "\xE2\x80\xA6"; // U+2026, one character
+  CHECK(elideMiddle("cse", ellipsis, within(14)) == "cse");
+  // The script's ops differ at the end, and stay apart when cut.
+  std::string match =
+      elideMiddle("transform.structured.match", ellipsis, within(14));
+  std::string forall = elideMiddle("transform.structured.tile_using_forall",
+                                   ellipsis, within(14));
+  std::string loops =
+      elideMiddle("transform.structured.tile_using_for", ellipsis, within(14));
+  CHECK(match == "tran\xE2\x80\xA6"
+                 "red.match");
+  CHECK(forall == "tran\xE2\x80\xA6"
+                  "ng_forall");
+  CHECK(loops == "tran\xE2\x80\xA6"
+                 "using_for");
+  CHECK(within(14)(forall));
+  // A module label keeps its module.
+  CHECK(elideMiddle("convert-gpu-to-nvvm @main_kernel_0", "..", within(20)) ==
+        "conver..ain_kernel_0");
+  // Cuts fall between UTF-8 characters: no half character is left.
+  std::string accents = elideMiddle("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                                    "\xC3\xA9",
+                                    "..", within(5));
+  CHECK(accents == "\xC3\xA9..\xC3\xA9\xC3\xA9");
+  // Nothing fits but the ellipsis.
+  CHECK(elideMiddle("transform.structured.match", "..", within(3)) == "..");
 }
