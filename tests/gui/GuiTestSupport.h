@@ -271,11 +271,17 @@ inline void requireTools(std::initializer_list<const char *> tools) {
 /// it written to `clipboardPath`.
 inline std::string dragAndCopy(int x0, int y0, int x1, int y1,
                                const std::string &clipboardPath) {
-  return llvm::formatv(R"(xdotool mousemove {0} {1} mousedown 1; sleep 0.2
+  // Tried again while the clipboard stays empty: on a loaded machine the
+  // text under the pointer (a diff the worker computes) may come a frame
+  // after the window says it is ready. The same drag selects the same rows.
+  return llvm::formatv(R"(for attempt in 1 2 3 4 5; do
+xdotool mousemove {0} {1} mousedown 1; sleep 0.2
 xdotool mousemove {2} {3}; sleep 0.2; xdotool mouseup 1; sleep 0.3
 xdotool keydown ctrl; sleep 0.15; xdotool key c; sleep 0.2
 xdotool keyup ctrl; sleep 0.5
-xclip -o -selection clipboard > {4})",
+xclip -o -selection clipboard > {4} 2>/dev/null && [ -s {4} ] && break
+sleep 1
+done)",
                        x0, y0, x1, y1, clipboardPath)
       .str();
 }
