@@ -54,6 +54,29 @@ std::string quoted(Operation *op) {
 
 // [SECTION] Values that depend on the thread --------------------------------
 
+/// One step back over a block argument, for the walks below that look for
+/// the thread index: the gpu.launch when `arg` is its thread index (x
+/// alone when `xOnly`), else null with what the argument comes from pushed
+/// on `work`: a loop counter's bounds and step, and when `carried` a
+/// loop-carried value's init and yield.
+Operation *traceBlockArgument(BlockArgument arg, bool xOnly, bool carried,
+                              SmallVectorImpl<Value> &work) {
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (auto launch = dyn_cast<gpu::LaunchOp>(parent)) {
+    gpu::KernelDim3 ids = launch.getThreadIds();
+    if (arg == ids.x || (!xOnly && (arg == ids.y || arg == ids.z)))
+      return launch;
+  } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+    if (arg == loop.getInductionVar()) {
+      work.append({loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
+    } else if (OpOperand *init = loop.getTiedLoopInit(arg); init && carried) {
+      work.push_back(init->get());
+      work.push_back(loop.getTiedLoopYieldedValue(arg)->get());
+    }
+  }
+  return nullptr;
+}
+
 /// The op that makes `value` differ between the threads of a block (a
 /// thread id, lane id or elect.sync op, or the gpu.launch whose thread id
 /// it is), following pure ops, loop counters and loop-carried values;
@@ -67,20 +90,9 @@ Operation *threadSourceOf(Value value) {
     if (!v || !seen.insert(v).second)
       continue;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *parent = arg.getOwner()->getParentOp();
-      if (auto launch = dyn_cast<gpu::LaunchOp>(parent)) {
-        gpu::KernelDim3 ids = launch.getThreadIds();
-        if (v == ids.x || v == ids.y || v == ids.z)
-          return launch;
-      } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-        if (v == loop.getInductionVar()) {
-          work.append(
-              {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
-        } else if (OpOperand *init = loop.getTiedLoopInit(arg)) {
-          work.push_back(init->get());
-          work.push_back(loop.getTiedLoopYieldedValue(arg)->get());
-        }
-      }
+      if (Operation *launch = traceBlockArgument(arg, /*xOnly=*/false,
+                                                 /*carried=*/true, work))
+        return launch;
       continue;
     }
     Operation *op = v.getDefiningOp();
@@ -299,15 +311,9 @@ Operation *threadIdXSourceOf(Value value) {
     if (!v || !seen.insert(v).second)
       continue;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *parent = arg.getOwner()->getParentOp();
-      if (auto launch = dyn_cast<gpu::LaunchOp>(parent)) {
-        if (v == launch.getThreadIds().x)
-          return launch;
-      } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-        if (v == loop.getInductionVar())
-          work.append(
-              {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
-      }
+      if (Operation *launch = traceBlockArgument(arg, /*xOnly=*/true,
+                                                 /*carried=*/false, work))
+        return launch;
       continue;
     }
     Operation *op = v.getDefiningOp();
