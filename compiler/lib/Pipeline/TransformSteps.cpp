@@ -35,14 +35,20 @@ topLevelOps(transform::NamedSequenceOp entry) {
   return ops;
 }
 
+/// A transform op at the top of a module or nested module: a schedule (or
+/// a library of named sequences it calls), not part of the payload.
+bool isSchedule(mlir::Operation *op) {
+  return llvm::isa<transform::TransformOpInterface>(op) &&
+         llvm::isa<mlir::ModuleOp>(op->getParentOp());
+}
+
 /// Erases every transform op at the top of a module or nested module (the
 /// schedule and any library of named sequences it calls), and the
 /// attribute that announced them: the payload is what the lowering sees.
 void eraseSchedules(mlir::ModuleOp module) {
   llvm::SmallVector<mlir::Operation *> schedules;
   module.walk([&](mlir::Operation *op) {
-    if (llvm::isa<transform::TransformOpInterface>(op) &&
-        llvm::isa<mlir::ModuleOp>(op->getParentOp())) {
+    if (isSchedule(op)) {
       schedules.push_back(op);
       return mlir::WalkResult::skip();
     }
@@ -70,8 +76,7 @@ void klx::warnUnrunSchedules(mlir::ModuleOp module) {
     return;
   // Only the first: one is enough to explain why nothing was applied.
   module.walk([](mlir::Operation *op) {
-    if (!llvm::isa<transform::TransformOpInterface>(op) ||
-        !llvm::isa<mlir::ModuleOp>(op->getParentOp()))
+    if (!isSchedule(op))
       return mlir::WalkResult::advance();
     mlir::emitWarning(op->getLoc())
         << "this '" << op->getName()
