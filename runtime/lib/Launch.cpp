@@ -53,8 +53,9 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
   for (const Param &param : params) {
     switch (param.kind) {
     case Param::Kind::TensorMap:
-      push(param.name,
-           param.name == "A" ? operands.tensorMapA : operands.tensorMapB);
+      push(param.name, param.name == "A"   ? operands.tensorMapA
+                       : param.name == "B" ? operands.tensorMapB
+                                           : operands.tensorMapD);
       break;
     case Param::Kind::Memref: {
       if (m.gather) {
@@ -114,18 +115,19 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
 TensorMapRequest klx::rt::tensorMapFor(const Manifest &m, const Param &param,
                                        const ProblemSize &size) {
   TensorMapRequest request;
-  bool isA = param.name == "A";
-  uint64_t rows = isA ? size.m : size.k;
+  bool isA = param.name == "A", isD = param.name == "D";
+  uint64_t rows = isA || isD ? size.m : size.k;
   uint64_t columns = isA ? size.k : size.n;
   request.dims = {columns, rows};
-  request.rowStrideBytes = columns * dtypeBytes(param.dtype);
+  uint64_t stride = isD ? uint64_t(outputLayout(m, size).rowStride) : columns;
+  request.rowStrideBytes = stride * dtypeBytes(param.dtype);
   request.box = {unsigned(param.box[1]), unsigned(param.box[0])};
   request.swizzle = param.swizzleBytes == 128  ? cu::kSwizzle128B
                     : param.swizzleBytes == 64 ? cu::kSwizzle64B
                     : param.swizzleBytes == 32 ? cu::kSwizzle32B
                                                : cu::kSwizzleNone;
-  request.dataType =
-      param.dtype == DType::BF16 ? cu::kTensorBFloat16 : cu::kTensorFloat16;
-  (void)m;
+  request.dataType = param.dtype == DType::BF16  ? cu::kTensorBFloat16
+                     : param.dtype == DType::F32 ? cu::kTensorFloat32
+                                                 : cu::kTensorFloat16;
   return request;
 }

@@ -202,10 +202,21 @@ const Param *findParam(const Manifest &m, const std::string &name,
 
 /// A, B and D, and the scalars a gemm kernel may take.
 bool checkGemmParams(const Manifest &m, Reader &r) {
-  // NVIDIA kernels read A and B through TMA; AMD kernels as memrefs.
+  // NVIDIA kernels read A and B through TMA; AMD kernels as memrefs. D is
+  // a memref, or an f32 tensor map when the epilogue stores by TMA.
   Param::Kind operands = m.amd() ? Param::Kind::Memref : Param::Kind::TensorMap;
+  const Param *mapD = findParam(m, "D", Param::Kind::TensorMap);
+  if (mapD && (m.amd() || mapD->dtype != DType::F32)) {
+    r.fail("params", m.amd() ? "D is a tensor map, which AMD kernels cannot "
+                               "take"
+                             : "D is a tensor map of " +
+                                   std::string(dtypeName(mapD->dtype)) +
+                                   "; D holds f32");
+    return false;
+  }
+  Param::Kind output = mapD ? Param::Kind::TensorMap : Param::Kind::Memref;
   for (auto [name, kind] :
-       {std::pair{"A", operands}, {"B", operands}, {"D", Param::Kind::Memref}})
+       {std::pair{"A", operands}, {"B", operands}, {"D", output}})
     if (!findParam(m, name, kind)) {
       r.fail("params",
              std::string("has no ") +
@@ -225,7 +236,7 @@ bool checkGemmParams(const Manifest &m, Reader &r) {
                            "\", which is none of M, N, K, k_tiles");
       return false;
     }
-  if (findParam(m, "D", Param::Kind::Memref)->rank != 2) {
+  if (!mapD && findParam(m, "D", Param::Kind::Memref)->rank != 2) {
     r.fail("params", "D must be a memref of rank 2");
     return false;
   }

@@ -68,7 +68,16 @@ std::string elfProblem(const std::string &elf) {
 }
 
 struct InputSet {
-  cu::DevicePtr a = 0, b = 0, d = 0, maps = 0; // maps: A's then B's
+  cu::DevicePtr a = 0, b = 0, d = 0, maps = 0; // maps: A's, B's, D's
+  DeviceOperands operands(cu::DevicePtr trace = 0) const {
+    DeviceOperands o;
+    o.tensorMapA = maps;
+    o.tensorMapB = maps + sizeof(cu::TensorMap);
+    o.tensorMapD = maps + 2 * sizeof(cu::TensorMap);
+    o.d = d;
+    o.trace = trace;
+    return o;
+  }
 };
 
 bool encodeMap(Session &s, const Manifest &m, const Param &param,
@@ -192,25 +201,25 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   std::vector<uint16_t> a = randomMatrix(aCount, m.dtype, 1);
   std::vector<uint16_t> b = randomMatrix(bCount, m.dtype, 2);
   std::vector<InputSet> sets(result.inputSets);
-  const Param *paramA = nullptr, *paramB = nullptr;
+  const Param *paramA = nullptr, *paramB = nullptr, *paramD = nullptr;
   for (const Param &p : m.params)
     if (p.kind == Param::Kind::TensorMap)
-      (p.name == "A" ? paramA : paramB) = &p;
+      (p.name == "A" ? paramA : p.name == "B" ? paramB : paramD) = &p;
   for (InputSet &set : sets) {
     if (!s.alloc(set.a, aCount * 2) || !s.alloc(set.b, bCount * 2) ||
         !s.alloc(set.d, dCount * 4) ||
-        !s.alloc(set.maps, 2 * sizeof(cu::TensorMap)) ||
+        !s.alloc(set.maps, 3 * sizeof(cu::TensorMap)) ||
         !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.a, a.data(), aCount * 2)) ||
         !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.b, b.data(), bCount * 2)) ||
-        !encodeMap(s, m, *paramA, size, set.a, set.maps) ||
-        !encodeMap(s, m, *paramB, size, set.b,
-                   set.maps + sizeof(cu::TensorMap)))
+        !encodeMap(s, m, *paramA, size, set.a, set.operands().tensorMapA) ||
+        !encodeMap(s, m, *paramB, size, set.b, set.operands().tensorMapB) ||
+        (paramD &&
+         !encodeMap(s, m, *paramD, size, set.d, set.operands().tensorMapD)))
       return fail(result, RunStatus::DriverError, s.error);
   }
   std::vector<PackedArguments> arguments;
   for (const InputSet &set : sets)
-    arguments.push_back(packArguments(
-        m, size, {set.maps, set.maps + sizeof(cu::TensorMap), set.d}));
+    arguments.push_back(packArguments(m, size, set.operands()));
 
   result.grid = gridFor(m, size, result.smCount);
   result.block = {unsigned(m.block[0]), unsigned(m.block[1]),
@@ -378,9 +387,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
       return fail(result, RunStatus::DriverError, s.error);
     std::vector<PackedArguments> traceArguments;
     for (const InputSet &set : sets)
-      traceArguments.push_back(packArguments(
-          m, t.params, size,
-          {set.maps, set.maps + sizeof(cu::TensorMap), set.d, buffer}));
+      traceArguments.push_back(
+          packArguments(m, t.params, size, set.operands(buffer)));
     Issue traced = [&](size_t set) {
       std::vector<void *> pointers = traceArguments[set].pointers();
       return s.check(

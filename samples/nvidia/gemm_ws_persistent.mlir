@@ -1,8 +1,9 @@
 // Lesson: a warp-specialized persistent GEMM, written as a tile program and
 // split by the compiler: one producer warp issues TMA copies into a ring of
-// shared-memory stages, two consumer warpgroups multiply with wgmma, full
-// and empty mbarriers hand each stage back and forth, and each CTA walks
-// the output tiles in steps of the grid.
+// shared-memory stages, two consumer warpgroups multiply with wgmma into
+// 128 x 256 tiles, full and empty mbarriers hand each stage back and
+// forth, each CTA walks the output tiles in steps of the grid, and each
+// consumer writes its results through shared memory with TMA stores.
 //
 // Step through it: klx-materialize-schedule reads klx.params (change them
 // with -D stages=2, -D consumers=1, ...); klx-warp-specialize makes the
@@ -12,6 +13,8 @@
 // a pipeline and threads its state (index, phase) through both sides;
 // klx-persistent makes the tile loops grid-stride loops; klx-to-nvgpu
 // lowers it all to nvgpu and nvvm, and the upstream passes take over.
+// -D epilogue=direct stores each thread's fragments to global memory
+// instead; -D tile_n=128 halves the tile.
 //
 // D = A * B: A is MxK, B is KxN, both row-major in dtype; D is MxN f32.
 //
@@ -19,6 +22,7 @@
 // RUN: klx pipeline %s | FileCheck %s --check-prefix=STEPS
 // RUN: klx roles %s | FileCheck %s --check-prefix=ROLES
 // RUN: klx compile %s -D warp_specialize=0 --emit=ptx | FileCheck %s --check-prefix=NOWS
+// RUN: klx compile %s -D epilogue=direct --emit=ptx | FileCheck %s --check-prefix=DIRECT
 // PTX: .entry gemm
 // PTX: .maxntid 384, 1, 1
 // PTX: .minnctapersm 1
@@ -26,11 +30,19 @@
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{.*}}232;
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-DAG: mbarrier.try_wait.parity.shared.b64
-// PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // One wgmma group stays in flight: the stage the previous k step read is
 // released after wait_group 1, the last one after wait_group 0.
 // PTX-DAG: wgmma.wait_group.sync.aligned 1;
 // PTX-DAG: wgmma.wait_group.sync.aligned 0;
+// The epilogue: swizzled shared-memory boxes, then TMA stores from them.
+// PTX-DAG: st.shared.v2.b32
+// PTX-DAG: fence.proxy.async.shared::cta;
+// PTX-DAG: bar.sync {{.*}}, 128;
+// PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// PTX-DAG: cp.async.bulk.commit_group;
+// PTX-DAG: cp.async.bulk.wait_group.read 1;
+// PTX-DAG: cp.async.bulk.wait_group 0;
 // STEPS: klx-materialize-schedule {{.*}} yes
 // STEPS: klx-warp-specialize {{.*}} yes
 // STEPS: klx-circular-buffer {{.*}} yes
@@ -54,10 +66,15 @@
 // NOWS: cp.async.bulk.tensor.2d
 // NOWS-NOT: setmaxnreg
 // NOWS: wgmma.mma_async
+// The direct epilogue: each thread stores its fragments to global memory.
+// DIRECT: st.global.b32
+// DIRECT-NOT: cp.async.bulk.tensor.2d.global.shared::cta
+// DIRECT-NOT: fence.proxy.async
 
 module attributes {klx.target = "sm_90a",
-                   klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,
+                   klx.params = {tile_m = 128 : i64, tile_n = 256 : i64,
                                  tile_k = 64 : i64, stages = 4 : i64, group_m = 1 : i64,
+                                 epilogue = "tma",
                                  consumers = 2 : i64, persistent = true,
                                  warp_specialize = true,
                                  producer_regs = 40 : i64,

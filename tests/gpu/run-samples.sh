@@ -17,15 +17,26 @@ gather_sizes=(256 1048576 16777472)
 export_bundles() {
   local klx=$1 out=$2 nv=$root/samples/nvidia
   rm -rf "$out" && mkdir -p "$out"
+  # The samples' own schedules (128 x 256 tiles and TMA stores for
+  # gemm_ws_persistent), then variants of each epilogue.
   "$klx" export $nv/gemm_ws_persistent.mlir --trace -o "$out/ws_persistent" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D persistent=0 -o "$out/ws_tiles" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D group_m=3 -o "$out/ws_group3" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -o "$out/no_roles" >/dev/null &&
-  "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -D stages=1 -D consumers=1 -o "$out/no_roles_1stage" >/dev/null &&
-  "$klx" export $nv/gemm_ws_persistent.mlir -D dtype=bf16 -D tile_n=256 -o "$out/ws_bf16_n256" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D warp_specialize=0 -D stages=1 -D consumers=1 -D tile_n=128 -o "$out/no_roles_1stage" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D dtype=bf16 -o "$out/ws_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D tile_m=256 -D tile_n=128 -D stages=3 -o "$out/ws_m256" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -o "$out/ws_direct" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D tile_n=128 -o "$out/ws_direct_n128" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D persistent=0 -o "$out/ws_tiles_direct" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D dtype=bf16 -o "$out/ws_bf16_direct" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D tile_m=256 -D tile_n=128 -D stages=3 -o "$out/ws_m256_direct" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D warp_specialize=0 -o "$out/no_roles_direct" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -o "$out/two_producers" >/dev/null &&
+  "$klx" export $nv/gemm_two_producers.mlir -D epilogue=direct -o "$out/two_producers_direct" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -o "$out/pingpong" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -D dtype=bf16 -D stages=3 -o "$out/pingpong_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_pingpong.mlir -D epilogue=direct -o "$out/pingpong_direct" >/dev/null &&
   "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=0 -o "$out/bar_array" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=1 -o "$out/bar_array_arith" >/dev/null &&

@@ -341,7 +341,7 @@ TEST_CASE("-D values and Compare mode in the window's state",
   const AppState &state = controller.state();
   CHECK(state.defines == Defines{{"stages", "2"}});
   REQUIRE(state.run->launches.size() == 1);
-  CHECK(state.run->launches[0].dynamicSharedBytes == 67584);
+  CHECK(state.run->launches[0].dynamicSharedBytes == 133120);
 
   // A bad -D keeps what was set and says why.
   controller.apply(cmd::SetDefines{"stages=2,=3"}, 0);
@@ -354,7 +354,7 @@ TEST_CASE("-D values and Compare mode in the window's state",
   waitForRun(controller, 0);
   REQUIRE(state.compare.run);
   REQUIRE(state.compare.timeline);
-  CHECK(state.compare.run->launches[0].dynamicSharedBytes == 133120);
+  CHECK(state.compare.run->launches[0].dynamicSharedBytes == 231424);
   uint64_t serial = state.compare.serial;
   // An edit of the file recompiles both sides.
   controller.apply(cmd::Recompile{}, 0);

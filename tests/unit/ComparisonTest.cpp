@@ -63,8 +63,8 @@ TEST_CASE("comparison: two stage counts of the warp-specialized GEMM",
 
   const ComparisonRow *smem = row(c, "launch", "dynamic shared memory (@gemm)");
   REQUIRE(smem);
-  CHECK(smem->a == "67584 bytes");
-  CHECK(smem->b == "133120 bytes");
+  CHECK(smem->a == "133120 bytes");
+  CHECK(smem->b == "231424 bytes");
   CHECK(smem->differs());
   const ComparisonRow *regs = row(c, "resources", "registers (@gemm)");
   REQUIRE(regs);

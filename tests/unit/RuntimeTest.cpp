@@ -253,6 +253,43 @@ TEST_CASE("tensor maps: innermost dimension first", "[runtime]") {
   CHECK(b.box == std::array<unsigned, 2>{64, 64});
 }
 
+TEST_CASE("tensor maps: D of the TMA-store epilogue", "[runtime]") {
+  // D is a tensor map of 64 x 32 f32 boxes over the padded output buffer:
+  // its dims are M x N (the TMA store clips there), its row stride the
+  // buffer's (N rounded up to the tile).
+  std::string withMapD = replaced(
+      replaced(kManifest,
+               R"({"name": "D", "kind": "memref", "dtype": "f32", "rank": 2})",
+               R"({"name": "D", "kind": "tensor_map", "dtype": "f32",)"
+               R"( "box": [64, 32], "swizzle": 128})"),
+      R"("abi": ["ptr", "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64",
+          "i64", "i64", "i64"])",
+      R"("abi": ["ptr", "ptr", "ptr", "i64", "i64", "i64"])");
+  std::string error;
+  std::optional<Manifest> m = parseManifest(withMapD, error);
+  INFO(error);
+  REQUIRE(m);
+  TensorMapRequest d = tensorMapFor(*m, m->params[2], {1000, 1000, 512});
+  CHECK(d.dims == std::array<uint64_t, 2>{1000, 1000});
+  CHECK(d.rowStrideBytes == 1024 * 4);
+  CHECK(d.box == std::array<unsigned, 2>{32, 64});
+  CHECK(d.swizzle == cu::kSwizzle128B);
+  CHECK(d.dataType == cu::kTensorFloat32);
+  DeviceOperands operands;
+  operands.tensorMapA = 0x100;
+  operands.tensorMapB = 0x200;
+  operands.tensorMapD = 0x300;
+  operands.d = 0xdead;
+  PackedArguments packed = packArguments(*m, {1000, 1000, 512}, operands);
+  REQUIRE(packed.values.size() == 6);
+  CHECK(packed.names[2] == "D");
+  CHECK(packed.values[2] == 0x300);
+  // D holds f32: a tensor map of another type is the bundle's error.
+  CHECK(manifestError(replaced(withMapD, R"("dtype": "f32", "box")",
+                               R"("dtype": "f16", "box")")) ==
+        "manifest.json: params D is a tensor map of f16; D holds f32");
+}
+
 TEST_CASE("host math: f16 and bf16 round trips", "[runtime]") {
   for (uint32_t bits = 0; bits < 0x10000; ++bits) {
     uint16_t h = uint16_t(bits);

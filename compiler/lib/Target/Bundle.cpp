@@ -267,10 +267,14 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                                   "idx, x, y, which klx-run knows",
                                   launch.entry, param.name));
   } else {
-    // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs.
+    // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs; D
+    // is a memref, or an f32 tensor map when the epilogue stores by TMA.
     Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
+    Kind outputKind = !amd && hasParam(launch, "D", Kind::TensorMap)
+                          ? Kind::TensorMap
+                          : Kind::Memref;
     for (auto [name, kind] :
-         {std::pair{"A", operandKind}, {"B", operandKind}, {"D", Kind::Memref}})
+         {std::pair{"A", operandKind}, {"B", operandKind}, {"D", outputKind}})
       if (!hasParam(launch, name, kind))
         return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
                                   "klx-run knows D = A x B",

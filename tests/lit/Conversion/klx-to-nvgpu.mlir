@@ -1,20 +1,22 @@
 // klx-to-nvgpu: a gpu.func with the roles as one if/else on the warpgroup,
 // setmaxregister on entry of each branch, TMA into the stages, wgmma on
-// each consumer's rows.
+// each consumer's rows, and the epilogue through shared memory and TMA
+// stores.
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s
 
 // CHECK: module attributes {gpu.container_module
 // CHECK: gpu.module @gemm_kernels {
-// CHECK: gpu.func @gemm(%[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[D:.*]]: memref<?x?xf32>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
-// CHECK-SAME: klx.launch = {block = array<i64: 384, 1, 1>, dtype = "f16", dynamic_shared_memory = 133120 : i64, grid = "persistent",
-// CHECK-SAME: params = [{box = array<i64: 128, 64>, dtype = "f16", kind = "tensor_map", name = "A", swizzle = 128 : i64}, {box = array<i64: 64, 64>, dtype = "f16", kind = "tensor_map", name = "B", swizzle = 128 : i64}, {dtype = "f32", kind = "memref", name = "D", rank = 2 : i64}, {kind = "scalar", name = "M"}, {kind = "scalar", name = "N"}, {kind = "scalar", name = "K"}],
-// CHECK-SAME: tile = array<i64: 128, 128, 64>}
+// CHECK: gpu.func @gemm(%[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[MAPD:.*]]: !llvm.ptr, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
+// CHECK-SAME: klx.launch = {block = array<i64: 384, 1, 1>, dtype = "f16", dynamic_shared_memory = 231424 : i64, grid = "persistent",
+// CHECK-SAME: params = [{box = array<i64: 128, 64>, dtype = "f16", kind = "tensor_map", name = "A", swizzle = 128 : i64}, {box = array<i64: 64, 64>, dtype = "f16", kind = "tensor_map", name = "B", swizzle = 128 : i64}, {box = array<i64: 64, 32>, dtype = "f32", kind = "tensor_map", name = "D", swizzle = 128 : i64}, {kind = "scalar", name = "M"}, {kind = "scalar", name = "N"}, {kind = "scalar", name = "K"}],
+// CHECK-SAME: tile = array<i64: 128, 256, 64>}
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // CHECK-SAME: nvvm.minctasm = 1 : i32
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[WG:.*]] = arith.divui %[[TID]], %c128
 // CHECK: builtin.unrealized_conversion_cast %[[MAPA]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b
 // CHECK: builtin.unrealized_conversion_cast %[[MAPB]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b
+// CHECK: %[[DESCD:.*]] = builtin.unrealized_conversion_cast %[[MAPD]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x32xf32, 3>, swizzle = swizzle_128b
 // CHECK: gpu.dynamic_shared_memory
 // CHECK: %[[FULL:.*]] = nvgpu.mbarrier.create {klx.barrier = "full"} -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK: %[[EMPTY:.*]] = nvgpu.mbarrier.create {klx.barrier = "empty"}
@@ -26,20 +28,31 @@
 // CHECK: scf.if %[[P]] {
 // CHECK-NEXT: nvvm.setmaxregister decrease 40
 // CHECK:   nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
-// CHECK:   nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c32768
+// CHECK:   nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c49152
 // CHECK:   nvgpu.tma.async.load {{.*}} to %{{.*}} : <tensor = memref<128x64xf16, 3>
 // CHECK:   nvgpu.tma.async.load
 // CHECK:   nvgpu.tma.async.load
 // CHECK: } else {
 // CHECK-NEXT: nvvm.setmaxregister increase 232
-// CHECK:   nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK:   nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
 // CHECK:   nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK:   nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x64xf16, #gpu.address_space<workgroup>>
-// CHECK:   nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x128xf16, #gpu.address_space<workgroup>>
+// CHECK:   nvgpu.warpgroup.generate.descriptor {{.*}} : memref<64x256xf16, #gpu.address_space<workgroup>>
 // CHECK:   nvgpu.warpgroup.mma {{.*}} {transposeB}
 // CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:   nvgpu.mbarrier.arrive %[[EMPTY]]
-// CHECK:   memref.subview %[[D]]{{.*}} [64, 128] [1, 1]
-// CHECK:   nvgpu.warpgroup.mma.store
+// The epilogue (TMA stores): per box of 64 x 32 f32, the box is free,
+// the consumer writes it, fences it for the async proxy and stores it.
+// CHECK:   builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !{{.*}}
+// CHECK:   nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK:   nvvm.barrier id = %[[BAR:.*]] number_of_threads = %c128_i32
+// CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:   nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// CHECK:   nvgpu.tma.async.store %{{.*}} to %[[DESCD]][%{{.*}}, %{{.*}}] : memref<64x32xf32, #gpu.address_space<workgroup>>
+// CHECK:   nvvm.cp.async.bulk.commit.group
+// CHECK-NOT: nvgpu.warpgroup.mma.store
 // CHECK: } {klx.roles = ["producer", "consumer"]}
+// CHECK: nvvm.cp.async.bulk.wait_group 0
+// CHECK-NEXT: gpu.return
 // CHECK-NOT: klx.

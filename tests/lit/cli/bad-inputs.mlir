@@ -47,7 +47,7 @@
 // Schedules that cannot fit the device.
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir -D stages=8 -D tile_n=256 2> %t/err; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=SMEM < %t/err
-// SMEM: gemm_ws_persistent.mlir:{{[0-9]+}}:3: error: 'klx.kernel' op schedule: 8 stages of 49152 bytes need 395264 bytes of shared memory, more than the 232448 a CTA may use
+// SMEM: gemm_ws_persistent.mlir:{{[0-9]+}}:3: error: 'klx.kernel' op schedule: 8 stages of 49152 bytes and the epilogue's 32768 bytes need 428032 bytes of shared memory, more than the 232448 a CTA may use
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir -D consumer_regs=256 2> %t/err; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=REGS < %t/err
 // REGS: error: 'klx.kernel' op schedule: the roles do not fit the register file: 128 x 40 + 2 x 128 x 256 = 70656 registers > 65536

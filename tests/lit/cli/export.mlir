@@ -15,7 +15,7 @@
 // RUN: FileCheck %s --check-prefix=TRACEMANIFEST < %t/traced/manifest.json
 // RUN: mkdir -p %t/bad && cp %t/ws/kernel.cubin %t/bad/ && sed -e 's/"entry": "gemm",//' %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=MISSING
-// RUN: head -c 100 %t/ws/manifest.json > %t/bad/manifest.json
+// RUN: head -c 60 %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=TRUNCATED
 // RUN: not klx export %samples/nvidia/gemm_ws_persistent.mlir --size=100x128x60 -o %t/odd 2>&1 | FileCheck %s --check-prefix=ODD
 // A hand-written kernel exports when it carries klx.launch itself.
@@ -23,13 +23,13 @@
 // RUN: FileCheck %s --check-prefix=HANDMANIFEST < %t/hand/manifest.json
 // RUN: not klx export %samples/nvidia/saxpy.mlir -o %t/saxpy 2>&1 | FileCheck %s --check-prefix=SAXPY
 
-// WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (sm_90a, gemm, block 384, 100352 bytes of dynamic shared memory, persistent grid, 1024x512x256)
+// WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (sm_90a, gemm, block 384, 182272 bytes of dynamic shared memory, persistent grid, 1024x512x256)
 
 // MANIFEST-DAG: "klx_bundle": 1,
 // MANIFEST-DAG: "entry": "gemm",
 // MANIFEST-DAG: "target": "sm_90a",
 // MANIFEST-DAG: "grid": "persistent",
-// MANIFEST-DAG: "dynamic_shared_memory": 100352,
+// MANIFEST-DAG: "dynamic_shared_memory": 182272,
 // MANIFEST-DAG: "stages": "3"
 // MANIFEST-DAG: "M": 1024,
 // MANIFEST-DAG: "N": 512,
@@ -50,9 +50,14 @@
 // PARAMS-NEXT: "swizzle": 128
 // PARAMS: "kind": "tensor_map",
 // PARAMS-NEXT: "name": "B",
-// PARAMS: "kind": "memref",
+// D is a tensor map of the epilogue's 64 x 32 f32 boxes (TMA stores).
+// PARAMS: "box": [
+// PARAMS-NEXT: 64,
+// PARAMS-NEXT: 32
+// PARAMS: "dtype": "f32",
+// PARAMS-NEXT: "kind": "tensor_map",
 // PARAMS-NEXT: "name": "D",
-// PARAMS-NEXT: "rank": 2
+// PARAMS-NEXT: "swizzle": 128
 
 // NODEVICE: result: no_device: no CUDA device: the driver does not load: {{.*}}no-such-libcuda.so
 

@@ -161,6 +161,14 @@ bool isGlobalToShared(Operation *op) {
          name == "nvvm.cp.async.shared.global";
 }
 
+/// Copies from shared into global memory (TMA stores): the store of a
+/// step, of data a bridge put in shared memory.
+bool isSharedToGlobal(Operation *op) {
+  llvm::StringRef name = op->getName().getStringRef();
+  return name == "nvgpu.tma.async.store" ||
+         name.starts_with("nvvm.cp.async.bulk.tensor.global.shared");
+}
+
 /// Ops that move data without computing on it (struct and vector
 /// plumbing, views, casts between type systems): not listed as compute.
 bool isPlumbing(Operation *op) {
@@ -290,6 +298,10 @@ private:
     for (Value v : op->getOperands())
       operandsPlaced = std::max(operandsPlaced, info(v).placed);
 
+    if (isSharedToGlobal(op)) {
+      access = std::pair{false, Value()};
+      space = Space::Global;
+    }
     if ((access && space != Space::Private) || isGlobalToShared(op)) {
       bool load = isGlobalToShared(op) || (access && access->first);
       // A store's first operand is what it stores, not where.

@@ -108,10 +108,11 @@ FailureOr<Geometry> checkSchedule(KernelOp kernel, ScheduleAttr s,
            << " bytes, more than the " << ldsCapacity(chipset) << " of "
            << chipset << " (try a smaller tile_m or tile_n)";
   if (s.getWarpSpecialize() || s.getPingpong() || s.getPersistent() ||
-      s.getStages() != 2)
+      s.getTmaStore() || s.getStages() != 2)
     kernel.emitWarning("klx-to-amdgpu: ")
-        << "warp_specialize, pingpong, consumers and register budgets are "
-           "NVIDIA schedule parameters and are ignored here; stages is 2 "
+        << "warp_specialize, pingpong, consumers, register budgets and the "
+           "TMA-store epilogue are NVIDIA schedule parameters and are "
+           "ignored here (each thread stores its results); stages is 2 "
            "(LDS double buffering) and each workgroup computes one tile "
            "(persistent is ignored): four waves all copy and multiply";
   return g;

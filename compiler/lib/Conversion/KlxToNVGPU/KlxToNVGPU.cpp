@@ -54,6 +54,19 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
         add("dtype", b.getStringAttr(dtypeName(schedule)));
       });
   SmallVector<Attribute> params(described.begin(), described.end());
+  // The TMA-store epilogue takes D as a tensor map of its boxes.
+  if (schedule.getTmaStore())
+    for (auto [param, use] : llvm::zip(params, uses))
+      if (use == TensorUse::Output)
+        param = b.getDictionaryAttr({
+            b.getNamedAttr("name", b.getStringAttr("D")),
+            b.getNamedAttr("kind", b.getStringAttr("tensor_map")),
+            b.getNamedAttr("box", b.getDenseI64ArrayAttr(
+                                      {ScheduleAttr::kEpilogueBoxRows,
+                                       ScheduleAttr::kEpilogueBoxColumns})),
+            b.getNamedAttr("swizzle", b.getI64IntegerAttr(128)),
+            b.getNamedAttr("dtype", b.getStringAttr("f32")),
+        });
   if (trace.enabled)
     params.push_back(b.getDictionaryAttr({
         b.getNamedAttr("name", b.getStringAttr("trace")),
@@ -65,11 +78,13 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
   return b.getArrayAttr(params);
 }
 
-/// The TMA descriptor type of operand tiles: the box and its swizzle.
+/// The TMA descriptor type of operand tiles (and of the epilogue's
+/// boxes of D): the box and its swizzle.
 nvgpu::TensorMapDescriptorType descriptorType(MLIRContext *context,
-                                              int64_t rows, Type dtype) {
+                                              int64_t rows, Type dtype,
+                                              int64_t columns = kBoxColumns) {
   auto box =
-      MemRefType::get({rows, kBoxColumns}, dtype, AffineMap(),
+      MemRefType::get({rows, columns}, dtype, AffineMap(),
                       IntegerAttr::get(IntegerType::get(context, 64), 3));
   return nvgpu::TensorMapDescriptorType::get(
       context, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
@@ -173,16 +188,17 @@ void lowerStore(Lowering &l, StoreOp store, Value output) {
   Location loc = store.getLoc();
   b.setInsertionPoint(store);
   ScheduleAttr s = l.schedule;
-  // A view at the tile's first row, the size of one consumer's share:
-  // nvgpu.warpgroup.mma.store places each warp's rows 16 x (its warp index
-  // in the CTA) past the view, so consumer c (warpgroup c, warps 4c..4c+3)
-  // writes its share, rows 64c.., without an offset of its own.
+  // A view the size of one consumer's share: nvgpu.warpgroup.mma.store
+  // places each warp's rows 16 x (its warp index in the CTA) past the
+  // view, so consumer c (warpgroup c, warps 4c..4c+3) lands 64c rows past
+  // it, where its share starts c x rowsPerConsumer rows into the tile (0
+  // for ping-pong, whose consumers each hold the whole tile). Start the
+  // view at the difference. (It is negative only in the index arithmetic;
+  // no access is.)
   Value row = l.mul(loc, store.getRow(), s.getTileM());
-  // A ping-pong consumer's rows are the whole tile, but the store still
-  // adds 64 x its warpgroup: start the view that much higher. (The offset
-  // is negative only in the index arithmetic; no access is.)
-  if (s.getPingpong())
-    row = arith::SubIOp::create(b, loc, row, l.mul(loc, l.warpgroup, 64));
+  int64_t shareRows = s.getPingpong() ? 0 : s.rowsPerConsumer();
+  if (shareRows != 64)
+    row = l.add(loc, row, l.mul(loc, l.warpgroup, shareRows - 64));
   Value column = l.mul(loc, store.getCol(), s.getTileN());
   auto tile = memref::SubViewOp::create(
       b, loc, output, ArrayRef<OpFoldResult>{row, column},
@@ -268,7 +284,10 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
       zero.replaceAllUsesWith(acc);
       zero.erase();
     } else if (auto store = dyn_cast<StoreOp>(op)) {
-      lowerStore(l, store, tensors.lookup(store.getTensor()));
+      if (l.schedule.getTmaStore())
+        lowerStoreThroughTma(l, store);
+      else
+        lowerStore(l, store, tensors.lookup(store.getTensor()));
     } else if (auto advance = dyn_cast<AdvanceOp>(op)) {
       lowerAdvance(l, advance);
     } else if (auto kTiles = dyn_cast<KTilesOp>(op)) {
@@ -321,7 +340,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
     if (!isa<klx::TensorType>(arg.getType()))
       argTypes.push_back(arg.getType());
     else if (use == TensorUse::Output)
-      argTypes.push_back(outputType);
+      argTypes.push_back(schedule.getTmaStore() ? Type(ptrType) : outputType);
     else
       argTypes.push_back(ptrType);
   }
@@ -387,6 +406,14 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
                   newArg)
                   .getResult(0);
       (use == TensorUse::OperandA ? l.descA : l.descB) = value;
+    } else if (use == TensorUse::Output && schedule.getTmaStore()) {
+      value = l.descD =
+          UnrealizedConversionCastOp::create(
+              b, loc,
+              descriptorType(context, ScheduleAttr::kEpilogueBoxRows,
+                             b.getF32Type(), ScheduleAttr::kEpilogueBoxColumns),
+              newArg)
+              .getResult(0);
     }
     lowered.push_back(value);
   }
@@ -440,8 +467,16 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
     acquire.erase();
   }
   deferStageReleases(l, func);
+  if (schedule.getTmaStore()) {
+    b.setInsertionPointAfterValue(l.stagesBase);
+    l.epilogueBase =
+        l.add(loc, l.stagesBase,
+              l.index(loc, schedule.getStages() * schedule.stageBytes()));
+  }
   if (failed(lowerBodyOps(l, func, tensors)))
     return failure();
+  if (schedule.getTmaStore())
+    waitForTmaStores(func);
   for (TurnsOp t : turns)
     t.erase();
   for (PipelineOp p : llvm::reverse(pipelines))

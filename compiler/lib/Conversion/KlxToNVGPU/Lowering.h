@@ -36,6 +36,8 @@ struct Lowering {
   OpBuilder &b;
   Value threadId, warpgroup;
   Value descA, descB;     // full boxes: A tile_m x 64, B 64 x 64
+  Value descD;            // the TMA-store epilogue's boxes of D
+  Value epilogueBase;     // its boxes, past the stages (bytes into smem)
   Type consumerDescA;     // the A rows one consumer multiplies
   Value smem, stagesBase; // dynamic shared memory, first stage
   /// Each pipeline's mbarrier groups; `full` may be another pipeline's
@@ -102,6 +104,13 @@ void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
 /// Keeps one wgmma in flight per consumer: each stage is released one k
 /// step later, after wgmma.wait_group 1 (needs two or more stages).
 void deferStageReleases(Lowering &l, gpu::GPUFuncOp func);
+
+/// The epilogue through shared memory and TMA stores (`tmaStore`), in
+/// place of `store`; Epilogue.cpp says how.
+void lowerStoreThroughTma(Lowering &l, StoreOp store);
+
+/// Every thread waits for its bulk stores before the kernel returns.
+void waitForTmaStores(gpu::GPUFuncOp func);
 
 /// The roles become one if/else on the warpgroup index: the branch is where
 /// each role's setmaxnreg goes, and where ptxas can honour it.

@@ -97,7 +97,7 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
   for (int64_t c = 0; c < consumers; ++c)
     nvgpu::MBarrierInitOp::create(b, loc, l.turns, l.index(loc, 128),
                                   l.index(loc, c), Value());
-  for (Value desc : {l.descA, l.descB})
+  for (Value desc : {l.descA, l.descB, l.descD})
     if (desc)
       nvgpu::TmaPrefetchOp::create(b, loc, desc, Value());
   NVVM::FenceMbarrierInitOp::create(b, loc);

@@ -50,7 +50,11 @@ enum DeviceAttribute : int {
 
 inline constexpr int kFuncAttributeMaxDynamicSharedSizeBytes = 8;
 
-enum TensorMapDataType : int { kTensorFloat16 = 6, kTensorBFloat16 = 9 };
+enum TensorMapDataType : int {
+  kTensorFloat16 = 6,
+  kTensorFloat32 = 7,
+  kTensorBFloat16 = 9
+};
 enum TensorMapSwizzle : int {
   kSwizzleNone = 0,
   kSwizzle32B = 1,

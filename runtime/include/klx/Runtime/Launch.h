@@ -38,6 +38,7 @@ struct DeviceOperands {
   uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
   uint64_t d = 0;                          // M x N f32
   uint64_t trace = 0;                      // the trace buffer, if any
+  uint64_t tensorMapD = 0;        // D's boxes, when the epilogue stores by TMA
   uint64_t a = 0, b = 0;          // A and B, when they are memrefs (AMD)
   uint64_t idx = 0, x = 0, y = 0; // a gather's vectors
 };
@@ -67,7 +68,9 @@ struct TensorMapRequest {
   int dataType = 0;              // cu::TensorMapDataType
 };
 
-/// A is M x K, B is K x N, both row-major; the box comes from the manifest.
+/// A is M x K, B is K x N, both row-major; D is M x N f32 in the buffer
+/// outputLayout describes (a TMA store clips at M x N). The box comes from
+/// the manifest.
 TensorMapRequest tensorMapFor(const Manifest &manifest, const Param &param,
                               const ProblemSize &size);
 

@@ -76,7 +76,7 @@ module attributes {klx.params = {stages = 7 : i64, tile_n = 256 : i64}} {
 // -----
 
 module attributes {klx.params = {stage = 3 : i64}} {
-  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: alias_scopes, bridge_steps, const_reg_tensor, consumer_regs, consumers, dtype, group_m, persistent, pingpong, producer_regs, producers, shared_full_barrier, stages, tile_k, tile_m, tile_n, warp_specialize)}}
+  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: alias_scopes, bridge_steps, const_reg_tensor, consumer_regs, consumers, dtype, epilogue, group_m, persistent, pingpong, producer_regs, producers, shared_full_barrier, stages, tile_k, tile_m, tile_n, warp_specialize)}}
   klx.kernel @typo(%M: index) {
   }
 }
@@ -124,7 +124,7 @@ module attributes {klx.params = {pingpong = true, persistent = true, consumers =
 // -----
 
 module attributes {klx.params = {pingpong = true, persistent = true, tile_n = 64 : i64}} {
-  // expected-error @+1 {{schedule: with pingpong, a consumer holding 2 wgmma fragments of 64 rows needs tile_n = 128}}
+  // expected-error @+1 {{schedule: a consumer holding 2 wgmma fragments of 64 rows needs tile_n = 128 or epilogue = "tma"}}
   klx.kernel @pingpong_narrow(%M: index) {
   }
 }
@@ -146,5 +146,33 @@ module attributes {klx.params = {warp_specialize = false, pingpong = true, persi
 // CHECK-SAME: consumerRegs = 248
 module attributes {klx.params = {warp_specialize = false}} {
   klx.kernel @no_roles(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {epilogue = "smem"}} {
+  // expected-error @+1 {{klx.params: epilogue must be "tma" (a TMA store from shared memory) or "direct" (each thread stores its fragments), got "smem"}}
+  klx.kernel @unknown_epilogue(%M: index) {
+  }
+}
+
+// -----
+
+// A direct epilogue of two wgmma fragments per consumer needs N = 128; the
+// TMA-store one places every box itself.
+module attributes {klx.params = {tile_m = 256 : i64, tile_n = 192 : i64, stages = 2 : i64, epilogue = "direct"}} {
+  // expected-error @+1 {{schedule: a consumer holding 2 wgmma fragments of 64 rows needs tile_n = 128 or epilogue = "tma"}}
+  klx.kernel @two_fragments_direct(%M: index) {
+  }
+}
+
+// -----
+
+// CHECK-LABEL: klx.kernel @two_fragments_tma
+// CHECK-SAME: tileM = 256, tileN = 192
+// CHECK-SAME: tmaStore = true
+module attributes {klx.params = {tile_m = 256 : i64, tile_n = 192 : i64, stages = 2 : i64, epilogue = "tma"}} {
+  klx.kernel @two_fragments_tma(%M: index) {
   }
 }

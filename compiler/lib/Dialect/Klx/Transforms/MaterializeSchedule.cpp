@@ -54,13 +54,24 @@ llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   // alias_scopes, bridge_steps and const_reg_tensor are the pipeline's
   // (klx-lds-alias-scope, klx-bridge-steps, klx-const-reg-tensor), not the
   // schedule's, but live in the same klx.params.
-  static const llvm::StringLiteral names[] = {
-      "alias_scopes",  "bridge_steps",   "const_reg_tensor",
-      "consumer_regs", "consumers",      "dtype",
-      "group_m",       "persistent",     "pingpong",
-      "producer_regs", "producers",      "shared_full_barrier",
-      "stages",        "tile_k",         "tile_m",
-      "tile_n",        "warp_specialize"};
+  static const llvm::StringLiteral names[] = {"alias_scopes",
+                                              "bridge_steps",
+                                              "const_reg_tensor",
+                                              "consumer_regs",
+                                              "consumers",
+                                              "dtype",
+                                              "epilogue",
+                                              "group_m",
+                                              "persistent",
+                                              "pingpong",
+                                              "producer_regs",
+                                              "producers",
+                                              "shared_full_barrier",
+                                              "stages",
+                                              "tile_k",
+                                              "tile_m",
+                                              "tile_n",
+                                              "warp_specialize"};
   return names;
 }
 
@@ -132,6 +143,17 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
              << attr;
   }
 
+  bool tmaStore = false;
+  if (Attribute attr = params ? params.get("epilogue") : Attribute()) {
+    auto name = dyn_cast<StringAttr>(attr);
+    if (!name || (name.getValue() != "tma" && name.getValue() != "direct"))
+      return kernel.emitOpError("klx.params: epilogue must be \"tma\" (a TMA "
+                                "store from shared memory) or \"direct\" "
+                                "(each thread stores its fragments), got ")
+             << attr;
+    tmaStore = name.getValue() == "tma";
+  }
+
   // What the hardware can run, checked in the order a reader would.
   if (groupM < 1 || groupM > 64)
     return kernel.emitOpError("schedule: group_m must be 1 to 64 tile rows, "
@@ -179,12 +201,6 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   if (pingpong && (tileM < 64 || tileM > 256 || tileM % 64 != 0))
     return kernel.emitOpError("schedule: tile_m = ")
            << tileM << " is not a multiple of 64 rows (wgmma's M) up to 256";
-  if (pingpong && tileM > 64 && tileN != 128)
-    return kernel.emitOpError("schedule: with pingpong, a consumer holding ")
-           << tileM / 64 << " wgmma fragments of 64 rows needs tile_n = 128 "
-           << "(nvgpu.warpgroup.mma.store places the second fragment "
-           << "by the first one's register count, which is 64 rows only "
-           << "when N = 128); got tile_n = " << tileN;
   if (!pingpong && (tileM < 64 || tileM > 256 || tileM % (64 * consumers) != 0))
     return kernel.emitOpError("schedule: tile_m = ")
            << tileM << " does not split into " << consumers
@@ -216,16 +232,28 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << (warpSpecialize ? "consumer_regs = " : "the registers at entry, ")
            << consumerRegs;
 
+  if (rowsPerConsumer > 64 && tileN != 128 && !tmaStore)
+    return kernel.emitOpError("schedule: a consumer holding ")
+           << rowsPerConsumer / 64 << " wgmma fragments of 64 rows needs "
+           << "tile_n = 128 or epilogue = \"tma\" "
+           << "(nvgpu.warpgroup.mma.store places the second fragment "
+           << "by the first one's register count, which is 64 rows only "
+           << "when N = 128); got tile_n = " << tileN;
+
   auto schedule = ScheduleAttr::get(
       kernel.getContext(), tileM, tileN, tileK, stages, consumers,
       warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype,
-      producers, sharedFullBarrier, groupM);
+      producers, sharedFullBarrier, groupM, tmaStore);
   int64_t shared = schedule.dynamicSharedBytes();
-  if (shared > kMaxSharedBytes)
-    return kernel.emitOpError("schedule: ")
-           << stages << " stages of " << schedule.stageBytes() << " bytes need "
-           << shared << " bytes of shared memory, more "
-           << "than the " << kMaxSharedBytes << " a CTA may use";
+  if (shared > kMaxSharedBytes) {
+    InFlightDiagnostic error = kernel.emitOpError("schedule: ")
+                               << stages << " stages of "
+                               << schedule.stageBytes() << " bytes";
+    if (tmaStore)
+      error << " and the epilogue's " << schedule.epilogueBytes() << " bytes";
+    return error << " need " << shared << " bytes of shared memory, more "
+                 << "than the " << kMaxSharedBytes << " a CTA may use";
+  }
   kernel.setScheduleAttr(schedule);
   recordProblemDims(kernel);
   return success();

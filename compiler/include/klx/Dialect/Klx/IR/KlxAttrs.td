@@ -38,7 +38,10 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     deadlock, kept as a lesson). `groupM` orders a persistent kernel's
     tiles: consecutive tiles walk down `groupM` tile rows before moving one
     tile column right, so the CTAs of one wave share B's columns in L2 (1:
-    row after row).
+    row after row). `tmaStore` is the epilogue: each consumer writes its
+    accumulators into swizzled shared-memory boxes of 64 x 32 f32, one TMA
+    store per box (two boxes per consumer, in turn); without it each thread
+    stores its fragments to global memory.
 
     ```mlir
     #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4,
@@ -55,7 +58,8 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     "::mlir::Type":$dtype,
     DefaultValuedParameter<"int64_t", "1">:$producers,
     DefaultValuedParameter<"bool", "false">:$sharedFullBarrier,
-    DefaultValuedParameter<"int64_t", "1">:$groupM);
+    DefaultValuedParameter<"int64_t", "1">:$groupM,
+    DefaultValuedParameter<"bool", "false">:$tmaStore);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Bytes of one operand tile in shared memory.
@@ -74,7 +78,19 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     /// swizzle needs.
     static constexpr int64_t kAlignmentSlack = 2048;
     int64_t dynamicSharedBytes() const {
-      return getStages() * stageBytes() + kAlignmentSlack;
+      return getStages() * stageBytes() + epilogueBytes() + kAlignmentSlack;
+    }
+    /// The TMA-store epilogue's boxes, after the stages: 64 rows x 128
+    /// bytes of f32 (one 128-byte swizzle span), two per consumer.
+    static constexpr int64_t kEpilogueBoxRows = 64;
+    static constexpr int64_t kEpilogueBoxColumns = 32;
+    static constexpr int64_t kEpilogueBoxBytes =
+        kEpilogueBoxRows * kEpilogueBoxColumns * 4;
+    static constexpr int64_t kEpilogueBoxesPerConsumer = 2;
+    int64_t epilogueBytes() const {
+      return getTmaStore() ? getConsumers() * kEpilogueBoxesPerConsumer *
+                                 kEpilogueBoxBytes
+                           : 0;
     }
     /// 32-bit registers per SM on Hopper.
     static constexpr int64_t kRegisterFile = 65536;

@@ -1,0 +1,210 @@
+//===- Epilogue.cpp - The TMA-store epilogue ------------------------------===//
+//
+// With `tmaStore`, a consumer warpgroup writes its output tile through
+// shared memory instead of storing each fragment to global memory:
+//
+//   for each box of 64 rows x 32 columns (f32, 128 bytes a row):
+//     first thread: cp.async.bulk.wait_group.read 1   // box n-2 was read
+//     bar.sync consumer, 128
+//     every thread: st.shared.v2.f32 its 16 pairs, 128-byte swizzled
+//     fence.proxy.async.shared::cta                   // seen by the TMA unit
+//     bar.sync consumer, 128
+//     first thread: cp.async.bulk.tensor (shared -> global); commit_group
+//
+// Each consumer has two boxes and alternates between them, so writing one
+// overlaps the TMA store of the other. The store clips at D's edges, so a
+// ragged tile writes nothing past M x N. Before the kernel exits every
+// thread waits for its own bulk groups (the boxes must outlive the reads).
+//
+// The accumulator's registers are reached through the struct that
+// convert-nvgpu-to-nvvm turns it into (an unrealized cast that the
+// conversion's own cast folds into): nvgpu has no op that hands out a
+// fragment's elements, and the only one that stores them
+// (nvgpu.warpgroup.mma.store) stores one f32 at a time, unswizzled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace klx;
+using namespace klx::nvgpu_lowering;
+
+namespace {
+
+constexpr int64_t kBoxRows = ScheduleAttr::kEpilogueBoxRows;
+constexpr int64_t kBoxColumns32 = ScheduleAttr::kEpilogueBoxColumns;
+constexpr int64_t kBoxBytes = ScheduleAttr::kEpilogueBoxBytes;
+constexpr int64_t kRowBytes = kBoxColumns32 * 4;
+// Named barrier 0 is the CTA's; consumer c synchronizes on 1 + c.
+constexpr int64_t kFirstConsumerBarrier = 1;
+
+/// The LLVM struct convert-nvgpu-to-nvvm makes of a warpgroup accumulator:
+/// one inner struct per 64 rows, each of N / 2 f32 per thread.
+LLVM::LLVMStructType accumulatorStruct(MLIRContext *context, int64_t rows,
+                                       int64_t columns) {
+  SmallVector<Type> elements(columns / 2, Float32Type::get(context));
+  auto inner = LLVM::LLVMStructType::getLiteral(context, elements);
+  SmallVector<Type> fragments(rows / kBoxRows, inner);
+  return LLVM::LLVMStructType::getLiteral(context, fragments);
+}
+
+/// What every thread of a consumer computes once per tile.
+struct ThreadPlace {
+  Value isFirst;       // the warpgroup's first thread issues the stores
+  Value rowInFragment; // 16 x warp + lane / 4
+  Value laneRow;       // lane / 4: the row's place in the 8-row swizzle
+  Value halfChunk;     // (lane % 4) / 2: which 16-byte chunk of a pair
+  Value byteInChunk;   // 8 x (lane % 2)
+  Value barrierId, barrierThreads; // this consumer's named barrier
+};
+
+ThreadPlace placeThread(Lowering &l, Location loc) {
+  OpBuilder &b = l.b;
+  ThreadPlace p;
+  Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  Value quad = arith::RemUIOp::create(b, loc, lane, l.index(loc, 4));
+  p.isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup,
+                                    l.index(loc, 0));
+  p.laneRow = arith::DivUIOp::create(b, loc, lane, l.index(loc, 4));
+  p.rowInFragment = l.add(loc, l.mul(loc, warp, 16), p.laneRow);
+  p.halfChunk = arith::DivUIOp::create(b, loc, quad, l.index(loc, 2));
+  p.byteInChunk =
+      l.mul(loc, arith::RemUIOp::create(b, loc, lane, l.index(loc, 2)), 8);
+  Type i32 = b.getI32Type();
+  Value id = l.add(loc, l.warpgroup, l.index(loc, kFirstConsumerBarrier));
+  p.barrierId = arith::IndexCastOp::create(b, loc, i32, id);
+  p.barrierThreads = arith::ConstantIntOp::create(b, loc, i32, 128);
+  return p;
+}
+
+void consumerBarrier(OpBuilder &b, Location loc, const ThreadPlace &p) {
+  NVVM::BarrierOp::create(b, loc, Type(), p.barrierId, p.barrierThreads,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+/// Runs `body` in the first thread of the consumer only.
+void inFirstThread(OpBuilder &b, Location loc, const ThreadPlace &p,
+                   llvm::function_ref<void()> body) {
+  auto branch = scf::IfOp::create(b, loc, p.isFirst, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(branch.thenBlock()->getTerminator());
+  body();
+}
+
+/// Writes columns [32 box, 32 box + 32) of one 64-row fragment into the
+/// box at shared address `boxAddress`. wgmma leaves each thread, per 8
+/// columns j and row half h, a pair of columns at elements 2 h + 4 j and
+/// 2 h + 4 j + 1 of the fragment: row 8 h + rowInFragment, columns
+/// 8 j + 2 (lane % 4) and the next. The 16-byte chunk of the row is XORed
+/// with the row mod 8, which is lane / 4: the TMA unit's 128-byte swizzle.
+void writeBox(Lowering &l, Location loc, const ThreadPlace &p, Value fragment,
+              int64_t box, Value boxAddress) {
+  OpBuilder &b = l.b;
+  MLIRContext *context = b.getContext();
+  Type f32 = b.getF32Type();
+  auto pair = VectorType::get({2}, f32);
+  auto sharedPtr = LLVM::LLVMPointerType::get(context, 3);
+  Type i64 = b.getI64Type();
+  for (int64_t half = 0; half < 2; ++half) {
+    Value row = l.add(loc, p.rowInFragment, l.index(loc, 8 * half));
+    Value rowStart = l.add(loc, boxAddress, l.mul(loc, row, kRowBytes));
+    for (int64_t j = 0; j < kBoxColumns32 / 8; ++j) {
+      int64_t element = 2 * half + 4 * (box * (kBoxColumns32 / 8) + j);
+      Value chunk = l.add(loc, p.halfChunk, l.index(loc, 2 * j));
+      Value swizzled = arith::XOrIOp::create(b, loc, chunk, p.laneRow);
+      Value address = l.add(loc, l.add(loc, rowStart, l.mul(loc, swizzled, 16)),
+                            p.byteInChunk);
+      Value values = LLVM::PoisonOp::create(b, loc, pair);
+      for (int64_t k = 0; k < 2; ++k) {
+        Value x = LLVM::ExtractValueOp::create(b, loc, fragment,
+                                               ArrayRef<int64_t>{element + k});
+        values = LLVM::InsertElementOp::create(
+            b, loc, values, x, arith::ConstantIntOp::create(b, loc, i64, k));
+      }
+      Value address64 = arith::IndexCastOp::create(b, loc, i64, address);
+      Value ptr = LLVM::IntToPtrOp::create(b, loc, sharedPtr, address64);
+      LLVM::StoreOp::create(b, loc, values, ptr, /*alignment=*/8);
+    }
+  }
+}
+
+} // namespace
+
+void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
+  OpBuilder &b = l.b;
+  Location loc = store.getLoc();
+  b.setInsertionPoint(store);
+  ScheduleAttr s = l.schedule;
+  MLIRContext *context = b.getContext();
+  ThreadPlace p = placeThread(l, loc);
+  int64_t rows = s.rowsPerConsumer();
+  auto accStruct = accumulatorStruct(context, rows, s.getTileN());
+  Value acc =
+      UnrealizedConversionCastOp::create(b, loc, accStruct, store.getAcc())
+          .getResult(0);
+  // Consumer c is warpgroup c; a ping-pong consumer holds the whole tile.
+  Value firstRow = l.mul(loc, store.getRow(), s.getTileM());
+  if (!s.getPingpong())
+    firstRow = l.add(loc, firstRow, l.mul(loc, l.warpgroup, rows));
+  Value firstColumn = l.mul(loc, store.getCol(), s.getTileN());
+  Value boxes =
+      l.add(loc, l.epilogueBase,
+            l.mul(loc, l.warpgroup,
+                  ScheduleAttr::kEpilogueBoxesPerConsumer * kBoxBytes));
+  Value smemStart =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, l.smem);
+  auto boxType = MemRefType::get(
+      {kBoxRows, kBoxColumns32}, b.getF32Type(), AffineMap(),
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+
+  int64_t boxesPerFragment = s.getTileN() / kBoxColumns32;
+  for (int64_t f = 0; f < rows / kBoxRows; ++f) {
+    Value fragment =
+        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{f});
+    for (int64_t box = 0; box < boxesPerFragment; ++box) {
+      int64_t n = f * boxesPerFragment + box;
+      Value boxOffset =
+          l.add(loc, boxes,
+                l.index(loc, (n % ScheduleAttr::kEpilogueBoxesPerConsumer) *
+                                 kBoxBytes));
+      // The store that read this box last (two boxes ago, maybe in the
+      // previous tile) is done reading it.
+      inFirstThread(b, loc, p, [&] {
+        NVVM::CpAsyncBulkWaitGroupOp::create(
+            b, loc, ScheduleAttr::kEpilogueBoxesPerConsumer - 1,
+            b.getUnitAttr());
+      });
+      consumerBarrier(b, loc, p);
+      writeBox(l, loc, p, fragment, box, l.add(loc, smemStart, boxOffset));
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+      consumerBarrier(b, loc, p);
+      inFirstThread(b, loc, p, [&] {
+        Value view = memref::ViewOp::create(b, loc, boxType, l.smem, boxOffset,
+                                            ValueRange());
+        Value column =
+            l.add(loc, firstColumn, l.index(loc, box * kBoxColumns32));
+        Value row = l.add(loc, firstRow, l.index(loc, f * kBoxRows));
+        nvgpu::TmaAsyncStoreOp::create(b, loc, view, l.descD,
+                                       ValueRange{column, row}, Value());
+        NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+      });
+    }
+  }
+  store.erase();
+}
+
+void nvgpu_lowering::waitForTmaStores(gpu::GPUFuncOp func) {
+  func.walk([](gpu::ReturnOp ret) {
+    OpBuilder b(ret);
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, ret.getLoc(), 0, UnitAttr());
+  });
+}
