@@ -99,7 +99,12 @@ private:
     ImGuiTableFlags flags = ImGuiTableFlags_Borders |
                             ImGuiTableFlags_SizingFixedFit |
                             ImGuiTableFlags_NoHostExtendX;
-    if (!ImGui::BeginTable("steps", columns, flags))
+    // The table's own width: without it ImGui squeezes the fixed columns
+    // into the pane, and a kernel of many steps reads as one letter each;
+    // with it the pane scrolls sideways.
+    float tableWidth =
+        columns * (columnWidth + 2 * ImGui::GetStyle().CellPadding.x + 1);
+    if (!ImGui::BeginTable("steps", columns, flags, ImVec2(tableWidth, 0)))
       return;
     for (int c = 0; c < columns; ++c)
       ImGui::TableSetupColumn(kernel.columns[c].title.c_str(),
