@@ -214,6 +214,13 @@ bool checkGemmParams(const Manifest &m, Reader &r) {
                                    "; D holds f32");
     return false;
   }
+  for (const Param &p : m.params)
+    if (p.kind == Param::Kind::TensorMap && p.name != "A" && p.name != "B" &&
+        p.name != "D") {
+      r.fail("params",
+             "has tensor map \"" + p.name + "\", which is none of A, B, D");
+      return false;
+    }
   Param::Kind output = mapD ? Param::Kind::TensorMap : Param::Kind::Memref;
   for (auto [name, kind] :
        {std::pair{"A", operands}, {"B", operands}, {"D", output}})

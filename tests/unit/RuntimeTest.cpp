@@ -288,6 +288,9 @@ TEST_CASE("tensor maps: D of the TMA-store epilogue", "[runtime]") {
   CHECK(manifestError(replaced(withMapD, R"("dtype": "f32", "box")",
                                R"("dtype": "f16", "box")")) ==
         "manifest.json: params D is a tensor map of f16; D holds f32");
+  CHECK(manifestError(replaced(withMapD, R"("name": "D", "kind": "tensor_map")",
+                               R"("name": "E", "kind": "tensor_map")")) ==
+        "manifest.json: params has tensor map \"E\", which is none of A, B, D");
 }
 
 TEST_CASE("host math: f16 and bf16 round trips", "[runtime]") {

@@ -3,6 +3,10 @@
 // each consumer's rows, and the epilogue through shared memory and TMA
 // stores.
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s
+// A pipeline with other stages than the schedule's would overrun shared
+// memory (sized, and the epilogue's boxes placed, by the schedule):
+// RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --stop-after=klx-persistent --emit=mlir | sed -e 's/klx.pipeline stages(4)/klx.pipeline stages(3)/' | not klx-opt --klx-to-nvgpu 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: error: 'klx.pipeline' op has 3 stages, the schedule 4: klx-to-nvgpu sizes shared memory by the schedule
 
 // CHECK: module attributes {gpu.container_module
 // CHECK: gpu.module @gemm_kernels {

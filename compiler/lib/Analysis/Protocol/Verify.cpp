@@ -44,15 +44,15 @@ std::vector<std::string> klx::sim::verifyLeavesOut(const ProtocolModel &model) {
       "a wait that times out and retries is a wait that blocks",
       "shared memory written by threads (not by copies) is not checked",
   };
-  if (model.readFrom == "nvgpu ops")
+  if (model.readFrom == "nvgpu ops") {
     out.push_back("TMA stores: the epilogue's stores from shared memory and "
                   "their bulk-group waits wait on no other thread, and are "
                   "taken to finish");
-  if (model.readFrom == "nvgpu ops")
     out.push_back("threads: one thread of each class is run, and its class "
                   "moves as one; parity aliasing shows as what it causes (a "
                   "deadlock or a stage race), since the IR says parities, "
                   "not phases");
+  }
   if (!model.buffersUnknown.empty())
     out.push_back("stage races where klx cannot tell which shared memory "
                   "an op uses: " +

@@ -6,7 +6,7 @@
 //   for each box of 64 rows x 32 columns (f32, 128 bytes a row):
 //     first thread: cp.async.bulk.wait_group.read 1   // box n-2 was read
 //     bar.sync consumer, 128
-//     every thread: st.shared.v2.f32 its 16 pairs, 128-byte swizzled
+//     every thread: st.shared.v2.f32 its 8 pairs, 128-byte swizzled
 //     fence.proxy.async.shared::cta                   // seen by the TMA unit
 //     bar.sync consumer, 128
 //     first thread: cp.async.bulk.tensor (shared -> global); commit_group

@@ -427,11 +427,19 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   if (pipelines.empty())
     return kernel.emitOpError("klx-to-nvgpu expects a klx.pipeline (run "
                               "klx-circular-buffer first)");
-  for (PipelineOp p : pipelines)
+  for (PipelineOp p : pipelines) {
     if (p.getStages() != pipelines.front().getStages())
       return p.emitOpError("klx-to-nvgpu lays both operands of a stage out "
                            "together, so every pipeline needs the same "
                            "number of stages");
+    // Shared memory is sized, and the epilogue's boxes placed, by the
+    // schedule's stages.
+    if (p.getStages() != schedule.getStages())
+      return p.emitOpError("has ")
+             << p.getStages() << " stages, the schedule "
+             << schedule.getStages()
+             << ": klx-to-nvgpu sizes shared memory by the schedule";
+  }
   SmallVector<WarpSpecializeOp> roles;
   func.walk([&](WarpSpecializeOp r) { roles.push_back(r); });
   // Without warp specialization all warpgroups run the same code.
