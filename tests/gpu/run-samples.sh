@@ -160,6 +160,11 @@ case ${1:-} in
 export) export_bundles "${KLX:-$root/build/bin/klx}" "$2" ;;
 run) run_bundles "$2" "${3:-$root/build-run/bin/klx-run}" ;;
 all)
+  # Without a GPU say so before compiling two dozen bundles for nothing.
+  if ! why=$("$2/klx-run" --device 2>&1); then
+    echo "SKIPPED: ${why#klx-run: }"
+    exit 77
+  fi
   dir=$(mktemp -d)
   export_bundles "$2/klx" "$dir" || exit 1
   run_bundles "$dir" "$2/klx-run"

@@ -55,11 +55,16 @@ LLVM::LLVMStructType accumulatorStruct(MLIRContext *context, int64_t rows,
 
 /// What every thread of a consumer computes once per tile.
 struct ThreadPlace {
-  Value isFirst;       // the warpgroup's first thread issues the stores
-  Value rowInFragment; // 16 x warp + lane / 4
-  Value laneRow;       // lane / 4: the row's place in the 8-row swizzle
-  Value halfChunk;     // (lane % 4) / 2: which 16-byte chunk of a pair
-  Value byteInChunk;   // 8 x (lane % 2)
+  Value isFirst; // the warpgroup's first thread issues the stores
+  /// Where this thread's 8 pairs go in any box (bytes, i64), per row half
+  /// h and 8 columns j at 4 h + j. wgmma leaves each thread, per j and h,
+  /// a pair of columns at elements 2 h + 4 j and 2 h + 4 j + 1 of a
+  /// fragment: row 16 x warp + lane / 4 + 8 h, columns 8 j + 2 (lane % 4)
+  /// and the next. Rows are 128 bytes; the 16-byte chunk of the row is
+  /// XORed with the row mod 8, which is lane / 4: the TMA unit's 128-byte
+  /// swizzle.
+  SmallVector<Value, 8> pairOffsets;
+  Value emptyPair, first, second;  // to build each vector<2xf32>
   Value barrierId, barrierThreads; // this consumer's named barrier
 };
 
@@ -72,11 +77,26 @@ ThreadPlace placeThread(Lowering &l, Location loc) {
   Value quad = arith::RemUIOp::create(b, loc, lane, l.index(loc, 4));
   p.isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup,
                                     l.index(loc, 0));
-  p.laneRow = arith::DivUIOp::create(b, loc, lane, l.index(loc, 4));
-  p.rowInFragment = l.add(loc, l.mul(loc, warp, 16), p.laneRow);
-  p.halfChunk = arith::DivUIOp::create(b, loc, quad, l.index(loc, 2));
-  p.byteInChunk =
+  Value laneRow = arith::DivUIOp::create(b, loc, lane, l.index(loc, 4));
+  Value rowInFragment = l.add(loc, l.mul(loc, warp, 16), laneRow);
+  Value halfChunk = arith::DivUIOp::create(b, loc, quad, l.index(loc, 2));
+  Value byteInChunk =
       l.mul(loc, arith::RemUIOp::create(b, loc, lane, l.index(loc, 2)), 8);
+  Type i64 = b.getI64Type();
+  for (int64_t half = 0; half < 2; ++half) {
+    Value row = l.add(loc, rowInFragment, l.index(loc, 8 * half));
+    Value rowStart = l.add(loc, l.mul(loc, row, kRowBytes), byteInChunk);
+    for (int64_t j = 0; j < kBoxColumns32 / 8; ++j) {
+      Value chunk = l.add(loc, halfChunk, l.index(loc, 2 * j));
+      Value swizzled = arith::XOrIOp::create(b, loc, chunk, laneRow);
+      Value offset = l.add(loc, rowStart, l.mul(loc, swizzled, 16));
+      p.pairOffsets.push_back(arith::IndexCastOp::create(b, loc, i64, offset));
+    }
+  }
+  p.emptyPair =
+      LLVM::PoisonOp::create(b, loc, VectorType::get({2}, b.getF32Type()));
+  p.first = arith::ConstantIntOp::create(b, loc, i64, 0);
+  p.second = arith::ConstantIntOp::create(b, loc, i64, 1);
   Type i32 = b.getI32Type();
   Value id = l.add(loc, l.warpgroup, l.index(loc, kFirstConsumerBarrier));
   p.barrierId = arith::IndexCastOp::create(b, loc, i32, id);
@@ -99,37 +119,22 @@ void inFirstThread(OpBuilder &b, Location loc, const ThreadPlace &p,
 }
 
 /// Writes columns [32 box, 32 box + 32) of one 64-row fragment into the
-/// box at shared address `boxAddress`. wgmma leaves each thread, per 8
-/// columns j and row half h, a pair of columns at elements 2 h + 4 j and
-/// 2 h + 4 j + 1 of the fragment: row 8 h + rowInFragment, columns
-/// 8 j + 2 (lane % 4) and the next. The 16-byte chunk of the row is XORed
-/// with the row mod 8, which is lane / 4: the TMA unit's 128-byte swizzle.
+/// box at `boxPtr`, each pair where ThreadPlace::pairOffsets says.
 void writeBox(Lowering &l, Location loc, const ThreadPlace &p, Value fragment,
-              int64_t box, Value boxAddress) {
+              int64_t box, Value boxPtr) {
   OpBuilder &b = l.b;
-  MLIRContext *context = b.getContext();
-  Type f32 = b.getF32Type();
-  auto pair = VectorType::get({2}, f32);
-  auto sharedPtr = LLVM::LLVMPointerType::get(context, 3);
-  Type i64 = b.getI64Type();
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   for (int64_t half = 0; half < 2; ++half) {
-    Value row = l.add(loc, p.rowInFragment, l.index(loc, 8 * half));
-    Value rowStart = l.add(loc, boxAddress, l.mul(loc, row, kRowBytes));
     for (int64_t j = 0; j < kBoxColumns32 / 8; ++j) {
       int64_t element = 2 * half + 4 * (box * (kBoxColumns32 / 8) + j);
-      Value chunk = l.add(loc, p.halfChunk, l.index(loc, 2 * j));
-      Value swizzled = arith::XOrIOp::create(b, loc, chunk, p.laneRow);
-      Value address = l.add(loc, l.add(loc, rowStart, l.mul(loc, swizzled, 16)),
-                            p.byteInChunk);
-      Value values = LLVM::PoisonOp::create(b, loc, pair);
-      for (int64_t k = 0; k < 2; ++k) {
-        Value x = LLVM::ExtractValueOp::create(b, loc, fragment,
-                                               ArrayRef<int64_t>{element + k});
-        values = LLVM::InsertElementOp::create(
-            b, loc, values, x, arith::ConstantIntOp::create(b, loc, i64, k));
+      Value values = p.emptyPair;
+      for (auto [k, at] : llvm::enumerate(ValueRange{p.first, p.second})) {
+        Value x = LLVM::ExtractValueOp::create(
+            b, loc, fragment, ArrayRef<int64_t>{element + int64_t(k)});
+        values = LLVM::InsertElementOp::create(b, loc, values, x, at);
       }
-      Value address64 = arith::IndexCastOp::create(b, loc, i64, address);
-      Value ptr = LLVM::IntToPtrOp::create(b, loc, sharedPtr, address64);
+      Value ptr = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), boxPtr,
+                                      ValueRange{p.pairOffsets[4 * half + j]});
       LLVM::StoreOp::create(b, loc, values, ptr, /*alignment=*/8);
     }
   }
@@ -182,7 +187,11 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
             b.getUnitAttr());
       });
       consumerBarrier(b, loc, p);
-      writeBox(l, loc, p, fragment, box, l.add(loc, smemStart, boxOffset));
+      Value boxAddress = arith::IndexCastOp::create(
+          b, loc, b.getI64Type(), l.add(loc, smemStart, boxOffset));
+      Value boxPtr = LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(context, 3), boxAddress);
+      writeBox(l, loc, p, fragment, box, boxPtr);
       NVVM::FenceProxyOp::create(
           b, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
