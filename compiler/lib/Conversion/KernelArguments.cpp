@@ -81,7 +81,8 @@ StringRef klx::dtypeName(ScheduleAttr schedule) {
 
 ArrayAttr klx::describeParams(
     KernelOp kernel, ArrayRef<TensorUse> uses,
-    function_ref<void(bool isA, AddParamField add)> describeOperand) {
+    function_ref<void(bool isA, AddParamField add)> describeOperand,
+    function_ref<void(AddParamField add)> describeOutput) {
   Builder b(kernel.getContext());
   auto dims = kernel->getAttrOfType<DictionaryAttr>(kDimsAttrName);
   SmallVector<Attribute> params;
@@ -105,9 +106,13 @@ ArrayAttr klx::describeParams(
       add("kind", b.getStringAttr("unused"));
     } else if (use == TensorUse::Output) {
       add("name", b.getStringAttr("D"));
-      add("kind", b.getStringAttr("memref"));
-      add("rank", b.getI64IntegerAttr(2));
-      add("dtype", b.getStringAttr("f32"));
+      if (describeOutput) {
+        describeOutput(add);
+      } else {
+        add("kind", b.getStringAttr("memref"));
+        add("rank", b.getI64IntegerAttr(2));
+        add("dtype", b.getStringAttr("f32"));
+      }
     } else {
       describeOperand(use == TensorUse::OperandA, add);
     }

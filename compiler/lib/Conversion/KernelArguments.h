@@ -52,11 +52,13 @@ using AddParamField =
 
 /// What a runner passes for each kernel argument, in order (klx.launch's
 /// `params`): a size named by klx.dims ("M", "N", "K"), an unused tensor,
-/// the output memref D, or operand A or B as `describeOperand` says (name
-/// and kind included). The lowered signature flattens each memref.
+/// the output D (an f32 memref of rank 2 unless `describeOutput` says what
+/// it is, its name aside), or operand A or B as `describeOperand` says
+/// (name and kind included). The lowered signature flattens each memref.
 mlir::ArrayAttr describeParams(
     KernelOp kernel, llvm::ArrayRef<TensorUse> uses,
-    llvm::function_ref<void(bool isA, AddParamField add)> describeOperand);
+    llvm::function_ref<void(bool isA, AddParamField add)> describeOperand,
+    llvm::function_ref<void(AddParamField add)> describeOutput = nullptr);
 
 } // namespace klx
 

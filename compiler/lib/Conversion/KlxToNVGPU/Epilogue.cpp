@@ -159,10 +159,13 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
   if (!s.getPingpong())
     firstRow = l.add(loc, firstRow, l.mul(loc, l.warpgroup, rows));
   Value firstColumn = l.mul(loc, store.getCol(), s.getTileN());
+  // The boxes follow the stages (ScheduleAttr::epilogueBytes), this
+  // consumer's two after those of the consumers before it.
   Value boxes =
-      l.add(loc, l.epilogueBase,
-            l.mul(loc, l.warpgroup,
-                  ScheduleAttr::kEpilogueBoxesPerConsumer * kBoxBytes));
+      l.add(loc, l.stagesBase,
+            l.add(loc, l.index(loc, s.getStages() * s.stageBytes()),
+                  l.mul(loc, l.warpgroup,
+                        ScheduleAttr::kEpilogueBoxesPerConsumer * kBoxBytes)));
   Value smemStart =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, l.smem);
   auto boxType = MemRefType::get(

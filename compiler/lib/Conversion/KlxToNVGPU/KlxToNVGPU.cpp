@@ -43,8 +43,17 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
                               const TraceOptions &trace) {
   Builder b(kernel.getContext());
   ScheduleAttr schedule = kernel.getScheduleAttr();
-  ArrayAttr described =
-      describeParams(kernel, uses, [&](bool isA, AddParamField add) {
+  // The TMA-store epilogue takes D as a tensor map of its boxes.
+  auto describeBoxesOfD = [&](AddParamField add) {
+    add("kind", b.getStringAttr("tensor_map"));
+    add("box", b.getDenseI64ArrayAttr({ScheduleAttr::kEpilogueBoxRows,
+                                       ScheduleAttr::kEpilogueBoxColumns}));
+    add("swizzle", b.getI64IntegerAttr(128));
+    add("dtype", b.getStringAttr("f32"));
+  };
+  ArrayAttr described = describeParams(
+      kernel, uses,
+      [&](bool isA, AddParamField add) {
         add("name", b.getStringAttr(isA ? "A" : "B"));
         add("kind", b.getStringAttr("tensor_map"));
         add("box", b.getDenseI64ArrayAttr(
@@ -52,21 +61,11 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
                         kBoxColumns}));
         add("swizzle", b.getI64IntegerAttr(128));
         add("dtype", b.getStringAttr(dtypeName(schedule)));
-      });
+      },
+      schedule.getTmaStore()
+          ? llvm::function_ref<void(AddParamField)>(describeBoxesOfD)
+          : nullptr);
   SmallVector<Attribute> params(described.begin(), described.end());
-  // The TMA-store epilogue takes D as a tensor map of its boxes.
-  if (schedule.getTmaStore())
-    for (auto [param, use] : llvm::zip(params, uses))
-      if (use == TensorUse::Output)
-        param = b.getDictionaryAttr({
-            b.getNamedAttr("name", b.getStringAttr("D")),
-            b.getNamedAttr("kind", b.getStringAttr("tensor_map")),
-            b.getNamedAttr("box", b.getDenseI64ArrayAttr(
-                                      {ScheduleAttr::kEpilogueBoxRows,
-                                       ScheduleAttr::kEpilogueBoxColumns})),
-            b.getNamedAttr("swizzle", b.getI64IntegerAttr(128)),
-            b.getNamedAttr("dtype", b.getStringAttr("f32")),
-        });
   if (trace.enabled)
     params.push_back(b.getDictionaryAttr({
         b.getNamedAttr("name", b.getStringAttr("trace")),
@@ -475,12 +474,6 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
     acquire.erase();
   }
   deferStageReleases(l, func);
-  if (schedule.getTmaStore()) {
-    b.setInsertionPointAfterValue(l.stagesBase);
-    l.epilogueBase =
-        l.add(loc, l.stagesBase,
-              l.index(loc, schedule.getStages() * schedule.stageBytes()));
-  }
   if (failed(lowerBodyOps(l, func, tensors)))
     return failure();
   if (schedule.getTmaStore())

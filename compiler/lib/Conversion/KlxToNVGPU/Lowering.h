@@ -37,7 +37,6 @@ struct Lowering {
   Value threadId, warpgroup;
   Value descA, descB;     // full boxes: A tile_m x 64, B 64 x 64
   Value descD;            // the TMA-store epilogue's boxes of D
-  Value epilogueBase;     // its boxes, past the stages (bytes into smem)
   Type consumerDescA;     // the A rows one consumer multiplies
   Value smem, stagesBase; // dynamic shared memory, first stage
   /// Each pipeline's mbarrier groups; `full` may be another pipeline's
