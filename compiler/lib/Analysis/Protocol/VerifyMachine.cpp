@@ -133,6 +133,25 @@ static int slotCount(const ProtocolModel &model) {
   return n;
 }
 
+/// Per barrier group, the only role that uses it, when it is used without
+/// bytes (no expect_tx, no copies); else -1.
+static std::vector<int> soleUsers(const ProtocolModel &model) {
+  constexpr int kUnused = -2;
+  std::vector<int> user(model.barriers.size(), kUnused);
+  for (auto [r, role] : llvm::enumerate(model.roles)) {
+    for (const Op &op : role.body) {
+      if (op.barrier < 0 || op.barrier >= int(user.size()))
+        continue;
+      int &u = user[op.barrier];
+      bool plain = op.kind == OpKind::Arrive || op.kind == OpKind::Wait;
+      u = plain && (u == kUnused || u == int(r)) ? int(r) : -1;
+    }
+  }
+  for (int &u : user)
+    u = std::max(u, -1);
+  return user;
+}
+
 Machine::Machine(const ProtocolModel &model)
     : model(model), roles(int(model.roles.size())),
       shape(int(model.roles.size()), slotCount(model)),
@@ -145,6 +164,7 @@ Machine::Machine(const ProtocolModel &model)
       slotGroup.push_back(int(slotBase.size()) - 1);
     slots += g.slots;
   }
+  soleUser = soleUsers(model);
   for (const Buffer &b : model.buffers) {
     overlapping.emplace_back();
     for (auto [i, other] : llvm::enumerate(model.buffers))
@@ -240,9 +260,14 @@ int Machine::localMove(const State &s) const {
   for (int r = 0; r < roles; ++r) {
     if (s.pc(r) >= total(r))
       continue;
-    OpKind kind = placeOf(s, r).op->kind;
+    Place p = placeOf(s, r);
+    OpKind kind = p.op->kind;
     if (kind == OpKind::Compute || kind == OpKind::Read ||
         kind == OpKind::MmaWait || kind == OpKind::Copy)
+      return r;
+    bool ownBarrier = p.slot >= 0 && soleUser[p.op->barrier] == r;
+    if (ownBarrier &&
+        (kind == OpKind::Arrive || (kind == OpKind::Wait && waitPasses(s, p))))
       return r;
   }
   return -1;

@@ -124,8 +124,9 @@ public:
   /// The moves possible: role r (>= 0) runs its next op, or copy i lands
   /// (-1 - i).
   void moves(const State &s, llvm::SmallVectorImpl<int> &out) const;
-  /// A role whose next op only touches its own state and shared memory,
-  /// which the search runs at once; -1 when there is none.
+  /// A role whose next op only touches its own state and shared memory
+  /// (or a barrier only it uses), which the search runs at once; -1 when
+  /// there is none.
   int localMove(const State &s) const;
   std::optional<Failure> apply(State &s, int move, Recorder *rec = nullptr);
   /// A role waiting for a phase that has come and gone (klx kernels,
@@ -169,6 +170,11 @@ private:
   unsigned stride = 0;        // knowledge bits per buffer: 1 + roles
   std::vector<int> slotBase;  // per barrier group
   std::vector<int> slotGroup; // per slot
+  /// Per barrier group: the one role that arrives and waits on it, with
+  /// no bytes or copies, or -1. Such a barrier (a consumer warpgroup's
+  /// named barrier) orders that role's threads only, so its moves commute
+  /// with every other role's.
+  std::vector<int> soleUser;
   std::vector<std::vector<int>> overlapping; // per buffer, itself too
   mutable KnowledgeTable knowledge;
 };
