@@ -41,7 +41,7 @@
 // PTX-DAG: bar.sync {{.*}}, 128;
 // PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // PTX-DAG: cp.async.bulk.commit_group;
-// PTX-DAG: cp.async.bulk.wait_group.read 1;
+// PTX-DAG: cp.async.bulk.wait_group.read 0;
 // PTX-DAG: cp.async.bulk.wait_group 0;
 // STEPS: klx-materialize-schedule {{.*}} yes
 // STEPS: klx-warp-specialize {{.*}} yes

@@ -45,14 +45,15 @@
 // CHECK:   nvgpu.warpgroup.mma {{.*}} {transposeB}
 // CHECK:   nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:   nvgpu.mbarrier.arrive %[[EMPTY]]
-// The epilogue (TMA stores): per box of 64 x 32 f32, the box is free,
-// the consumer writes it, fences it for the async proxy and stores it.
+// The epilogue (TMA stores): per box of 64 x 32 f32, the consumer writes
+// it and fences it for the async proxy; the first thread waits until the
+// previous box's store has read its buffer (the next box's); one barrier;
+// the box is stored.
 // CHECK:   builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !{{.*}}
-// CHECK:   nvvm.cp.async.bulk.wait_group 1 {read}
-// CHECK:   nvvm.barrier id = %[[BAR:.*]] number_of_threads = %c128_i32
 // CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 // CHECK:   nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK:   nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// CHECK:   nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:   nvvm.barrier id = %[[BAR:.*]] number_of_threads = %c128_i32
 // CHECK:   nvgpu.tma.async.store %{{.*}} to %[[DESCD]][%{{.*}}, %{{.*}}] : memref<64x32xf32, #gpu.address_space<workgroup>>
 // CHECK:   nvvm.cp.async.bulk.commit.group
 // CHECK-NOT: nvgpu.warpgroup.mma.store

@@ -18,7 +18,7 @@
 // CHECK: ptx wgmma.mma_async
 // CHECK: roles role producer (@gemm) threads 256-383, 1 active, setmaxnreg.dec 40
 // CHECK: * timeline waits, consumer (@gemm)
-// CHECK: steps steps (@gemm) {{[0-9]+}}: load -> compute | store
+// CHECK: steps steps (@gemm) {{[0-9]+}}: load -> compute -> store | store
 // CHECK: IR after klx-to-nvgpu: {{[0-9]+}} lines (A), {{[0-9]+}} lines (B); B adds {{[0-9]+}} and removes {{[0-9]+}}
 // CHECK: {{[0-9]+}} of {{[0-9]+}} rows differ (marked *)
 

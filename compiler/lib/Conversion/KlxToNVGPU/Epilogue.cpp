@@ -3,18 +3,21 @@
 // With `tmaStore`, a consumer warpgroup writes its output tile through
 // shared memory instead of storing each fragment to global memory:
 //
-//   for each box of 64 rows x 32 columns (f32, 128 bytes a row):
-//     first thread: cp.async.bulk.wait_group.read 1   // box n-2 was read
-//     bar.sync consumer, 128
+//   for each box n of 64 rows x 32 columns (f32, 128 bytes a row):
 //     every thread: st.shared.v2.f32 its 8 pairs, 128-byte swizzled
 //     fence.proxy.async.shared::cta                   // seen by the TMA unit
+//     first thread: cp.async.bulk.wait_group.read 0   // store n-1 was read
 //     bar.sync consumer, 128
 //     first thread: cp.async.bulk.tensor (shared -> global); commit_group
 //
-// Each consumer has two boxes and alternates between them, so writing one
-// overlaps the TMA store of the other. The store clips at D's edges, so a
-// ragged tile writes nothing past M x N. Before the kernel exits every
-// thread waits for its own bulk groups (the boxes must outlive the reads).
+// Each consumer has two boxes and alternates between them, so writing box
+// n overlaps the TMA store of box n-1. One barrier per box is enough: box
+// n+1 is box n-1's buffer, whose store the first thread waited for before
+// the barrier that every thread passes before writing it. A tile has an
+// even number of boxes (tile_n is a multiple of 64), so the alternation
+// runs on across tiles. The store clips at D's edges, so a ragged tile
+// writes nothing past M x N. Before the kernel exits every thread waits
+// for its own bulk groups (the boxes must outlive the reads).
 //
 // The accumulator's registers are reached through the struct that
 // convert-nvgpu-to-nvvm turns it into (an unrealized cast that the
@@ -182,14 +185,6 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
           l.add(loc, boxes,
                 l.index(loc, (n % ScheduleAttr::kEpilogueBoxesPerConsumer) *
                                  kBoxBytes));
-      // The store that read this box last (two boxes ago, maybe in the
-      // previous tile) is done reading it.
-      inFirstThread(b, loc, p, [&] {
-        NVVM::CpAsyncBulkWaitGroupOp::create(
-            b, loc, ScheduleAttr::kEpilogueBoxesPerConsumer - 1,
-            b.getUnitAttr());
-      });
-      consumerBarrier(b, loc, p);
       Value boxAddress = arith::IndexCastOp::create(
           b, loc, b.getI64Type(), l.add(loc, smemStart, boxOffset));
       Value boxPtr = LLVM::IntToPtrOp::create(
@@ -198,6 +193,11 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
       NVVM::FenceProxyOp::create(
           b, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+      // The previous box's store is done reading its buffer, which the
+      // next box is written into once every thread has passed the barrier.
+      inFirstThread(b, loc, p, [&] {
+        NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
+      });
       consumerBarrier(b, loc, p);
       inFirstThread(b, loc, p, [&] {
         Value view = memref::ViewOp::create(b, loc, boxType, l.smem, boxOffset,
