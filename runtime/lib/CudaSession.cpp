@@ -3,6 +3,8 @@
 #include "CudaSession.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 using namespace klx::rt;
 
@@ -11,6 +13,16 @@ LaunchResult klx::rt::fail(LaunchResult result, RunStatus status,
   result.status = status;
   result.message = std::move(message);
   return result;
+}
+
+bool klx::rt::readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  out = buffer.str();
+  return true;
 }
 
 int klx::rt::attribute(Session &s, int which) {

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
 
 namespace klx::rt {
@@ -98,6 +99,9 @@ public:
 };
 
 LaunchResult fail(LaunchResult result, RunStatus status, std::string message);
+
+/// The bytes of the file at `path`; false when it cannot be read.
+bool readFile(const std::string &path, std::string &out);
 
 int attribute(Session &s, int which);
 
