@@ -24,3 +24,7 @@ export_one no_warp_specialization gemm_ws_persistent.mlir -D warp_specialize=0
 export_one pingpong gemm_pingpong.mlir
 export_one pingpong_direct gemm_pingpong.mlir -D epilogue=direct
 export_one two_producers gemm_two_producers.mlir
+# D in bf16: the accumulators rounded in the epilogue (cuBLAS writes bf16
+# too in those rows).
+export_one ws_persistent_out_bf16 gemm_ws_persistent.mlir -D out_dtype=bf16
+export_one no_warp_specialization_out_bf16 gemm_ws_persistent.mlir -D warp_specialize=0 -D out_dtype=bf16

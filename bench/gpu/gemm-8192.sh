@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The performance goal of klx's GEMM schedules: builds klx-run here (the
 # GPU machine) and runs every bundle under ${1:-bench-bundles}, bf16 in
-# with f32 accumulation and output, at each size of $SIZES (default 8192^3
-# and 4096^3) in $PROCS separate processes each (default 3), cuBLAS in
+# with f32 accumulation, D in f32 or (rows named *_out_bf16) bf16, at
+# each size of $SIZES (default 8192^3 and 4096^3) in $PROCS separate processes each (default 3), cuBLAS in
 # every process, and prints one table of medians over the processes, with
 # the card's state (nvidia-smi) before and after. Bundles come from
 # bench/gpu/export-gemm-bundles.sh.
@@ -48,11 +48,11 @@ for path in sorted(glob.glob(os.path.join(logs, "*@*@*.json"))):
     except Exception:
         runs[(name, size)].append(None)
 first = next((r for rs in runs.values() for r in rs if r and r.get("device")), {})
-print(f"device: {first.get('device', '?')}; bf16 -> f32; 20 timed launches per process, median; "
+print(f"device: {first.get('device', '?')}; bf16 in, f32 accumulate, D of the out column; 20 timed launches per process, median; "
       f"medians over processes, [min, max] of the ratio")
 print(f"peak: {first.get('peak_tflops', 0):.0f} TFLOP/s ({first.get('peak_formula', '?')})")
-print("| schedule | size | processes ok | klx alone TFLOP/s | cuBLAS TFLOP/s | klx / cuBLAS (alternating) | rel. error vs CPU | vs cuBLAS |")
-print("|---|---|---|---|---|---|---|---|")
+print("| schedule | size | out | processes ok | klx alone TFLOP/s | cuBLAS TFLOP/s | klx / cuBLAS (alternating) | rel. error vs CPU | vs cuBLAS |")
+print("|---|---|---|---|---|---|---|---|---|")
 med = lambda xs: statistics.median(xs) if xs else float("nan")
 for (name, size), rs in sorted(runs.items(), key=lambda kv: (kv[0][1], kv[0][0])):
     ok = [r for r in rs if r and r.get("status") == "passed"]
@@ -64,5 +64,6 @@ for (name, size), rs in sorted(runs.items(), key=lambda kv: (kv[0][1], kv[0][0])
     cpu = max([r.get("cpu_check", {}).get("relative_error", float("nan")) for r in ok] or [float("nan")])
     vs = max([r.get("cublas_check", {}).get("relative_error", float("nan")) for r in ok] or [float("nan")])
     note = f" ({'; '.join(bad)})" if bad else ""
-    print(f"| {name} | {size.split('x')[0]}^3 | {len(ok)}/{len(rs)}{note} | {alone:.1f} | {blas:.1f} | {ratio} | {cpu:.2e} | {vs:.2e} |")
+    out = next((r.get("out_dtype") for r in ok if r.get("out_dtype")), "?")
+    print(f"| {name} | {size.split('x')[0]}^3 | {out} | {len(ok)}/{len(rs)}{note} | {alone:.1f} | {blas:.1f} | {ratio} | {cpu:.2e} | {vs:.2e} |")
 PY

@@ -67,16 +67,17 @@ Cublas::~Cublas() {
   // The library stays loaded: cuBLAS registers exit handlers.
 }
 
-std::string Cublas::gemm(const ProblemSize &size, DType dtype, uint64_t a,
-                         uint64_t b, uint64_t d, int64_t ldd) {
+std::string Cublas::gemm(const ProblemSize &size, DType dtype, DType out,
+                         uint64_t a, uint64_t b, uint64_t d, int64_t ldd) {
   // Column-major cuBLAS sees row-major D^T = B^T x A^T: an N x M result
   // from B (N x K, leading dimension N) and A (K x M, leading dimension K).
   float alpha = 1.0f, beta = 0.0f;
   int type = dtype == DType::BF16 ? kR16BF : kR16F;
+  int outType = out == DType::BF16 ? kR16BF : out == DType::F16 ? kR16F : kR32F;
   int status = gemmEx_(handle_, kOpN, kOpN, int(size.n), int(size.m),
                        int(size.k), &alpha, reinterpret_cast<void *>(b), type,
                        int(size.n), reinterpret_cast<void *>(a), type,
-                       int(size.k), &beta, reinterpret_cast<void *>(d), kR32F,
+                       int(size.k), &beta, reinterpret_cast<void *>(d), outType,
                        int(ldd), kCompute32F, kGemmDefault);
   return status ? "cublasGemmEx failed with status " + std::to_string(status)
                 : "";

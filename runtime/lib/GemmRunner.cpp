@@ -56,6 +56,13 @@ bool encodeMap(Session &s, const Manifest &m, const Param &param,
   return s.check("cuMemcpyHtoD", s.cu.memcpyHtoD(where, &map, sizeof map));
 }
 
+/// What D holds before the checked launch: a quiet NaN in every element.
+unsigned poisonWord(DType out) {
+  return out == DType::BF16  ? kPoisonBitsBF16
+         : out == DType::F16 ? kPoisonBitsF16
+                             : kPoisonBits;
+}
+
 /// What klx timeline said of the kernel, for a run that hung or faulted.
 std::vector<std::string> simulatorSays(const Manifest &m) {
   std::vector<std::string> lines;
@@ -94,6 +101,8 @@ public:
 
 private:
   bool launch(size_t set);
+  /// D's `dCount` elements at `from`, as floats.
+  bool readOutput(cu::DevicePtr from, std::vector<float> &values);
   bool timeIssues(const std::vector<Issue> &issues,
                   const std::vector<Timing *> &timings) {
     return timeLaunches(s, issues, timings, options, sets.size());
@@ -113,7 +122,8 @@ private:
 
   std::vector<uint16_t> a, b; // the inputs, the same in every set
   OutputLayout layout;
-  size_t dCount = 0;
+  size_t dCount = 0; // D's elements, its padding included
+  size_t dBytes = 0; // whole 32-bit words, for the poison
   std::vector<InputSet> sets;
   std::vector<PackedArguments> arguments;
   cu::LaunchAttribute cluster;
@@ -129,7 +139,8 @@ Failed GemmRun::upload(int l2Bytes) {
   size_t aCount = size.m * size.k, bCount = size.k * size.n;
   layout = outputLayout(m, size);
   dCount = size_t(layout.elements());
-  size_t setBytes = (aCount + bCount) * 2 + dCount * 4;
+  dBytes = (dCount * dtypeBytes(m.outDtype) + 3) / 4 * 4;
+  size_t setBytes = (aCount + bCount) * 2 + dBytes;
   result.inputSets = int(std::clamp<int64_t>(
       (2 * int64_t(l2Bytes) + setBytes - 1) / setBytes, 1, kMaxInputSets));
   a = randomMatrix(aCount, m.dtype, 1);
@@ -141,7 +152,7 @@ Failed GemmRun::upload(int l2Bytes) {
       (p.name == "A" ? paramA : p.name == "B" ? paramB : paramD) = &p;
   for (InputSet &set : sets) {
     if (!s.alloc(set.a, aCount * 2) || !s.alloc(set.b, bCount * 2) ||
-        !s.alloc(set.d, dCount * 4) ||
+        !s.alloc(set.d, dBytes) ||
         !s.alloc(set.maps, 3 * sizeof(cu::TensorMap)) ||
         !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.a, a.data(), aCount * 2)) ||
         !s.check("cuMemcpyHtoD", cu.memcpyHtoD(set.b, b.data(), bCount * 2)) ||
@@ -202,16 +213,24 @@ LaunchResult GemmRun::stopped(const char *when) {
 // The checked launch: into poisoned output, so that an element the kernel
 // never writes cannot pass.
 Failed GemmRun::checkedLaunch() {
-  if (!s.check("cuMemsetD32", cu.memsetD32(sets[0].d, kPoisonBits, dCount)) ||
+  if (!s.check("cuMemsetD32",
+               cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4)) ||
       !launch(0))
     return driverError();
   if (!s.wait(options.timeoutMs))
     return stopped("checked launch");
-  out.resize(dCount);
-  if (!s.check("cuMemcpyDtoH",
-               cu.memcpyDtoH(out.data(), sets[0].d, dCount * 4)))
+  if (!readOutput(sets[0].d, out))
     return driverError();
   return std::nullopt;
+}
+
+bool GemmRun::readOutput(cu::DevicePtr from, std::vector<float> &values) {
+  std::vector<uint8_t> bytes(dBytes);
+  if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(bytes.data(), from, dBytes)))
+    return false;
+  toFloats(bytes, m.outDtype, values);
+  values.resize(dCount);
+  return true;
 }
 
 // Every row (or a sample of them) against the CPU in double.
@@ -232,14 +251,13 @@ void GemmRun::checkAgainstCublas() {
     return;
   blas = Cublas::load(s.stream, result.blasNote);
   cu::DevicePtr blasOut = 0;
-  if (!blas || !s.alloc(blasOut, dCount * 4))
+  if (!blas || !s.alloc(blasOut, dBytes))
     return;
-  std::string why = blas->gemm(size, m.dtype, sets[0].a, sets[0].b, blasOut,
-                               layout.rowStride);
-  std::vector<float> expected(dCount);
+  std::string why = blas->gemm(size, m.dtype, m.outDtype, sets[0].a, sets[0].b,
+                               blasOut, layout.rowStride);
+  std::vector<float> expected;
   if (!why.empty() || !s.wait(options.timeoutMs) ||
-      !s.check("cuMemcpyDtoH",
-               cu.memcpyDtoH(expected.data(), blasOut, dCount * 4))) {
+      !readOutput(blasOut, expected)) {
     result.blasNote = why.empty() ? s.error : why;
     blas.reset();
     return;
@@ -280,8 +298,8 @@ Failed GemmRun::time() {
   if (!blas || !options.baseline)
     return std::nullopt;
   Issue reference = [&](size_t set) {
-    std::string why = blas->gemm(result.size, m.dtype, sets[set].a, sets[set].b,
-                                 sets[set].d, layout.rowStride);
+    std::string why = blas->gemm(result.size, m.dtype, m.outDtype, sets[set].a,
+                                 sets[set].b, sets[set].d, layout.rowStride);
     if (!why.empty() && s.error.empty())
       s.error = why;
     return why.empty();

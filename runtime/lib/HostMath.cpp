@@ -195,11 +195,31 @@ ErrorStats klx::rt::compareRows(const std::vector<float> &out,
   return stats;
 }
 
-double klx::rt::errorThreshold(DType) {
+double klx::rt::errorThreshold(DType, DType out) {
   // f32 sums of K exact products: at most about K x 2^-24 relative in the
   // worst case (4.9e-4 at K = 8192), typically sqrt(K) x 2^-24. A missing
-  // k step or tile is off by far more (1/sqrt(k steps) or 1).
-  return 1e-3;
+  // k step or tile is off by far more (1/sqrt(k steps) or 1). Rounding D
+  // to bf16 or f16 adds at most 2^-9 or 2^-12 per element (half an ulp);
+  // twice that leaves room.
+  double rounding = out == DType::BF16  ? 0x1p-8
+                    : out == DType::F16 ? 0x1p-10
+                                        : 0.0;
+  return 1e-3 + rounding;
+}
+
+void klx::rt::toFloats(const std::vector<uint8_t> &bytes, DType dtype,
+                       std::vector<float> &out) {
+  unsigned width = dtypeBytes(dtype);
+  out.resize(bytes.size() / width);
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (width == 4) {
+      std::memcpy(&out[i], &bytes[4 * i], 4);
+      continue;
+    }
+    uint16_t bits;
+    std::memcpy(&bits, &bytes[2 * i], 2);
+    out[i] = toFloat(bits, dtype);
+  }
 }
 
 std::vector<int64_t> klx::rt::rowsToCheck(const ProblemSize &size) {

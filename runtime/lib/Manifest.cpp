@@ -203,15 +203,12 @@ const Param *findParam(const Manifest &m, const std::string &name,
 /// A, B and D, and the scalars a gemm kernel may take.
 bool checkGemmParams(const Manifest &m, Reader &r) {
   // NVIDIA kernels read A and B through TMA; AMD kernels as memrefs. D is
-  // a memref, or an f32 tensor map when the epilogue stores by TMA.
+  // a memref of f32, or a tensor map (f32, bf16 or f16) when the epilogue
+  // stores by TMA.
   Param::Kind operands = m.amd() ? Param::Kind::Memref : Param::Kind::TensorMap;
   const Param *mapD = findParam(m, "D", Param::Kind::TensorMap);
-  if (mapD && (m.amd() || mapD->dtype != DType::F32)) {
-    r.fail("params", m.amd() ? "D is a tensor map, which AMD kernels cannot "
-                               "take"
-                             : "D is a tensor map of " +
-                                   std::string(dtypeName(mapD->dtype)) +
-                                   "; D holds f32");
+  if (mapD && m.amd()) {
+    r.fail("params", "D is a tensor map, which AMD kernels cannot take");
     return false;
   }
   for (const Param &p : m.params)
@@ -243,8 +240,16 @@ bool checkGemmParams(const Manifest &m, Reader &r) {
                            "\", which is none of M, N, K, k_tiles");
       return false;
     }
-  if (!mapD && findParam(m, "D", Param::Kind::Memref)->rank != 2) {
+  const Param *memrefD = findParam(m, "D", Param::Kind::Memref);
+  if (!mapD && memrefD->rank != 2) {
     r.fail("params", "D must be a memref of rank 2");
+    return false;
+  }
+  if (!mapD && memrefD->dtype != DType::F32) {
+    r.fail("params", std::string("D is a memref of ") +
+                         dtypeName(memrefD->dtype) +
+                         "; a memref D holds f32 (each thread stores its "
+                         "accumulators)");
     return false;
   }
   return true;
@@ -416,6 +421,10 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   }
   if (!(m.gather ? checkGatherParams(m, r) : checkGemmParams(m, r)))
     return std::nullopt;
+  if (!m.gather) {
+    const Param *mapD = findParam(m, "D", Param::Kind::TensorMap);
+    m.outDtype = mapD ? mapD->dtype : DType::F32;
+  }
   if (const JsonValue *defines = root->get("defines");
       defines && defines->isObject())
     for (const auto &[name, value] : defines->members())

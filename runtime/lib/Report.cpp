@@ -16,7 +16,7 @@ double bytes(const LaunchResult &r) {
     return double(r.gatherBytes);
   const ProblemSize &s = r.size;
   return double(s.m * s.k + s.k * s.n) * dtypeBytes(r.dtype) +
-         double(s.m * s.n) * 4;
+         double(s.m * s.n) * dtypeBytes(r.outDtype);
 }
 
 std::string format(const char *fmt, double value) {
@@ -129,7 +129,11 @@ std::string klx::rt::formatText(const LaunchResult &r) {
            std::to_string(r.clockKHz / 1000) + " MHz)\n";
   if (r.grid[0])
     out += "launch: " + r.entry + " " + shape(r.size) + " " +
-           dtypeName(r.dtype) + ", grid (" + std::to_string(r.grid[0]) + "," +
+           dtypeName(r.dtype) +
+           (r.outDtype == DType::F32
+                ? std::string()
+                : std::string(" -> ") + dtypeName(r.outDtype)) +
+           ", grid (" + std::to_string(r.grid[0]) + "," +
            std::to_string(r.grid[1]) + "," + std::to_string(r.grid[2]) +
            "), block " + std::to_string(r.block[0]) + ", " +
            std::to_string(r.dynamicSharedBytes) +
@@ -149,8 +153,11 @@ std::string klx::rt::formatText(const LaunchResult &r) {
     out += checkLine(scope.c_str(), r.cpuCheck);
     if (r.blasChecked)
       out += checkLine("check: every element vs cuBLAS: ", r.blasCheck);
-    out += format("check: threshold %.1e (f32 sums of exact products)\n",
-                  r.threshold);
+    out += format("check: threshold %.1e (f32 sums of exact products",
+                  r.threshold) +
+           (r.outDtype == DType::F32
+                ? std::string(")\n")
+                : std::string(", rounded to ") + dtypeName(r.outDtype) + ")\n");
   }
   if (!r.kernel.ms.empty()) {
     out += format("time: median %.4f ms", r.kernel.median) +
@@ -242,6 +249,8 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
   w.value(shape(r.size));
   w.key("dtype");
   w.value(dtypeName(r.dtype));
+  w.key("out_dtype");
+  w.value(dtypeName(r.outDtype));
   w.key("grid");
   w.beginArray();
   for (unsigned g : r.grid)

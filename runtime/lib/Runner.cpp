@@ -122,7 +122,8 @@ LaunchResult klx::rt::runBundle(const std::string &dir,
   result.entry = m.entry;
   result.size = options.size.value_or(m.problem);
   result.dtype = m.dtype;
-  result.threshold = errorThreshold(m.dtype);
+  result.outDtype = m.outDtype;
+  result.threshold = errorThreshold(m.dtype, m.outDtype);
   if (std::string why = checkProblemSize(m, result.size); !why.empty())
     return fail(result, RunStatus::BundleError, "--size=" + why);
   if (m.amd())

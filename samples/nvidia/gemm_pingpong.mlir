@@ -40,7 +40,7 @@
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 128 : i64,
                                  tile_k = 64 : i64, stages = 4 : i64, group_m = 1 : i64,
-                                 epilogue = "tma",
+                                 epilogue = "tma", out_dtype = "f32",
                                  consumers = 2 : i64, persistent = true,
                                  pingpong = true,
                                  producer_regs = 40 : i64,

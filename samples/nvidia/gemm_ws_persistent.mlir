@@ -14,9 +14,9 @@
 // klx-persistent makes the tile loops grid-stride loops; klx-to-nvgpu
 // lowers it all to nvgpu and nvvm, and the upstream passes take over.
 // -D epilogue=direct stores each thread's fragments to global memory
-// instead; -D tile_n=128 halves the tile.
+// instead; -D out_dtype=bf16 rounds D to bf16; -D tile_n=128 halves it.
 //
-// D = A * B: A is MxK, B is KxN, both row-major in dtype; D is MxN f32.
+// D = A * B: A is MxK, B is KxN, both row-major in dtype; D is out_dtype.
 //
 // RUN: klx compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: klx pipeline %s | FileCheck %s --check-prefix=STEPS
@@ -74,7 +74,7 @@
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 256 : i64,
                                  tile_k = 64 : i64, stages = 4 : i64, group_m = 1 : i64,
-                                 epilogue = "tma",
+                                 epilogue = "tma", out_dtype = "f32",
                                  consumers = 2 : i64, persistent = true,
                                  warp_specialize = true,
                                  producer_regs = 40 : i64,

@@ -39,6 +39,11 @@ export_bundles() {
   "$klx" export $nv/gemm_pingpong.mlir -D epilogue=direct -o "$out/pingpong_direct" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -D tile_n=192 -D stages=3 -o "$out/pingpong_n192" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D tile_m=256 -D tile_n=192 -D stages=2 -o "$out/ws_m256_n192" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D out_dtype=bf16 -D dtype=bf16 -o "$out/ws_out_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D out_dtype=f16 -o "$out/ws_out_f16" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D out_dtype=bf16 -D tile_m=256 -D tile_n=192 -D stages=2 -o "$out/ws_m256_n192_out_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_pingpong.mlir -D out_dtype=bf16 -D tile_n=192 -D stages=3 -o "$out/pingpong_n192_out_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_two_producers.mlir -D out_dtype=f16 -o "$out/two_producers_out_f16" >/dev/null &&
   "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=0 -o "$out/bar_array" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=1 -o "$out/bar_array_arith" >/dev/null &&

@@ -284,10 +284,34 @@ TEST_CASE("tensor maps: D of the TMA-store epilogue", "[runtime]") {
   REQUIRE(packed.values.size() == 6);
   CHECK(packed.names[2] == "D");
   CHECK(packed.values[2] == 0x300);
-  // D holds f32: a tensor map of another type is the bundle's error.
+  CHECK(m->outDtype == DType::F32);
+  // out_dtype = bf16: 64-byte rows of 32 bf16 under a 64-byte swizzle,
+  // the row stride in bf16.
+  std::optional<Manifest> bf16 = parseManifest(
+      replaced(withMapD, R"("dtype": "f32", "box": [64, 32], "swizzle": 128)",
+               R"("dtype": "bf16", "box": [64, 32], "swizzle": 64)"),
+      error);
+  INFO(error);
+  REQUIRE(bf16);
+  CHECK(bf16->outDtype == DType::BF16);
+  TensorMapRequest half =
+      tensorMapFor(*bf16, bf16->params[2], {1000, 1000, 512});
+  CHECK(half.rowStrideBytes == 1024 * 2);
+  CHECK(half.swizzle == cu::kSwizzle64B);
+  CHECK(half.dataType == cu::kTensorBFloat16);
+  // D holds f32, bf16 or f16: an integer tensor map is the bundle's
+  // error, and so is a memref D of anything but f32.
   CHECK(manifestError(replaced(withMapD, R"("dtype": "f32", "box")",
-                               R"("dtype": "f16", "box")")) ==
-        "manifest.json: params D is a tensor map of f16; D holds f32");
+                               R"("dtype": "i32", "box")")) ==
+        "manifest.json: params[2].dtype must be a floating-point type for a "
+        "tensor map");
+  CHECK(
+      manifestError(replaced(
+          kManifest,
+          R"({"name": "D", "kind": "memref", "dtype": "f32", "rank": 2})",
+          R"({"name": "D", "kind": "memref", "dtype": "bf16", "rank": 2})")) ==
+      "manifest.json: params D is a memref of bf16; a memref D holds f32 "
+      "(each thread stores its accumulators)");
   CHECK(manifestError(replaced(withMapD, R"("name": "D", "kind": "tensor_map")",
                                R"("name": "E", "kind": "tensor_map")")) ==
         "manifest.json: params has tensor map \"E\", which is none of A, B, D");
@@ -355,6 +379,15 @@ TEST_CASE("host math: reference and relative error", "[runtime]") {
   CHECK(strided.nonFinite == 0);
   CHECK(strided.relative == 0);
   CHECK(errorThreshold(DType::BF16) == 1e-3);
+  // D rounded to bf16 (8 significant bits) or f16 (11): twice half an ulp
+  // more.
+  CHECK(errorThreshold(DType::BF16, DType::BF16) == 1e-3 + 0x1p-8);
+  CHECK(errorThreshold(DType::F16, DType::F16) == 1e-3 + 0x1p-10);
+  std::vector<float> values;
+  toFloats({0x80, 0x3F, 0x00, 0xC0}, DType::BF16, values); // 1, -2
+  CHECK(values == std::vector<float>{1.0f, -2.0f});
+  toFloats({0x00, 0x3C, 0x00, 0x38}, DType::F16, values); // 1, 0.5
+  CHECK(values == std::vector<float>{1.0f, 0.5f});
 }
 
 TEST_CASE("runner: bundle errors come before the driver", "[runtime]") {

@@ -79,6 +79,11 @@ StringRef klx::dtypeName(ScheduleAttr schedule) {
   return schedule.getDtype().isBF16() ? "bf16" : "f16";
 }
 
+StringRef klx::outDtypeName(ScheduleAttr schedule) {
+  Type out = schedule.outElementType();
+  return out.isBF16() ? "bf16" : out.isF16() ? "f16" : "f32";
+}
+
 ArrayAttr klx::describeParams(
     KernelOp kernel, ArrayRef<TensorUse> uses,
     function_ref<void(bool isA, AddParamField add)> describeOperand,

@@ -27,6 +27,8 @@ classifyArguments(KernelOp kernel, llvm::StringRef pass);
 
 /// "f16" or "bf16".
 llvm::StringRef dtypeName(ScheduleAttr schedule);
+/// D's element type: "f32", "bf16" or "f16".
+llvm::StringRef outDtypeName(ScheduleAttr schedule);
 
 /// The kernel's body moved into a gpu.func: each !klx.tensor argument is
 /// a stand-in cast of its lowered value until its users are lowered.

@@ -64,11 +64,19 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
         {"offset", g->offset},
         {"add", g->add},
         {"N", bundle.problem.m}};
+  // D's element type: the TMA-store epilogue may round the f32
+  // accumulators to bf16 or f16.
+  std::string out = "f32";
+  for (const LaunchParam &param : launch.params)
+    if (param.name == "D" && !param.dtype.empty())
+      out = param.dtype;
   return llvm::json::Object{
       {"kind", "gemm"},
       {"dtype", launch.dtype},
       {"accumulator", "f32"},
-      {"layout", "D[M,N] (f32) = A[M,K] x B[K,N], row-major"},
+      {"out_dtype", out},
+      {"layout",
+       llvm::formatv("D[M,N] ({0}) = A[M,K] x B[K,N], row-major", out).str()},
       {"M", bundle.problem.m},
       {"N", bundle.problem.n},
       {"K", bundle.problem.k}};
@@ -268,7 +276,7 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                                   launch.entry, param.name));
   } else {
     // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs; D
-    // is a memref, or an f32 tensor map when the epilogue stores by TMA.
+    // is a memref, or a tensor map when the epilogue stores by TMA.
     Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
     Kind outputKind = !amd && hasParam(launch, "D", Kind::TensorMap)
                           ? Kind::TensorMap

@@ -107,6 +107,11 @@ FailureOr<Geometry> checkSchedule(KernelOp kernel, ScheduleAttr s,
            << g.tileN << " B tiles need " << g.ldsBytes()
            << " bytes, more than the " << ldsCapacity(chipset) << " of "
            << chipset << " (try a smaller tile_m or tile_n)";
+  if (s.getOutDtype())
+    return kernel.emitOpError("klx-to-amdgpu: out_dtype must be f32 here: "
+                              "each thread stores its f32 results (D's "
+                              "rounding to bf16 or f16 is the NVIDIA "
+                              "TMA-store epilogue's)");
   if (s.getWarpSpecialize() || s.getPingpong() || s.getPersistent() ||
       s.getTmaStore() || s.getStages() != 2)
     kernel.emitWarning("klx-to-amdgpu: ")

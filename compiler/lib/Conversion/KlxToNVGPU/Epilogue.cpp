@@ -3,8 +3,10 @@
 // With `tmaStore`, a consumer warpgroup writes its output tile through
 // shared memory instead of storing each fragment to global memory:
 //
-//   for each box n of 64 rows x 32 columns (f32, 128 bytes a row):
-//     every thread: st.shared.v2.f32 its 8 pairs, 128-byte swizzled
+//   for each box n of 64 rows x 32 columns (a row is one swizzle span:
+//   128 bytes of f32, 64 of bf16 or f16):
+//     every thread: its 8 pairs, st.shared.v2.f32, or rounded to bf16x2
+//                   or f16x2 and st.shared.b32; swizzled as TMA reads
 //     fence.proxy.async.shared::cta                   // seen by the TMA unit
 //     first thread: cp.async.bulk.wait_group.read 0   // store n-1 was read
 //     bar.sync consumer, 128
@@ -39,10 +41,9 @@ using namespace klx::nvgpu_lowering;
 
 namespace {
 
-constexpr int64_t kBoxRows = ScheduleAttr::kEpilogueBoxRows;
-constexpr int64_t kBoxColumns32 = ScheduleAttr::kEpilogueBoxColumns;
-constexpr int64_t kBoxBytes = ScheduleAttr::kEpilogueBoxBytes;
-constexpr int64_t kRowBytes = kBoxColumns32 * 4;
+constexpr int64_t kOutBoxRows = ScheduleAttr::kEpilogueBoxRows;
+constexpr int64_t kOutBoxColumns = ScheduleAttr::kEpilogueBoxColumns;
+constexpr int64_t kChunkBytes = 16; // what a swizzle moves
 // Named barrier 0 is the CTA's; consumer c synchronizes on 1 + c.
 constexpr int64_t kFirstConsumerBarrier = 1;
 
@@ -52,7 +53,7 @@ LLVM::LLVMStructType accumulatorStruct(MLIRContext *context, int64_t rows,
                                        int64_t columns) {
   SmallVector<Type> elements(columns / 2, Float32Type::get(context));
   auto inner = LLVM::LLVMStructType::getLiteral(context, elements);
-  SmallVector<Type> fragments(rows / kBoxRows, inner);
+  SmallVector<Type> fragments(rows / kOutBoxRows, inner);
   return LLVM::LLVMStructType::getLiteral(context, fragments);
 }
 
@@ -63,9 +64,9 @@ struct ThreadPlace {
   /// h and 8 columns j at 4 h + j. wgmma leaves each thread, per j and h,
   /// a pair of columns at elements 2 h + 4 j and 2 h + 4 j + 1 of a
   /// fragment: row 16 x warp + lane / 4 + 8 h, columns 8 j + 2 (lane % 4)
-  /// and the next. Rows are 128 bytes; the 16-byte chunk of the row is
-  /// XORed with the row mod 8, which is lane / 4: the TMA unit's 128-byte
-  /// swizzle.
+  /// and the next. The TMA unit's swizzle XORs the 16-byte chunk of a row
+  /// with bits 7 and up of the row's offset (row mod 8 for 128-byte rows,
+  /// row / 2 mod 4 for 64-byte ones); row mod 8 is lane / 4.
   SmallVector<Value, 8> pairOffsets;
   Value emptyPair, first, second;  // to build each vector<2xf32>
   Value barrierId, barrierThreads; // this consumer's named barrier
@@ -74,6 +75,9 @@ struct ThreadPlace {
 ThreadPlace placeThread(Lowering &l, Location loc) {
   OpBuilder &b = l.b;
   ThreadPlace p;
+  int64_t elementBytes = l.schedule.outElementBytes();
+  int64_t rowBytes = l.schedule.epilogueRowBytes();
+  int64_t chunksPerRow = rowBytes / kChunkBytes;
   Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
   Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
   Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
@@ -82,17 +86,25 @@ ThreadPlace placeThread(Lowering &l, Location loc) {
                                     l.index(loc, 0));
   Value laneRow = arith::DivUIOp::create(b, loc, lane, l.index(loc, 4));
   Value rowInFragment = l.add(loc, l.mul(loc, warp, 16), laneRow);
-  Value halfChunk = arith::DivUIOp::create(b, loc, quad, l.index(loc, 2));
-  Value byteInChunk =
-      l.mul(loc, arith::RemUIOp::create(b, loc, lane, l.index(loc, 2)), 8);
+  Value swizzleKey = arith::RemUIOp::create(
+      b, loc,
+      arith::DivUIOp::create(b, loc, l.mul(loc, laneRow, rowBytes),
+                             l.index(loc, 128)),
+      l.index(loc, chunksPerRow));
+  Value pairInRow = l.mul(loc, quad, 2 * elementBytes);
   Type i64 = b.getI64Type();
   for (int64_t half = 0; half < 2; ++half) {
     Value row = l.add(loc, rowInFragment, l.index(loc, 8 * half));
-    Value rowStart = l.add(loc, l.mul(loc, row, kRowBytes), byteInChunk);
-    for (int64_t j = 0; j < kBoxColumns32 / 8; ++j) {
-      Value chunk = l.add(loc, halfChunk, l.index(loc, 2 * j));
-      Value swizzled = arith::XOrIOp::create(b, loc, chunk, laneRow);
-      Value offset = l.add(loc, rowStart, l.mul(loc, swizzled, 16));
+    Value rowStart = l.mul(loc, row, rowBytes);
+    for (int64_t j = 0; j < kOutBoxColumns / 8; ++j) {
+      Value inRow = l.add(loc, pairInRow, l.index(loc, 8 * j * elementBytes));
+      Value chunk =
+          arith::DivUIOp::create(b, loc, inRow, l.index(loc, kChunkBytes));
+      Value inChunk =
+          arith::RemUIOp::create(b, loc, inRow, l.index(loc, kChunkBytes));
+      Value swizzled = arith::XOrIOp::create(b, loc, chunk, swizzleKey);
+      Value offset = l.add(loc, l.add(loc, rowStart, inChunk),
+                           l.mul(loc, swizzled, kChunkBytes));
       p.pairOffsets.push_back(arith::IndexCastOp::create(b, loc, i64, offset));
     }
   }
@@ -122,23 +134,29 @@ void inFirstThread(OpBuilder &b, Location loc, const ThreadPlace &p,
 }
 
 /// Writes columns [32 box, 32 box + 32) of one 64-row fragment into the
-/// box at `boxPtr`, each pair where ThreadPlace::pairOffsets says.
+/// box at `boxPtr`, each pair where ThreadPlace::pairOffsets says: as two
+/// f32, or rounded to nearest into two 16-bit floats of D's type.
 void writeBox(Lowering &l, Location loc, const ThreadPlace &p, Value fragment,
               int64_t box, Value boxPtr) {
   OpBuilder &b = l.b;
   auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Type outType = l.schedule.outElementType();
   for (int64_t half = 0; half < 2; ++half) {
-    for (int64_t j = 0; j < kBoxColumns32 / 8; ++j) {
-      int64_t element = 2 * half + 4 * (box * (kBoxColumns32 / 8) + j);
+    for (int64_t j = 0; j < kOutBoxColumns / 8; ++j) {
+      int64_t element = 2 * half + 4 * (box * (kOutBoxColumns / 8) + j);
       Value values = p.emptyPair;
       for (auto [k, at] : llvm::enumerate(ValueRange{p.first, p.second})) {
         Value x = LLVM::ExtractValueOp::create(
             b, loc, fragment, ArrayRef<int64_t>{element + int64_t(k)});
         values = LLVM::InsertElementOp::create(b, loc, values, x, at);
       }
+      if (!outType.isF32())
+        values = LLVM::FPTruncOp::create(b, loc, VectorType::get({2}, outType),
+                                         values);
       Value ptr = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), boxPtr,
                                       ValueRange{p.pairOffsets[4 * half + j]});
-      LLVM::StoreOp::create(b, loc, values, ptr, /*alignment=*/8);
+      LLVM::StoreOp::create(b, loc, values, ptr,
+                            /*alignment=*/2 * l.schedule.outElementBytes());
     }
   }
 }
@@ -164,19 +182,19 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
   Value firstColumn = l.mul(loc, store.getCol(), s.getTileN());
   // The boxes follow the stages (ScheduleAttr::epilogueBytes), this
   // consumer's two after those of the consumers before it.
-  Value boxes =
-      l.add(loc, l.stagesBase,
-            l.add(loc, l.index(loc, s.getStages() * s.stageBytes()),
-                  l.mul(loc, l.warpgroup,
-                        ScheduleAttr::kEpilogueBoxesPerConsumer * kBoxBytes)));
+  Value boxes = l.add(loc, l.stagesBase,
+                      l.add(loc, l.index(loc, s.getStages() * s.stageBytes()),
+                            l.mul(loc, l.warpgroup,
+                                  ScheduleAttr::kEpilogueBoxesPerConsumer *
+                                      s.epilogueBoxBytes())));
   Value smemStart =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, l.smem);
   auto boxType = MemRefType::get(
-      {kBoxRows, kBoxColumns32}, b.getF32Type(), AffineMap(),
+      {kOutBoxRows, kOutBoxColumns}, s.outElementType(), AffineMap(),
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
 
-  int64_t boxesPerFragment = s.getTileN() / kBoxColumns32;
-  for (int64_t f = 0; f < rows / kBoxRows; ++f) {
+  int64_t boxesPerFragment = s.getTileN() / kOutBoxColumns;
+  for (int64_t f = 0; f < rows / kOutBoxRows; ++f) {
     Value fragment =
         LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{f});
     for (int64_t box = 0; box < boxesPerFragment; ++box) {
@@ -184,7 +202,7 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
       Value boxOffset =
           l.add(loc, boxes,
                 l.index(loc, (n % ScheduleAttr::kEpilogueBoxesPerConsumer) *
-                                 kBoxBytes));
+                                 s.epilogueBoxBytes()));
       Value boxAddress = arith::IndexCastOp::create(
           b, loc, b.getI64Type(), l.add(loc, smemStart, boxOffset));
       Value boxPtr = LLVM::IntToPtrOp::create(
@@ -203,8 +221,8 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
         Value view = memref::ViewOp::create(b, loc, boxType, l.smem, boxOffset,
                                             ValueRange());
         Value column =
-            l.add(loc, firstColumn, l.index(loc, box * kBoxColumns32));
-        Value row = l.add(loc, firstRow, l.index(loc, f * kBoxRows));
+            l.add(loc, firstColumn, l.index(loc, box * kOutBoxColumns));
+        Value row = l.add(loc, firstRow, l.index(loc, f * kOutBoxRows));
         nvgpu::TmaAsyncStoreOp::create(b, loc, view, l.descD,
                                        ValueRange{column, row}, Value());
         NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);

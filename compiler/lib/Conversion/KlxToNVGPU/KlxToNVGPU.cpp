@@ -48,8 +48,8 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
     add("kind", b.getStringAttr("tensor_map"));
     add("box", b.getDenseI64ArrayAttr({ScheduleAttr::kEpilogueBoxRows,
                                        ScheduleAttr::kEpilogueBoxColumns}));
-    add("swizzle", b.getI64IntegerAttr(128));
-    add("dtype", b.getStringAttr("f32"));
+    add("swizzle", b.getI64IntegerAttr(schedule.epilogueRowBytes()));
+    add("dtype", b.getStringAttr(outDtypeName(schedule)));
   };
   ArrayAttr described = describeParams(
       kernel, uses,
@@ -79,15 +79,16 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
 
 /// The TMA descriptor type of operand tiles (and of the epilogue's
 /// boxes of D): the box and its swizzle.
-nvgpu::TensorMapDescriptorType descriptorType(MLIRContext *context,
-                                              int64_t rows, Type dtype,
-                                              int64_t columns = kBoxColumns) {
+nvgpu::TensorMapDescriptorType
+descriptorType(MLIRContext *context, int64_t rows, Type dtype,
+               int64_t columns = kBoxColumns,
+               nvgpu::TensorMapSwizzleKind swizzle =
+                   nvgpu::TensorMapSwizzleKind::SWIZZLE_128B) {
   auto box =
       MemRefType::get({rows, columns}, dtype, AffineMap(),
                       IntegerAttr::get(IntegerType::get(context, 64), 3));
   return nvgpu::TensorMapDescriptorType::get(
-      context, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-      nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      context, box, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
       nvgpu::TensorMapOOBKind::OOB_ZERO,
       nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
 }
@@ -410,7 +411,11 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
           UnrealizedConversionCastOp::create(
               b, loc,
               descriptorType(context, ScheduleAttr::kEpilogueBoxRows,
-                             b.getF32Type(), ScheduleAttr::kEpilogueBoxColumns),
+                             schedule.outElementType(),
+                             ScheduleAttr::kEpilogueBoxColumns,
+                             schedule.epilogueRowBytes() == 128
+                                 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+                                 : nvgpu::TensorMapSwizzleKind::SWIZZLE_64B),
               newArg)
               .getResult(0);
     }

@@ -24,10 +24,11 @@ public:
   static std::unique_ptr<Cublas> load(cu::Stream stream, std::string &error);
   ~Cublas();
 
-  /// D (M x N, f32, rows `ldd` apart) = A (M x K) x B (K x N), row-major,
-  /// f32 accumulate. Returns an empty string or the cuBLAS status.
-  std::string gemm(const ProblemSize &size, DType dtype, uint64_t a, uint64_t b,
-                   uint64_t d, int64_t ldd);
+  /// D (M x N of `out`, rows `ldd` apart) = A (M x K) x B (K x N),
+  /// row-major, f32 accumulate, rounded to `out` as klx's kernel rounds it.
+  /// Returns an empty string or the cuBLAS status.
+  std::string gemm(const ProblemSize &size, DType dtype, DType out, uint64_t a,
+                   uint64_t b, uint64_t d, int64_t ldd);
   const std::string &libraryPath() const { return path_; }
 
 private:

@@ -41,6 +41,10 @@ std::vector<float> gatherReference(const GatherProblem &gather,
 /// A quiet NaN in every f32: what D holds before a checked launch, so an
 /// element the kernel never writes shows as non-finite.
 inline constexpr unsigned kPoisonBits = 0x7FC00000;
+/// The same for 16-bit D, two elements per word: quiet NaNs of bf16 and
+/// of f16.
+inline constexpr unsigned kPoisonBitsBF16 = 0x7FC07FC0;
+inline constexpr unsigned kPoisonBitsF16 = 0x7E007E00;
 
 /// The rows of D the CPU checks: every row while 2MNK <= 8.6e9, else 16
 /// spread over M.
@@ -64,8 +68,14 @@ ErrorStats compareRows(const std::vector<float> &out,
                        const std::vector<int64_t> &rows, int64_t rowStride = 0);
 
 /// The relative error a correct kernel stays under: the products of f16
-/// or bf16 inputs are exact in f32, so only the f32 sums of K terms round.
-double errorThreshold(DType dtype);
+/// or bf16 inputs are exact in f32, so only the f32 sums of K terms round,
+/// and D's rounding to `out` when it is bf16 or f16.
+double errorThreshold(DType inputs, DType out = DType::F32);
+
+/// D as it came back from the device (f32, bf16 or f16 elements) as
+/// floats.
+void toFloats(const std::vector<uint8_t> &bytes, DType dtype,
+              std::vector<float> &out);
 
 } // namespace klx::rt
 

@@ -72,7 +72,8 @@ struct Manifest {
   /// Set for a gather (grid "elements": one thread per element).
   std::optional<GatherProblem> gather;
   std::array<int64_t, 3> tile{}; // M, N, K
-  DType dtype = DType::F16;      // A and B; D is f32
+  DType dtype = DType::F16;      // A and B
+  DType outDtype = DType::F32;   // D: f32, or bf16/f16 through a TMA store
   ProblemSize problem;
   std::vector<Param> params;
   std::vector<std::string> abi;

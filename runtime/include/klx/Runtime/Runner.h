@@ -62,6 +62,7 @@ struct LaunchResult {
   int64_t gatherBytes = 0; // what one launch of the gather reads and writes
   ProblemSize size;
   DType dtype = DType::F16;
+  DType outDtype = DType::F32; // D's element type
   std::array<unsigned, 3> grid{}, block{};
   unsigned dynamicSharedBytes = 0;
   int inputSets = 1; // rotated so timed launches do not hit in L2

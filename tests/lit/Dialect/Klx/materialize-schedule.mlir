@@ -76,7 +76,7 @@ module attributes {klx.params = {stages = 7 : i64, tile_n = 256 : i64}} {
 // -----
 
 module attributes {klx.params = {stage = 3 : i64}} {
-  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: alias_scopes, bridge_steps, const_reg_tensor, consumer_regs, consumers, dtype, epilogue, group_m, persistent, pingpong, producer_regs, producers, shared_full_barrier, stages, tile_k, tile_m, tile_n, warp_specialize)}}
+  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: alias_scopes, bridge_steps, const_reg_tensor, consumer_regs, consumers, dtype, epilogue, group_m, out_dtype, persistent, pingpong, producer_regs, producers, shared_full_barrier, stages, tile_k, tile_m, tile_n, warp_specialize)}}
   klx.kernel @typo(%M: index) {
   }
 }
@@ -174,5 +174,32 @@ module attributes {klx.params = {tile_m = 256 : i64, tile_n = 192 : i64, stages 
 // CHECK-SAME: tmaStore = true
 module attributes {klx.params = {tile_m = 256 : i64, tile_n = 192 : i64, stages = 2 : i64, epilogue = "tma"}} {
   klx.kernel @two_fragments_tma(%M: index) {
+  }
+}
+
+// -----
+
+// D rounded to bf16 is the TMA-store epilogue's: its boxes are 64 rows of
+// 32 bf16 (4 KB), so the epilogue takes 2 x 2 x 4 KB after the stages.
+// CHECK-LABEL: klx.kernel @bf16_out
+// CHECK-SAME: tmaStore = true, outDtype = bf16
+module attributes {klx.params = {epilogue = "tma", out_dtype = "bf16"}} {
+  klx.kernel @bf16_out(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {epilogue = "direct", out_dtype = "bf16"}} {
+  // expected-error @+1 {{schedule: out_dtype = bf16 needs epilogue = "tma" (the direct epilogue stores the f32 accumulators as they are)}}
+  klx.kernel @bf16_direct(%M: index) {
+  }
+}
+
+// -----
+
+module attributes {klx.params = {epilogue = "tma", out_dtype = "fp8"}} {
+  // expected-error @+1 {{klx.params: out_dtype must be "f32", "bf16" or "f16" (D's element type), got "fp8"}}
+  klx.kernel @fp8_out(%M: index) {
   }
 }

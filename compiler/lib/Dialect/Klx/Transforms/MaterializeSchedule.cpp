@@ -54,25 +54,34 @@ llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   // alias_scopes, bridge_steps and const_reg_tensor are the pipeline's
   // (klx-lds-alias-scope, klx-bridge-steps, klx-const-reg-tensor), not the
   // schedule's, but live in the same klx.params.
-  static const llvm::StringLiteral names[] = {"alias_scopes",
-                                              "bridge_steps",
-                                              "const_reg_tensor",
-                                              "consumer_regs",
-                                              "consumers",
-                                              "dtype",
-                                              "epilogue",
-                                              "group_m",
-                                              "persistent",
-                                              "pingpong",
-                                              "producer_regs",
-                                              "producers",
-                                              "shared_full_barrier",
-                                              "stages",
-                                              "tile_k",
-                                              "tile_m",
-                                              "tile_n",
-                                              "warp_specialize"};
+  static const llvm::StringLiteral names[] = {
+      "alias_scopes",     "bridge_steps",
+      "const_reg_tensor", "consumer_regs",
+      "consumers",        "dtype",
+      "epilogue",         "group_m",
+      "out_dtype",        "persistent",
+      "pingpong",         "producer_regs",
+      "producers",        "shared_full_barrier",
+      "stages",           "tile_k",
+      "tile_m",           "tile_n",
+      "warp_specialize"};
   return names;
+}
+
+/// The string parameter `name`: one of `choices`, or `fallback` when the
+/// parameter is absent; anything else is an error that lists `allowed`.
+static FailureOr<StringRef> readChoice(KernelOp kernel, DictionaryAttr params,
+                                       StringRef name,
+                                       ArrayRef<StringRef> choices,
+                                       StringRef fallback, StringRef allowed) {
+  Attribute attr = params ? params.get(name) : Attribute();
+  if (!attr)
+    return fallback;
+  auto value = dyn_cast<StringAttr>(attr);
+  if (value && llvm::is_contained(choices, value.getValue()))
+    return value.getValue();
+  return kernel.emitOpError("klx.params: ")
+         << name << " must be " << allowed << ", got " << attr;
 }
 
 /// Names the kernel arguments that are M, N (the tile loop's extents) and K
@@ -132,27 +141,24 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
     return failure();
 
   Builder builder(kernel.getContext());
-  Type dtype = builder.getF16Type();
-  if (Attribute attr = params ? params.get("dtype") : Attribute()) {
-    auto name = dyn_cast<StringAttr>(attr);
-    if (name && name.getValue() == "bf16")
-      dtype = builder.getBF16Type();
-    else if (!name || name.getValue() != "f16")
-      return kernel.emitOpError("klx.params: dtype must be \"f16\" or "
-                                "\"bf16\", got ")
-             << attr;
-  }
-
-  bool tmaStore = false;
-  if (Attribute attr = params ? params.get("epilogue") : Attribute()) {
-    auto name = dyn_cast<StringAttr>(attr);
-    if (!name || (name.getValue() != "tma" && name.getValue() != "direct"))
-      return kernel.emitOpError("klx.params: epilogue must be \"tma\" (a TMA "
-                                "store from shared memory) or \"direct\" "
-                                "(each thread stores its fragments), got ")
-             << attr;
-    tmaStore = name.getValue() == "tma";
-  }
+  FailureOr<StringRef> dtypeName = readChoice(
+      kernel, params, "dtype", {"f16", "bf16"}, "f16", "\"f16\" or \"bf16\"");
+  FailureOr<StringRef> epilogue =
+      readChoice(kernel, params, "epilogue", {"tma", "direct"}, "direct",
+                 "\"tma\" (a TMA store from shared memory) or \"direct\" "
+                 "(each thread stores its fragments)");
+  FailureOr<StringRef> outName =
+      readChoice(kernel, params, "out_dtype", {"f32", "bf16", "f16"}, "f32",
+                 "\"f32\", \"bf16\" or \"f16\" (D's element type)");
+  if (failed(dtypeName) || failed(epilogue) || failed(outName))
+    return failure();
+  Type dtype =
+      *dtypeName == "bf16" ? builder.getBF16Type() : builder.getF16Type();
+  bool tmaStore = *epilogue == "tma";
+  // Absent means f32: a schedule that says nothing prints as before.
+  Type outDtype = *outName == "bf16"  ? Type(builder.getBF16Type())
+                  : *outName == "f16" ? Type(builder.getF16Type())
+                                      : Type();
 
   // What the hardware can run, checked in the order a reader would.
   if (groupM < 1 || groupM > 64)
@@ -232,6 +238,10 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << (warpSpecialize ? "consumer_regs = " : "the registers at entry, ")
            << consumerRegs;
 
+  if (outDtype && !tmaStore)
+    return kernel.emitOpError("schedule: out_dtype = ")
+           << *outName << " needs epilogue = \"tma\" (the direct epilogue "
+           << "stores the f32 accumulators as they are)";
   if (rowsPerConsumer > 64 && tileN != 128 && !tmaStore)
     return kernel.emitOpError("schedule: a consumer holding ")
            << rowsPerConsumer / 64 << " wgmma fragments of 64 rows needs "
@@ -243,7 +253,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   auto schedule = ScheduleAttr::get(
       kernel.getContext(), tileM, tileN, tileK, stages, consumers,
       warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype,
-      producers, sharedFullBarrier, groupM, tmaStore);
+      producers, sharedFullBarrier, groupM, tmaStore, outDtype);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes) {
     InFlightDiagnostic error = kernel.emitOpError("schedule: ")

@@ -39,9 +39,11 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     tiles: consecutive tiles walk down `groupM` tile rows before moving one
     tile column right, so the CTAs of one wave share B's columns in L2 (1:
     row after row). `tmaStore` is the epilogue: each consumer writes its
-    accumulators into swizzled shared-memory boxes of 64 x 32 f32, one TMA
-    store per box (two boxes per consumer, in turn); without it each thread
-    stores its fragments to global memory.
+    accumulators into swizzled shared-memory boxes of 64 x 32 elements of
+    `outDtype`, one TMA store per box (two boxes per consumer, in turn);
+    without it each thread stores its f32 fragments to global memory.
+    `outDtype` is D's element type: absent for f32, else bf16 or f16 (the
+    accumulators rounded to nearest; the TMA-store epilogue only).
 
     ```mlir
     #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4,
@@ -59,7 +61,8 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     DefaultValuedParameter<"int64_t", "1">:$producers,
     DefaultValuedParameter<"bool", "false">:$sharedFullBarrier,
     DefaultValuedParameter<"int64_t", "1">:$groupM,
-    DefaultValuedParameter<"bool", "false">:$tmaStore);
+    DefaultValuedParameter<"bool", "false">:$tmaStore,
+    OptionalParameter<"::mlir::Type">:$outDtype);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Bytes of one operand tile in shared memory.
@@ -80,16 +83,29 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     int64_t dynamicSharedBytes() const {
       return getStages() * stageBytes() + epilogueBytes() + kAlignmentSlack;
     }
-    /// The TMA-store epilogue's boxes, after the stages: 64 rows x 128
-    /// bytes of f32 (one 128-byte swizzle span), two per consumer.
+    /// D's element type: f32 unless `outDtype` says otherwise.
+    ::mlir::Type outElementType() const {
+      return getOutDtype() ? getOutDtype()
+                           : ::mlir::Float32Type::get(getContext());
+    }
+    int64_t outElementBytes() const {
+      return outElementType().getIntOrFloatBitWidth() / 8;
+    }
+    /// The TMA-store epilogue's boxes, after the stages: 64 rows of 32
+    /// elements, two per consumer. A row is one swizzle span: 128 bytes of
+    /// f32, 64 of bf16 or f16.
     static constexpr int64_t kEpilogueBoxRows = 64;
     static constexpr int64_t kEpilogueBoxColumns = 32;
-    static constexpr int64_t kEpilogueBoxBytes =
-        kEpilogueBoxRows * kEpilogueBoxColumns * 4;
     static constexpr int64_t kEpilogueBoxesPerConsumer = 2;
+    int64_t epilogueRowBytes() const {
+      return kEpilogueBoxColumns * outElementBytes();
+    }
+    int64_t epilogueBoxBytes() const {
+      return kEpilogueBoxRows * epilogueRowBytes();
+    }
     int64_t epilogueBytes() const {
       return getTmaStore() ? getConsumers() * kEpilogueBoxesPerConsumer *
-                                 kEpilogueBoxBytes
+                                 epilogueBoxBytes()
                            : 0;
     }
     /// 32-bit registers per SM on Hopper.
