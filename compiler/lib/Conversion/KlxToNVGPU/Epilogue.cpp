@@ -91,20 +91,23 @@ ThreadPlace placeThread(Lowering &l, Location loc) {
       arith::DivUIOp::create(b, loc, l.mul(loc, laneRow, rowBytes),
                              l.index(loc, 128)),
       l.index(loc, chunksPerRow));
+  // The pair of columns 8 j + 2 (lane % 4) starts (8 j + 2 (lane % 4)) x
+  // elementBytes into the row: 8 j columns are whole chunks (8 j x 2 or
+  // 8 j x 4 bytes), so only the chunk index depends on j.
   Value pairInRow = l.mul(loc, quad, 2 * elementBytes);
+  Value firstChunk =
+      arith::DivUIOp::create(b, loc, pairInRow, l.index(loc, kChunkBytes));
+  Value inChunk =
+      arith::RemUIOp::create(b, loc, pairInRow, l.index(loc, kChunkBytes));
+  int64_t chunksPerEight = 8 * elementBytes / kChunkBytes;
   Type i64 = b.getI64Type();
   for (int64_t half = 0; half < 2; ++half) {
     Value row = l.add(loc, rowInFragment, l.index(loc, 8 * half));
-    Value rowStart = l.mul(loc, row, rowBytes);
+    Value rowStart = l.add(loc, l.mul(loc, row, rowBytes), inChunk);
     for (int64_t j = 0; j < kOutBoxColumns / 8; ++j) {
-      Value inRow = l.add(loc, pairInRow, l.index(loc, 8 * j * elementBytes));
-      Value chunk =
-          arith::DivUIOp::create(b, loc, inRow, l.index(loc, kChunkBytes));
-      Value inChunk =
-          arith::RemUIOp::create(b, loc, inRow, l.index(loc, kChunkBytes));
+      Value chunk = l.add(loc, firstChunk, l.index(loc, chunksPerEight * j));
       Value swizzled = arith::XOrIOp::create(b, loc, chunk, swizzleKey);
-      Value offset = l.add(loc, l.add(loc, rowStart, inChunk),
-                           l.mul(loc, swizzled, kChunkBytes));
+      Value offset = l.add(loc, rowStart, l.mul(loc, swizzled, kChunkBytes));
       p.pairOffsets.push_back(arith::IndexCastOp::create(b, loc, i64, offset));
     }
   }
