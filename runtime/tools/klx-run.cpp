@@ -1,18 +1,26 @@
-//===- klx-run.cpp - Launch a Bundle on the GPU ---------------------------===//
+//===- klx-run.cpp - Launch a Bundle, or every bundle of a sweep ----------===//
 //
 // klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] [--size=MxNxK|N]
-//             [--no-baseline]
-// Exit codes: 0 passed, 1 wrong result, kernel fault or bad bundle, 2
-// usage, no GPU or a driver error,
-// 3 the kernel hung.
+//             [--no-baseline] [--trace=OUT.json]
+// klx-run --sweep DIR [--size=MxNxK ...] [--gpus=all|0,1,...] [--procs=N]
+//             [--repeat=N] [--timeout-ms=N] [--no-baseline] [--json]
+//             [--csv=OUT.csv]
+//   runs every variant `klx sweep` wrote into DIR, each in a child klx-run
+//   on one GPU, and ranks them per size (klx/Runtime/Sweep.h).
+// klx-run --device
+// Exit codes: 0 passed, 1 wrong result, kernel fault or bad bundle (or bad
+// sweep.json), 2 usage, no GPU or a driver error, 3 the kernel hung. A
+// sweep exits with the worst of its runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "klx/Runtime/Runner.h"
+#include "klx/Runtime/Sweep.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -21,10 +29,29 @@ using namespace klx::rt;
 static const char kUsage[] =
     "usage: klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] "
     "[--size=MxNxK|N] [--no-baseline] [--trace=OUT.json]\n"
+    "       klx-run --sweep DIR [--size=MxNxK ...] [--gpus=all|0,1,...] "
+    "[--procs=N]\n"
+    "               [--repeat=N] [--timeout-ms=N] [--no-baseline] [--json] "
+    "[--csv=OUT.csv]\n"
     "       klx-run --device       the GPU klx-run would use, or why none\n"
-    "  DIR is a bundle written by `klx export FILE -o DIR`\n";
+    "  DIR is a bundle written by `klx export FILE -o DIR`, or with --sweep\n"
+    "  a folder written by `klx sweep FILE -D NAME=V1,V2 -o DIR`: each\n"
+    "  variant runs in a child klx-run per GPU, --procs times per size, and\n"
+    "  the variants are ranked by TFLOP/s per size\n";
 
-static bool readInt(const char *text, int min, int max, int &out) {
+namespace {
+
+struct Arguments {
+  RunOptions run;
+  SweepOptions sweep;
+  std::string dir;
+  bool json = false;
+  bool device = false;
+  bool sweepMode = false;
+  bool sweepOnly = false; // a flag only --sweep reads was given
+};
+
+bool readInt(const char *text, int min, int max, int &out) {
   char *end = nullptr;
   long value = std::strtol(text, &end, 10);
   if (!*text || *end || value < min || value > max)
@@ -33,79 +60,146 @@ static bool readInt(const char *text, int min, int max, int &out) {
   return true;
 }
 
-int main(int argc, char **argv) {
-  RunOptions options;
-  std::string dir;
-  bool json = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char *flag) -> const char * {
-      size_t n = std::strlen(flag);
-      return arg.compare(0, n, flag) == 0 ? argv[i] + n : nullptr;
-    };
-    if (arg == "--device") {
-      std::string error;
-      std::string device = probeDevice(error);
-      if (device.empty()) {
-        std::fprintf(stderr, "klx-run: %s\n", error.c_str());
-        return 2;
-      }
-      std::printf("%s\n", device.c_str());
-      return 0;
-    }
-    if (arg == "--json") {
-      json = true;
-    } else if (arg == "--no-baseline") {
-      options.baseline = false;
-    } else if (const char *v = value("--timeout-ms=")) {
-      if (!readInt(v, 1, 3600 * 1000, options.timeoutMs)) {
-        std::fprintf(stderr, "klx-run: --timeout-ms needs 1 to 3600000\n");
-        return 2;
-      }
-    } else if (const char *v = value("--repeat=")) {
-      if (!readInt(v, 1, 1000, options.repeat)) {
-        std::fprintf(stderr, "klx-run: --repeat needs 1 to 1000\n");
-        return 2;
-      }
-    } else if (const char *v = value("--trace=")) {
-      options.tracePath = v;
-      if (options.tracePath.empty()) {
-        std::fprintf(stderr, "klx-run: --trace needs a file name\n");
-        return 2;
-      }
-    } else if (const char *v = value("--size=")) {
-      options.size = parseProblemSize(v);
-      if (!options.size) {
-        std::fprintf(
-            stderr,
-            "klx-run: --size=%s is not MxNxK (a gemm) or N (a gather)\n", v);
-        return 2;
-      }
-    } else if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "klx-run: unknown option %s\n%s", arg.c_str(),
-                   kUsage);
-      return 2;
-    } else if (dir.empty()) {
-      dir = arg;
-    } else {
-      std::fprintf(stderr, "klx-run: one bundle at a time\n%s", kUsage);
-      return 2;
-    }
-  }
-  if (dir.empty()) {
-    std::fputs(kUsage, stderr);
+int usageError(const std::string &message) {
+  std::fprintf(stderr, "klx-run: %s\n", message.c_str());
+  return 2;
+}
+
+/// Reads one option into `a`; 0 when read, else the exit code (2, after
+/// saying why).
+int readOption(const std::string &arg, Arguments &a) {
+  auto value = [&](const char *flag) -> const char * {
+    size_t n = std::strlen(flag);
+    return arg.compare(0, n, flag) == 0 ? arg.c_str() + n : nullptr;
+  };
+  if (arg == "--json") {
+    a.json = true;
+  } else if (arg == "--device") {
+    a.device = true;
+  } else if (arg == "--sweep") {
+    a.sweepMode = true;
+  } else if (arg == "--no-baseline") {
+    a.run.baseline = false;
+  } else if (const char *v = value("--timeout-ms=")) {
+    if (!readInt(v, 1, 3600 * 1000, a.run.timeoutMs))
+      return usageError("--timeout-ms needs 1 to 3600000");
+  } else if (const char *v = value("--repeat=")) {
+    if (!readInt(v, 1, 1000, a.run.repeat))
+      return usageError("--repeat needs 1 to 1000");
+  } else if (const char *v = value("--procs=")) {
+    a.sweepOnly = true;
+    if (!readInt(v, 1, 100, a.sweep.procs))
+      return usageError("--procs needs 1 to 100");
+  } else if (const char *v = value("--gpus=")) {
+    a.sweepOnly = true;
+    a.sweep.gpus = v;
+  } else if (const char *v = value("--csv=")) {
+    a.sweepOnly = true;
+    a.sweep.csvPath = v;
+    if (a.sweep.csvPath.empty())
+      return usageError("--csv needs a file name");
+  } else if (const char *v = value("--trace=")) {
+    a.run.tracePath = v;
+    if (a.run.tracePath.empty())
+      return usageError("--trace needs a file name");
+  } else if (const char *v = value("--size=")) {
+    a.run.size = parseProblemSize(v);
+    if (!a.run.size)
+      return usageError(std::string("--size=") + v +
+                        " is not MxNxK (a gemm) or N (a gather)");
+    a.sweep.sizes.push_back(v); // a sweep runs each; a bundle the last
+  } else {
+    std::fprintf(stderr, "klx-run: unknown option %s\n%s", arg.c_str(), kUsage);
     return 2;
   }
-  LaunchResult result = runBundle(dir, options);
-  std::string report = json ? formatJson(result) : formatText(result);
-  std::fputs(report.c_str(),
-             result.status == RunStatus::Passed || json ? stdout : stderr);
+  return 0;
+}
+
+/// The command line, checked; nullopt after printing why (exit `code`).
+std::optional<Arguments> readArguments(int argc, char **argv, int &code) {
+  Arguments a;
+  code = 2;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      code = 0;
+      return std::nullopt;
+    }
+    if (arg.size() > 1 && arg[0] == '-') {
+      if (readOption(arg, a) != 0)
+        return std::nullopt;
+    } else if (a.dir.empty()) {
+      a.dir = arg;
+    } else {
+      std::fprintf(stderr, "klx-run: one %s at a time\n%s",
+                   a.sweepMode ? "sweep" : "bundle", kUsage);
+      return std::nullopt;
+    }
+  }
+  if (a.device)
+    return a;
+  if (a.dir.empty()) {
+    std::fputs(kUsage, stderr);
+    return std::nullopt;
+  }
+  if (a.sweepOnly && !a.sweepMode) {
+    usageError("--gpus, --procs and --csv need --sweep");
+    return std::nullopt;
+  }
+  if (a.sweepMode && !a.run.tracePath.empty()) {
+    usageError("--trace runs one bundle, not a sweep");
+    return std::nullopt;
+  }
+  a.sweep.dir = a.dir;
+  a.sweep.repeat = a.run.repeat;
+  a.sweep.timeoutMs = a.run.timeoutMs;
+  a.sweep.baseline = a.run.baseline;
+  a.sweep.json = a.json;
+  return a;
+}
+
+int printDevice() {
+  std::string error;
+  std::string device = probeDevice(error);
+  if (device.empty()) {
+    std::fprintf(stderr, "klx-run: %s\n", error.c_str());
+    return 2;
+  }
+  std::printf("%s\n", device.c_str());
+  return 0;
+}
+
+int runSweepCommand(const SweepOptions &options) {
+  SweepResult result = runSweep(options, [](const std::string &line) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+  });
+  std::fputs(result.output.c_str(), stdout);
+  std::fflush(stdout);
+  if (!result.error.empty())
+    std::fprintf(stderr, "klx-run: %s\n", result.error.c_str());
+  return result.exitCode;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int code = 0;
+  std::optional<Arguments> args = readArguments(argc, argv, code);
+  if (!args)
+    return code;
+  if (args->device)
+    return printDevice();
+  if (args->sweepMode)
+    return runSweepCommand(args->sweep);
+  LaunchResult result = runBundle(args->dir, args->run);
+  std::string report = args->json ? formatJson(result) : formatText(result);
+  std::fputs(report.c_str(), result.status == RunStatus::Passed || args->json
+                                 ? stdout
+                                 : stderr);
   std::fflush(stdout);
   std::fflush(stderr);
-  int code = exitCodeFor(result);
+  code = exitCodeFor(result);
   // A hung kernel still owns the context: leave without tearing it down
   // from here; the driver ends the kernel with the process.
   if (result.status == RunStatus::Hang ||

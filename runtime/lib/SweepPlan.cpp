@@ -1,0 +1,483 @@
+//===- SweepPlan.cpp - sweep.json, the jobs, and their summaries ----------===//
+//
+// The pure half of `klx-run --sweep`: what to run (the plan and the job
+// order) and what the children said (their --json, per-variant summaries
+// and the ranking). Nothing here starts a process or touches a driver.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Runtime/Json.h"
+#include "klx/Runtime/Manifest.h"
+#include "klx/Runtime/Runner.h"
+#include "klx/Runtime/Sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace klx::rt;
+using Kind = JsonValue::Kind;
+
+namespace {
+
+/// The member `name` of `object` if it has `kind`; sets `error` (once)
+/// when it is mistyped, or missing and `required`.
+const JsonValue *member(const JsonValue &object, const std::string &path,
+                        const char *name, Kind kind, bool required,
+                        std::string &error) {
+  if (!error.empty())
+    return nullptr;
+  const JsonValue *v = object.get(name);
+  if (!v) {
+    if (required)
+      error = "sweep.json: " + path + name + " is missing";
+    return nullptr;
+  }
+  if (v->kind() != kind) {
+    error = "sweep.json: " + path + name + " must be " + kindName(kind) +
+            ", not " + kindName(v->kind());
+    return nullptr;
+  }
+  return v;
+}
+
+std::optional<SweepVariant>
+readVariant(const JsonValue &v, const std::string &path, std::string &error) {
+  if (!v.isObject()) {
+    error =
+        "sweep.json: " + path + " must be an object, not " + kindName(v.kind());
+    return std::nullopt;
+  }
+  std::string at = path + ".";
+  SweepVariant variant;
+  if (const JsonValue *name = member(v, at, "name", Kind::String, true, error))
+    variant.name = name->asString();
+  if (const JsonValue *c = member(v, at, "compiled", Kind::Bool, true, error))
+    variant.compiled = c->asBool();
+  if (const JsonValue *b =
+          member(v, at, "bundle", Kind::String, variant.compiled, error))
+    variant.bundle = b->asString();
+  if (const JsonValue *e = member(v, at, "error", Kind::String, false, error))
+    variant.error = e->asString();
+  if (const JsonValue *n =
+          member(v, at, "bundle_note", Kind::String, false, error))
+    variant.bundleNote = n->asString();
+  if (const JsonValue *d =
+          member(v, at, "defines", Kind::Object, false, error)) {
+    for (const auto &[name, value] : d->members()) {
+      if (!value.isString()) {
+        error = "sweep.json: " + at + "defines." + name + " must be " +
+                kindName(Kind::String) + ", not " + kindName(value.kind());
+        break;
+      }
+      variant.defines.emplace_back(name, value.asString());
+    }
+  }
+  if (const JsonValue *r =
+          member(v, at, "registers", Kind::Number, false, error))
+    variant.registers = int64_t(r->asNumber());
+  // klx sweep writes ptxas's spill stores; "spill_bytes" is the short form.
+  for (const char *name : {"spill_bytes", "spill_store_bytes"})
+    if (const JsonValue *s = member(v, at, name, Kind::Number, false, error);
+        s && variant.spillBytes < 0)
+      variant.spillBytes = int64_t(s->asNumber());
+  if (!error.empty())
+    return std::nullopt;
+  // An empty bundle is a variant that compiled but could not be bundled
+  // (no cubin): not run, with its bundle_note.
+  if (variant.runnable() && variant.bundle.front() == '/')
+    error = "sweep.json: " + at +
+            "bundle must be relative to the sweep's "
+            "folder, not " +
+            variant.bundle;
+  if (!error.empty())
+    return std::nullopt;
+  return variant;
+}
+
+bool readSizes(const JsonValue &root, SweepPlan &plan, std::string &error) {
+  const JsonValue *sizes = member(root, "", "sizes", Kind::Array, false, error);
+  if (!sizes)
+    return error.empty();
+  for (size_t i = 0; i < sizes->items().size(); ++i) {
+    const JsonValue &size = sizes->items()[i];
+    std::string at = "sizes[" + std::to_string(i) + "]";
+    if (!size.isString()) {
+      error = "sweep.json: " + at + " must be a string, not " +
+              kindName(size.kind());
+      return false;
+    }
+    if (!parseProblemSize(size.asString())) {
+      error = "sweep.json: " + at + " \"" + size.asString() +
+              "\" is not MxNxK (a gemm) or N (a gather)";
+      return false;
+    }
+    plan.sizes.push_back(size.asString());
+  }
+  return true;
+}
+
+/// The -D names: sweep.json's axes, or else every define any variant has.
+bool readAxes(const JsonValue &root, SweepPlan &plan, std::string &error) {
+  if (const JsonValue *axes =
+          member(root, "", "axes", Kind::Array, false, error)) {
+    for (size_t i = 0; i < axes->items().size(); ++i) {
+      std::string at = "axes[" + std::to_string(i) + "].";
+      const JsonValue &axis = axes->items()[i];
+      if (const JsonValue *name =
+              member(axis, at, "name", Kind::String, true, error))
+        plan.axes.push_back(name->asString());
+      if (!error.empty())
+        return false;
+    }
+    return true;
+  }
+  std::set<std::string> names;
+  for (const SweepVariant &v : plan.variants)
+    for (const auto &define : v.defines)
+      names.insert(define.first);
+  plan.axes.assign(names.begin(), names.end());
+  return error.empty();
+}
+
+double median(std::vector<double> values) {
+  return summarize(std::move(values)).median;
+}
+
+/// Higher is worse: a hang, then what klx-run exits 1 for, then 2.
+int severity(std::string_view status) {
+  switch (sweepExitCode(status)) {
+  case 3:
+    return 3;
+  case 1:
+    return 2;
+  case 2:
+    return 1;
+  }
+  return 0;
+}
+
+int exitCodeOfSeverity(int worst) {
+  static const int codes[] = {0, 2, 1, 3};
+  return codes[worst];
+}
+
+std::string firstLine(std::string_view text) {
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos)
+    return "";
+  text.remove_prefix(start);
+  return std::string(text.substr(0, text.find('\n')));
+}
+
+SweepRow summarizeRow(size_t variant,
+                      const std::vector<const SweepProcess *> &processes) {
+  SweepRow row;
+  row.variant = variant;
+  row.processes = int(processes.size());
+  std::vector<double> tflops, blas, ratios;
+  std::set<int> gpus;
+  int worst = 0;
+  auto worse = [](std::optional<double> &into, std::optional<double> e) {
+    if (e && (!into || *e > *into))
+      into = e;
+  };
+  for (const SweepProcess *p : processes) {
+    gpus.insert(p->gpu);
+    if (row.runSize.empty())
+      row.runSize = p->size;
+    worse(row.cpuRelativeError, p->cpuRelativeError);
+    worse(row.cublasRelativeError, p->cublasRelativeError);
+    if (p->passed()) {
+      ++row.passed;
+      if (p->tflops > 0)
+        tflops.push_back(p->tflops);
+      if (p->cublasTflops > 0)
+        blas.push_back(p->cublasTflops);
+      if (p->ratio() > 0)
+        ratios.push_back(p->ratio());
+      continue;
+    }
+    if (severity(p->status) > worst) {
+      worst = severity(p->status);
+      row.status = p->status;
+    }
+    std::string failure = p->status + ": " + p->message;
+    if (row.message.find(failure) == std::string::npos)
+      row.message += (row.message.empty() ? "" : "; ") + failure;
+  }
+  if (processes.empty()) {
+    row.status = "not_run";
+    row.message = "not run";
+  } else if (row.passed == row.processes) {
+    row.status = "passed";
+  }
+  row.gpus.assign(gpus.begin(), gpus.end());
+  row.tflops = median(tflops);
+  row.cublasTflops = median(blas);
+  Timing spread = summarize(ratios);
+  row.ratio = spread.median;
+  row.ratioMin = spread.min;
+  row.ratioMax = spread.max;
+  return row;
+}
+
+/// Passing rows by TFLOP/s, then failed ones (most processes passed
+/// first), then the variants with nothing to run; ties keep the plan's
+/// order.
+void rankRows(std::vector<SweepRow> &rows) {
+  auto group = [](const SweepRow &r) {
+    if (r.status == "passed")
+      return 0;
+    return r.status == "not_compiled" || r.status == "no_bundle" ? 2 : 1;
+  };
+  std::sort(rows.begin(), rows.end(),
+            [&](const SweepRow &a, const SweepRow &b) {
+              if (group(a) != group(b))
+                return group(a) < group(b);
+              if (group(a) == 1 && a.passed != b.passed)
+                return a.passed > b.passed;
+              if (a.tflops != b.tflops)
+                return a.tflops > b.tflops;
+              return a.variant < b.variant;
+            });
+  for (size_t i = 0; i < rows.size() && group(rows[i]) == 0; ++i)
+    rows[i].rank = int(i + 1);
+}
+
+} // namespace
+
+std::optional<SweepPlan> klx::rt::parseSweepPlan(std::string_view text,
+                                                 std::string &error) {
+  error.clear();
+  JsonError jsonError;
+  std::optional<JsonValue> root = parseJson(text, jsonError);
+  if (!root) {
+    error = "sweep.json:" + std::to_string(jsonError.line) + ":" +
+            std::to_string(jsonError.column) + ": " + jsonError.message;
+    return std::nullopt;
+  }
+  if (!root->isObject()) {
+    error = "sweep.json: the document must be an object";
+    return std::nullopt;
+  }
+  const JsonValue *version =
+      member(*root, "", "klx_sweep", Kind::Number, true, error);
+  if (!version) {
+    if (!root->get("klx_sweep"))
+      error += " (is this a sweep.json written by klx sweep?)";
+    return std::nullopt;
+  }
+  if (version->asNumber() != 1) {
+    error = "sweep.json: klx_sweep " +
+            std::to_string(int64_t(version->asNumber())) +
+            " is not a format this klx-run reads (1)";
+    return std::nullopt;
+  }
+  SweepPlan plan;
+  if (const JsonValue *file =
+          member(*root, "", "file", Kind::String, false, error))
+    plan.file = file->asString();
+  const JsonValue *variants = root->get("variants");
+  if (error.empty() && (!variants || !variants->isArray()))
+    error = "sweep.json: no 'variants' array";
+  if (!error.empty() || !readSizes(*root, plan, error))
+    return std::nullopt;
+  for (size_t i = 0; i < variants->items().size(); ++i) {
+    std::optional<SweepVariant> variant = readVariant(
+        variants->items()[i], "variants[" + std::to_string(i) + "]", error);
+    if (!variant)
+      return std::nullopt;
+    plan.variants.push_back(std::move(*variant));
+  }
+  if (!readAxes(*root, plan, error))
+    return std::nullopt;
+  return plan;
+}
+
+std::vector<SweepJob> klx::rt::planSweepJobs(const SweepPlan &plan, int procs) {
+  std::vector<size_t> runnable;
+  for (size_t v = 0; v < plan.variants.size(); ++v)
+    if (plan.variants[v].runnable())
+      runnable.push_back(v);
+  std::vector<SweepJob> jobs;
+  size_t sizes = std::max<size_t>(plan.sizes.size(), 1);
+  for (int p = 0; p < std::max(procs, 1); ++p)
+    for (size_t s = 0; s < sizes; ++s)
+      for (size_t i = 0; i < runnable.size(); ++i)
+        jobs.push_back(
+            SweepJob{runnable[(i + size_t(p)) % runnable.size()], s, p});
+  return jobs;
+}
+
+double SweepProcess::ratio() const {
+  return alternatingTflops > 0 && cublasTflops > 0
+             ? alternatingTflops / cublasTflops
+             : 0;
+}
+
+int klx::rt::sweepExitCode(std::string_view status) {
+  if (status == "passed")
+    return 0;
+  if (status == "hang")
+    return 3;
+  if (status == "no_device" || status == "driver_error")
+    return 2;
+  return 1;
+}
+
+SweepProcess klx::rt::readSweepChild(const SweepJob &job, int gpu,
+                                     const ChildExit &child) {
+  SweepProcess p;
+  p.job = job;
+  p.gpu = gpu;
+  p.status = "error";
+  if (!child.startError.empty()) {
+    p.message = "cannot start " + child.startError;
+    return p;
+  }
+  if (child.timedOut) {
+    // klx-run bounds every launch itself; only a stuck runner gets here.
+    p.status = "hang";
+    p.message = "killed after " + std::to_string(int64_t(child.seconds)) +
+                " s without a result";
+    return p;
+  }
+  JsonError jsonError;
+  std::optional<JsonValue> root = parseJson(child.out, jsonError);
+  const JsonValue *status = root ? root->get("status") : nullptr;
+  if (!status || !status->isString()) {
+    p.message = child.signal ? "killed by " + signalName(child.signal)
+                             : "exited with " + std::to_string(child.exitCode);
+    std::string why = firstLine(child.err);
+    p.message += why.empty() ? " and printed no result" : ": " + why;
+    return p;
+  }
+  auto text = [&](const char *key) {
+    const JsonValue *v = root->get(key);
+    return v && v->isString() ? v->asString() : std::string();
+  };
+  auto number = [&](const char *key) {
+    const JsonValue *v = root->get(key);
+    return v && v->isNumber() ? v->asNumber() : 0.0;
+  };
+  auto relativeError = [&](const char *check) -> std::optional<double> {
+    const JsonValue *c = root->get(check);
+    const JsonValue *e = c ? c->get("relative_error") : nullptr;
+    if (!e)
+      return std::nullopt;
+    // The writer turns a non-finite error into null.
+    return e->isNumber() ? e->asNumber() : INFINITY;
+  };
+  p.status = status->asString();
+  p.message = text("message");
+  p.device = text("device");
+  p.size = text("size");
+  p.tflops = number("tflops");
+  p.cublasTflops = number("cublas_tflops");
+  p.alternatingTflops = number("alternating_tflops");
+  p.cpuRelativeError = relativeError("cpu_check");
+  p.cublasRelativeError = relativeError("cublas_check");
+  return p;
+}
+
+SweepSummary
+klx::rt::summarizeSweep(const SweepPlan &plan,
+                        const std::vector<SweepProcess> &processes) {
+  SweepSummary summary;
+  size_t sizes = std::max<size_t>(plan.sizes.size(), 1);
+  // [size][variant] -> its processes
+  std::vector<std::vector<std::vector<const SweepProcess *>>> cells(
+      sizes,
+      std::vector<std::vector<const SweepProcess *>>(plan.variants.size()));
+  int worst = 0;
+  std::vector<std::string> devices;
+  for (const SweepProcess &p : processes) {
+    if (p.job.size >= sizes || p.job.variant >= plan.variants.size())
+      continue;
+    cells[p.job.size][p.job.variant].push_back(&p);
+    worst = std::max(worst, severity(p.status));
+    if (!p.device.empty() &&
+        std::find(devices.begin(), devices.end(), p.device) == devices.end())
+      devices.push_back(p.device);
+  }
+  for (const std::string &device : devices)
+    summary.device += (summary.device.empty() ? "" : " + ") + device;
+  for (size_t s = 0; s < sizes; ++s) {
+    SweepTable table;
+    table.size = plan.sizes.empty() ? "" : plan.sizes[s];
+    for (size_t v = 0; v < plan.variants.size(); ++v) {
+      const SweepVariant &variant = plan.variants[v];
+      if (variant.runnable()) {
+        table.rows.push_back(summarizeRow(v, cells[s][v]));
+        continue;
+      }
+      SweepRow row;
+      row.variant = v;
+      row.status = variant.compiled ? "no_bundle" : "not_compiled";
+      row.message = variant.compiled ? variant.bundleNote : variant.error;
+      if (row.message.empty())
+        row.message = variant.compiled ? "compiled, but no bundle written"
+                                       : "did not compile";
+      table.rows.push_back(std::move(row));
+    }
+    rankRows(table.rows);
+    summary.tables.push_back(std::move(table));
+  }
+  summary.exitCode = exitCodeOfSeverity(worst);
+  return summary;
+}
+
+std::optional<std::vector<int>>
+klx::rt::parseGpuList(std::string_view spec, int count, std::string &error) {
+  std::vector<int> gpus;
+  if (count <= 0) {
+    error = "no CUDA device";
+    return std::nullopt;
+  }
+  if (spec == "all") {
+    for (int i = 0; i < count; ++i)
+      gpus.push_back(i);
+    return gpus;
+  }
+  std::string flag = "--gpus=" + std::string(spec);
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t end = std::min(spec.find(',', start), spec.size());
+    std::string_view item = spec.substr(start, end - start);
+    bool digits = !item.empty() && item.size() < 6 &&
+                  item.find_first_not_of("0123456789") == std::string::npos;
+    int ordinal = digits ? std::stoi(std::string(item)) : -1;
+    if (!digits) {
+      error = flag + ": \"" + std::string(item) +
+              "\" is not a device ordinal (all, or a list like 0,1)";
+      return std::nullopt;
+    }
+    if (ordinal >= count) {
+      error = flag + ": there is no GPU " + std::to_string(ordinal) +
+              "; the driver sees " + std::to_string(count) + " (0 to " +
+              std::to_string(count - 1) + ")";
+      return std::nullopt;
+    }
+    // Two workers on one GPU would time their kernels against each other.
+    if (std::find(gpus.begin(), gpus.end(), ordinal) != gpus.end()) {
+      error = flag + ": GPU " + std::to_string(ordinal) + " is named twice";
+      return std::nullopt;
+    }
+    gpus.push_back(ordinal);
+    start = end + 1;
+  }
+  return gpus;
+}
+
+std::string klx::rt::childVisibleDevices(const char *parentValue, int ordinal) {
+  std::string_view list = parentValue ? parentValue : "";
+  size_t start = 0;
+  for (int i = 0; !list.empty() && start <= list.size(); ++i) {
+    size_t end = std::min(list.find(',', start), list.size());
+    if (i == ordinal)
+      return std::string(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return std::to_string(ordinal);
+}
