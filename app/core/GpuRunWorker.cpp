@@ -2,6 +2,8 @@
 
 #include "GpuRunWorker.h"
 
+#include "klx/Support/ExternalTool.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -101,14 +103,7 @@ GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
   return record;
 }
 
-std::string GpuRunWorker::defaultRunner() {
-  if (const char *path = std::getenv("KLX_RUN"); path && *path)
-    return path;
-  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  llvm::SmallString<256> path(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(path, "klx-run");
-  return std::string(path);
-}
+std::string GpuRunWorker::defaultRunner() { return klxRunnerPath(); }
 
 GpuRunWorker::GpuRunWorker(std::string runner, std::function<void()> wake)
     : runner(std::move(runner)), wake(std::move(wake)),

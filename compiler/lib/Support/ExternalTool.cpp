@@ -59,6 +59,15 @@ llvm::Expected<std::string> klx::findLlvmTool(llvm::StringRef name) {
       name.str().c_str(), KLX_LLVM_TOOLS_DIR);
 }
 
+std::string klx::klxRunnerPath() {
+  if (const char *path = std::getenv("KLX_RUN"); path && *path)
+    return path;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(path, "klx-run");
+  return std::string(path);
+}
+
 llvm::Expected<TempFile> TempFile::create(llvm::StringRef prefix,
                                           llvm::StringRef suffix) {
   llvm::SmallString<256> path;

@@ -22,6 +22,11 @@ llvm::Expected<std::string> findCudaTool(llvm::StringRef name,
 /// with (Debian's /usr/lib/llvm-22/bin, not on PATH), else from PATH.
 llvm::Expected<std::string> findLlvmTool(llvm::StringRef name);
 
+/// Where klx-run is: $KLX_RUN when set, else beside the running program
+/// (both are built into build/bin). The path may not exist: callers say
+/// so when they try it.
+std::string klxRunnerPath();
+
 struct ToolResult {
   int exitCode = 0;
   std::string output; // stdout and stderr, in that order
