@@ -7,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -35,6 +36,9 @@ constexpr llvm::StringLiteral kUsage =
     "  klx verify FILE [--k-steps=N] [--tiles=T] [--json] [--trace=OUT.json]\n"
     "                  [--max-states=N] [-D NAME=VALUE ...]\n"
     "  klx export FILE -o DIR [--size=MxNxK] [--trace] [-D NAME=VALUE ...]\n"
+    "  klx sweep FILE -D NAME=V1,V2,... [-D ...] [--size=MxNxK ...] [-o DIR]\n"
+    "                 [--gpus=all|LIST] [--procs=N] [--repeat=N] [--jobs=N]\n"
+    "                 [--json|--csv=OUT]\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
     "        /usr/local/cuda/bin), --timeout=SECONDS (default 300: a compile\n"
     "        that runs longer is stopped, exit 3)\n";
@@ -54,7 +58,8 @@ std::optional<std::string> Arguments::get(llvm::StringRef name) const {
 bool cli::isSubcommand(llvm::StringRef word) {
   return word == "compile" || word == "pipeline" || word == "roles" ||
          word == "export" || word == "timeline" || word == "steps" ||
-         word == "verify" || word == "help" || word == "--help" || word == "-h";
+         word == "verify" || word == "sweep" || word == "help" ||
+         word == "--help" || word == "-h";
 }
 
 static bool splitDefine(llvm::StringRef text, Arguments &args,
@@ -105,9 +110,29 @@ std::optional<Arguments> cli::parseArguments(int argc, char **argv,
   return args;
 }
 
+/// Bumped by disarmCompileTimeout: a watchdog armed before it sees a
+/// newer value when it wakes, and lets the process be.
+static std::atomic<unsigned> timeoutGeneration{0};
+
+void cli::armCompileTimeout(double seconds) {
+  unsigned generation = timeoutGeneration.load();
+  std::thread([seconds, generation] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    if (timeoutGeneration.load() != generation)
+      return;
+    llvm::errs() << llvm::format("klx: the compile did not finish within %g "
+                                 "s (--timeout); stopped\n",
+                                 seconds);
+    llvm::errs().flush();
+    std::_Exit(kExitDeadlock);
+  }).detach();
+}
+
+void cli::disarmCompileTimeout() { ++timeoutGeneration; }
+
 cli::InputOrExit cli::loadInput(const Arguments &args,
                                 llvm::ArrayRef<llvm::StringRef> ownFlags,
-                                llvm::raw_ostream &errs) {
+                                llvm::raw_ostream &errs, double timeoutScale) {
   static const llvm::StringLiteral common[] = {"target", "ptxas", "nvdisasm",
                                                "timeout"};
   for (const auto &[name, value] : args.flags) {
@@ -133,14 +158,7 @@ cli::InputOrExit cli::loadInput(const Arguments &args,
            << *text << "'\n";
       return {};
     }
-  std::thread([timeout] {
-    std::this_thread::sleep_for(std::chrono::duration<double>(timeout));
-    llvm::errs() << llvm::format("klx: the compile did not finish within %g "
-                                 "s (--timeout); stopped\n",
-                                 timeout);
-    llvm::errs().flush();
-    std::_Exit(kExitDeadlock);
-  }).detach();
+  armCompileTimeout(timeout * timeoutScale);
 
   LoadedInput input;
   input.fileName = args.positional.front();
@@ -308,6 +326,8 @@ int cli::runSubcommand(int argc, char **argv) {
     return runTimelineCommand(*args);
   if (args->command == "verify")
     return runVerifyCommand(*args);
+  if (args->command == "sweep")
+    return runSweepCommand(*args);
   llvm::outs() << kUsage;
   return args->command == "help" || args->command == "--help" ||
                  args->command == "-h"

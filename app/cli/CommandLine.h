@@ -66,9 +66,17 @@ struct InputOrExit {
   LoadedInput &operator*() { return *input; }
   LoadedInput *operator->() { return &*input; }
 };
+/// Arms the --timeout watchdog for `timeoutScale` x --timeout seconds
+/// (a sweep compiles many variants under one).
 InputOrExit loadInput(const Arguments &args,
                       llvm::ArrayRef<llvm::StringRef> ownFlags,
-                      llvm::raw_ostream &errs);
+                      llvm::raw_ostream &errs, double timeoutScale = 1);
+
+/// The compile watchdog: past `seconds` the process says the compile did
+/// not finish and ends with exit 3. Disarming stops every watchdog armed
+/// so far (what follows a compile, a GPU run, is bounded elsewhere).
+void armCompileTimeout(double seconds);
+void disarmCompileTimeout();
 
 /// Prints every diagnostic of the run as file:line:col: severity: message.
 void printDiagnostics(const PipelineRun &run, llvm::raw_ostream &os);
@@ -114,6 +122,8 @@ int runVerifyCommand(const Arguments &args);
 int runStepsCommand(const Arguments &args);
 /// `klx compile FILE --compare VARIANT [VARIANT]`.
 int runCompareCommand(const Arguments &args);
+/// `klx sweep FILE -D NAME=V1,V2,... [--size=MxNxK ...]`.
+int runSweepCommand(const Arguments &args);
 
 } // namespace klx::cli
 

@@ -7,6 +7,7 @@
 
 #include "CommandLine.h"
 
+#include "klx/Pipeline/Sweep.h"
 #include "klx/Target/Bundle.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -39,12 +40,10 @@ int cli::runExportCommand(const Arguments &args) {
   printDiagnostics(run, llvm::errs());
   if (!run.succeeded())
     return exitCodeFor(run);
-  for (const Snapshot &snapshot : run.snapshots)
-    if (snapshot.kind == EmitKind::Cubin && !snapshot.skippedReason.empty()) {
-      llvm::errs() << "klx export: no cubin: " << snapshot.skippedReason
-                   << "\n";
-      return kExitUsageError;
-    }
+  if (std::string why = missingCubin(run); !why.empty()) {
+    llvm::errs() << "klx export: " << why << "\n";
+    return kExitUsageError;
+  }
   llvm::Expected<BundleContents> bundle = bundleFromRun(run);
   if (!bundle) {
     llvm::errs() << run.fileName << ": error: klx export: "

@@ -1,0 +1,308 @@
+//===- Sweep.cpp - Every combination of a kernel's -D values --------------===//
+//
+// The plan (axes and their combinations), names for variants and their
+// folders, and what a finished run says of its variant, as a table, CSV
+// and the JSON that klx-run --sweep reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Pipeline/Sweep.h"
+
+#include "klx/Analysis/Protocol/BarrierSim.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+
+using namespace klx;
+
+llvm::Expected<std::vector<SweepAxis>>
+klx::sweepAxes(llvm::ArrayRef<std::pair<std::string, std::string>> defines) {
+  std::vector<SweepAxis> axes;
+  size_t combinations = 1;
+  for (const auto &define : defines) {
+    const std::string &name = define.first, &list = define.second;
+    if (llvm::any_of(axes, [&](const SweepAxis &a) { return a.name == name; }))
+      return llvm::createStringError(
+          "-D " + name + " is given twice; list its values once: -D " + name +
+          "=V1,V2,...");
+    SweepAxis axis{name, {}};
+    for (llvm::StringRef value : llvm::split(llvm::StringRef(list), ',')) {
+      value = value.trim();
+      if (value.empty())
+        return llvm::createStringError("-D " + name + "=" + list +
+                                       ": an empty value in the list");
+      if (llvm::is_contained(axis.values, value))
+        return llvm::createStringError("-D " + name + "=" + list + ": '" +
+                                       value.str() + "' is listed twice");
+      axis.values.push_back(value.str());
+    }
+    combinations *= axis.values.size();
+    if (combinations > kMaxSweepVariants)
+      return llvm::createStringError(
+          llvm::formatv("the -D lists make more than {0} variants; sweep "
+                        "fewer values at a time",
+                        kMaxSweepVariants)
+              .str());
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+std::vector<Defines> klx::sweepCombinations(llvm::ArrayRef<SweepAxis> axes) {
+  std::vector<Defines> result(1);
+  for (const SweepAxis &axis : axes) {
+    std::vector<Defines> next;
+    next.reserve(result.size() * axis.values.size());
+    for (const Defines &prefix : result)
+      for (const std::string &value : axis.values) {
+        next.push_back(prefix);
+        next.back().emplace_back(axis.name, value);
+      }
+    result = std::move(next);
+  }
+  return result;
+}
+
+/// The values of the axes that vary, as NAME + join + VALUE pairs.
+static std::vector<std::string> varyingParts(const Defines &defines,
+                                             llvm::ArrayRef<SweepAxis> axes,
+                                             llvm::StringRef join) {
+  std::vector<std::string> parts;
+  for (const auto &define : defines) {
+    auto axis = llvm::find_if(
+        axes, [&](const SweepAxis &a) { return a.name == define.first; });
+    if (axis != axes.end() && axis->values.size() > 1)
+      parts.push_back(define.first + join.str() + define.second);
+  }
+  return parts;
+}
+
+std::string klx::sweepVariantName(const Defines &defines,
+                                  llvm::ArrayRef<SweepAxis> axes) {
+  std::vector<std::string> parts = varyingParts(defines, axes, "=");
+  return parts.empty() ? "as given" : llvm::join(parts, " ");
+}
+
+std::string klx::sweepFolderName(const Defines &defines,
+                                 llvm::ArrayRef<SweepAxis> axes) {
+  std::string name = llvm::join(varyingParts(defines, axes, "-"), "_");
+  if (name.empty())
+    name = "as-given";
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '-' && c != '_' && c != '.')
+      c = '-';
+  return name;
+}
+
+/// ptxas's report, or the AMDGPU metadata, of the run's (first) kernel.
+static void readResources(const PipelineRun &run, SweepVariant &variant) {
+  for (const DeviceArtifacts &a : run.artifacts) {
+    if (a.ptxas && !a.ptxas->functions.empty()) {
+      variant.resources = a.ptxas->functions.front();
+      for (const KernelLaunch &launch : run.launches)
+        if (const PtxasFunctionReport *f = a.ptxas->find(launch.entry))
+          variant.resources = *f;
+      return;
+    }
+    if (a.amdgcnMetadata && !a.amdgcnMetadata->kernels.empty()) {
+      variant.amdResources = a.amdgcnMetadata->kernels.front();
+      for (const KernelLaunch &launch : run.launches)
+        if (const AmdgcnKernelInfo *k = a.amdgcnMetadata->find(launch.entry))
+          variant.amdResources = *k;
+      return;
+    }
+  }
+}
+
+static void summarizeRoles(const PipelineRun &run, SweepVariant &variant) {
+  int step = run.rolesStep();
+  if (step < 0 || run.snapshots[step].roles.empty())
+    return;
+  const RoleTree &tree = run.snapshots[step].roles.front();
+  std::vector<std::string> names;
+  for (const Role &role : tree.roles)
+    names.push_back(role.name);
+  variant.roles = llvm::join(names, ", ");
+  variant.roleErrors =
+      unsigned(llvm::count_if(tree.checks, [](const RoleCheck &c) {
+        return c.severity == Severity::Error;
+      }));
+}
+
+static void summarizeTimeline(const PipelineRun &run, SweepVariant &variant) {
+  int step = run.timelineStep();
+  if (step < 0 || run.snapshots[step].protocols.empty())
+    return;
+  sim::Timeline t = sim::simulate(run.snapshots[step].protocols.front());
+  variant.deadlocks = !t.verdict.completes;
+  variant.timeline =
+      t.verdict.completes
+          ? llvm::formatv("completes in {0} cycles", int64_t(t.endTime)).str()
+          : std::string(t.verdict.protocolError ? "DEADLOCK (protocol error)"
+                                                : "DEADLOCK");
+}
+
+SweepVariant klx::summarizeSweepVariant(const PipelineRun &run,
+                                        const Defines &defines,
+                                        llvm::ArrayRef<SweepAxis> axes) {
+  SweepVariant variant;
+  variant.name = sweepVariantName(defines, axes);
+  variant.defines = defines;
+  variant.compiled = run.succeeded();
+  for (const Diag &diag : run.allDiagnostics()) {
+    if (diag.severity != Severity::Error)
+      continue;
+    Diag shown = diag;
+    if (shown.loc.file.empty())
+      shown.loc.file = run.fileName;
+    llvm::raw_string_ostream os(variant.error);
+    printDiag(os, shown);
+    variant.error =
+        llvm::StringRef(variant.error).trim().split('\n').first.str();
+    break;
+  }
+  if (!variant.compiled && variant.error.empty())
+    variant.error =
+        run.status == RunStatus::Stopped ? "stopped" : "did not compile";
+  readResources(run, variant);
+  if (!run.launches.empty())
+    variant.dynamicSharedBytes = run.launches.front().dynamicSharedBytes;
+  summarizeRoles(run, variant);
+  summarizeTimeline(run, variant);
+  return variant;
+}
+
+namespace {
+/// The resource columns of a variant as printed: NVIDIA's from ptxas -v,
+/// AMD's from the code object's metadata, "-" where neither said.
+struct ResourceCells {
+  std::string registers = "-", shared = "-", stack = "-", spillStores = "-",
+              spillLoads = "-";
+};
+} // namespace
+
+static ResourceCells resourceCells(const SweepVariant &v) {
+  ResourceCells cells;
+  if (const std::optional<PtxasFunctionReport> &r = v.resources) {
+    cells.registers = std::to_string(r->registers);
+    cells.shared = std::to_string(r->sharedBytes + v.dynamicSharedBytes);
+    cells.stack = std::to_string(r->stackFrameBytes);
+    cells.spillStores = std::to_string(r->spillStoreBytes);
+    cells.spillLoads = std::to_string(r->spillLoadBytes);
+  } else if (const std::optional<AmdgcnKernelInfo> &k = v.amdResources) {
+    cells.registers =
+        llvm::formatv("v{0} a{1} s{2}", k->vgprs, k->agprs, k->sgprs).str();
+    cells.shared = std::to_string(k->ldsBytes);
+    cells.stack = std::to_string(k->scratchBytes);
+  }
+  return cells;
+}
+
+void klx::printSweepTable(llvm::raw_ostream &os,
+                          llvm::ArrayRef<SweepVariant> variants) {
+  os << "| variant | compiles | registers | shared bytes | stack | spills "
+        "st/ld | roles | simulated protocol |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+  for (const SweepVariant &v : variants) {
+    std::string roles = v.roles.empty() ? "-" : v.roles;
+    if (v.roleErrors)
+      roles += llvm::formatv(" ({0} check{1} failed)", v.roleErrors,
+                             v.roleErrors == 1 ? "" : "s");
+    ResourceCells cells = resourceCells(v);
+    std::string spills = cells.spillStores == "-"
+                             ? "-"
+                             : cells.spillStores + "/" + cells.spillLoads;
+    os << "| " << v.name << " | " << (v.compiled ? "yes" : "no: " + v.error)
+       << " | " << cells.registers << " | " << cells.shared << " | "
+       << cells.stack << " | " << spills << " | " << roles << " | "
+       << (v.timeline.empty() ? "-" : v.timeline) << " |\n";
+  }
+}
+
+static llvm::json::Object variantJson(const SweepVariant &v) {
+  llvm::json::Object defines;
+  for (const auto &[name, value] : v.defines)
+    defines[name] = value;
+  llvm::json::Object o{{"name", v.name},
+                       {"bundle", v.folder},
+                       {"defines", std::move(defines)},
+                       {"compiled", v.compiled},
+                       {"compile_seconds", v.compileSeconds}};
+  if (!v.error.empty())
+    o["error"] = v.error;
+  if (!v.bundleNote.empty())
+    o["bundle_note"] = v.bundleNote;
+  if (v.resources) {
+    o["registers"] = int64_t(v.resources->registers);
+    o["shared_memory"] =
+        int64_t(v.resources->sharedBytes + v.dynamicSharedBytes);
+    o["stack_frame"] = int64_t(v.resources->stackFrameBytes);
+    o["spill_store_bytes"] = int64_t(v.resources->spillStoreBytes);
+    o["spill_load_bytes"] = int64_t(v.resources->spillLoadBytes);
+  } else if (v.amdResources) {
+    o["vgprs"] = int64_t(v.amdResources->vgprs);
+    o["agprs"] = int64_t(v.amdResources->agprs);
+    o["sgprs"] = int64_t(v.amdResources->sgprs);
+    o["lds"] = int64_t(v.amdResources->ldsBytes);
+    o["scratch"] = int64_t(v.amdResources->scratchBytes);
+    o["occupancy"] = int64_t(v.amdResources->occupancy);
+  }
+  if (!v.roles.empty()) {
+    o["roles"] = v.roles;
+    o["role_check_errors"] = int64_t(v.roleErrors);
+  }
+  if (!v.timeline.empty()) {
+    o["simulated"] = v.timeline;
+    o["deadlocks"] = v.deadlocks;
+  }
+  return o;
+}
+
+llvm::json::Value klx::sweepJson(llvm::StringRef file,
+                                 llvm::ArrayRef<SweepAxis> axes,
+                                 llvm::ArrayRef<std::string> sizes,
+                                 llvm::ArrayRef<SweepVariant> variants) {
+  llvm::json::Array axesJson, variantsJson;
+  for (const SweepAxis &axis : axes)
+    axesJson.push_back(llvm::json::Object{
+        {"name", axis.name}, {"values", llvm::json::Array(axis.values)}});
+  for (const SweepVariant &v : variants)
+    variantsJson.push_back(variantJson(v));
+  return llvm::json::Object{{"klx_sweep", kSweepVersion},
+                            {"file", file},
+                            {"axes", std::move(axesJson)},
+                            {"sizes", llvm::json::Array(sizes)},
+                            {"variants", std::move(variantsJson)}};
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+static std::string csvField(llvm::StringRef text) {
+  if (!text.contains(',') && !text.contains('"') && !text.contains('\n'))
+    return text.str();
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"')
+      quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+void klx::writeSweepCsv(llvm::raw_ostream &os,
+                        llvm::ArrayRef<SweepVariant> variants) {
+  os << "variant,compiled,error,registers,shared_memory,stack,"
+        "spill_store_bytes,spill_load_bytes,roles,role_check_errors,"
+        "simulated\n";
+  for (const SweepVariant &v : variants) {
+    ResourceCells cells = resourceCells(v);
+    os << csvField(v.name) << "," << (v.compiled ? "yes" : "no") << ","
+       << csvField(v.error) << "," << cells.registers << "," << cells.shared
+       << "," << cells.stack << "," << cells.spillStores << ","
+       << cells.spillLoads << "," << csvField(v.roles) << "," << v.roleErrors
+       << "," << csvField(v.timeline) << "\n";
+  }
+}

@@ -1,0 +1,121 @@
+//===- SweepCompile.cpp - Compile every variant of a sweep ----------------===//
+//
+// Each variant is a whole runPipeline of its own, on a thread of a small
+// pool; its bundle is written as soon as it finishes, while its run (which
+// the bundle's resources point into) is still alive.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Pipeline/Sweep.h"
+
+#include "klx/Target/Bundle.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+using namespace klx;
+
+std::string klx::missingCubin(const PipelineRun &run) {
+  for (const Snapshot &snapshot : run.snapshots)
+    if (snapshot.kind == EmitKind::Cubin && !snapshot.skippedReason.empty())
+      return "no cubin: " + snapshot.skippedReason;
+  return "";
+}
+
+/// Writes the variant's bundle into dir/FOLDER from its finished run, or
+/// says in the variant why there is none.
+static void writeVariantBundle(const PipelineRun &run, llvm::StringRef dir,
+                               const SweepPlan &plan, SweepVariant &variant) {
+  if (!variant.compiled || dir.empty())
+    return;
+  if (std::string why = missingCubin(run); !why.empty()) {
+    variant.bundleNote = why;
+    return;
+  }
+  llvm::Expected<BundleContents> bundle = bundleFromRun(run);
+  if (!bundle) {
+    variant.bundleNote = "no bundle: " + llvm::toString(bundle.takeError());
+    return;
+  }
+  for (const std::string &text : plan.sizes)
+    if (std::optional<ProblemSize> size = parseProblemSize(text))
+      if (std::string why =
+              checkProblemSize(bundle->launch, bundle->target, *size);
+          !why.empty())
+        variant.bundleNote = "--size=" + why;
+  for (const auto &[name, value] : variant.defines)
+    bundle->defines[name] = value;
+  std::string folder = sweepFolderName(variant.defines, plan.axes);
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, folder);
+  if (llvm::Error error = writeBundle(path, *bundle)) {
+    variant.bundleNote = llvm::toString(std::move(error));
+    return;
+  }
+  variant.folder = folder;
+}
+
+std::vector<SweepVariant> klx::compileSweep(llvm::StringRef source,
+                                            llvm::StringRef fileName,
+                                            const CompileOptions &base,
+                                            const SweepPlan &plan,
+                                            llvm::StringRef dir, unsigned jobs,
+                                            const SweepProgress &progress) {
+  std::vector<Defines> combinations = sweepCombinations(plan.axes);
+  std::vector<SweepVariant> variants(combinations.size());
+  std::atomic<size_t> next{0};
+  std::mutex finishing;
+  size_t done = 0;
+  auto work = [&] {
+    for (size_t i = next++; i < combinations.size(); i = next++) {
+      CompileOptions options = base;
+      options.defines = combinations[i];
+      options.emitGoal = EmitKind::Cubin;
+      options.codeObject = true; // AMD: the object ld.lld links
+      auto start = std::chrono::steady_clock::now();
+      PipelineRun run = runPipeline(source.str(), fileName.str(), options);
+      SweepVariant &variant = variants[i];
+      variant = summarizeSweepVariant(run, combinations[i], plan.axes);
+      variant.compileSeconds = std::chrono::duration<double>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count();
+      writeVariantBundle(run, dir, plan, variant);
+      std::lock_guard<std::mutex> lock(finishing);
+      ++done;
+      if (progress)
+        progress(done, combinations.size(), variant);
+    }
+  };
+  std::vector<std::thread> threads;
+  size_t threadCount =
+      std::min<size_t>(std::max(jobs, 1u), combinations.size());
+  for (size_t t = 1; t < threadCount; ++t)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &thread : threads)
+    thread.join();
+  return variants;
+}
+
+llvm::Error klx::writeSweepFile(llvm::StringRef dir, llvm::StringRef fileName,
+                                const SweepPlan &plan,
+                                llvm::ArrayRef<SweepVariant> variants) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, "sweep.json");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return llvm::createStringError(ec, "%s: cannot write: %s", path.c_str(),
+                                   ec.message().c_str());
+  os << llvm::formatv("{0:2}",
+                      sweepJson(fileName, plan.axes, plan.sizes, variants))
+     << "\n";
+  return llvm::Error::success();
+}
