@@ -170,6 +170,12 @@ template <> void AppController::on(const cmd::SaveArtifact &c, double) {
 template <> void AppController::on(const cmd::RunOnGpu &c, double) {
   runOnGpu(c.size, c.timeline, c.variant);
 }
+template <> void AppController::on(const cmd::StartSweep &c, double) {
+  startSweep(c.axes, c.sizes);
+}
+template <> void AppController::on(const cmd::OpenSweepResults &c, double) {
+  openSweepResults(c.path);
+}
 
 } // namespace klx::app
 

@@ -81,7 +81,8 @@ AppController::AppController(ControllerOptions options,
       compareWorker(wake, this->options.compileLimitSeconds),
       gpuWorker(this->options.runner.empty() ? GpuRunWorker::defaultRunner()
                                              : this->options.runner,
-                wake) {
+                wake),
+      sweepWorker(wake) {
   if (!this->options.samplesDir.empty())
     appState.samples = scanSamples(this->options.samplesDir);
   if (!this->options.lessonsDir.empty())
@@ -531,6 +532,18 @@ bool AppController::tick(double now) {
   }
   for (GpuRunRecord &record : gpuWorker.poll()) {
     appState.gpuRuns.push_back(std::move(record));
+    changed = true;
+  }
+  SweepProgressState sweepProgress = sweepWorker.progress();
+  if (sweepProgress.running != appState.sweep.progress.running ||
+      sweepProgress.phase != appState.sweep.progress.phase) {
+    appState.sweep.progress = sweepProgress;
+    changed = true;
+  }
+  if (std::shared_ptr<const SweepResults> results = sweepWorker.take()) {
+    appState.sweep.results = std::move(results);
+    appState.sweep.source = "compiled here";
+    ++appState.sweep.serial;
     changed = true;
   }
   bool compiling = worker.busy() || recompileAt >= 0;

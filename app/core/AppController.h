@@ -71,6 +71,8 @@ private:
   void setMessage(std::string message, bool isError);
   /// `variantB`: run the compared variant rather than the kernel.
   void runOnGpu(const std::string &size, bool trace, bool variantB);
+  void startSweep(const std::string &axes, const std::string &sizes);
+  void openSweepResults(const std::string &path);
   void setDefines(const std::string &text);
   void setCompare(const std::string &text);
   void startCompareCompile();
@@ -90,6 +92,7 @@ private:
   CompileWorker worker;
   CompileWorker compareWorker; // Compare mode's second variant
   GpuRunWorker gpuWorker;
+  SweepWorker sweepWorker;
   uint64_t nextRequestId = 1;
   uint64_t latestRequestId = 0;
   uint64_t latestCompareId = 0;

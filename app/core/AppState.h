@@ -13,6 +13,7 @@
 #include "Layout.h"
 #include "Lesson.h"
 #include "SampleCatalog.h"
+#include "SweepWorker.h"
 #include "TimelineView.h"
 
 #include "klx/Pipeline/Comparison.h"
@@ -95,6 +96,17 @@ struct LessonState {
   std::string error; // why the page did not load
 };
 
+/// The Sweep pane: the last sweep asked for, its progress, and the results
+/// shown (compiled here or read from a file).
+struct SweepState {
+  std::string axes, sizes; // as last asked
+  SweepProgressState progress;
+  std::shared_ptr<const SweepResults> results;
+  std::string source;  // "compiled here" or the file the results came from
+  std::string error;   // why the last request did nothing
+  uint64_t serial = 0; // bumps with each new result
+};
+
 struct AppState {
   std::vector<SampleEntry> samples;
   SourceBuffer source;
@@ -131,6 +143,7 @@ struct AppState {
   /// every run so far, oldest first.
   GpuStatus gpu;
   std::vector<GpuRunRecord> gpuRuns;
+  SweepState sweep;
 
   /// One line for the status bar: what went wrong opening or saving.
   std::string message;

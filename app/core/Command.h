@@ -138,6 +138,19 @@ struct RunOnGpu {
   bool variant = false;
 };
 
+/// Compile every combination of `axes` ("tile_n=128,256 stages=3,4") and,
+/// where there is a GPU, run them at `sizes` ("8192x8192x8192 4096x4096x4096";
+/// empty: each bundle's own) and rank them (the Sweep pane).
+struct StartSweep {
+  std::string axes;
+  std::string sizes;
+};
+/// Show a sweep's results from a file (`klx sweep --json` or `klx-run
+/// --sweep --json` output).
+struct OpenSweepResults {
+  std::string path;
+};
+
 } // namespace cmd
 
 using Command = std::variant<
@@ -149,7 +162,8 @@ using Command = std::variant<
     cmd::ShowTimelineOf, cmd::ShowCounterexample, cmd::ShowPanel,
     cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
     cmd::ResetLayout, cmd::SetLayout, cmd::SetZoom, cmd::SetTheme,
-    cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule>;
+    cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule, cmd::StartSweep,
+    cmd::OpenSweepResults>;
 
 /// Commands collected while drawing a frame.
 class CommandQueue {

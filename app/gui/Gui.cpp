@@ -253,6 +253,8 @@ bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
     controller.apply(cmd::SetCompare{args.compare}, now);
     controller.apply(cmd::ShowPanel{"Compare"}, now);
   }
+  if (!args.sweep.empty())
+    controller.apply(cmd::OpenSweepResults{args.sweep}, now);
   return !controller.state().source.path.empty();
 }
 

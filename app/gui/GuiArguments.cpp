@@ -89,6 +89,8 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
       args.target = arg.str();
     else if (arg.consume_front("--run="))
       args.run = arg.str();
+    else if (arg.consume_front("--sweep="))
+      args.sweep = arg.str();
     else if (arg.consume_front("--run-timeline=")) {
       args.run = arg.str();
       args.runTimeline = true;

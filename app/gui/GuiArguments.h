@@ -30,6 +30,9 @@ struct GuiArguments {
   std::vector<std::string> defines;
   std::string compare;
   std::string target;
+  /// A sweep's results to show in the Sweep pane (`klx sweep --json` or
+  /// `klx-run --sweep --json` output).
+  std::string sweep;
   /// Seconds a compile may take before it is reported stopped.
   double timeout = kDefaultCompileSeconds;
   std::string ptxas, nvdisasm;

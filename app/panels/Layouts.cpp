@@ -60,12 +60,14 @@ struct Tab {
 constexpr Tab kExploreTabs[] = {{"Warp roles", "Structure"},
                                 {"Steps", "Structure"},
                                 {"Lesson", "Guide"},
-                                {"Run", "Guide"}};
+                                {"Run", "Guide"},
+                                {"Sweep", "Guide"}};
 constexpr Tab kTeachTabs[] = {{"Warp roles", "Structure"},
                               {"Steps", "Structure"},
                               {"Passes", "Structure"},
                               {"Lesson", "Guide"},
                               {"Run", "Guide"},
+                              {"Sweep", "Guide"},
                               {"Barrier timeline", "Output"},
                               {"Assembly", "Output"}};
 

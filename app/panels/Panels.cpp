@@ -17,6 +17,7 @@ std::unique_ptr<Panel> createWarpRolesPanel();
 std::unique_ptr<Panel> createIRPanel();
 std::unique_ptr<Panel> createAssemblyPanel();
 std::unique_ptr<Panel> createRunPanel();
+std::unique_ptr<Panel> createSweepPanel();
 std::unique_ptr<Panel> createTimelinePanel();
 std::unique_ptr<Panel> createStepsPanel();
 std::unique_ptr<Panel> createComparePanel();
@@ -34,6 +35,7 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createAssemblyPanel());
   panels.push_back(createLessonPanel());
   panels.push_back(createRunPanel());
+  panels.push_back(createSweepPanel());
   panels.push_back(createTimelinePanel());
   // Last: drawn over the panes it compares while Compare mode is on. Which
   // panes share a window as tabs is the layout's (Layouts.cpp).

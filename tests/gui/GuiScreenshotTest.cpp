@@ -532,3 +532,20 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
         std::string::npos);
   llvm::sys::fs::remove_directories(dir);
 }
+
+TEST_CASE("GUI: a sweep measured on the H100, as a chart", "[gui][sweep]") {
+  // The result `klx sweep --json` wrote with the H100's runs (fixture):
+  // one bar per variant, the fastest first in green, cuBLAS as a line.
+  Image empty = screenshot("sweep-empty.png", {"--show=Sweep"});
+  Image chart =
+      screenshot("sweep-chart.png", {"--sweep=" + std::string(KLX_SOURCE_DIR) +
+                                     "/tests/fixtures/sweep/h100-ws.json"});
+  RegionStats before = measure(empty, kRun), after = measure(chart, kRun);
+  INFO("Sweep pane: green " << before.green << " -> " << after.green
+                            << ", blue " << before.blue << " -> "
+                            << after.blue);
+  CHECK(before.green < 100);
+  CHECK(after.green > 800);               // the best bar
+  CHECK(after.blue > before.blue + 3000); // the seven others
+  CHECK(countDiffering(empty, chart, kRun) > 10000);
+}

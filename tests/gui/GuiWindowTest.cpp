@@ -348,3 +348,63 @@ grep theme= {0}/home/.config/klx/imgui.ini
   CHECK(output.find("theme=light") != std::string::npos);
   llvm::sys::fs::remove_directories(dir);
 }
+
+TEST_CASE("GUI: a sweep typed into the Sweep pane, compiled and ranked",
+          "[gui][sweep]") {
+  // Driven as a person would: a click in the Sweep pane's -D field, the
+  // lists typed, Enter. The window compiles both variants and hands the
+  // bundles to klx-run --sweep; a stand-in answers with the H100's ranked
+  // runs (fixture) after checking what it was handed.
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-sweep-gui", dir));
+  std::string runner = std::string(dir) + "/fake-klx-run.sh";
+  writeFile(runner,
+            llvm::formatv(
+                "#!/bin/sh\n"
+                "if [ \"$1\" = --device ]; then echo 'Stand-in GPU (sm_90, 1 "
+                "SMs)'; exit 0; fi\n"
+                "echo \"$@\" > {0}/args\n"
+                "test -f \"$2/sweep.json\" && test -f "
+                "\"$2/stages-3/kernel.cubin\" || exit 1\n"
+                "cat {1}/tests/fixtures/sweep/h100-ws-runs.json\n",
+                std::string(dir), KLX_SOURCE_DIR)
+                .str());
+  llvm::sys::fs::setPermissions(runner, llvm::sys::fs::all_read |
+                                            llvm::sys::fs::all_exe |
+                                            llvm::sys::fs::owner_write);
+  Image layout = screenshot("sweep-layout.png", {"--show=Sweep"});
+  Rect guide = paneRect(layout, kRun);
+  std::string png = outputPath("sweep-typed.png");
+  llvm::sys::fs::remove(png);
+  std::string script =
+      llvm::formatv(R"(set -u
+export HOME={0}/home KLX_RUN={1}
+"{2}" {3}/samples/nvidia/gemm_pingpong.mlir --show=Sweep --ready-file={0}/ready --screenshot={4} --screenshot-when={0}/look &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove {5} {6}; sleep 0.3; xdotool click 1; sleep 0.3
+xdotool type --delay 40 "stages=2,3"; sleep 0.3
+xdotool keydown Return; sleep 0.15; xdotool keyup Return
+for i in $(seq 600); do [ -e {0}/args ] && break; sleep 0.2; done
+sleep 1.5
+touch {0}/look
+wait $pid
+)",
+                    std::string(dir), runner, KLX_BINARY, KLX_SOURCE_DIR, png,
+                    guide.x0 + 60, guide.y0 + int(layout.fontSize * 2.7))
+          .str();
+  INFO(driveWindow(std::string(dir), script));
+  std::string args = readFile(std::string(dir) + "/args");
+  INFO("klx-run was called with: " << args);
+  CHECK(llvm::StringRef(args).starts_with("--sweep "));
+  CHECK(llvm::StringRef(args).contains(" --json"));
+  Image typed = loadScreenshot(png);
+  RegionStats stats = measure(typed, kRun);
+  INFO("Sweep pane after the sweep: green " << stats.green << ", blue "
+                                            << stats.blue);
+  CHECK(stats.green > 800);
+  CHECK(stats.blue > 3000);
+  llvm::sys::fs::remove_directories(dir);
+}

@@ -1,0 +1,82 @@
+//===- AppSweep.cpp - The controller's side of the Sweep pane -------------===//
+//
+// A sweep asked for in the pane: its -D lists and sizes checked here (the
+// pane says what is wrong), then compiled and run by the SweepWorker; or
+// a sweep's results read from a file a machine with a GPU wrote.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AppController.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace klx;
+using namespace klx::app;
+
+void AppController::startSweep(const std::string &axesText,
+                               const std::string &sizesText) {
+  SweepState &sweep = appState.sweep;
+  sweep.axes = axesText;
+  sweep.sizes = sizesText;
+  sweep.error.clear();
+  showPanel("Sweep");
+  llvm::Expected<Defines> lists = parseSweepAxesText(axesText);
+  llvm::Expected<std::vector<SweepAxis>> axes =
+      lists ? sweepAxes(*lists)
+            : llvm::Expected<std::vector<SweepAxis>>(lists.takeError());
+  if (!axes) {
+    sweep.error = llvm::toString(axes.takeError());
+    return;
+  }
+  SweepRequest request;
+  request.plan.axes = std::move(*axes);
+  for (llvm::StringRef word : llvm::split(llvm::StringRef(sizesText), ' ')) {
+    word = word.trim(" ,");
+    if (word.empty())
+      continue;
+    if (!parseProblemSize(word)) {
+      sweep.error =
+          "size \"" + word.str() + "\" is not MxNxK (a gemm) or N (a gather)";
+      return;
+    }
+    request.plan.sizes.push_back(word.str());
+  }
+  request.source = appState.source.text;
+  request.fileName = appState.source.path.empty() ? std::string("untitled.mlir")
+                                                  : appState.source.path;
+  // The window's target, tools and limits; the sweep's -D values replace
+  // the pane's own.
+  request.options = compileOptions({});
+  if (appState.gpu.availability == GpuStatus::Availability::Available)
+    request.runner =
+        options.runner.empty() ? GpuRunWorker::defaultRunner() : options.runner;
+  else
+    request.notRun =
+        "not run: " + (appState.gpu.reason.empty() ? std::string("no GPU (yet)")
+                                                   : appState.gpu.reason);
+  if (!sweepWorker.start(std::move(request)))
+    sweep.error = "a sweep is running; this one was not started";
+  sweep.progress = sweepWorker.progress();
+}
+
+void AppController::openSweepResults(const std::string &path) {
+  SweepState &sweep = appState.sweep;
+  sweep.error.clear();
+  showPanel("Sweep");
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    sweep.error = path + ": " + buffer.getError().message();
+    return;
+  }
+  llvm::Expected<SweepResults> results =
+      parseSweepResults((*buffer)->getBuffer());
+  if (!results) {
+    sweep.error = path + ": " + llvm::toString(results.takeError());
+    return;
+  }
+  sweep.results = std::make_shared<const SweepResults>(std::move(*results));
+  sweep.source = path;
+  ++sweep.serial;
+}
