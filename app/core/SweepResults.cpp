@@ -2,6 +2,8 @@
 
 #include "SweepResults.h"
 
+#include "klx/Runtime/SweepFormat.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -120,12 +122,12 @@ llvm::Expected<SweepResults> klx::app::parseSweepResults(llvm::StringRef text) {
   if (!root)
     return llvm::createStringError("a sweep result is a JSON object");
   SweepResults results;
-  if (root->get("klx_sweep_result")) {
+  if (root->get(rt::sweepfile::kResultVersionKey)) {
     if (llvm::Error error = readRuns(*root, results))
       return std::move(error);
     return results;
   }
-  if (!root->get("klx_sweep"))
+  if (!root->get(rt::sweepfile::kVersionKey))
     return llvm::createStringError(
         "not a sweep: neither `klx sweep --json` (klx_sweep) nor `klx-run "
         "--sweep --json` (klx_sweep_result) wrote it");

@@ -10,6 +10,7 @@
 #include "klx/Runtime/Manifest.h"
 #include "klx/Runtime/Runner.h"
 #include "klx/Runtime/Sweep.h"
+#include "klx/Runtime/SweepFormat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,20 +51,23 @@ readVariant(const JsonValue &v, const std::string &path, std::string &error) {
   }
   std::string at = path + ".";
   SweepVariant variant;
-  if (const JsonValue *name = member(v, at, "name", Kind::String, true, error))
+  if (const JsonValue *name =
+          member(v, at, sweepfile::kName, Kind::String, true, error))
     variant.name = name->asString();
-  if (const JsonValue *c = member(v, at, "compiled", Kind::Bool, true, error))
+  if (const JsonValue *c =
+          member(v, at, sweepfile::kCompiled, Kind::Bool, true, error))
     variant.compiled = c->asBool();
-  if (const JsonValue *b =
-          member(v, at, "bundle", Kind::String, variant.compiled, error))
+  if (const JsonValue *b = member(v, at, sweepfile::kBundle, Kind::String,
+                                  variant.compiled, error))
     variant.bundle = b->asString();
-  if (const JsonValue *e = member(v, at, "error", Kind::String, false, error))
+  if (const JsonValue *e =
+          member(v, at, sweepfile::kError, Kind::String, false, error))
     variant.error = e->asString();
   if (const JsonValue *n =
-          member(v, at, "bundle_note", Kind::String, false, error))
+          member(v, at, sweepfile::kBundleNote, Kind::String, false, error))
     variant.bundleNote = n->asString();
   if (const JsonValue *d =
-          member(v, at, "defines", Kind::Object, false, error)) {
+          member(v, at, sweepfile::kDefines, Kind::Object, false, error)) {
     for (const auto &[name, value] : d->members()) {
       if (!value.isString()) {
         error = "sweep.json: " + at + "defines." + name + " must be " +
@@ -74,13 +78,11 @@ readVariant(const JsonValue &v, const std::string &path, std::string &error) {
     }
   }
   if (const JsonValue *r =
-          member(v, at, "registers", Kind::Number, false, error))
+          member(v, at, sweepfile::kRegisters, Kind::Number, false, error))
     variant.registers = int64_t(r->asNumber());
-  // klx sweep writes ptxas's spill stores; "spill_bytes" is the short form.
-  for (const char *name : {"spill_bytes", "spill_store_bytes"})
-    if (const JsonValue *s = member(v, at, name, Kind::Number, false, error);
-        s && variant.spillBytes < 0)
-      variant.spillBytes = int64_t(s->asNumber());
+  if (const JsonValue *s = member(v, at, sweepfile::kSpillStoreBytes,
+                                  Kind::Number, false, error))
+    variant.spillBytes = int64_t(s->asNumber());
   if (!error.empty())
     return std::nullopt;
   // An empty bundle is a variant that compiled but could not be bundled
@@ -96,7 +98,8 @@ readVariant(const JsonValue &v, const std::string &path, std::string &error) {
 }
 
 bool readSizes(const JsonValue &root, SweepPlan &plan, std::string &error) {
-  const JsonValue *sizes = member(root, "", "sizes", Kind::Array, false, error);
+  const JsonValue *sizes =
+      member(root, "", sweepfile::kSizes, Kind::Array, false, error);
   if (!sizes)
     return error.empty();
   for (size_t i = 0; i < sizes->items().size(); ++i) {
@@ -120,12 +123,12 @@ bool readSizes(const JsonValue &root, SweepPlan &plan, std::string &error) {
 /// The -D names: sweep.json's axes, or else every define any variant has.
 bool readAxes(const JsonValue &root, SweepPlan &plan, std::string &error) {
   if (const JsonValue *axes =
-          member(root, "", "axes", Kind::Array, false, error)) {
+          member(root, "", sweepfile::kAxes, Kind::Array, false, error)) {
     for (size_t i = 0; i < axes->items().size(); ++i) {
       std::string at = "axes[" + std::to_string(i) + "].";
       const JsonValue &axis = axes->items()[i];
       if (const JsonValue *name =
-              member(axis, at, "name", Kind::String, true, error))
+              member(axis, at, sweepfile::kAxisName, Kind::String, true, error))
         plan.axes.push_back(name->asString());
       if (!error.empty())
         return false;
@@ -262,23 +265,24 @@ std::optional<SweepPlan> klx::rt::parseSweepPlan(std::string_view text,
     return std::nullopt;
   }
   const JsonValue *version =
-      member(*root, "", "klx_sweep", Kind::Number, true, error);
+      member(*root, "", sweepfile::kVersionKey, Kind::Number, true, error);
   if (!version) {
-    if (!root->get("klx_sweep"))
+    if (!root->get(sweepfile::kVersionKey))
       error += " (is this a sweep.json written by klx sweep?)";
     return std::nullopt;
   }
-  if (version->asNumber() != 1) {
+  if (version->asNumber() != sweepfile::kVersion) {
     error = "sweep.json: klx_sweep " +
             std::to_string(int64_t(version->asNumber())) +
-            " is not a format this klx-run reads (1)";
+            " is not a format this klx-run reads (" +
+            std::to_string(sweepfile::kVersion) + ")";
     return std::nullopt;
   }
   SweepPlan plan;
   if (const JsonValue *file =
-          member(*root, "", "file", Kind::String, false, error))
+          member(*root, "", sweepfile::kFile, Kind::String, false, error))
     plan.file = file->asString();
-  const JsonValue *variants = root->get("variants");
+  const JsonValue *variants = root->get(sweepfile::kVariants);
   if (error.empty() && (!variants || !variants->isArray()))
     error = "sweep.json: no 'variants' array";
   if (!error.empty() || !readSizes(*root, plan, error))

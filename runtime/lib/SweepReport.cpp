@@ -8,6 +8,7 @@
 
 #include "klx/Runtime/Json.h"
 #include "klx/Runtime/Sweep.h"
+#include "klx/Runtime/SweepFormat.h"
 
 #include <cmath>
 #include <cstdio>
@@ -247,7 +248,7 @@ std::string klx::rt::formatSweepJson(const SweepPlan &plan,
   std::string out;
   JsonWriter w(out);
   w.beginObject();
-  w.key("klx_sweep_result");
+  w.key(sweepfile::kResultVersionKey);
   w.value(int64_t(1));
   w.key("file");
   w.value(plan.file);

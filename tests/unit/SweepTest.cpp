@@ -38,7 +38,7 @@ const char *const kSweep = R"({
   "sizes": ["2048x2048x1024"],
   "variants": [
     {"name": "tile_n=64", "bundle": "fast", "defines": {"tile_n": "64"},
-     "compiled": true, "registers": 168, "spill_bytes": 0},
+     "compiled": true, "registers": 168, "spill_store_bytes": 0},
     {"name": "tile_n=128", "bundle": "slow", "defines": {"tile_n": "128"},
      "compiled": true},
     {"name": "tile_n=192", "bundle": "hang", "defines": {"tile_n": "192"},

@@ -9,6 +9,7 @@
 #include "klx/Pipeline/Sweep.h"
 
 #include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Runtime/SweepFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -18,6 +19,7 @@
 #include <algorithm>
 
 using namespace klx;
+namespace sweepfile = klx::rt::sweepfile;
 
 llvm::Expected<std::vector<SweepAxis>>
 klx::sweepAxes(llvm::ArrayRef<std::pair<std::string, std::string>> defines) {
@@ -227,21 +229,21 @@ static llvm::json::Object variantJson(const SweepVariant &v) {
   llvm::json::Object defines;
   for (const auto &[name, value] : v.defines)
     defines[name] = value;
-  llvm::json::Object o{{"name", v.name},
-                       {"bundle", v.folder},
-                       {"defines", std::move(defines)},
-                       {"compiled", v.compiled},
+  llvm::json::Object o{{sweepfile::kName, v.name},
+                       {sweepfile::kBundle, v.folder},
+                       {sweepfile::kDefines, std::move(defines)},
+                       {sweepfile::kCompiled, v.compiled},
                        {"compile_seconds", v.compileSeconds}};
   if (!v.error.empty())
-    o["error"] = v.error;
+    o[sweepfile::kError] = v.error;
   if (!v.bundleNote.empty())
-    o["bundle_note"] = v.bundleNote;
+    o[sweepfile::kBundleNote] = v.bundleNote;
   if (v.resources) {
-    o["registers"] = int64_t(v.resources->registers);
+    o[sweepfile::kRegisters] = int64_t(v.resources->registers);
     o["shared_memory"] =
         int64_t(v.resources->sharedBytes + v.dynamicSharedBytes);
     o["stack_frame"] = int64_t(v.resources->stackFrameBytes);
-    o["spill_store_bytes"] = int64_t(v.resources->spillStoreBytes);
+    o[sweepfile::kSpillStoreBytes] = int64_t(v.resources->spillStoreBytes);
     o["spill_load_bytes"] = int64_t(v.resources->spillLoadBytes);
   } else if (v.amdResources) {
     o["vgprs"] = int64_t(v.amdResources->vgprs);
@@ -269,14 +271,15 @@ llvm::json::Value klx::sweepJson(llvm::StringRef file,
   llvm::json::Array axesJson, variantsJson;
   for (const SweepAxis &axis : axes)
     axesJson.push_back(llvm::json::Object{
-        {"name", axis.name}, {"values", llvm::json::Array(axis.values)}});
+        {sweepfile::kAxisName, axis.name},
+        {sweepfile::kAxisValues, llvm::json::Array(axis.values)}});
   for (const SweepVariant &v : variants)
     variantsJson.push_back(variantJson(v));
-  return llvm::json::Object{{"klx_sweep", kSweepVersion},
-                            {"file", file},
-                            {"axes", std::move(axesJson)},
-                            {"sizes", llvm::json::Array(sizes)},
-                            {"variants", std::move(variantsJson)}};
+  return llvm::json::Object{{sweepfile::kVersionKey, sweepfile::kVersion},
+                            {sweepfile::kFile, file},
+                            {sweepfile::kAxes, std::move(axesJson)},
+                            {sweepfile::kSizes, llvm::json::Array(sizes)},
+                            {sweepfile::kVariants, std::move(variantsJson)}};
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.

@@ -6,7 +6,7 @@
 // shared memory, spills, the roles and the simulated barrier protocol.
 // The variants it can bundle go into one folder each, with sweep.json
 // beside them, which `klx-run --sweep DIR` reads to run and rank them on
-// the GPU (runtime/include/klx/Runtime/Sweep.h reads the same keys).
+// the GPU (klx/Runtime/SweepFormat.h spells the keys for both sides).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 #include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/Compiler.h"
 #include "klx/Pipeline/PipelineRun.h"
+#include "klx/Runtime/SweepFormat.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -28,8 +29,9 @@
 
 namespace klx {
 
-/// The version of sweep.json that klx writes and klx-run reads.
-inline constexpr int kSweepVersion = 1;
+/// The version of sweep.json that klx writes and klx-run reads (its
+/// keys: klx/Runtime/SweepFormat.h, which the runtime owns).
+inline constexpr int kSweepVersion = rt::sweepfile::kVersion;
 
 /// A stated limit: past it a sweep is more compiles than anyone waits for
 /// (the default sample takes about a second each on one core).
