@@ -1,6 +1,8 @@
 // klx-persistent: one output tile per CTA, or a grid-stride loop over the
-// tiles with the k loop inside; a producer's merged loop covers this CTA's
-// tiles times the k tiles.
+// tiles with the k loop inside; a producer's merged (tile x k) loop becomes
+// the same two loops, so the tile's coordinates (divisions) are worked out
+// once per tile, not at every k step, and the pipeline state goes through
+// both loops.
 // RUN: klx-opt %s -split-input-file --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent | FileCheck %s
 
 // CHECK-LABEL: klx.kernel @persistent
@@ -12,14 +14,18 @@
 // CHECK:   %[[GRID:.*]] = gpu.grid_dim x
 // CHECK:   %[[TILES:.*]] = arith.muli %[[TM]], %[[TN]]
 // CHECK:   %[[MINE:.*]] = arith.select
-// CHECK:   %[[N:.*]] = arith.muli %[[MINE]], %[[KT]]
-// CHECK:   scf.for %[[I:.*]] = %{{.*}} to %[[N]] step
-// CHECK:     %[[J:.*]] = arith.divui %[[I]], %[[KT]]
+// CHECK:   %[[OUT:.*]]:2 = scf.for %[[J:.*]] = %{{.*}} to %[[MINE]] step %{{.*}} iter_args(%[[IDX:.*]] = %c0, %[[PH:.*]] = %false)
 // CHECK:     %[[S:.*]] = arith.muli %[[J]], %[[GRID]]
 // CHECK:     %[[T:.*]] = arith.addi %[[BID]], %[[S]]
-// CHECK:     arith.divui %[[T]], %[[TN]]
-// CHECK:     arith.remui %[[T]], %[[TN]]
-// CHECK:     arith.remui %[[I]], %[[KT]]
+// CHECK:     %[[ROW:.*]] = arith.divui %[[T]], %[[TN]]
+// CHECK:     %[[COL:.*]] = arith.remui %[[T]], %[[TN]]
+// CHECK:     %[[IN:.*]]:2 = scf.for %[[K:.*]] = %{{.*}} to %[[KT]] step %{{.*}} iter_args(%[[I2:.*]] = %[[IDX]], %[[P2:.*]] = %[[PH]])
+// CHECK-NOT:   arith.divui
+// CHECK:       klx.producer_acquire %{{.*}}[%[[I2]]] phase %[[P2]]
+// CHECK:       klx.copy a %arg0[%[[ROW]], %[[K]]]
+// CHECK:       klx.copy b %arg1[%[[K]], %[[COL]]]
+// CHECK:       klx.advance %[[I2]], %[[P2]]
+// CHECK:     scf.yield %[[IN]]#0, %[[IN]]#1
 // CHECK: klx.role "consumer"
 // CHECK:   scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:     arith.muli %[[U]], %{{.*}}

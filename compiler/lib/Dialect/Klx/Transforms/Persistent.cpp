@@ -6,8 +6,10 @@
 //     tm = t / tiles_n, tn = t % tiles_n    (the body, once)
 //     (the body)
 //
-// A producer's merged (tile x k) loop becomes one loop over this CTA's
-// tiles times the k tiles.
+// A producer's merged (tile x k) loop becomes a loop over this CTA's
+// tiles with the k loop inside: the tile's coordinates (divisions, three
+// with grouped rows) are worked out once per tile, not at every k step,
+// where they delayed the producer's next copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +69,40 @@ void replaceLoop(IRRewriter &rewriter, ForEachTileOp loop, Value count,
   rewriter.setInsertionPoint(yield);
   rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
   rewriter.replaceOp(loop, forOp.getResults());
+}
+
+/// Replaces a merged (tile x k) `loop` by a loop over `tileCount` tiles
+/// and, inside it, one over `kTiles`; the loop-carried values go through
+/// both. `tileOf` gives (tm, tn) from the tile number, once per tile.
+void replaceMergedLoop(
+    IRRewriter &rewriter, ForEachTileOp loop, Value tileCount, Value kTiles,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value)> tileOf) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto tiles =
+      scf::ForOp::create(rewriter, loc, zero, tileCount, one, loop.getInits());
+  Block *tileBody = tiles.getBody();
+  if (!tileBody->empty())
+    rewriter.eraseOp(tileBody->getTerminator());
+  rewriter.setInsertionPointToStart(tileBody);
+  SmallVector<Value> arguments = tileOf(rewriter, loc, tiles.getInductionVar());
+  auto ks = scf::ForOp::create(rewriter, loc, zero, kTiles, one,
+                               tiles.getRegionIterArgs());
+  scf::YieldOp::create(rewriter, loc, ks.getResults());
+  Block *kBody = ks.getBody();
+  if (!kBody->empty())
+    rewriter.eraseOp(kBody->getTerminator());
+  arguments.push_back(ks.getInductionVar());
+  arguments.append(ks.getRegionIterArgs().begin(),
+                   ks.getRegionIterArgs().end());
+  Block &body = loop.getBodyBlock();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  rewriter.mergeBlocks(&body, kBody, arguments);
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
+  rewriter.replaceOp(loop, tiles.getResults());
 }
 
 void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
@@ -137,24 +173,21 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
     mine = arith::SelectOp::create(
         rewriter, loc, any, ceilDiv(rewriter, loc, rest, tileStep), zero);
   }
-  Value count =
-      kTiles ? arith::MulIOp::create(rewriter, loc, mine, kTiles) : mine;
-  replaceLoop(
-      rewriter, loop, count,
-      [&](OpBuilder &b, Location, Value i) -> SmallVector<Value> {
-        Value j = kTiles ? arith::DivUIOp::create(b, loc, i, kTiles) : i;
-        if (firstTile != 0 || tileStep != 1)
-          j = arith::AddIOp::create(
-              b, loc, arith::ConstantIndexOp::create(b, loc, firstTile),
-              arith::MulIOp::create(
-                  b, loc, j, arith::ConstantIndexOp::create(b, loc, tileStep)));
-        Value tile = arith::AddIOp::create(
-            b, loc, first, arith::MulIOp::create(b, loc, j, stride));
-        SmallVector<Value> coords = tileCoordinates(b, tile);
-        if (kTiles)
-          coords.push_back(arith::RemUIOp::create(b, loc, i, kTiles));
-        return coords;
-      });
+  // The j-th of this CTA's tiles (of those it visits) as (tm, tn).
+  auto tileOf = [&](OpBuilder &b, Location, Value j) -> SmallVector<Value> {
+    if (firstTile != 0 || tileStep != 1)
+      j = arith::AddIOp::create(
+          b, loc, arith::ConstantIndexOp::create(b, loc, firstTile),
+          arith::MulIOp::create(
+              b, loc, j, arith::ConstantIndexOp::create(b, loc, tileStep)));
+    Value tile = arith::AddIOp::create(
+        b, loc, first, arith::MulIOp::create(b, loc, j, stride));
+    return tileCoordinates(b, tile);
+  };
+  if (kTiles)
+    replaceMergedLoop(rewriter, loop, mine, kTiles, tileOf);
+  else
+    replaceLoop(rewriter, loop, mine, tileOf);
 }
 
 } // namespace
