@@ -13,15 +13,17 @@ export_one() {
   "$klx" export "$nv/$file" -D dtype=bf16 --size=$size "$@" -o "$out/$name" >/dev/null
   echo "$name: $file $*"
 }
-# The sample's own schedule (128 x 256 tiles, TMA-store epilogue), then
-# one change at a time.
+# The sample's own schedule (128 x 256 tiles, TMA-store epilogue, groups
+# of 4 tile rows), then one change at a time.
 export_one ws_persistent gemm_ws_persistent.mlir
 export_one ws_persistent_direct gemm_ws_persistent.mlir -D epilogue=direct
 export_one ws_persistent_n128 gemm_ws_persistent.mlir -D tile_n=128
 export_one ws_persistent_n128_direct gemm_ws_persistent.mlir -D tile_n=128 -D epilogue=direct
+export_one ws_persistent_g1 gemm_ws_persistent.mlir -D group_m=1
 export_one ws_persistent_g8 gemm_ws_persistent.mlir -D group_m=8
 export_one no_warp_specialization gemm_ws_persistent.mlir -D warp_specialize=0
 export_one pingpong gemm_pingpong.mlir
+export_one pingpong_g4 gemm_pingpong.mlir -D group_m=4
 export_one pingpong_direct gemm_pingpong.mlir -D epilogue=direct
 export_one two_producers gemm_two_producers.mlir
 # D in bf16: the accumulators rounded in the epilogue (cuBLAS writes bf16

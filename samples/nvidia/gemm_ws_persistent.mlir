@@ -2,7 +2,8 @@
 // split by the compiler: one producer warp issues TMA copies into a ring of
 // shared-memory stages, two consumer warpgroups multiply with wgmma into
 // 128 x 256 tiles, full and empty mbarriers hand each stage back and
-// forth, each CTA walks the output tiles in steps of the grid, and each
+// forth, each CTA walks the output tiles in steps of the grid (in groups
+// of 4 tile rows, so neighbouring CTAs share A and B in L2), and each
 // consumer writes its results through shared memory with TMA stores.
 //
 // Step through it: klx-materialize-schedule reads klx.params (change them
@@ -11,7 +12,9 @@
 // (warpgroup 2, setmaxnreg 40), the producer with one merged
 // (tile x k) loop; klx-circular-buffer turns the channel between them into
 // a pipeline and threads its state (index, phase) through both sides;
-// klx-persistent makes the tile loops grid-stride loops; klx-to-nvgpu
+// klx-persistent makes the tile loops grid-stride loops (the producer's
+// too, with its k loop inside: a tile's coordinates are worked out once
+// per tile); -D group_m=1 walks the tiles row by row; klx-to-nvgpu
 // lowers it all to nvgpu and nvvm, and the upstream passes take over.
 // -D epilogue=direct stores each thread's fragments to global memory
 // instead; -D out_dtype=bf16 rounds D to bf16; -D tile_n=128 halves it.
@@ -73,7 +76,7 @@
 
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 256 : i64,
-                                 tile_k = 64 : i64, stages = 4 : i64, group_m = 1 : i64,
+                                 tile_k = 64 : i64, stages = 4 : i64, group_m = 4 : i64,
                                  epilogue = "tma", out_dtype = "f32",
                                  consumers = 2 : i64, persistent = true,
                                  warp_specialize = true,
