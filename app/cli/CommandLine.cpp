@@ -39,6 +39,8 @@ constexpr llvm::StringLiteral kUsage =
     "  klx sweep FILE -D NAME=V1,V2,... [-D ...] [--size=MxNxK ...] [-o DIR]\n"
     "                 [--gpus=all|LIST] [--procs=N] [--repeat=N] [--jobs=N]\n"
     "                 [--json|--csv=OUT]\n"
+    "  klx sweep FILE --ladder=\"NAME: A=1,B=2\" [--ladder=...] [-D A=1 ...]\n"
+    "                 (each rung adds its values to the one before)\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"
     "        /usr/local/cuda/bin), --timeout=SECONDS (default 300: a compile\n"
     "        that runs longer is stopped, exit 3)\n";

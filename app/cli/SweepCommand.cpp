@@ -3,6 +3,8 @@
 // klx sweep FILE -D NAME=V1,V2,... [-D ...] [--size=MxNxK ...] [-o DIR]
 //                [--gpus=all|LIST] [--procs=N] [--repeat=N] [--jobs=N]
 //                [--json|--csv=OUT]
+// klx sweep FILE --ladder="NAME: A=1,B=2" [--ladder=...] [-D A=1 ...] ...
+//                (rungs in order, each adding its values to the one before)
 //
 // Reads as its phases: the plan (every combination of the -D lists),
 // where the bundles go, the compiles (on every core), the compile table,
@@ -62,20 +64,52 @@ bool readJobs(const Arguments &args, SweepRequest &request) {
   return true;
 }
 
-/// The request, or nullopt after a message (exit 2).
-std::optional<SweepRequest> readRequest(const Arguments &args) {
-  SweepRequest request;
-  if (args.defines.empty()) {
+/// The variants: every combination of the -D lists, or with --ladder the
+/// rungs in order (the -D values, one each, under every rung). False
+/// after a message.
+bool readVariants(const Arguments &args, SweepPlan &plan) {
+  std::vector<std::string> rungs;
+  for (const auto &[name, value] : args.flags)
+    if (name == "ladder")
+      rungs.push_back(value);
+  if (rungs.empty() && args.defines.empty()) {
     llvm::errs() << "klx sweep: give the values to sweep: -D NAME=V1,V2,... "
-                    "(one -D per parameter the sample declares)\n";
-    return std::nullopt;
+                    "(one -D per parameter the sample declares), or the "
+                    "rungs of a ladder: --ladder=\"NAME: A=1,B=2\" ...\n";
+    return false;
+  }
+  if (!rungs.empty()) {
+    for (const auto &[name, value] : args.defines)
+      if (llvm::StringRef(value).contains(',')) {
+        llvm::errs() << "klx sweep: -D " << name << "=" << value
+                     << ": a ladder takes one value per -D (the rungs say "
+                        "what changes)\n";
+        return false;
+      }
+    llvm::Expected<std::vector<SweepRung>> ladder =
+        sweepLadder(args.defines, rungs);
+    if (!ladder) {
+      llvm::errs() << "klx sweep: " << llvm::toString(ladder.takeError())
+                   << "\n";
+      return false;
+    }
+    plan.ladder = std::move(*ladder);
+    return true;
   }
   llvm::Expected<std::vector<SweepAxis>> axes = sweepAxes(args.defines);
   if (!axes) {
     llvm::errs() << "klx sweep: " << llvm::toString(axes.takeError()) << "\n";
-    return std::nullopt;
+    return false;
   }
-  request.plan.axes = std::move(*axes);
+  plan.axes = std::move(*axes);
+  return true;
+}
+
+/// The request, or nullopt after a message (exit 2).
+std::optional<SweepRequest> readRequest(const Arguments &args) {
+  SweepRequest request;
+  if (!readVariants(args, request.plan))
+    return std::nullopt;
   for (const auto &[name, value] : args.flags) {
     if (name == "size") {
       if (!parseProblemSize(value)) {
@@ -199,8 +233,7 @@ std::string notRunReason(const GpuProbe &gpu, const std::string &dir) {
 int printJson(const LoadedInput &input, const SweepRequest &request,
               llvm::ArrayRef<SweepVariant> variants, const GpuProbe &gpu,
               const std::string &dir, const std::string &runJson, bool ran) {
-  llvm::json::Value doc = sweepJson(input.fileName, request.plan.axes,
-                                    request.plan.sizes, variants);
+  llvm::json::Value doc = sweepJson(input.fileName, request.plan, variants);
   llvm::json::Object &root = *doc.getAsObject();
   root["bundles"] = dir;
   if (!ran) {
@@ -220,12 +253,13 @@ int printJson(const LoadedInput &input, const SweepRequest &request,
 } // namespace
 
 int cli::runSweepCommand(const Arguments &args) {
-  static const llvm::StringRef ownFlags[] = {
-      "size", "gpus", "procs", "repeat", "timeout-ms", "jobs", "json", "csv"};
+  static const llvm::StringRef ownFlags[] = {"size",   "gpus",       "procs",
+                                             "repeat", "timeout-ms", "jobs",
+                                             "ladder", "json",       "csv"};
   std::optional<SweepRequest> request = readRequest(args);
   if (!request)
     return kExitUsageError;
-  size_t count = sweepCombinations(request->plan.axes).size();
+  size_t count = plannedVariants(request->plan).size();
   // The --timeout bounds each variant's compile; a sweep compiles `count`
   // of them, `jobs` at a time.
   double rounds = double((count + request->jobs - 1) / request->jobs);

@@ -297,6 +297,8 @@ LinkAction klx::app::followLink(llvm::StringRef target,
       action.commands.push_back(cmd::ShowTimelineOf{value.str()});
     } else if (name == "counterexample") {
       action.commands.push_back(cmd::ShowCounterexample{value != "0"});
+    } else if (name == "sweep") {
+      action.commands.push_back(cmd::OpenSweepResults{resolve(root, value)});
     } else if (name == "compare") {
       std::string variant = value.str();
       if (value.ends_with(".mlir") || value.contains('/'))

@@ -91,6 +91,7 @@ llvm::Error readRuns(const llvm::json::Object &root, SweepResults &results) {
   if (!sizes)
     return llvm::createStringError("the sweep result has no 'sizes' array");
   results.device = text(root, "device");
+  bool ordered = root.getBoolean(rt::sweepfile::kOrdered).value_or(false);
   for (const llvm::json::Value &value : *sizes) {
     const llvm::json::Object *size = value.getAsObject();
     const llvm::json::Array *rows = size ? size->getArray("rows") : nullptr;
@@ -99,6 +100,7 @@ llvm::Error readRuns(const llvm::json::Object &root, SweepResults &results) {
           "a size of the sweep result has no 'rows' array");
     SweepSizeResult result;
     result.size = text(*size, "size");
+    result.ordered = ordered;
     std::vector<double> blas;
     for (const llvm::json::Value &row : *rows)
       if (const llvm::json::Object *o = row.getAsObject()) {
@@ -149,7 +151,7 @@ klx::app::sweepResultsFromCompile(llvm::StringRef file,
                                   llvm::StringRef notRun) {
   // The same cells `klx sweep --json` writes, read back: one place says
   // how a variant's resources print.
-  llvm::json::Value doc = sweepJson(file, {}, {}, variants);
+  llvm::json::Value doc = sweepJson(file, SweepPlan{}, variants);
   llvm::json::Object &root = *doc.getAsObject();
   root["not_run"] = notRun;
   std::string written;

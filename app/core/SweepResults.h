@@ -48,8 +48,11 @@ struct SweepBar {
 };
 
 struct SweepSizeResult {
-  std::string size;           // "8192x8192x8192", or "" for each bundle's own
-  std::vector<SweepBar> bars; // ranked: fastest first, then failures
+  std::string size; // "8192x8192x8192", or "" for each bundle's own
+  /// Ranked (fastest first, then failures), or for a ladder the rungs
+  /// in order, each adding a technique to the one before.
+  std::vector<SweepBar> bars;
+  bool ordered = false;
   /// The median of the bars' cuBLAS medians (one shape, one library): the
   /// line the chart draws; 0 when nothing timed cuBLAS.
   double cublasTflops = 0;

@@ -100,7 +100,7 @@ void SweepWorker::run(SweepRequest request) {
           llvm::sys::fs::createUniqueDirectory("klx-sweep", dir)) {
     results.notRun = "cannot make a folder for the bundles: " + ec.message();
   } else {
-    size_t total = sweepCombinations(request.plan.axes).size();
+    size_t total = plannedVariants(request.plan).size();
     setPhase(llvm::formatv("compiling 0 of {0}", total), 0, total);
     unsigned jobs = request.jobs
                         ? request.jobs

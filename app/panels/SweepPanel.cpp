@@ -40,14 +40,17 @@ ImU32 barColour(const SweepBar &bar) {
   return palette::theme().failedMarker;
 }
 
-/// What stands right of a bar: its figures, or what went wrong.
-std::string barText(const SweepBar &bar) {
+/// What stands right of a bar: its figures, or what went wrong; a
+/// ladder's rung also says what it gained over the rung before.
+std::string barText(const SweepBar &bar, const SweepBar *previous) {
   if (!bar.ok())
     return bar.status;
   std::string text = format("%.1f TFLOP/s", bar.tflops);
   if (bar.ratio > 0)
     text += format("  %.2fx", bar.ratio) + format(" [%.2f", bar.ratioMin) +
             format(", %.2f]", bar.ratioMax);
+  if (previous && previous->ok() && previous->tflops > 0)
+    text += format("  %+.0f%%", 100 * (bar.tflops / previous->tflops - 1));
   return text;
 }
 
@@ -87,12 +90,18 @@ ChartGeometry chartGeometry(const SweepSizeResult &size) {
   float names = 0;
   for (const SweepBar &bar : size.bars)
     names = std::max(names, ImGui::CalcTextSize(bar.variant.c_str()).x);
-  float figures = ImGui::CalcTextSize("000.0 TFLOP/s  0.00x [0.00, 0.00]").x;
+  float figures = ImGui::CalcTextSize(
+                      size.ordered ? "000.0 TFLOP/s  0.00x [0.00, 0.00]  +00%"
+                                   : "000.0 TFLOP/s  0.00x [0.00, 0.00]")
+                      .x;
   // Names in a column when they and the figures leave the bars room.
   g.stacked = names + figures + ImGui::GetFontSize() * 12 > g.width;
   g.labelWidth = g.stacked ? g.width : names;
   g.barLeft = g.stacked ? 0 : names + 8;
-  g.barMax = std::max(30.0f, g.width - g.barLeft - figures - 12);
+  // Stacked, the figures are written over the bar (a pale fill), so the
+  // bars keep the pane's width.
+  g.barMax = g.stacked ? g.width - 4
+                       : std::max(30.0f, g.width - g.barLeft - figures - 12);
   g.row = g.stacked ? g.line * 2 : g.line * 1.25f;
   return g;
 }
@@ -121,14 +130,17 @@ void drawChart(const SweepSizeResult &size) {
     float barHeight = g.stacked ? g.line : g.row;
     float length =
         scale > 0 && bar.tflops > 0 ? float(bar.tflops / scale) * g.barMax : 0;
+    ImU32 fill = g.stacked ? (barColour(bar) & 0x00ffffffu) | 0xa0000000u
+                           : barColour(bar);
     if (length > 0)
       draw->AddRectFilled(ImVec2(x0, barY + 3),
-                          ImVec2(x0 + length, barY + barHeight - 3),
-                          barColour(bar), 2);
-    // The figures in one column right of the longest bar: aligned, and
-    // clear of the cuBLAS line.
-    draw->AddText(ImVec2(x0 + g.barMax + 8, barY + 2), barColour(bar),
-                  barText(bar).c_str());
+                          ImVec2(x0 + length, barY + barHeight - 3), fill, 2);
+    // Wide, the figures stand in one column right of the longest bar
+    // (aligned, clear of the cuBLAS line); stacked, on the bar itself.
+    draw->AddText(
+        ImVec2(g.stacked ? x0 + 4 : x0 + g.barMax + 8, barY + 2),
+        g.stacked && bar.ok() ? theme.brightText : barColour(bar),
+        barText(bar, size.ordered && i ? &size.bars[i - 1] : nullptr).c_str());
     ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
     ImGui::InvisibleButton(("bar" + std::to_string(i)).c_str(),
                            ImVec2(g.width, g.row));
@@ -146,8 +158,11 @@ void drawChart(const SweepSizeResult &size) {
     }
     std::string text = format("cuBLAS %.1f", size.cublasTflops);
     float textWidth = ImGui::CalcTextSize(text.c_str()).x;
-    draw->AddText(ImVec2(std::max(x0, x - textWidth / 2), origin.y + 2),
-                  theme.headingText, text.c_str());
+    draw->AddText(
+        ImVec2(std::clamp(x - textWidth / 2, x0,
+                          std::max(x0, origin.x + g.width - textWidth)),
+               origin.y + 2),
+        theme.headingText, text.c_str());
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(g.width, g.line + g.row * float(size.bars.size()) + 4));
@@ -270,6 +285,12 @@ private:
     if (!results.notRun.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, palette::theme().warningText);
       ImGui::TextWrapped("%s", results.notRun.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (results.measured() && results.sizes.front().ordered) {
+      ImGui::PushStyleColor(ImGuiCol_Text, palette::theme().dimText);
+      ImGui::TextWrapped("a ladder: each rung adds one technique to the one "
+                         "above it; the percentages are its gain");
       ImGui::PopStyleColor();
     }
     if (results.measured() && ImGui::BeginTabBar("sizes")) {

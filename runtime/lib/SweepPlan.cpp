@@ -228,24 +228,32 @@ SweepRow summarizeRow(size_t variant,
 /// Passing rows by TFLOP/s, then failed ones (most processes passed
 /// first), then the variants with nothing to run; ties keep the plan's
 /// order.
-void rankRows(std::vector<SweepRow> &rows) {
+void rankRows(std::vector<SweepRow> &rows, bool ordered) {
   auto group = [](const SweepRow &r) {
     if (r.status == "passed")
       return 0;
     return r.status == "not_compiled" || r.status == "no_bundle" ? 2 : 1;
   };
-  std::sort(rows.begin(), rows.end(),
-            [&](const SweepRow &a, const SweepRow &b) {
-              if (group(a) != group(b))
-                return group(a) < group(b);
-              if (group(a) == 1 && a.passed != b.passed)
-                return a.passed > b.passed;
-              if (a.tflops != b.tflops)
-                return a.tflops > b.tflops;
-              return a.variant < b.variant;
-            });
-  for (size_t i = 0; i < rows.size() && group(rows[i]) == 0; ++i)
-    rows[i].rank = int(i + 1);
+  auto faster = [&](const SweepRow &a, const SweepRow &b) {
+    if (group(a) != group(b))
+      return group(a) < group(b);
+    if (group(a) == 1 && a.passed != b.passed)
+      return a.passed > b.passed;
+    if (a.tflops != b.tflops)
+      return a.tflops > b.tflops;
+    return a.variant < b.variant;
+  };
+  // A ladder keeps its rungs in order and ranks them where they stand.
+  std::vector<SweepRow *> byRank;
+  for (SweepRow &row : rows)
+    byRank.push_back(&row);
+  std::sort(
+      byRank.begin(), byRank.end(),
+      [&](const SweepRow *a, const SweepRow *b) { return faster(*a, *b); });
+  for (size_t i = 0; i < byRank.size() && group(*byRank[i]) == 0; ++i)
+    byRank[i]->rank = int(i + 1);
+  if (!ordered)
+    std::sort(rows.begin(), rows.end(), faster);
 }
 
 } // namespace
@@ -294,7 +302,10 @@ std::optional<SweepPlan> klx::rt::parseSweepPlan(std::string_view text,
       return std::nullopt;
     plan.variants.push_back(std::move(*variant));
   }
-  if (!readAxes(*root, plan, error))
+  if (const JsonValue *ordered =
+          member(*root, "", sweepfile::kOrdered, Kind::Bool, false, error))
+    plan.ordered = ordered->asBool();
+  if (!error.empty() || !readAxes(*root, plan, error))
     return std::nullopt;
   return plan;
 }
@@ -425,7 +436,7 @@ klx::rt::summarizeSweep(const SweepPlan &plan,
                                        : "did not compile";
       table.rows.push_back(std::move(row));
     }
-    rankRows(table.rows);
+    rankRows(table.rows, plan.ordered);
     summary.tables.push_back(std::move(table));
   }
   summary.exitCode = exitCodeOfSeverity(worst);

@@ -10,6 +10,7 @@
 #include "klx/Runtime/Sweep.h"
 #include "klx/Runtime/SweepFormat.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -113,8 +114,11 @@ std::string bestLine(const SweepPlan &plan, const SweepSummary &s) {
   std::string out;
   for (const SweepTable &table : s.tables) {
     std::string best = "none passed";
-    if (!table.rows.empty() && table.rows.front().rank == 1) {
-      const SweepRow &row = table.rows.front();
+    // Ranked tables lead with it; a ladder's rungs keep their order.
+    auto first = std::find_if(table.rows.begin(), table.rows.end(),
+                              [](const SweepRow &r) { return r.rank == 1; });
+    if (first != table.rows.end()) {
+      const SweepRow &row = *first;
       best = plan.variants[row.variant].name + " (" +
              format("%.1f TFLOP/s", row.tflops) +
              (row.ratio > 0 ? format(", %.2fx cuBLAS", row.ratio) : "") + ")";
@@ -256,6 +260,8 @@ std::string klx::rt::formatSweepJson(const SweepPlan &plan,
   w.value(s.device);
   w.key("exit_code");
   w.value(int64_t(s.exitCode));
+  w.key(sweepfile::kOrdered);
+  w.value(plan.ordered);
   w.key("sizes");
   w.beginArray();
   for (const SweepTable &table : s.tables) {

@@ -80,6 +80,43 @@ TEST_CASE("sweep: axes, combinations, names and folders", "[sweep]") {
   CHECK(llvm::StringRef(error(tooMany)).contains("more than 256 variants"));
 }
 
+TEST_CASE("sweep: a ladder's rungs, each on top of the one before", "[sweep]") {
+  llvm::Expected<std::vector<SweepRung>> ladder = sweepLadder(
+      {{"dtype", "bf16"}}, {"one tile: persistent=0,tile_n=128",
+                            "128x256 tiles: tile_n=256", "group_m=4"});
+  REQUIRE(!!ladder);
+  REQUIRE(ladder->size() == 3);
+  CHECK(ladder->at(0).name == "one tile");
+  CHECK(ladder->at(0).defines ==
+        Defines{{"dtype", "bf16"}, {"persistent", "0"}, {"tile_n", "128"}});
+  CHECK(ladder->at(1).defines ==
+        Defines{{"dtype", "bf16"}, {"persistent", "0"}, {"tile_n", "256"}});
+  // A rung without a name is named by what it adds.
+  CHECK(ladder->at(2).name == "group_m=4");
+  CHECK(ladder->at(2).defines.size() == 4);
+
+  SweepPlan plan;
+  plan.ladder = *ladder;
+  std::vector<PlannedVariant> planned = plannedVariants(plan);
+  REQUIRE(planned.size() == 3);
+  CHECK(planned[1].folder == "02-128x256-tiles");
+  CHECK(planned[2].name == "group_m=4");
+  llvm::json::Value json = sweepJson("gemm.mlir", plan, {});
+  const llvm::json::Object &root = *json.getAsObject();
+  CHECK(root.getBoolean("ordered") == true);
+  // The axes are what the rungs change.
+  REQUIRE(root.getArray("axes")->size() == 2);
+
+  for (const char *bad : {"name: stages", "x: a.mlir"}) {
+    INFO("rung '" << bad << "'");
+    llvm::Expected<std::vector<SweepRung>> refused =
+        sweepLadder({}, {std::string(bad)});
+    CHECK_FALSE(!!refused);
+    if (!refused)
+      llvm::consumeError(refused.takeError());
+  }
+}
+
 TEST_CASE("sweep: every variant compiled, bundled, and described", "[sweep]") {
   std::string dir = tempDir("klx-sweep-test");
   SweepPlan plan;
@@ -170,6 +207,21 @@ TEST_CASE("sweep results: klx sweep --json and klx-run --sweep --json",
   CHECK(llvm::StringRef(error("{\"x\": 1}")).contains("not a sweep"));
   CHECK(llvm::StringRef(error("{\"klx_sweep_result\": 1}"))
             .contains("no 'sizes' array"));
+}
+
+TEST_CASE("sweep results: a ladder in its order", "[sweep]") {
+  // The H100's ladder of 2026-11-27 (bench/gpu/ladder.sh).
+  llvm::Expected<app::SweepResults> ladder = app::parseSweepResults(
+      test::readSource("tests/fixtures/sweep/h100-ladder.json"));
+  REQUIRE(!!ladder);
+  REQUIRE(ladder->sizes.size() == 2);
+  const app::SweepSizeResult &size = ladder->sizes[0];
+  CHECK(size.ordered);
+  REQUIRE(size.bars.size() == 8);
+  CHECK(llvm::StringRef(size.bars[0].variant).starts_with("TMA + wgmma"));
+  CHECK(size.bars[7].variant == "tile order, groups of 4 rows");
+  CHECK(size.bars[7].rank == 1);
+  CHECK(size.bars[0].tflops < size.bars[7].tflops);
 }
 
 TEST_CASE("sweep results: the pane's -D lists", "[sweep]") {

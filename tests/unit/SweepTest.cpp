@@ -246,6 +246,40 @@ TEST_CASE("sweep: a variant that compiled without a bundle is not run",
                  "found |"));
 }
 
+TEST_CASE("sweep: a ladder keeps its rungs in order", "[runtime][sweep]") {
+  // "ordered": each rung adds a technique to the one before; the table
+  // keeps that order and still ranks by speed.
+  SweepPlan p = plan(R"({"klx_sweep": 1, "ordered": true, "variants": [
+      {"name": "one tile", "bundle": "a", "compiled": true},
+      {"name": "4 stages", "bundle": "b", "compiled": true},
+      {"name": "128x256", "bundle": "c", "compiled": true}]})");
+  CHECK(p.ordered);
+  std::vector<SweepJob> jobs = planSweepJobs(p, 1);
+  REQUIRE(jobs.size() == 3);
+  std::vector<SweepProcess> processes;
+  double tflops[] = {400, 700, 600};
+  for (const SweepJob &job : jobs)
+    processes.push_back(readSweepChild(
+        job, 0,
+        child(passedJson(tflops[job.variant], 750, tflops[job.variant] * 0.9),
+              0)));
+  SweepSummary s = summarizeSweep(p, processes);
+  const std::vector<SweepRow> &rows = s.tables.at(0).rows;
+  REQUIRE(rows.size() == 3);
+  CHECK(p.variants[rows[0].variant].name == "one tile");
+  CHECK(p.variants[rows[2].variant].name == "128x256");
+  CHECK(rows[0].rank == 3);
+  CHECK(rows[1].rank == 1);
+  CHECK(rows[2].rank == 2);
+  CHECK(contains(formatSweepJson(p, s), "\"ordered\":true"));
+  CHECK(contains(formatSweepText(p, s), "best: 4 stages (700.0 TFLOP/s"));
+  // Without "ordered" the same runs are ranked, fastest first.
+  p.ordered = false;
+  CHECK(
+      p.variants[summarizeSweep(p, processes).tables[0].rows[0].variant].name ==
+      "4 stages");
+}
+
 TEST_CASE("sweep: jobs in rounds, each round one variant later",
           "[runtime][sweep]") {
   SweepPlan p = plan(R"({"klx_sweep": 1, "sizes": ["64x64x64", "128x128x64"],

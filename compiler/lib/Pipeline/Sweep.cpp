@@ -17,6 +17,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace klx;
 namespace sweepfile = klx::rt::sweepfile;
@@ -83,6 +84,14 @@ static std::vector<std::string> varyingParts(const Defines &defines,
   return parts;
 }
 
+/// `name` with every character a folder name should not have as '-'.
+static std::string folderSafe(std::string name) {
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '-' && c != '_' && c != '.')
+      c = '-';
+  return name;
+}
+
 std::string klx::sweepVariantName(const Defines &defines,
                                   llvm::ArrayRef<SweepAxis> axes) {
   std::vector<std::string> parts = varyingParts(defines, axes, "=");
@@ -92,12 +101,61 @@ std::string klx::sweepVariantName(const Defines &defines,
 std::string klx::sweepFolderName(const Defines &defines,
                                  llvm::ArrayRef<SweepAxis> axes) {
   std::string name = llvm::join(varyingParts(defines, axes, "-"), "_");
-  if (name.empty())
-    name = "as-given";
-  for (char &c : name)
-    if (!llvm::isAlnum(c) && c != '-' && c != '_' && c != '.')
-      c = '-';
-  return name;
+  return folderSafe(name.empty() ? "as-given" : name);
+}
+
+llvm::Expected<std::vector<SweepRung>>
+klx::sweepLadder(const Defines &base, llvm::ArrayRef<std::string> texts) {
+  if (texts.size() > kMaxSweepVariants)
+    return llvm::createStringError(
+        llvm::formatv("a ladder of more than {0} rungs", kMaxSweepVariants)
+            .str());
+  std::vector<SweepRung> rungs;
+  Defines current = base;
+  for (const std::string &text : texts) {
+    llvm::StringRef rest = llvm::StringRef(text).trim();
+    std::string name;
+    // "NAME: A=1,B=2": a name before a colon that comes before any '='.
+    size_t colon = rest.find(':');
+    if (colon != llvm::StringRef::npos && colon < rest.find('=')) {
+      name = rest.take_front(colon).trim().str();
+      rest = rest.drop_front(colon + 1).trim();
+    }
+    VariantSpec spec;
+    if (!rest.empty()) {
+      std::string error;
+      std::optional<VariantSpec> parsed = parseVariantSpec(rest, error);
+      if (!parsed || !parsed->file.empty())
+        return llvm::createStringError(
+            "--ladder=" + text + ": " +
+            (error.empty() ? "expected NAME=VALUE[,NAME=VALUE...]" : error));
+      spec = std::move(*parsed);
+    }
+    current = applyVariant(current, spec);
+    if (name.empty())
+      name = spec.defines.empty() ? "as given" : definesText(spec.defines);
+    rungs.push_back({name, current});
+  }
+  return rungs;
+}
+
+std::vector<PlannedVariant> klx::plannedVariants(const SweepPlan &plan) {
+  std::vector<PlannedVariant> planned;
+  if (!plan.isLadder()) {
+    for (Defines &defines : sweepCombinations(plan.axes))
+      planned.push_back({sweepVariantName(defines, plan.axes),
+                         sweepFolderName(defines, plan.axes),
+                         std::move(defines)});
+    return planned;
+  }
+  for (size_t i = 0; i < plan.ladder.size(); ++i) {
+    const SweepRung &rung = plan.ladder[i];
+    planned.push_back(
+        {rung.name,
+         folderSafe(llvm::formatv("{0:2}-{1}", i + 1, rung.name).str()),
+         rung.defines});
+  }
+  return planned;
 }
 
 /// ptxas's report, or the AMDGPU metadata, of the run's (first) kernel.
@@ -149,11 +207,10 @@ static void summarizeTimeline(const PipelineRun &run, SweepVariant &variant) {
 }
 
 SweepVariant klx::summarizeSweepVariant(const PipelineRun &run,
-                                        const Defines &defines,
-                                        llvm::ArrayRef<SweepAxis> axes) {
+                                        const PlannedVariant &planned) {
   SweepVariant variant;
-  variant.name = sweepVariantName(defines, axes);
-  variant.defines = defines;
+  variant.name = planned.name;
+  variant.defines = planned.defines;
   variant.compiled = run.succeeded();
   for (const Diag &diag : run.allDiagnostics()) {
     if (diag.severity != Severity::Error)
@@ -264,12 +321,32 @@ static llvm::json::Object variantJson(const SweepVariant &v) {
   return o;
 }
 
-llvm::json::Value klx::sweepJson(llvm::StringRef file,
-                                 llvm::ArrayRef<SweepAxis> axes,
-                                 llvm::ArrayRef<std::string> sizes,
+/// A ladder's axes: each parameter whose value is not the same in every
+/// rung (set by some rungs only, or to different values), with the values
+/// its rungs give it, in order.
+static std::vector<SweepAxis> ladderAxes(const SweepPlan &plan) {
+  std::vector<SweepAxis> axes;
+  std::map<std::string, size_t> rungsSetting;
+  for (const SweepRung &rung : plan.ladder)
+    for (const auto &define : rung.defines) {
+      auto axis = llvm::find_if(
+          axes, [&](const SweepAxis &a) { return a.name == define.first; });
+      if (axis == axes.end())
+        axis = axes.insert(axes.end(), SweepAxis{define.first, {}});
+      if (!llvm::is_contained(axis->values, define.second))
+        axis->values.push_back(define.second);
+      ++rungsSetting[define.first];
+    }
+  llvm::erase_if(axes, [&](const SweepAxis &a) {
+    return a.values.size() < 2 && rungsSetting[a.name] == plan.ladder.size();
+  });
+  return axes;
+}
+
+llvm::json::Value klx::sweepJson(llvm::StringRef file, const SweepPlan &plan,
                                  llvm::ArrayRef<SweepVariant> variants) {
   llvm::json::Array axesJson, variantsJson;
-  for (const SweepAxis &axis : axes)
+  for (const SweepAxis &axis : plan.isLadder() ? ladderAxes(plan) : plan.axes)
     axesJson.push_back(llvm::json::Object{
         {sweepfile::kAxisName, axis.name},
         {sweepfile::kAxisValues, llvm::json::Array(axis.values)}});
@@ -278,7 +355,8 @@ llvm::json::Value klx::sweepJson(llvm::StringRef file,
   return llvm::json::Object{{sweepfile::kVersionKey, sweepfile::kVersion},
                             {sweepfile::kFile, file},
                             {sweepfile::kAxes, std::move(axesJson)},
-                            {sweepfile::kSizes, llvm::json::Array(sizes)},
+                            {sweepfile::kSizes, llvm::json::Array(plan.sizes)},
+                            {sweepfile::kOrdered, plan.isLadder()},
                             {sweepfile::kVariants, std::move(variantsJson)}};
 }
 

@@ -32,7 +32,9 @@ std::string klx::missingCubin(const PipelineRun &run) {
 /// Writes the variant's bundle into dir/FOLDER from its finished run, or
 /// says in the variant why there is none.
 static void writeVariantBundle(const PipelineRun &run, llvm::StringRef dir,
-                               const SweepPlan &plan, SweepVariant &variant) {
+                               const SweepPlan &plan,
+                               const PlannedVariant &planned,
+                               SweepVariant &variant) {
   if (!variant.compiled || dir.empty())
     return;
   if (std::string why = missingCubin(run); !why.empty()) {
@@ -52,14 +54,13 @@ static void writeVariantBundle(const PipelineRun &run, llvm::StringRef dir,
         variant.bundleNote = "--size=" + why;
   for (const auto &[name, value] : variant.defines)
     bundle->defines[name] = value;
-  std::string folder = sweepFolderName(variant.defines, plan.axes);
   llvm::SmallString<256> path(dir);
-  llvm::sys::path::append(path, folder);
+  llvm::sys::path::append(path, planned.folder);
   if (llvm::Error error = writeBundle(path, *bundle)) {
     variant.bundleNote = llvm::toString(std::move(error));
     return;
   }
-  variant.folder = folder;
+  variant.folder = planned.folder;
 }
 
 std::vector<SweepVariant> klx::compileSweep(llvm::StringRef source,
@@ -68,34 +69,33 @@ std::vector<SweepVariant> klx::compileSweep(llvm::StringRef source,
                                             const SweepPlan &plan,
                                             llvm::StringRef dir, unsigned jobs,
                                             const SweepProgress &progress) {
-  std::vector<Defines> combinations = sweepCombinations(plan.axes);
-  std::vector<SweepVariant> variants(combinations.size());
+  std::vector<PlannedVariant> planned = plannedVariants(plan);
+  std::vector<SweepVariant> variants(planned.size());
   std::atomic<size_t> next{0};
   std::mutex finishing;
   size_t done = 0;
   auto work = [&] {
-    for (size_t i = next++; i < combinations.size(); i = next++) {
+    for (size_t i = next++; i < planned.size(); i = next++) {
       CompileOptions options = base;
-      options.defines = combinations[i];
+      options.defines = planned[i].defines;
       options.emitGoal = EmitKind::Cubin;
       options.codeObject = true; // AMD: the object ld.lld links
       auto start = std::chrono::steady_clock::now();
       PipelineRun run = runPipeline(source.str(), fileName.str(), options);
       SweepVariant &variant = variants[i];
-      variant = summarizeSweepVariant(run, combinations[i], plan.axes);
+      variant = summarizeSweepVariant(run, planned[i]);
       variant.compileSeconds = std::chrono::duration<double>(
                                    std::chrono::steady_clock::now() - start)
                                    .count();
-      writeVariantBundle(run, dir, plan, variant);
+      writeVariantBundle(run, dir, plan, planned[i], variant);
       std::lock_guard<std::mutex> lock(finishing);
       ++done;
       if (progress)
-        progress(done, combinations.size(), variant);
+        progress(done, planned.size(), variant);
     }
   };
   std::vector<std::thread> threads;
-  size_t threadCount =
-      std::min<size_t>(std::max(jobs, 1u), combinations.size());
+  size_t threadCount = std::min<size_t>(std::max(jobs, 1u), planned.size());
   for (size_t t = 1; t < threadCount; ++t)
     threads.emplace_back(work);
   work();
@@ -114,8 +114,6 @@ llvm::Error klx::writeSweepFile(llvm::StringRef dir, llvm::StringRef fileName,
   if (ec)
     return llvm::createStringError(ec, "%s: cannot write: %s", path.c_str(),
                                    ec.message().c_str());
-  os << llvm::formatv("{0:2}",
-                      sweepJson(fileName, plan.axes, plan.sizes, variants))
-     << "\n";
+  os << llvm::formatv("{0:2}", sweepJson(fileName, plan, variants)) << "\n";
   return llvm::Error::success();
 }

@@ -18,6 +18,13 @@
 // RUN: FileCheck %s --check-prefix=CSV < %t/sweep.csv
 // The AMD lowering's resources come from the code object's metadata.
 // RUN: klx sweep %samples/amd/gemm_mfma.mlir -D stages=2,3 2>/dev/null | FileCheck %s --check-prefix=AMD
+// A ladder: each --ladder rung adds its values to the one before, in
+// order; sweep.json says "ordered".
+// RUN: env KLX_LIBCUDA=%t/no-such-libcuda.so klx sweep %samples/nvidia/gemm_ws_persistent.mlir -D tile_n=128 --ladder="no roles: warp_specialize=0" --ladder="roles: warp_specialize=1" --ladder="stages=3" -o %t/ladder 2>/dev/null | FileCheck %s --check-prefix=LADDER
+// RUN: FileCheck %s --check-prefix=ORDERED < %t/ladder/sweep.json
+// RUN: test -s %t/ladder/03-stages-3/kernel.cubin
+// RUN: not klx sweep %samples/nvidia/gemm_ws_persistent.mlir -D tile_n=128,256 --ladder="stages=3" 2>&1 | FileCheck %s --check-prefix=LADDERLIST
+// RUN: not klx sweep %samples/nvidia/gemm_ws_persistent.mlir --ladder="a: stages" 2>&1 | FileCheck %s --check-prefix=LADDERBAD
 // Usage errors, exit 2, and a sweep where nothing compiles, exit 1.
 // RUN: not klx sweep %samples/nvidia/gemm_ws_persistent.mlir 2>&1 | FileCheck %s --check-prefix=NOAXES
 // RUN: not klx sweep %samples/nvidia/gemm_ws_persistent.mlir -D stages=2,3 -D stages=4 2>&1 | FileCheck %s --check-prefix=TWICE
@@ -72,6 +79,14 @@
 // CSV-NEXT: stages=3,yes,
 
 // AMD: | stages=2 | yes | v{{[0-9]+}} a{{[0-9]+}} s{{[0-9]+}} | {{[0-9]+}} | 0 | - |
+
+// LADDER: klx sweep: {{.*}}: 3 variants, 3 compiled
+// LADDER: | no roles | yes | {{.*}} | all threads |
+// LADDER-NEXT: | roles | yes | {{.*}} | producer, consumer |
+// LADDER-NEXT: | stages=3 | yes |
+// ORDERED: "ordered": true,
+// LADDERLIST: klx sweep: -D tile_n=128,256: a ladder takes one value per -D
+// LADDERBAD: klx sweep: --ladder=a: stages: expected NAME=VALUE
 
 // NOAXES: klx sweep: give the values to sweep: -D NAME=V1,V2,...
 // TWICE: klx sweep: -D stages is given twice; list its values once

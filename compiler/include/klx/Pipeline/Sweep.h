@@ -64,6 +64,40 @@ std::string sweepVariantName(const Defines &defines,
 std::string sweepFolderName(const Defines &defines,
                             llvm::ArrayRef<SweepAxis> axes);
 
+/// One rung of a ladder: its name ("128x256 tiles") and its full -D
+/// values (the rungs before it, and what it adds).
+struct SweepRung {
+  std::string name;
+  Defines defines;
+};
+
+/// What is asked of a sweep: every combination of the axes, or a ladder
+/// of rungs in order; and the sizes its bundles run at ("MxNxK" or "N";
+/// none: each bundle's own).
+struct SweepPlan {
+  std::vector<SweepAxis> axes;
+  std::vector<SweepRung> ladder; // when not empty, instead of the axes
+  std::vector<std::string> sizes;
+  bool isLadder() const { return !ladder.empty(); }
+};
+
+/// A ladder from `--ladder` texts, "NAME: A=1,B=2" or "A=1,B=2" (then
+/// named by its values), each rung the one before with its own values
+/// set, the first on top of `base`. Fails on a rung that is not
+/// NAME=VALUE pairs, or more than kMaxSweepVariants rungs.
+llvm::Expected<std::vector<SweepRung>>
+sweepLadder(const Defines &base, llvm::ArrayRef<std::string> texts);
+
+/// A variant the plan asks for: its name, bundle folder and -D values.
+struct PlannedVariant {
+  std::string name, folder;
+  Defines defines;
+};
+
+/// The plan's variants in order: the axes' combinations (the first axis
+/// slowest), or the rungs ("01-one-tile", ...).
+std::vector<PlannedVariant> plannedVariants(const SweepPlan &plan);
+
 /// What the compiler says of one variant, before it runs.
 struct SweepVariant {
   std::string name;   // sweepVariantName
@@ -89,31 +123,21 @@ struct SweepVariant {
 
 /// Reads the finished run of one variant.
 SweepVariant summarizeSweepVariant(const PipelineRun &run,
-                                   const Defines &defines,
-                                   llvm::ArrayRef<SweepAxis> axes);
+                                   const PlannedVariant &planned);
 
 /// The compile table: one row per variant, in plan order.
 void printSweepTable(llvm::raw_ostream &os,
                      llvm::ArrayRef<SweepVariant> variants);
 
 /// sweep.json (and the "variants" of `klx sweep --json`): the file, the
-/// axes, the sizes to run at ("MxNxK"; none: each bundle's own) and the
-/// variants.
-llvm::json::Value sweepJson(llvm::StringRef file,
-                            llvm::ArrayRef<SweepAxis> axes,
-                            llvm::ArrayRef<std::string> sizes,
+/// axes (a ladder's: each parameter its rungs set, with its values), the
+/// sizes, whether the variants are an ordered ladder, and the variants.
+llvm::json::Value sweepJson(llvm::StringRef file, const SweepPlan &plan,
                             llvm::ArrayRef<SweepVariant> variants);
 
 /// One CSV row per variant, with a header line.
 void writeSweepCsv(llvm::raw_ostream &os,
                    llvm::ArrayRef<SweepVariant> variants);
-
-/// What is asked of a sweep: the axes, and the sizes its bundles run at
-/// ("MxNxK" or "N"; none: each bundle's own).
-struct SweepPlan {
-  std::vector<SweepAxis> axes;
-  std::vector<std::string> sizes;
-};
 
 /// Called as each variant finishes compiling (from the thread that
 /// compiled it, one call at a time): how many are done, of how many.

@@ -51,6 +51,9 @@ struct SweepPlan {
   /// "N"). Empty: every bundle runs at its manifest's own size.
   std::vector<std::string> sizes;
   std::vector<SweepVariant> variants;
+  /// A ladder (sweep.json's "ordered"): the rows keep the variants' order
+  /// (each rung adds a technique to the one before); ranks still count.
+  bool ordered = false;
 };
 
 /// Parses sweep.json's text. On failure returns nullopt and sets `error`

@@ -21,6 +21,9 @@ inline constexpr char kFile[] = "file";         // the swept source
 inline constexpr char kAxes[] = "axes";         // [{name, values}]
 inline constexpr char kSizes[] = "sizes";       // ["MxNxK"]; []: each own
 inline constexpr char kVariants[] = "variants"; // [variant]
+/// true for a ladder: the variants are rungs, each adding one technique
+/// to the one before, shown in their order rather than ranked.
+inline constexpr char kOrdered[] = "ordered";
 
 // An axis.
 inline constexpr char kAxisName[] = "name";
