@@ -12,6 +12,7 @@
 #include "TestSupport.h"
 
 #include "core/Lesson.h"
+#include "core/SweepResults.h"
 #include "core/TimelineView.h"
 
 #include "klx/Pipeline/Comparison.h"
@@ -177,7 +178,7 @@ unsigned lineCount(const std::string &file) {
 TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
   std::string dir = test::sourcePath("docs/lessons");
   std::vector<LessonEntry> lessons = scanLessons(dir);
-  REQUIRE(lessons.size() == 12);
+  REQUIRE(lessons.size() == 13);
   Runs runs;
   for (const LessonEntry &entry : lessons) {
     INFO("page " << entry.path);
@@ -237,7 +238,19 @@ TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
         }
       } else if (auto *panel = std::get_if<cmd::ShowPanel>(&c)) {
         CHECK(llvm::is_contained(
-            {"Steps", "Warp roles", "Run", "Lesson", "Compare"}, panel->title));
+            {"Steps", "Warp roles", "Run", "Sweep", "Lesson", "Compare"},
+            panel->title));
+      } else if (auto *sweep = std::get_if<cmd::OpenSweepResults>(&c)) {
+        // The result a page shows is there and reads as a sweep.
+        auto text = llvm::MemoryBuffer::getFile(sweep->path);
+        REQUIRE(text);
+        llvm::Expected<SweepResults> results =
+            parseSweepResults((*text)->getBuffer());
+        CHECK(!!results);
+        if (results)
+          CHECK(results->measured());
+        else
+          llvm::consumeError(results.takeError());
       } else if (auto *compare = std::get_if<cmd::SetCompare>(&c)) {
         std::string error;
         std::optional<VariantSpec> spec =
