@@ -118,7 +118,8 @@ std::optional<SweepRequest> readRequest(const Arguments &args) {
                         "positive integers\n";
         return std::nullopt;
       }
-      request.plan.sizes.push_back(value);
+      if (!llvm::is_contained(request.plan.sizes, value))
+        request.plan.sizes.push_back(value);
     } else if (name == "gpus" || name == "procs" || name == "repeat" ||
                name == "timeout-ms") {
       request.runnerFlags.push_back("--" + name + "=" + value);
@@ -295,7 +296,10 @@ int cli::runSweepCommand(const Arguments &args) {
       return kExitUsageError;
     }
 
-  bool canRun = !gpu.device.empty() && !dir->empty() && compiled > 0;
+  // Only variants with a bundle run (a compile without ptxas has none).
+  bool bundled = llvm::any_of(
+      variants, [](const SweepVariant &v) { return !v.folder.empty(); });
+  bool canRun = !gpu.device.empty() && !dir->empty() && bundled;
   if (!request->json) {
     llvm::outs() << llvm::formatv(
         "klx sweep: {0}: {1} variant{2}, {3} compiled, in {4:F1} s on {5} "
@@ -309,8 +313,10 @@ int cli::runSweepCommand(const Arguments &args) {
     if (!dir->empty())
       llvm::outs() << "bundles and sweep.json: " << *dir << "\n";
     if (!canRun)
-      llvm::outs() << (compiled ? notRunReason(gpu, *dir)
-                                : std::string("not run: no variant compiled"))
+      llvm::outs() << (!compiled ? std::string("not run: no variant compiled")
+                       : !gpu.device.empty() && !dir->empty()
+                           ? std::string("not run: no variant has a bundle")
+                           : notRunReason(gpu, *dir))
                    << "\n";
     else
       llvm::outs() << "running on " << gpu.device << "\n";

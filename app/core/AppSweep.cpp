@@ -22,6 +22,13 @@ void AppController::startSweep(const std::string &axesText,
   sweep.error.clear();
   showPanel("Sweep");
   llvm::Expected<Defines> lists = parseSweepAxesText(axesText);
+  // The window's own -D values hold in every variant unless the lists
+  // name them.
+  if (lists)
+    for (const auto &define : appState.defines)
+      if (llvm::none_of(*lists,
+                        [&](const auto &d) { return d.first == define.first; }))
+        lists->push_back(define);
   llvm::Expected<std::vector<SweepAxis>> axes =
       lists ? sweepAxes(*lists)
             : llvm::Expected<std::vector<SweepAxis>>(lists.takeError());
@@ -40,7 +47,8 @@ void AppController::startSweep(const std::string &axesText,
           "size \"" + word.str() + "\" is not MxNxK (a gemm) or N (a gather)";
       return;
     }
-    request.plan.sizes.push_back(word.str());
+    if (!llvm::is_contained(request.plan.sizes, word.str()))
+      request.plan.sizes.push_back(word.str());
   }
   request.source = appState.source.text;
   request.fileName = appState.source.path.empty() ? std::string("untitled.mlir")

@@ -8,138 +8,223 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Program.h"
 
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <mutex>
+#include <thread>
+
 using namespace klx;
 using namespace klx::app;
 
-SweepWorker::SweepWorker(std::function<void()> wake) : wake(std::move(wake)) {}
+namespace {
+/// How long closing the window waits for a sweep to reach its next step.
+constexpr std::chrono::seconds kCloseGrace(2);
+} // namespace
 
-SweepWorker::~SweepWorker() {
-  if (stop)
-    stop->request("the window closed");
-  if (thread.joinable())
-    thread.join();
-}
+struct SweepWorker::Shared {
+  std::function<void()> wake;
+  std::mutex mutex;
+  std::condition_variable idle;
+  SweepProgressState state;
+  std::shared_ptr<const SweepResults> finished;
+  std::shared_ptr<StopRequest> stop;
+  std::thread thread;
 
-bool SweepWorker::start(SweepRequest request) {
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (state.running)
-      return false;
-    state = SweepProgressState{true, "starting", 0, 0};
+  void setPhase(std::string phase, size_t done, size_t total) {
+    std::function<void()> wakeNow;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      state.phase = std::move(phase);
+      state.done = done;
+      state.total = total;
+      wakeNow = wake; // cleared under the lock when the window closes
+    }
+    if (wakeNow)
+      wakeNow();
   }
-  if (thread.joinable())
-    thread.join();
-  stop = std::make_shared<StopRequest>();
-  request.options.stop = stop;
-  thread = std::thread([this, request = std::move(request)]() mutable {
-    run(std::move(request));
-  });
-  return true;
-}
-
-SweepProgressState SweepWorker::progress() const {
-  std::lock_guard<std::mutex> lock(mutex);
-  return state;
-}
-
-std::shared_ptr<const SweepResults> SweepWorker::take() {
-  std::lock_guard<std::mutex> lock(mutex);
-  return std::move(finished);
-}
-
-void SweepWorker::setPhase(std::string phase, size_t done, size_t total) {
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    state.phase = std::move(phase);
-    state.done = done;
-    state.total = total;
-  }
-  if (wake)
-    wake();
-}
+};
 
 namespace {
 
+/// The last non-empty line of `text`.
+std::string lastLine(llvm::StringRef text) {
+  text = text.rtrim();
+  size_t start = text.rfind('\n');
+  return text.drop_front(start == llvm::StringRef::npos ? 0 : start + 1).str();
+}
+
 /// `klx-run --sweep DIR --json`: its ranked runs, or why there are none.
+/// Polls the child so that a stop request (the window closing) kills it.
 llvm::Expected<SweepResults> runOnGpu(const SweepRequest &request,
-                                      llvm::StringRef dir) {
+                                      llvm::StringRef dir,
+                                      const StopRequest &stop) {
   llvm::Expected<TempFile> out = TempFile::create("klx-sweep", "json");
   if (!out)
     return out.takeError();
+  llvm::Expected<TempFile> err = TempFile::create("klx-sweep", "err");
+  if (!err)
+    return err.takeError();
   std::vector<std::string> args = {request.runner, "--sweep", dir.str(),
                                    "--json"};
   for (const std::string &size : request.plan.sizes)
     args.push_back("--size=" + size);
   std::vector<llvm::StringRef> argv(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(out->path()), llvm::StringRef("")};
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(out->path()),
+                                                llvm::StringRef(err->path())};
   std::string failure;
-  int code = llvm::sys::ExecuteAndWait(request.runner, argv, std::nullopt,
-                                       redirects, 0, 0, &failure);
-  if (code < 0)
+  bool failed = false;
+  llvm::sys::ProcessInfo child = llvm::sys::ExecuteNoWait(
+      request.runner, argv, std::nullopt, redirects, 0, &failure, &failed);
+  if (failed)
     return llvm::createStringError(request.runner + ": " + failure);
+  while (true) {
+    llvm::sys::ProcessInfo done =
+        llvm::sys::Wait(child, 0u, &failure, nullptr, /*Polling=*/true);
+    if (done.Pid != 0) {
+      child = done;
+      break;
+    }
+    if (stop.requested()) {
+      ::kill(child.Pid, SIGKILL);
+      llvm::sys::Wait(child, std::nullopt, &failure);
+      return llvm::createStringError("stopped: " + stop.reason());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   llvm::Expected<std::string> text = out->read();
   if (!text)
     return text.takeError();
   llvm::Expected<SweepResults> runs = parseSweepResults(*text);
-  if (!runs)
-    return llvm::createStringError(
-        llvm::formatv("klx-run --sweep exited with {0} and printed no "
-                      "result ({1})",
-                      code, llvm::toString(runs.takeError()))
-            .str());
-  return runs;
+  if (runs)
+    return runs;
+  llvm::consumeError(runs.takeError());
+  llvm::Expected<std::string> stderrText = err->read();
+  std::string said = stderrText ? lastLine(*stderrText) : std::string();
+  if (!stderrText)
+    llvm::consumeError(stderrText.takeError());
+  return llvm::createStringError(
+      llvm::formatv("klx-run --sweep exited with {0} and printed no result{1}",
+                    child.ReturnCode, said.empty() ? "" : ": " + said)
+          .str());
+}
+
+/// Compiles the sweep into `dir`, then runs it where there is a GPU.
+SweepResults runSweep(SweepWorker::Shared &shared, SweepRequest request,
+                      llvm::StringRef dir) {
+  size_t total = plannedVariants(request.plan).size();
+  shared.setPhase(llvm::formatv("compiling 0 of {0}", total), 0, total);
+  unsigned jobs = request.jobs
+                      ? request.jobs
+                      : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<SweepVariant> variants = compileSweep(
+      request.source, request.fileName, request.options, request.plan, dir,
+      jobs, [&](size_t done, size_t all, const SweepVariant &) {
+        shared.setPhase(llvm::formatv("compiling {0} of {1}", done, all), done,
+                        all);
+      });
+  // Why nothing runs on a GPU, when nothing does; the bundles' folder is
+  // said either way, for a machine that has one.
+  std::string notRun = request.runner.empty() ? request.notRun : "";
+  if (llvm::none_of(variants,
+                    [](const SweepVariant &v) { return !v.folder.empty(); }))
+    notRun = "not run: no variant has a bundle to run";
+  else if (llvm::Error error =
+               writeSweepFile(dir, request.fileName, request.plan, variants))
+    notRun = "not run: " + llvm::toString(std::move(error));
+  else if (request.options.stop && request.options.stop->requested())
+    notRun = "not run: " + request.options.stop->reason();
+  SweepResults results = sweepResultsFromCompile(
+      request.fileName, variants,
+      notRun.empty() ? notRun : notRun + "; the bundles: " + dir.str());
+  if (!notRun.empty())
+    return results;
+  shared.setPhase("running on the GPU (klx-run --sweep " + dir.str() + ")",
+                  total, total);
+  llvm::Expected<SweepResults> runs =
+      runOnGpu(request, dir, *request.options.stop);
+  if (runs) {
+    results.device = runs->device;
+    results.sizes = std::move(runs->sizes);
+  } else {
+    results.notRun =
+        llvm::toString(runs.takeError()) + "; the bundles: " + dir.str();
+  }
+  return results;
+}
+
+void runOnThread(std::shared_ptr<SweepWorker::Shared> shared,
+                 SweepRequest request) {
+  SweepResults results;
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("klx-sweep", dir))
+    results.notRun = "cannot make a folder for the bundles: " + ec.message();
+  else
+    results = runSweep(*shared, std::move(request), dir);
+  std::function<void()> wakeNow;
+  {
+    std::lock_guard<std::mutex> lock(shared->mutex);
+    shared->finished = std::make_shared<const SweepResults>(std::move(results));
+    shared->state = SweepProgressState{};
+    wakeNow = shared->wake;
+  }
+  shared->idle.notify_all();
+  if (wakeNow)
+    wakeNow();
 }
 
 } // namespace
 
-void SweepWorker::run(SweepRequest request) {
-  SweepResults results;
-  llvm::SmallString<128> dir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("klx-sweep", dir)) {
-    results.notRun = "cannot make a folder for the bundles: " + ec.message();
-  } else {
-    size_t total = plannedVariants(request.plan).size();
-    setPhase(llvm::formatv("compiling 0 of {0}", total), 0, total);
-    unsigned jobs = request.jobs
-                        ? request.jobs
-                        : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<SweepVariant> variants = compileSweep(
-        request.source, request.fileName, request.options, request.plan, dir,
-        jobs, [&](size_t done, size_t all, const SweepVariant &) {
-          setPhase(llvm::formatv("compiling {0} of {1}", done, all), done, all);
-        });
-    bool anyCompiled = llvm::any_of(
-        variants, [](const SweepVariant &v) { return !v.folder.empty(); });
-    std::string notRun = request.notRun;
-    if (!anyCompiled)
-      notRun = "no variant has a bundle to run";
-    else if (llvm::Error error =
-                 writeSweepFile(dir, request.fileName, request.plan, variants))
-      notRun = llvm::toString(std::move(error));
-    if (request.runner.empty() || !notRun.empty() || !request.notRun.empty())
-      notRun += (notRun.empty() ? "" : "; ") + std::string("the bundles: ") +
-                std::string(dir);
-    results = sweepResultsFromCompile(request.fileName, variants,
-                                      request.runner.empty() ? notRun : "");
-    if (!request.runner.empty() && anyCompiled) {
-      setPhase("running on the GPU (klx-run --sweep " + std::string(dir) + ")",
-               total, total);
-      llvm::Expected<SweepResults> runs = runOnGpu(request, dir);
-      if (runs) {
-        results.device = runs->device;
-        results.sizes = std::move(runs->sizes);
-      } else {
-        results.notRun = llvm::toString(runs.takeError());
-      }
-    }
+SweepWorker::SweepWorker(std::function<void()> wake)
+    : shared(std::make_shared<Shared>()) {
+  shared->wake = std::move(wake);
+}
+
+SweepWorker::~SweepWorker() {
+  std::unique_lock<std::mutex> lock(shared->mutex);
+  if (shared->stop)
+    shared->stop->request("the window is closing");
+  // A sweep ends at its next compile step (its klx-run is killed); one
+  // stuck in a step is left behind rather than holding the window open.
+  if (!shared->idle.wait_for(lock, kCloseGrace,
+                             [&] { return !shared->state.running; })) {
+    shared->wake = nullptr;
+    shared->thread.detach();
+    return;
   }
+  std::thread thread = std::move(shared->thread);
+  lock.unlock();
+  if (thread.joinable())
+    thread.join();
+}
+
+bool SweepWorker::start(SweepRequest request) {
+  std::thread previous;
   {
-    std::lock_guard<std::mutex> lock(mutex);
-    finished = std::make_shared<const SweepResults>(std::move(results));
-    state = SweepProgressState{};
+    std::lock_guard<std::mutex> lock(shared->mutex);
+    if (shared->state.running)
+      return false;
+    shared->state = SweepProgressState{true, "starting", 0, 0};
+    previous = std::move(shared->thread);
+    shared->stop = std::make_shared<StopRequest>();
+    request.options.stop = shared->stop;
   }
-  if (wake)
-    wake();
+  if (previous.joinable())
+    previous.join();
+  std::thread thread(runOnThread, shared, std::move(request));
+  std::lock_guard<std::mutex> lock(shared->mutex);
+  shared->thread = std::move(thread);
+  return true;
+}
+
+SweepProgressState SweepWorker::progress() const {
+  std::lock_guard<std::mutex> lock(shared->mutex);
+  return shared->state;
+}
+
+std::shared_ptr<const SweepResults> SweepWorker::take() {
+  std::lock_guard<std::mutex> lock(shared->mutex);
+  return std::move(shared->finished);
 }

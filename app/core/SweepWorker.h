@@ -1,11 +1,14 @@
 //===- SweepWorker.h - A sweep compiled and run off the GUI -----*- C++ -*-===//
 //
-// The Sweep pane's work: every combination of the -D lists compiled (as
-// `klx sweep` does, through compileSweep), the bundles written to a new
-// folder in the system temp folder, and where the Run pane found a GPU,
-// `klx-run --sweep DIR --json` as a child process, whose ranked result is
-// read back. One sweep at a time, on a thread of its own; progress can be
-// read while it runs. Nothing here includes ImGui.
+// The Sweep pane's work: every variant compiled (as `klx sweep` does,
+// through compileSweep), the bundles written to a new folder in the
+// system temp folder, and where the Run pane found a GPU, `klx-run
+// --sweep DIR --json` as a child process, whose ranked result is read
+// back. One sweep at a time, on a thread of its own; progress can be read
+// while it runs. Closing the window stops a sweep between compile steps
+// and kills its klx-run; a compile stuck in one step is left behind
+// rather than holding the window open (as CompileWorker does). Nothing
+// here includes ImGui.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,9 +21,7 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace klx::app {
 
@@ -55,16 +56,12 @@ public:
   /// The finished sweep, once; null until then.
   std::shared_ptr<const SweepResults> take();
 
-private:
-  void run(SweepRequest request);
-  void setPhase(std::string phase, size_t done, size_t total);
+  /// What the worker thread and this object share; the thread keeps it
+  /// alive when it is left behind.
+  struct Shared;
 
-  std::function<void()> wake;
-  mutable std::mutex mutex;
-  SweepProgressState state;
-  std::shared_ptr<const SweepResults> finished;
-  std::shared_ptr<StopRequest> stop;
-  std::thread thread;
+private:
+  std::shared_ptr<Shared> shared;
 };
 
 } // namespace klx::app

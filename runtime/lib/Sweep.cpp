@@ -122,8 +122,10 @@ SweepResult klx::rt::runSweep(const SweepOptions &options,
     plan->sizes = options.sizes;
   std::vector<SweepJob> jobs = planSweepJobs(*plan, options.procs);
   if (jobs.empty()) {
-    // Nothing to run, so no GPU needed: the table still says why.
-    result.output = formatSweepText(*plan, summarizeSweep(*plan, {}));
+    // Nothing to run, so no GPU needed: the table (or JSON) still says why.
+    SweepSummary summary = summarizeSweep(*plan, {});
+    result.output = options.json ? formatSweepJson(*plan, summary)
+                                 : formatSweepText(*plan, summary);
     result.error =
         options.dir + "/sweep.json: no variant compiled into a bundle";
     result.exitCode = 1;

@@ -18,6 +18,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <chrono>
+#include <csignal>
 #include <thread>
 
 using namespace klx;
@@ -64,6 +65,13 @@ TEST_CASE("sweep: axes, combinations, names and folders", "[sweep]") {
   CHECK(sweepFolderName({{"epilogue", "a/b c"}}, odd) == "epilogue-a-b-c");
   CHECK(sweepVariantName({{"dtype", "bf16"}}, {{"dtype", {"bf16"}}}) ==
         "as given");
+  // Two values that make one folder name get two folders.
+  SweepPlan alike;
+  alike.axes = *sweepAxes({{"m", "a b,a-b"}});
+  std::vector<PlannedVariant> planned = plannedVariants(alike);
+  REQUIRE(planned.size() == 2);
+  CHECK(planned[0].folder == "m-a-b");
+  CHECK(planned[1].folder == "m-a-b-2");
 
   auto error = [](Defines defines) {
     llvm::Expected<std::vector<SweepAxis>> result = sweepAxes(defines);
@@ -296,5 +304,49 @@ TEST_CASE("sweep worker: compiled here, ranked by a stand-in klx-run",
             .starts_with("not run: no CUDA "
                          "device; the bundles: "));
   CHECK(results->variants.size() == 2);
+
+  // Closing the window while klx-run runs kills it: a stand-in that would
+  // sleep for a minute, and the worker destroyed once it is running.
+  std::string sleeper = dir + "/sleeping-klx-run.sh";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(sleeper, ec);
+    REQUIRE_FALSE(ec);
+    os << "#!/bin/sh\necho $$ > " << dir << "/pid\nsleep 60\ntouch " << dir
+       << "/woke\n";
+  }
+  llvm::sys::fs::setPermissions(sleeper, llvm::sys::fs::all_read |
+                                             llvm::sys::fs::all_exe |
+                                             llvm::sys::fs::owner_write);
+  request.runner = sleeper;
+  request.notRun.clear();
+  auto started = std::chrono::steady_clock::now();
+  {
+    app::SweepWorker closing;
+    REQUIRE(closing.start(request));
+    for (int i = 0; i < 1200 && !llvm::StringRef(closing.progress().phase)
+                                     .starts_with("running on the GPU");
+         ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(llvm::StringRef(closing.progress().phase)
+              .starts_with("running on the GPU"));
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
+  INFO("the sweep took " << seconds << " s to compile and be closed");
+  CHECK(seconds < 50);
+  // The stand-in was killed, not left to sleep behind a detached thread.
+  auto pidFile = llvm::MemoryBuffer::getFile(dir + "/pid");
+  REQUIRE(pidFile);
+  int pid = 0;
+  REQUIRE_FALSE((*pidFile)->getBuffer().trim().getAsInteger(10, pid));
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i) {
+    gone = ::kill(pid, 0) != 0;
+    if (!gone)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(gone);
   llvm::sys::fs::remove_directories(dir);
 }

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace klx;
 namespace sweepfile = klx::rt::sweepfile;
@@ -139,6 +140,19 @@ klx::sweepLadder(const Defines &base, llvm::ArrayRef<std::string> texts) {
   return rungs;
 }
 
+/// Folders that came out alike ("a b" and "a-b" both give "a-b") get
+/// "-2", "-3", ...: two variants never write into one folder.
+static void makeFoldersUnique(std::vector<PlannedVariant> &planned) {
+  std::set<std::string> taken;
+  for (PlannedVariant &variant : planned) {
+    std::string folder = variant.folder;
+    for (int n = 2; taken.count(folder); ++n)
+      folder = variant.folder + "-" + std::to_string(n);
+    variant.folder = folder;
+    taken.insert(folder);
+  }
+}
+
 std::vector<PlannedVariant> klx::plannedVariants(const SweepPlan &plan) {
   std::vector<PlannedVariant> planned;
   if (!plan.isLadder()) {
@@ -146,15 +160,16 @@ std::vector<PlannedVariant> klx::plannedVariants(const SweepPlan &plan) {
       planned.push_back({sweepVariantName(defines, plan.axes),
                          sweepFolderName(defines, plan.axes),
                          std::move(defines)});
-    return planned;
+  } else {
+    for (size_t i = 0; i < plan.ladder.size(); ++i) {
+      const SweepRung &rung = plan.ladder[i];
+      planned.push_back(
+          {rung.name,
+           folderSafe(llvm::formatv("{0:2}-{1}", i + 1, rung.name).str()),
+           rung.defines});
+    }
   }
-  for (size_t i = 0; i < plan.ladder.size(); ++i) {
-    const SweepRung &rung = plan.ladder[i];
-    planned.push_back(
-        {rung.name,
-         folderSafe(llvm::formatv("{0:2}-{1}", i + 1, rung.name).str()),
-         rung.defines});
-  }
+  makeFoldersUnique(planned);
   return planned;
 }
 
@@ -261,6 +276,17 @@ static ResourceCells resourceCells(const SweepVariant &v) {
   return cells;
 }
 
+/// A table cell: '|' would end it early.
+static std::string tableCell(llvm::StringRef text) {
+  std::string cell;
+  for (char c : text) {
+    if (c == '|')
+      cell += '\\';
+    cell += c == '\n' ? ' ' : c;
+  }
+  return cell;
+}
+
 void klx::printSweepTable(llvm::raw_ostream &os,
                           llvm::ArrayRef<SweepVariant> variants) {
   os << "| variant | compiles | registers | shared bytes | stack | spills "
@@ -275,9 +301,10 @@ void klx::printSweepTable(llvm::raw_ostream &os,
     std::string spills = cells.spillStores == "-"
                              ? "-"
                              : cells.spillStores + "/" + cells.spillLoads;
-    os << "| " << v.name << " | " << (v.compiled ? "yes" : "no: " + v.error)
-       << " | " << cells.registers << " | " << cells.shared << " | "
-       << cells.stack << " | " << spills << " | " << roles << " | "
+    os << "| " << tableCell(v.name) << " | "
+       << (v.compiled ? "yes" : "no: " + tableCell(v.error)) << " | "
+       << cells.registers << " | " << cells.shared << " | " << cells.stack
+       << " | " << spills << " | " << roles << " | "
        << (v.timeline.empty() ? "-" : v.timeline) << " |\n";
   }
 }

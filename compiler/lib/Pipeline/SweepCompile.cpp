@@ -51,7 +51,8 @@ static void writeVariantBundle(const PipelineRun &run, llvm::StringRef dir,
       if (std::string why =
               checkProblemSize(bundle->launch, bundle->target, *size);
           !why.empty())
-        variant.bundleNote = "--size=" + why;
+        variant.bundleNote +=
+            (variant.bundleNote.empty() ? "" : "; ") + ("--size=" + why);
   for (const auto &[name, value] : variant.defines)
     bundle->defines[name] = value;
   llvm::SmallString<256> path(dir);
