@@ -235,15 +235,23 @@ void AppController::openFile(const std::string &path) {
   }
   appState.source = std::move(source);
   appState.view.focusedSourceLine = 0;
-  // A sample with a lesson page brings its page into the Lesson pane.
+  // A sample with a lesson page brings its page into the Lesson pane: the
+  // first page about it, unless the page shown is already about it (a
+  // later page on the same sample, as the ladder's, opens it itself).
   const std::vector<LessonEntry> &lessons = appState.lesson.lessons;
-  for (size_t i = 0; i < lessons.size(); ++i) {
+  auto isAbout = [&](size_t i) {
     llvm::SmallString<256> sample(options.lessonsDir);
     llvm::sys::path::append(sample, "..", "..", lessons[i].sample);
-    if (!lessons[i].sample.empty() && int(i) != appState.lesson.current &&
-        llvm::sys::fs::equivalent(sample, path))
-      openLesson(lessons[i].path, int(i));
-  }
+    return !lessons[i].sample.empty() &&
+           llvm::sys::fs::equivalent(sample, path);
+  };
+  int current = appState.lesson.current;
+  if (current < 0 || size_t(current) >= lessons.size() || !isAbout(current))
+    for (size_t i = 0; i < lessons.size(); ++i)
+      if (isAbout(i)) {
+        openLesson(lessons[i].path, int(i));
+        break;
+      }
   setMessage(appState.source.restoredFromAutosave
                  ? "restored unsaved edits of " + path +
                        " (Revert goes back to the file)"

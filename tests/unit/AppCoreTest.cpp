@@ -424,4 +424,17 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   follow("klx:pass=klx-bridge-steps");
   CHECK(state.messageIsError);
   CHECK(state.message == "no step named klx-bridge-steps in this run");
+  // Two pages are about the warp-specialized GEMM (03 and the ladder, 13):
+  // opening it brings the first, and a page about it stays when it opens
+  // it again.
+  std::string gemm = test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir");
+  controller.apply(cmd::OpenFile{gemm}, 0);
+  waitForRun(controller, 0);
+  REQUIRE(state.lesson.current >= 0);
+  CHECK(state.lesson.lessons[state.lesson.current].number == "03");
+  controller.apply(cmd::OpenLesson{"", 12}, 0); // the 13th page
+  controller.apply(cmd::OpenFile{gemm}, 0);
+  waitForRun(controller, 0);
+  REQUIRE(state.lesson.current >= 0);
+  CHECK(state.lesson.lessons[state.lesson.current].number == "13");
 }
