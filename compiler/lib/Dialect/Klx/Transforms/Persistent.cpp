@@ -34,6 +34,29 @@ Value ceilDiv(OpBuilder &b, Location loc, Value x, int64_t divisor) {
       b, loc, x, arith::ConstantIndexOp::create(b, loc, divisor));
 }
 
+/// A scf.for from `zero` to `count` carrying `inits`, its body empty (no
+/// terminator) and the insertion point at its start.
+scf::ForOp emptyLoop(IRRewriter &rewriter, Location loc, Value zero,
+                     Value count, Value one, ValueRange inits) {
+  auto forOp = scf::ForOp::create(rewriter, loc, zero, count, one, inits);
+  Block *body = forOp.getBody();
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  return forOp;
+}
+
+/// Moves `loop`'s body to the end of `into`, `arguments` standing for its
+/// block arguments, its klx.yield made a scf.yield.
+void moveBodyInto(IRRewriter &rewriter, ForEachTileOp loop, Block *into,
+                  ArrayRef<Value> arguments) {
+  Block &body = loop.getBodyBlock();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  rewriter.mergeBlocks(&body, into, arguments);
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
+}
+
 /// Replaces `loop` by `body` run once per `count` (a scf.for from 0), or
 /// once when `count` is null; `coordinates` gives (tm, tn[, k]) from the
 /// iteration number.
@@ -42,9 +65,9 @@ void replaceLoop(IRRewriter &rewriter, ForEachTileOp loop, Value count,
                      coordinates) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  Block &body = loop.getBodyBlock();
-  auto yield = cast<YieldOp>(body.getTerminator());
   if (!count) {
+    Block &body = loop.getBodyBlock();
+    auto yield = cast<YieldOp>(body.getTerminator());
     SmallVector<Value> arguments = coordinates(rewriter, loc, Value());
     arguments.append(loop.getInits().begin(), loop.getInits().end());
     SmallVector<Value> results(yield.getValues());
@@ -55,19 +78,13 @@ void replaceLoop(IRRewriter &rewriter, ForEachTileOp loop, Value count,
   }
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto forOp =
-      scf::ForOp::create(rewriter, loc, zero, count, one, loop.getInits());
-  Block *forBody = forOp.getBody();
-  if (!forBody->empty())
-    rewriter.eraseOp(forBody->getTerminator());
-  rewriter.setInsertionPointToStart(forBody);
+  scf::ForOp forOp =
+      emptyLoop(rewriter, loc, zero, count, one, loop.getInits());
   SmallVector<Value> arguments =
       coordinates(rewriter, loc, forOp.getInductionVar());
   arguments.append(forOp.getRegionIterArgs().begin(),
                    forOp.getRegionIterArgs().end());
-  rewriter.mergeBlocks(&body, forBody, arguments);
-  rewriter.setInsertionPoint(yield);
-  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
+  moveBodyInto(rewriter, loop, forOp.getBody(), arguments);
   rewriter.replaceOp(loop, forOp.getResults());
 }
 
@@ -81,27 +98,18 @@ void replaceMergedLoop(
   rewriter.setInsertionPoint(loop);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto tiles =
-      scf::ForOp::create(rewriter, loc, zero, tileCount, one, loop.getInits());
-  Block *tileBody = tiles.getBody();
-  if (!tileBody->empty())
-    rewriter.eraseOp(tileBody->getTerminator());
-  rewriter.setInsertionPointToStart(tileBody);
+  scf::ForOp tiles =
+      emptyLoop(rewriter, loc, zero, tileCount, one, loop.getInits());
   SmallVector<Value> arguments = tileOf(rewriter, loc, tiles.getInductionVar());
-  auto ks = scf::ForOp::create(rewriter, loc, zero, kTiles, one,
-                               tiles.getRegionIterArgs());
+  OpBuilder::InsertPoint inTiles = rewriter.saveInsertionPoint();
+  scf::ForOp ks =
+      emptyLoop(rewriter, loc, zero, kTiles, one, tiles.getRegionIterArgs());
+  rewriter.restoreInsertionPoint(inTiles);
   scf::YieldOp::create(rewriter, loc, ks.getResults());
-  Block *kBody = ks.getBody();
-  if (!kBody->empty())
-    rewriter.eraseOp(kBody->getTerminator());
   arguments.push_back(ks.getInductionVar());
   arguments.append(ks.getRegionIterArgs().begin(),
                    ks.getRegionIterArgs().end());
-  Block &body = loop.getBodyBlock();
-  auto yield = cast<YieldOp>(body.getTerminator());
-  rewriter.mergeBlocks(&body, kBody, arguments);
-  rewriter.setInsertionPoint(yield);
-  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
+  moveBodyInto(rewriter, loop, ks.getBody(), arguments);
   rewriter.replaceOp(loop, tiles.getResults());
 }
 
