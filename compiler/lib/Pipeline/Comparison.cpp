@@ -10,6 +10,7 @@
 #include "klx/Pipeline/Comparison.h"
 
 #include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Analysis/Protocol/TimelineFormat.h"
 #include "klx/Analysis/RoleTree/RoleTreeFormat.h"
 #include "klx/Support/LineDiff.h"
 
@@ -222,12 +223,7 @@ void addTimeline(Facts &facts, const PipelineRun &run) {
     return;
   for (const sim::ProtocolModel &model : run.snapshots[step].protocols) {
     sim::Timeline t = sim::simulate(model);
-    facts.add(
-        "timeline", of("verdict", model.kernel),
-        t.verdict.completes
-            ? llvm::formatv("completes in {0} cycles", int64_t(t.endTime)).str()
-            : std::string(t.verdict.protocolError ? "DEADLOCK (protocol error)"
-                                                  : "DEADLOCK"));
+    facts.add("timeline", of("verdict", model.kernel), sim::verdictSummary(t));
     for (size_t r = 0; r < t.roleNames.size() && r < t.waitingShare.size(); ++r)
       facts.add("timeline", of("waits, " + t.roleNames[r], model.kernel),
                 llvm::formatv("{0:F0}%", 100 * t.waitingShare[r]).str());

@@ -9,6 +9,7 @@
 #include "klx/Pipeline/Sweep.h"
 
 #include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Analysis/Protocol/TimelineFormat.h"
 #include "klx/Runtime/SweepFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -214,11 +215,7 @@ static void summarizeTimeline(const PipelineRun &run, SweepVariant &variant) {
     return;
   sim::Timeline t = sim::simulate(run.snapshots[step].protocols.front());
   variant.deadlocks = !t.verdict.completes;
-  variant.timeline =
-      t.verdict.completes
-          ? llvm::formatv("completes in {0} cycles", int64_t(t.endTime)).str()
-          : std::string(t.verdict.protocolError ? "DEADLOCK (protocol error)"
-                                                : "DEADLOCK");
+  variant.timeline = sim::verdictSummary(t);
 }
 
 SweepVariant klx::summarizeSweepVariant(const PipelineRun &run,

@@ -24,6 +24,12 @@ std::string sim::eventName(const ProtocolModel &model, const Event &e) {
   return name;
 }
 
+std::string sim::verdictSummary(const Timeline &t) {
+  if (t.verdict.completes)
+    return llvm::formatv("completes in {0} cycles", int64_t(t.endTime)).str();
+  return t.verdict.protocolError ? "DEADLOCK (protocol error)" : "DEADLOCK";
+}
+
 void sim::printTimeline(llvm::raw_ostream &os, const ProtocolModel &m,
                         const Timeline &t) {
   if (!m.assumptions.empty())

@@ -23,6 +23,10 @@ std::string kernelLabel(const ProtocolModel &model);
 /// "wait full[1]", "full[1] bytes in": an event as lanes and traces name it.
 std::string eventName(const ProtocolModel &model, const Event &event);
 
+/// The verdict in a few words, for a table cell: "completes in 14616
+/// cycles", "DEADLOCK" or "DEADLOCK (protocol error)".
+std::string verdictSummary(const Timeline &timeline);
+
 /// The model's barriers, each role's waiting share and the verdict with
 /// its blocked waits and findings, indented under a caller's heading.
 void printTimeline(llvm::raw_ostream &os, const ProtocolModel &model,
