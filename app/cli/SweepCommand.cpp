@@ -17,6 +17,7 @@
 #include "CommandLine.h"
 
 #include "klx/Pipeline/Sweep.h"
+#include "klx/Runtime/SweepFormat.h"
 #include "klx/Support/ExternalTool.h"
 #include "klx/Target/Bundle.h"
 
@@ -34,6 +35,7 @@
 
 using namespace klx;
 using namespace klx::cli;
+namespace sweepfile = klx::rt::sweepfile;
 
 namespace {
 
@@ -236,15 +238,15 @@ int printJson(const LoadedInput &input, const SweepRequest &request,
               const std::string &dir, const std::string &runJson, bool ran) {
   llvm::json::Value doc = sweepJson(input.fileName, request.plan, variants);
   llvm::json::Object &root = *doc.getAsObject();
-  root["bundles"] = dir;
+  root[sweepfile::kBundles] = dir;
   if (!ran) {
-    root["not_run"] = notRunReason(gpu, dir);
+    root[sweepfile::kNotRun] = notRunReason(gpu, dir);
   } else if (llvm::Expected<llvm::json::Value> parsed =
                  llvm::json::parse(runJson)) {
-    root["runs"] = std::move(*parsed);
+    root[sweepfile::kRuns] = std::move(*parsed);
   } else {
     llvm::consumeError(parsed.takeError());
-    root["runs_error"] = "klx-run printed no JSON";
+    root[sweepfile::kRunsError] = "klx-run printed no JSON";
   }
   llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(doc)))
                << "\n";

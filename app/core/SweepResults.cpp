@@ -13,6 +13,7 @@
 
 using namespace klx;
 using namespace klx::app;
+namespace key = klx::rt::sweepfile;
 
 double SweepSizeResult::largestTflops() const {
   double largest = cublasTflops;
@@ -41,39 +42,39 @@ std::string cell(const llvm::json::Object &o, llvm::StringRef key) {
 
 SweepCompileRow compileRow(const llvm::json::Object &o) {
   SweepCompileRow row;
-  row.name = text(o, "name");
-  row.compiled = o.getBoolean("compiled").value_or(false);
-  row.error = text(o, "error");
-  if (o.get("registers")) {
-    row.registers = cell(o, "registers");
-    row.shared = cell(o, "shared_memory");
+  row.name = text(o, key::kName);
+  row.compiled = o.getBoolean(key::kCompiled).value_or(false);
+  row.error = text(o, key::kError);
+  if (o.get(key::kRegisters)) {
+    row.registers = cell(o, key::kRegisters);
+    row.shared = cell(o, key::kSharedMemory);
     row.spills =
-        cell(o, "spill_store_bytes") + "/" + cell(o, "spill_load_bytes");
-  } else if (o.get("vgprs")) {
-    row.registers = "v" + cell(o, "vgprs") + " a" + cell(o, "agprs") + " s" +
-                    cell(o, "sgprs");
-    row.shared = cell(o, "lds");
+        cell(o, key::kSpillStoreBytes) + "/" + cell(o, key::kSpillLoadBytes);
+  } else if (o.get(key::kVgprs)) {
+    row.registers = "v" + cell(o, key::kVgprs) + " a" + cell(o, key::kAgprs) +
+                    " s" + cell(o, key::kSgprs);
+    row.shared = cell(o, key::kLds);
   }
-  row.roles = text(o, "roles");
-  row.simulated = text(o, "simulated");
+  row.roles = text(o, key::kRoles);
+  row.simulated = text(o, key::kSimulated);
   return row;
 }
 
 SweepBar bar(const llvm::json::Object &o) {
   SweepBar b;
-  b.variant = text(o, "variant");
-  b.status = text(o, "status");
-  b.rank = int(number(o, "rank"));
-  b.processes = int(number(o, "processes"));
-  b.passed = int(number(o, "passed"));
-  b.tflops = number(o, "tflops");
-  b.cublasTflops = number(o, "cublas_tflops");
-  b.ratio = number(o, "ratio");
-  b.ratioMin = number(o, "ratio_min");
-  b.ratioMax = number(o, "ratio_max");
-  b.relativeError = std::max(number(o, "cpu_relative_error", -1),
-                             number(o, "cublas_relative_error", -1));
-  b.message = text(o, "message");
+  b.variant = text(o, key::kVariant);
+  b.status = text(o, key::kStatus);
+  b.rank = int(number(o, key::kRank));
+  b.processes = int(number(o, key::kProcesses));
+  b.passed = int(number(o, key::kPassed));
+  b.tflops = number(o, key::kTflops);
+  b.cublasTflops = number(o, key::kCublasTflops);
+  b.ratio = number(o, key::kRatio);
+  b.ratioMin = number(o, key::kRatioMin);
+  b.ratioMax = number(o, key::kRatioMax);
+  b.relativeError = std::max(number(o, key::kCpuRelativeError, -1),
+                             number(o, key::kCublasRelativeError, -1));
+  b.message = text(o, key::kMessage);
   return b;
 }
 
@@ -87,19 +88,19 @@ double median(std::vector<double> values) {
 
 /// klx-run --sweep's result: one table of ranked rows per size.
 llvm::Error readRuns(const llvm::json::Object &root, SweepResults &results) {
-  const llvm::json::Array *sizes = root.getArray("sizes");
+  const llvm::json::Array *sizes = root.getArray(key::kSizes);
   if (!sizes)
     return llvm::createStringError("the sweep result has no 'sizes' array");
-  results.device = text(root, "device");
-  bool ordered = root.getBoolean(rt::sweepfile::kOrdered).value_or(false);
+  results.device = text(root, key::kDevice);
+  bool ordered = root.getBoolean(key::kOrdered).value_or(false);
   for (const llvm::json::Value &value : *sizes) {
     const llvm::json::Object *size = value.getAsObject();
-    const llvm::json::Array *rows = size ? size->getArray("rows") : nullptr;
+    const llvm::json::Array *rows = size ? size->getArray(key::kRows) : nullptr;
     if (!rows)
       return llvm::createStringError(
           "a size of the sweep result has no 'rows' array");
     SweepSizeResult result;
-    result.size = text(*size, "size");
+    result.size = text(*size, key::kSize);
     result.ordered = ordered;
     std::vector<double> blas;
     for (const llvm::json::Value &row : *rows)
@@ -124,22 +125,22 @@ llvm::Expected<SweepResults> klx::app::parseSweepResults(llvm::StringRef text) {
   if (!root)
     return llvm::createStringError("a sweep result is a JSON object");
   SweepResults results;
-  if (root->get(rt::sweepfile::kResultVersionKey)) {
+  if (root->get(key::kResultVersionKey)) {
     if (llvm::Error error = readRuns(*root, results))
       return std::move(error);
     return results;
   }
-  if (!root->get(rt::sweepfile::kVersionKey))
+  if (!root->get(key::kVersionKey))
     return llvm::createStringError(
         "not a sweep: neither `klx sweep --json` (klx_sweep) nor `klx-run "
         "--sweep --json` (klx_sweep_result) wrote it");
-  results.file = ::text(*root, "file");
-  results.notRun = ::text(*root, "not_run");
-  if (const llvm::json::Array *variants = root->getArray("variants"))
+  results.file = ::text(*root, key::kFile);
+  results.notRun = ::text(*root, key::kNotRun);
+  if (const llvm::json::Array *variants = root->getArray(key::kVariants))
     for (const llvm::json::Value &value : *variants)
       if (const llvm::json::Object *o = value.getAsObject())
         results.variants.push_back(compileRow(*o));
-  if (const llvm::json::Object *runs = root->getObject("runs"))
+  if (const llvm::json::Object *runs = root->getObject(key::kRuns))
     if (llvm::Error error = readRuns(*runs, results))
       return std::move(error);
   return results;
@@ -153,7 +154,7 @@ klx::app::sweepResultsFromCompile(llvm::StringRef file,
   // how a variant's resources print.
   llvm::json::Value doc = sweepJson(file, SweepPlan{}, variants);
   llvm::json::Object &root = *doc.getAsObject();
-  root["not_run"] = notRun;
+  root[key::kNotRun] = notRun;
   std::string written;
   llvm::raw_string_ostream os(written);
   os << doc;

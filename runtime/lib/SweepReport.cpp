@@ -147,43 +147,43 @@ void optionalNumber(JsonWriter &w, std::optional<double> value) {
 void jsonRow(JsonWriter &w, const SweepPlan &plan, const SweepRow &row) {
   const SweepVariant &variant = plan.variants[row.variant];
   w.beginObject();
-  w.key("rank");
+  w.key(sweepfile::kRank);
   if (row.rank)
     w.value(int64_t(row.rank));
   else
     w.null();
-  w.key("variant");
+  w.key(sweepfile::kVariant);
   w.value(variant.name);
-  w.key("bundle");
+  w.key(sweepfile::kBundle);
   w.value(variant.bundle);
-  w.key("defines");
+  w.key(sweepfile::kDefines);
   w.beginObject();
   for (const auto &[name, value] : variant.defines) {
     w.key(name);
     w.value(value);
   }
   w.endObject();
-  w.key("status");
+  w.key(sweepfile::kStatus);
   w.value(row.status);
-  w.key("processes");
+  w.key(sweepfile::kProcesses);
   w.value(int64_t(row.processes));
-  w.key("passed");
+  w.key(sweepfile::kPassed);
   w.value(int64_t(row.passed));
   const std::pair<const char *, double> numbers[] = {
-      {"tflops", row.tflops},
-      {"cublas_tflops", row.cublasTflops},
-      {"ratio", row.ratio},
-      {"ratio_min", row.ratioMin},
-      {"ratio_max", row.ratioMax}};
+      {sweepfile::kTflops, row.tflops},
+      {sweepfile::kCublasTflops, row.cublasTflops},
+      {sweepfile::kRatio, row.ratio},
+      {sweepfile::kRatioMin, row.ratioMin},
+      {sweepfile::kRatioMax, row.ratioMax}};
   for (const auto &[key, value] : numbers) {
     w.key(key);
     numberOrNull(w, value);
   }
-  w.key("cpu_relative_error");
+  w.key(sweepfile::kCpuRelativeError);
   optionalNumber(w, row.cpuRelativeError);
-  w.key("cublas_relative_error");
+  w.key(sweepfile::kCublasRelativeError);
   optionalNumber(w, row.cublasRelativeError);
-  w.key("message");
+  w.key(sweepfile::kMessage);
   w.value(row.message);
   w.key("gpus");
   w.beginArray();
@@ -192,7 +192,7 @@ void jsonRow(JsonWriter &w, const SweepPlan &plan, const SweepRow &row) {
   w.endArray();
   w.key("run_size");
   w.value(row.runSize);
-  w.key("registers");
+  w.key(sweepfile::kRegisters);
   w.value(variant.registers);
   w.key("spill_bytes");
   w.value(variant.spillBytes);
@@ -253,22 +253,22 @@ std::string klx::rt::formatSweepJson(const SweepPlan &plan,
   JsonWriter w(out);
   w.beginObject();
   w.key(sweepfile::kResultVersionKey);
-  w.value(int64_t(1));
-  w.key("file");
+  w.value(int64_t(sweepfile::kResultVersion));
+  w.key(sweepfile::kFile);
   w.value(plan.file);
-  w.key("device");
+  w.key(sweepfile::kDevice);
   w.value(s.device);
   w.key("exit_code");
   w.value(int64_t(s.exitCode));
   w.key(sweepfile::kOrdered);
   w.value(plan.ordered);
-  w.key("sizes");
+  w.key(sweepfile::kSizes);
   w.beginArray();
   for (const SweepTable &table : s.tables) {
     w.beginObject();
-    w.key("size");
+    w.key(sweepfile::kSize);
     w.value(table.size);
-    w.key("rows");
+    w.key(sweepfile::kRows);
     w.beginArray();
     for (const SweepRow &row : table.rows)
       jsonRow(w, plan, row);

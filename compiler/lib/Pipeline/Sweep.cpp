@@ -321,25 +321,25 @@ static llvm::json::Object variantJson(const SweepVariant &v) {
     o[sweepfile::kBundleNote] = v.bundleNote;
   if (v.resources) {
     o[sweepfile::kRegisters] = int64_t(v.resources->registers);
-    o["shared_memory"] =
+    o[sweepfile::kSharedMemory] =
         int64_t(v.resources->sharedBytes + v.dynamicSharedBytes);
     o["stack_frame"] = int64_t(v.resources->stackFrameBytes);
     o[sweepfile::kSpillStoreBytes] = int64_t(v.resources->spillStoreBytes);
-    o["spill_load_bytes"] = int64_t(v.resources->spillLoadBytes);
+    o[sweepfile::kSpillLoadBytes] = int64_t(v.resources->spillLoadBytes);
   } else if (v.amdResources) {
-    o["vgprs"] = int64_t(v.amdResources->vgprs);
-    o["agprs"] = int64_t(v.amdResources->agprs);
-    o["sgprs"] = int64_t(v.amdResources->sgprs);
-    o["lds"] = int64_t(v.amdResources->ldsBytes);
+    o[sweepfile::kVgprs] = int64_t(v.amdResources->vgprs);
+    o[sweepfile::kAgprs] = int64_t(v.amdResources->agprs);
+    o[sweepfile::kSgprs] = int64_t(v.amdResources->sgprs);
+    o[sweepfile::kLds] = int64_t(v.amdResources->ldsBytes);
     o["scratch"] = int64_t(v.amdResources->scratchBytes);
     o["occupancy"] = int64_t(v.amdResources->occupancy);
   }
   if (!v.roles.empty()) {
-    o["roles"] = v.roles;
+    o[sweepfile::kRoles] = v.roles;
     o["role_check_errors"] = int64_t(v.roleErrors);
   }
   if (!v.timeline.empty()) {
-    o["simulated"] = v.timeline;
+    o[sweepfile::kSimulated] = v.timeline;
     o["deadlocks"] = v.deadlocks;
   }
   return o;
