@@ -347,6 +347,23 @@ private:
 
 } // namespace
 
+std::optional<JsonValue> klx::rt::parseJsonObject(std::string_view text,
+                                                  std::string_view name,
+                                                  std::string &error) {
+  JsonError jsonError;
+  std::optional<JsonValue> root = parseJson(text, jsonError);
+  if (!root) {
+    error = std::string(name) + ":" + std::to_string(jsonError.line) + ":" +
+            std::to_string(jsonError.column) + ": " + jsonError.message;
+    return std::nullopt;
+  }
+  if (!root->isObject()) {
+    error = std::string(name) + ": the document must be an object";
+    return std::nullopt;
+  }
+  return root;
+}
+
 std::optional<JsonValue> klx::rt::parseJson(std::string_view text,
                                             JsonError &error) {
   error = JsonError();

@@ -289,17 +289,9 @@ bool checkGatherParams(const Manifest &m, Reader &r) {
 std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
                                                std::string &error) {
   error.clear();
-  JsonError jsonError;
-  std::optional<JsonValue> root = parseJson(text, jsonError);
-  if (!root) {
-    error = "manifest.json:" + std::to_string(jsonError.line) + ":" +
-            std::to_string(jsonError.column) + ": " + jsonError.message;
+  std::optional<JsonValue> root = parseJsonObject(text, "manifest.json", error);
+  if (!root)
     return std::nullopt;
-  }
-  if (!root->isObject()) {
-    error = "manifest.json: the document must be an object";
-    return std::nullopt;
-  }
   Manifest m;
   Reader r(*root, "", error);
   m.version = int(r.integer("klx_bundle", 0, 1 << 30));

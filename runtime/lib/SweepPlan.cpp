@@ -261,17 +261,9 @@ void rankRows(std::vector<SweepRow> &rows, bool ordered) {
 std::optional<SweepPlan> klx::rt::parseSweepPlan(std::string_view text,
                                                  std::string &error) {
   error.clear();
-  JsonError jsonError;
-  std::optional<JsonValue> root = parseJson(text, jsonError);
-  if (!root) {
-    error = "sweep.json:" + std::to_string(jsonError.line) + ":" +
-            std::to_string(jsonError.column) + ": " + jsonError.message;
+  std::optional<JsonValue> root = parseJsonObject(text, "sweep.json", error);
+  if (!root)
     return std::nullopt;
-  }
-  if (!root->isObject()) {
-    error = "sweep.json: the document must be an object";
-    return std::nullopt;
-  }
   const JsonValue *version =
       member(*root, "", sweepfile::kVersionKey, Kind::Number, true, error);
   if (!version) {

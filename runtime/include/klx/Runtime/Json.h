@@ -62,6 +62,13 @@ struct JsonError {
 /// error. Nesting deeper than 64 levels is refused.
 std::optional<JsonValue> parseJson(std::string_view text, JsonError &error);
 
+/// A file that must hold one JSON object (manifest.json, sweep.json): the
+/// object, or nullopt with `error` set to "NAME:LINE:COL: ..." or "NAME:
+/// the document must be an object".
+std::optional<JsonValue> parseJsonObject(std::string_view text,
+                                         std::string_view name,
+                                         std::string &error);
+
 /// Writes JSON by hand, with commas placed for the caller.
 class JsonWriter {
 public:
