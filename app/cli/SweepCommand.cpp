@@ -142,21 +142,9 @@ std::optional<SweepRequest> readRequest(const Arguments &args) {
 GpuProbe probeGpu() {
   GpuProbe probe;
   probe.runner = klxRunnerPath();
-  if (!llvm::sys::fs::can_execute(probe.runner)) {
-    probe.reason = "klx-run not found at " + probe.runner;
-    return probe;
-  }
-  llvm::Expected<ToolResult> result = runTool(probe.runner, {"--device"}, 60);
-  if (!result) {
-    probe.reason = llvm::toString(result.takeError());
-    return probe;
-  }
-  llvm::StringRef text = llvm::StringRef(result->output).trim();
-  text = text.split('\n').first;
-  if (result->exitCode == 0)
-    probe.device = text.str();
-  else
-    probe.reason = text.consume_front("klx-run: ") ? text.str() : text.str();
+  RunnerProbe said = probeKlxRunner(probe.runner);
+  probe.device = std::move(said.device);
+  probe.reason = std::move(said.reason);
   return probe;
 }
 

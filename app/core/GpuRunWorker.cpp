@@ -138,26 +138,13 @@ std::vector<GpuRunRecord> GpuRunWorker::poll() {
 
 void GpuRunWorker::loop() {
   // First, whether there is anything to run on.
+  RunnerProbe said = probeKlxRunner(runner);
   GpuStatus probed;
-  if (!llvm::sys::fs::can_execute(runner)) {
-    probed.availability = GpuStatus::Availability::Unavailable;
-    probed.reason = "klx-run not found at " + runner;
-  } else {
-    std::string out, err, failure;
-    llvm::StringRef args[] = {runner, "--device"};
-    int code = execute(args, 60, out, err, failure);
-    if (code == 0) {
-      probed.availability = GpuStatus::Availability::Available;
-      probed.device = firstLine(out);
-    } else {
-      probed.availability = GpuStatus::Availability::Unavailable;
-      probed.reason = !failure.empty() ? failure
-                      : err.empty()
-                          ? "klx-run --device failed"
-                          : firstLine(llvm::StringRef(err).drop_front(
-                                err.rfind("klx-run: ", 0) == 0 ? 9 : 0));
-    }
-  }
+  probed.availability = said.device.empty()
+                            ? GpuStatus::Availability::Unavailable
+                            : GpuStatus::Availability::Available;
+  probed.device = std::move(said.device);
+  probed.reason = std::move(said.reason);
   {
     std::lock_guard<std::mutex> lock(mutex);
     current.availability = probed.availability;

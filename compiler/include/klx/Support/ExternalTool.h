@@ -27,6 +27,15 @@ llvm::Expected<std::string> findLlvmTool(llvm::StringRef name);
 /// so when they try it.
 std::string klxRunnerPath();
 
+/// What `RUNNER --device` says: the GPU klx-run would use ("NVIDIA H100
+/// 80GB HBM3 (sm_90, 132 SMs)"), or why there is none ("no CUDA device:
+/// ...", "klx-run not found at PATH"). The Run pane and klx sweep ask it.
+struct RunnerProbe {
+  std::string device; // empty: none
+  std::string reason;
+};
+RunnerProbe probeKlxRunner(llvm::StringRef runner);
+
 struct ToolResult {
   int exitCode = 0;
   std::string output; // stdout and stderr, in that order
