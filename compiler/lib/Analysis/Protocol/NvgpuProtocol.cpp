@@ -52,7 +52,7 @@ SmallVector<Value> protocolOperands(Region &body) {
                          ValueRange{loop.getLowerBound(), loop.getUpperBound(),
                                     loop.getStep()});
     else if (touchesProtocol(op) && op->getNumRegions() == 0)
-      for (Value operand : op->getOperands())
+      for (Value operand : op->getOperands()) {
         if (operand.getType().isIntOrIndex() ||
             isa<LLVM::LLVMPointerType, MemRefType,
                 nvgpu::WarpgroupMatrixDescriptorType>(operand.getType()))
@@ -61,6 +61,7 @@ SmallVector<Value> protocolOperands(Region &body) {
         else if (isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp,
                      nvgpu::LdMatrixOp>(op))
           roots.push_back(op->getOperand(0));
+      }
   });
   return roots;
 }
