@@ -219,6 +219,10 @@ private:
     else
       ImGui::TextDisabled("%u threads, no register cap at entry (%s)",
                           tree.threads, tree.form.c_str());
+    if (tree.clusterCtas > 1)
+      ImGui::TextDisabled("clusters of %u CTAs: each CTA runs this tree; "
+                          "the barriers marked so reach the others",
+                          tree.clusterCtas);
     drawRegisterFile(tree, allocated);
     for (const WarpgroupNode &group : tree.warpgroups) {
       ImGui::PushID(int(group.index));
@@ -279,9 +283,14 @@ private:
         ImGui::PopID();
       }
       for (const BarrierUse &use : role.barriers)
-        ImGui::TextDisabled("%s %s (line %u)",
+        ImGui::TextDisabled("%s %s%s (line %u)",
                             barrierActionName(use.action).data(),
-                            use.displayName().c_str(), use.source.line);
+                            use.displayName().c_str(),
+                            !use.acrossCluster ? ""
+                            : use.action == BarrierAction::CompleteTx
+                                ? ", multicast to the cluster"
+                                : ", of a CTA of the cluster",
+                            use.source.line);
       ImGui::TreePop();
     }
     ImGui::Unindent(size);

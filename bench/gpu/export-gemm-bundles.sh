@@ -22,6 +22,13 @@ export_one ws_persistent_n128_direct gemm_ws_persistent.mlir -D tile_n=128 -D ep
 export_one ws_persistent_g1 gemm_ws_persistent.mlir -D group_m=1
 export_one ws_persistent_g8 gemm_ws_persistent.mlir -D group_m=8
 export_one no_warp_specialization gemm_ws_persistent.mlir -D warp_specialize=0
+# Clusters: two or four CTAs share B (a column of tiles, cluster_m) or A
+# (a row, cluster_n), each loading its share and multicasting it.
+export_one ws_cluster_m2 gemm_ws_persistent.mlir -D cluster_m=2
+export_one ws_cluster_n2 gemm_ws_persistent.mlir -D cluster_n=2
+export_one ws_cluster_m4 gemm_ws_persistent.mlir -D cluster_m=4
+export_one ws_cluster_m2_g8 gemm_ws_persistent.mlir -D cluster_m=2 -D group_m=8
+export_one ws_cluster_m2_out_bf16 gemm_ws_persistent.mlir -D cluster_m=2 -D out_dtype=bf16
 export_one pingpong gemm_pingpong.mlir
 export_one pingpong_g4 gemm_pingpong.mlir -D group_m=4
 export_one pingpong_direct gemm_pingpong.mlir -D epilogue=direct

@@ -24,6 +24,7 @@ export)
     --ladder="warp specialization (40/232 registers): warp_specialize=1" \
     --ladder="persistent: persistent=1" \
     --ladder="TMA-store epilogue: epilogue=tma" \
+    --ladder="clusters of 2 sharing B (multicast): cluster_m=2" \
     --ladder="tile order, groups of 4 rows: group_m=4"
   ;;
 run)

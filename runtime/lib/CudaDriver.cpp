@@ -111,5 +111,9 @@ const Driver *klx::rt::cu::loadDriver(std::string &error) {
     error = loadError;
     return nullptr;
   }
+  std::string optionalError;
+  if (!resolve(library, driver.occupancyMaxActiveClusters,
+               {"cuOccupancyMaxActiveClusters"}, optionalError))
+    driver.occupancyMaxActiveClusters = nullptr;
   return &driver;
 }

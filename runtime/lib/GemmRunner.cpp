@@ -168,7 +168,6 @@ Failed GemmRun::upload(int l2Bytes) {
 }
 
 void GemmRun::configureLaunch() {
-  result.grid = gridFor(m, result.size, result.smCount);
   result.block = {unsigned(m.block[0]), unsigned(m.block[1]),
                   unsigned(m.block[2])};
   result.dynamicSharedBytes = unsigned(m.dynamicSharedBytes);
@@ -187,6 +186,23 @@ void GemmRun::configureLaunch() {
             s.stream,
             clustered ? &cluster : nullptr,
             clustered ? 1u : 0u};
+  // How many clusters fit on the GPU at once: a persistent grid larger
+  // than that would run its last clusters in a second wave.
+  int maxClusters = 0;
+  if (clustered && cu.occupancyMaxActiveClusters) {
+    // One cluster's worth of grid (the grid is not known yet).
+    config.gridDimX = unsigned(m.cluster[0]);
+    config.gridDimY = unsigned(m.cluster[1]);
+    config.gridDimZ = unsigned(m.cluster[2]);
+    if (cu.occupancyMaxActiveClusters(&maxClusters, s.function, &config) != 0)
+      maxClusters = 0;
+  }
+  result.clusterSize = unsigned(m.cluster[0] * m.cluster[1] * m.cluster[2]);
+  result.maxClusters = maxClusters;
+  result.grid = gridFor(m, result.size, result.smCount, maxClusters);
+  config.gridDimX = result.grid[0];
+  config.gridDimY = result.grid[1];
+  config.gridDimZ = result.grid[2];
 }
 
 bool GemmRun::launch(size_t set) {

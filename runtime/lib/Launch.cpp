@@ -16,16 +16,23 @@ OutputLayout klx::rt::outputLayout(const Manifest &m, const ProblemSize &size) {
 }
 
 std::array<unsigned, 3> klx::rt::gridFor(const Manifest &m,
-                                         const ProblemSize &size, int smCount) {
+                                         const ProblemSize &size, int smCount,
+                                         int maxClusters) {
   if (m.gather)
     return {unsigned(size.m / m.block[0]), 1, 1};
   int64_t tilesM = ceilDiv(size.m, m.tile[0]);
   int64_t tilesN = ceilDiv(size.n, m.tile[1]);
   if (!m.persistent)
     return {unsigned(tilesN), unsigned(tilesM), 1};
-  int64_t tiles = tilesM * tilesN;
-  return {unsigned(std::max<int64_t>(1, std::min<int64_t>(smCount, tiles))), 1,
-          1};
+  // A cluster walks groups of clusterTiles tiles; the grid is whole
+  // clusters, as many as run at once (smCount / size where the driver
+  // cannot say) and at most one per group.
+  int64_t ctas = m.cluster[0] * m.cluster[1] * m.cluster[2];
+  int64_t groups =
+      ceilDiv(tilesM, m.clusterTiles[0]) * ceilDiv(tilesN, m.clusterTiles[1]);
+  int64_t resident = maxClusters > 0 ? maxClusters : smCount / ctas;
+  int64_t clusters = std::max<int64_t>(1, std::min(resident, groups));
+  return {unsigned(clusters * ctas), 1, 1};
 }
 
 std::vector<void *> PackedArguments::pointers() {

@@ -363,6 +363,12 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
       return std::nullopt;
     }
     m.tile = r.integers<3>("tile", 1, 1024);
+    m.clusterTiles = r.integers<2>("cluster_tiles", 1, 16, false, {1, 1});
+    if (!r.failed() && m.clusterTiles[0] * m.clusterTiles[1] !=
+                           m.cluster[0] * m.cluster[1] * m.cluster[2]) {
+      r.fail("cluster_tiles", "must hold one tile per CTA of the cluster");
+      return std::nullopt;
+    }
     std::optional<DType> dtype = p.dtype("dtype");
     m.problem.m = p.integer("M", 1, kMaxDim);
     m.problem.n = p.integer("N", 1, kMaxDim);

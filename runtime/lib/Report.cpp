@@ -78,6 +78,16 @@ void writeTiming(JsonWriter &w, const Timing &t) {
   w.endObject();
 }
 
+/// ", clusters of 2 (66 fit at once)" after the grid, or nothing.
+std::string clusterWords(const LaunchResult &r) {
+  if (r.clusterSize <= 1)
+    return "";
+  std::string words = ", clusters of " + std::to_string(r.clusterSize);
+  if (r.maxClusters > 0)
+    words += " (" + std::to_string(r.maxClusters) + " fit at once)";
+  return words;
+}
+
 std::string checkLine(const char *what, const ErrorStats &e) {
   return std::string(what) + format("rel. error %.2e", e.relative) +
          format(", max abs %.2e", e.maxAbsolute) + ", " +
@@ -134,8 +144,8 @@ std::string klx::rt::formatText(const LaunchResult &r) {
                 ? std::string()
                 : std::string(" -> ") + dtypeName(r.outDtype)) +
            ", grid (" + std::to_string(r.grid[0]) + "," +
-           std::to_string(r.grid[1]) + "," + std::to_string(r.grid[2]) +
-           "), block " + std::to_string(r.block[0]) + ", " +
+           std::to_string(r.grid[1]) + "," + std::to_string(r.grid[2]) + ")" +
+           clusterWords(r) + ", block " + std::to_string(r.block[0]) + ", " +
            std::to_string(r.dynamicSharedBytes) +
            " bytes dynamic shared memory, " + std::to_string(r.inputSets) +
            " input set(s) rotated\n";
@@ -256,6 +266,12 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
   for (unsigned g : r.grid)
     w.value(int64_t(g));
   w.endArray();
+  w.key("cluster");
+  w.value(int64_t(r.clusterSize));
+  if (r.maxClusters > 0) {
+    w.key("clusters_at_once");
+    w.value(int64_t(r.maxClusters));
+  }
   w.key("block");
   w.value(int64_t(r.block[0]));
   w.key("dynamic_shared_memory");

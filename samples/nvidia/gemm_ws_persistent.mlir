@@ -16,9 +16,9 @@
 // too, with its k loop inside: a tile's coordinates are worked out once
 // per tile); -D group_m=1 walks the tiles row by row; klx-to-nvgpu
 // lowers it all to nvgpu and nvvm, and the upstream passes take over.
-// -D epilogue=direct stores each thread's fragments to global memory
-// instead; -D out_dtype=bf16 rounds D to bf16; -D tile_n=128 halves it.
-//
+// -D epilogue=direct stores each thread's fragments to global memory;
+// -D out_dtype=bf16 rounds D to bf16; -D cluster_m=2 pairs CTAs that
+// share B's tiles, each loading half of it and multicasting it to both.
 // D = A * B: A is MxK, B is KxN, both row-major in dtype; D is out_dtype.
 //
 // RUN: klx compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
@@ -77,9 +77,9 @@
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 256 : i64,
                                  tile_k = 64 : i64, stages = 4 : i64, group_m = 4 : i64,
-                                 epilogue = "tma", out_dtype = "f32",
+                                 epilogue = "tma", out_dtype = "f32", cluster_n = 1 : i64,
                                  consumers = 2 : i64, persistent = true,
-                                 warp_specialize = true,
+                                 warp_specialize = true, cluster_m = 1 : i64,
                                  producer_regs = 40 : i64,
                                  consumer_regs = 232 : i64, dtype = "f16"}} {
   klx.kernel @gemm(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,

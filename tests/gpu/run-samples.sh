@@ -32,6 +32,11 @@ export_bundles() {
   "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D dtype=bf16 -o "$out/ws_bf16_direct" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D tile_m=256 -D tile_n=128 -D stages=3 -o "$out/ws_m256_direct" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D epilogue=direct -D warp_specialize=0 -o "$out/no_roles_direct" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_m=2 -o "$out/ws_cluster_m2" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_n=2 -o "$out/ws_cluster_n2" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_m=4 -o "$out/ws_cluster_m4" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_m=2 -D tile_n=128 -D out_dtype=bf16 -o "$out/ws_cluster_m2_n128_out_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_n=4 -D dtype=bf16 -D group_m=1 -o "$out/ws_cluster_n4_bf16" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -o "$out/two_producers" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -D epilogue=direct -o "$out/two_producers_direct" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -o "$out/pingpong" >/dev/null &&

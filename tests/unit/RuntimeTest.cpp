@@ -238,6 +238,49 @@ TEST_CASE("grids: persistent and one CTA per tile", "[runtime]") {
   CHECK(gridFor(m, {513, 776, 64}, 132) == std::array<unsigned, 3>{7, 5, 1});
 }
 
+TEST_CASE("grids: whole clusters, as many as fit at once", "[runtime]") {
+  std::string error;
+  Manifest m = *parseManifest(kManifest, error);
+  m.cluster = {2, 1, 1};
+  m.clusterTiles = {2, 1}; // a column of two 128 x 256 tiles
+  // 8192^2: 64 x 32 tiles, 32 x 32 groups; 66 clusters fit on 132 SMs.
+  CHECK(gridFor(m, {8192, 8192, 512}, 132, 66) ==
+        std::array<unsigned, 3>{132, 1, 1});
+  // Where the driver cannot say: one cluster per smCount / size.
+  CHECK(gridFor(m, {8192, 8192, 512}, 132) ==
+        std::array<unsigned, 3>{132, 1, 1});
+  // Fewer fit than SMs allow (GPCs): the grid is what fits, so no
+  // cluster waits for a second wave.
+  m.cluster = {4, 1, 1};
+  m.clusterTiles = {4, 1};
+  CHECK(gridFor(m, {8192, 8192, 512}, 132, 30) ==
+        std::array<unsigned, 3>{120, 1, 1});
+  // At most one cluster per group of tiles: 3 x 2 tiles of 128 x 128 are
+  // two groups of four rows (each group's last tile lies past D, which a
+  // TMA store clips).
+  CHECK(gridFor(m, {300, 200, 64}, 132, 30) ==
+        std::array<unsigned, 3>{8, 1, 1});
+}
+
+TEST_CASE("manifest: the cluster's tiles match its CTAs", "[runtime]") {
+  std::string text = kManifest;
+  std::string withCluster =
+      replaced(text, "\"cluster\": [1, 1, 1],",
+               "\"cluster\": [2, 1, 1], \"cluster_tiles\": [1, 2],");
+  std::string error;
+  std::optional<Manifest> m = parseManifest(withCluster, error);
+  REQUIRE(m);
+  CHECK(m->clusterTiles == std::array<int64_t, 2>{1, 2});
+  std::string wrong = withCluster;
+  wrong.replace(wrong.find("[1, 2]"), 6, "[2, 2]");
+  CHECK_FALSE(parseManifest(wrong, error));
+  CHECK(error == "manifest.json: cluster_tiles must hold one tile per CTA of "
+                 "the cluster");
+  // Without the key (a bundle from before clusters): one tile.
+  CHECK(parseManifest(text, error)->clusterTiles ==
+        std::array<int64_t, 2>{1, 1});
+}
+
 TEST_CASE("tensor maps: innermost dimension first", "[runtime]") {
   std::string error;
   Manifest m = *parseManifest(kManifest, error);

@@ -221,3 +221,52 @@ TEST_CASE("verify: the Barrier timeline pane's verdicts", "[verify][app]") {
     CHECK(view.verifyVerdict.rfind("FAILS for some timing", 0) == 0);
   }
 }
+
+TEST_CASE("verify: a cluster's two CTAs, and a release that forgets the other",
+          "[verify][cluster]") {
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  options.defines = {{"cluster_m", "2"}};
+  std::string path = "samples/nvidia/gemm_ws_persistent.mlir";
+  PipelineRun run = runPipeline(test::readSource(path), path, options);
+  REQUIRE(run.succeeded());
+  int step = run.timelineStep();
+  REQUIRE(step >= 0);
+  ProtocolModel model = run.snapshots[step].protocols.front();
+  REQUIRE(model.roles.size() == 4);
+  CHECK(model.roles[0].name == "producer (CTA 0)");
+  CHECK(model.roles[3].name == "consumer (CTA 1)");
+  CHECK(model.roles[3].sm == 1);
+  // One tile of 5 k steps: the ring of 4 wraps, and the search stays small.
+  for (RoleModel &role : model.roles)
+    role.steps = 5;
+  Verification sound = verifyProtocol(model);
+  CHECK(sound.verified());
+
+  // Each CTA's consumers release only their own CTA's stage (all 256
+  // arrivals there), as a kernel without a cluster does: a producer then
+  // multicasts into the other CTA's stage while its consumers read it.
+  for (RoleModel &role : model.roles) {
+    if (role.name.rfind("consumer", 0) != 0)
+      continue;
+    int own = -1;
+    for (size_t b = 0; b < model.barriers.size(); ++b)
+      if (model.barriers[b].name ==
+          "empty (CTA " + std::to_string(role.sm) + ")")
+        own = int(b);
+    REQUIRE(own >= 0);
+    std::vector<Op> body;
+    for (Op op : role.body) {
+      if (op.kind == OpKind::Arrive && op.barrier != own)
+        continue;
+      if (op.kind == OpKind::Arrive)
+        op.arrivals = 256;
+      body.push_back(op);
+    }
+    role.body = body;
+  }
+  Verification broken = verifyProtocol(model);
+  REQUIRE(broken.fails());
+  CHECK(broken.kind == FailureKind::StageRace);
+  CHECK_THAT(broken.summary, Catch::Contains("(CTA "));
+}

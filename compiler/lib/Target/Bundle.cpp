@@ -171,8 +171,10 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {"params", std::move(params)},
       {"abi", llvm::json::Array(launch.abi)},
   };
-  if (!launch.gather)
+  if (!launch.gather) {
     manifest["tile"] = array(launch.tile);
+    manifest["cluster_tiles"] = array(launch.clusterTiles);
+  }
   if (bundle.isAmd())
     manifest["amdgcn"] = "kernel.s";
   else

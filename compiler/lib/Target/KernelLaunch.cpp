@@ -146,6 +146,7 @@ klx::describeLaunches(mlir::ModuleOp module) {
     if (!launch.gather && (!readArray(attrs, "tile", launch.tile) || !dtype))
       return fail(malformed(launch.entry, "of a gemm needs tile and dtype"));
     readArray(attrs, "cluster", launch.cluster);
+    readArray(attrs, "cluster_tiles", launch.clusterTiles);
     launch.dynamicSharedBytes = shared.getInt();
     launch.grid = grid.str();
     launch.dtype = dtype ? dtype.str() : std::string("f32");

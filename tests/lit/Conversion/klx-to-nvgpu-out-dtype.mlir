@@ -5,7 +5,7 @@
 // the same type, and the bundle says what D holds.
 //
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir -D out_dtype=bf16 --stop-after=klx-to-nvgpu --emit=mlir | FileCheck %s --check-prefix=IR
-// IR: klx.launch = {block = array<i64: 384, 1, 1>, dtype = "f16", dynamic_shared_memory = 215040 : i64
+// IR: klx.launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>, cluster_tiles = array<i64: 1, 1>, dtype = "f16", dynamic_shared_memory = 215040 : i64
 // IR-SAME: {box = array<i64: 64, 32>, dtype = "bf16", kind = "tensor_map", name = "D", swizzle = 64 : i64}
 // IR: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
 // IR: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>

@@ -11,7 +11,7 @@
 // CHECK: module attributes {gpu.container_module
 // CHECK: gpu.module @gemm_kernels {
 // CHECK: gpu.func @gemm(%[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[MAPD:.*]]: !llvm.ptr, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
-// CHECK-SAME: klx.launch = {block = array<i64: 384, 1, 1>, dtype = "f16", dynamic_shared_memory = 231424 : i64, grid = "persistent",
+// CHECK-SAME: klx.launch = {block = array<i64: 384, 1, 1>, cluster = array<i64: 1, 1, 1>, cluster_tiles = array<i64: 1, 1>, dtype = "f16", dynamic_shared_memory = 231424 : i64, grid = "persistent",
 // CHECK-SAME: params = [{box = array<i64: 128, 64>, dtype = "f16", kind = "tensor_map", name = "A", swizzle = 128 : i64}, {box = array<i64: 64, 64>, dtype = "f16", kind = "tensor_map", name = "B", swizzle = 128 : i64}, {box = array<i64: 64, 32>, dtype = "f32", kind = "tensor_map", name = "D", swizzle = 128 : i64}, {kind = "scalar", name = "M"}, {kind = "scalar", name = "N"}, {kind = "scalar", name = "K"}],
 // CHECK-SAME: tile = array<i64: 128, 256, 64>}
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>

@@ -67,6 +67,9 @@ struct KernelLaunch {
   std::string entry; // the symbol in the cubin
   std::array<int64_t, 3> block{1, 1, 1};
   std::array<int64_t, 3> cluster{1, 1, 1};
+  /// The output tiles one cluster computes, rows x columns (a persistent
+  /// grid walks groups of them).
+  std::array<int64_t, 2> clusterTiles{1, 1};
   int64_t dynamicSharedBytes = 0;
   /// "persistent": one CTA per SM up to the tile count, striding;
   /// "tiles": one CTA per output tile, grid (tiles_n, tiles_m);

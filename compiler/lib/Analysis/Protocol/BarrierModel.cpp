@@ -7,6 +7,12 @@
 // ops in its k loop (or a producer's merged tile x k loop) run every k
 // step; ops in a tile loop outside it (the turns) once per tile.
 //
+// A cluster of S CTAs is S copies of the CTA's barriers, buffers and roles
+// ("producer (CTA 1)"), run in step, linked where klx-to-nvgpu links them:
+// a copy of the operand the CTAs share lands a 1/S share in every CTA's
+// stage (multicast), and a consumer's release arrives 1/S of its arrivals
+// on every CTA's empty barrier.
+//
 //===----------------------------------------------------------------------===//
 
 #include "klx/Analysis/Protocol/BarrierModel.h"
@@ -26,9 +32,25 @@ namespace {
 struct Groups {
   llvm::DenseMap<Value, int> full, empty;
   int turn = -1;
-  /// Each operand's ring of stage buffers: the first buffer's index.
-  int bufferA = -1, bufferB = -1;
+  /// Each operand's rings of stage buffers (the first buffer's index of
+  /// each): one, or in a cluster one per CTA's share of a shared operand.
+  SmallVector<int, 4> ringsA, ringsB;
   int64_t stages = 1;
+};
+
+/// Every CTA's groups (one without a cluster), and which one is modelled.
+struct Cluster {
+  std::vector<Groups> ctas;
+  size_t cta = 0;
+  const Groups &own() const { return ctas[cta]; }
+  bool clustered() const { return ctas.size() > 1; }
+  /// " (CTA 1)" in a cluster of `size`, else nothing.
+  static std::string suffix(size_t which, int64_t size) {
+    return size > 1 ? llvm::formatv(" (CTA {0})", which).str() : "";
+  }
+  std::string suffix(size_t which) const {
+    return suffix(which, int64_t(ctas.size()));
+  }
 };
 
 /// The tile loop around a role's ops, for ping-pong's first_tile/tile_step.
@@ -65,9 +87,11 @@ bool startsPassing(TakeTurnOp take) {
 /// ops): producer_acquire is a wait on empty and arrive.expect_tx on full,
 /// a copy delivers its tile's bytes to full, consumer_wait waits on full,
 /// an MMA computes, consumer_release arrives `releaseArrivals` on empty.
-SmallVector<SimOp, 2> stepOps(Operation *nested, const Groups &g,
+SmallVector<SimOp, 4> stepOps(Operation *nested, const Cluster &cluster,
                               ScheduleAttr schedule, int releaseArrivals,
                               unsigned line) {
+  const Groups &g = cluster.own();
+  int64_t size = int64_t(cluster.ctas.size());
   SimOp op;
   op.line = line;
   if (auto acquire = dyn_cast<ProducerAcquireOp>(nested)) {
@@ -85,13 +109,30 @@ SmallVector<SimOp, 2> stepOps(Operation *nested, const Groups &g,
     return {op, announce};
   }
   if (auto copy = dyn_cast<CopyOp>(nested)) {
+    bool isA = copy.getOperand() == Operand::A;
     op.kind = OpKind::Copy;
-    op.barrier = g.full.lookup(copy.getPipeline());
     op.bytes = schedule.tileBytes(copy.getOperand());
-    op.label = copy.getOperand() == Operand::A ? "copy a" : "copy b";
-    op.buffer = copy.getOperand() == Operand::A ? g.bufferA : g.bufferB;
+    op.label = isA ? "copy a" : "copy b";
     op.bufferSlots = g.stages;
-    return {op};
+    bool shared = isA ? schedule.getClusterN() > 1 : schedule.getClusterM() > 1;
+    if (!shared || !cluster.clustered()) {
+      op.barrier = g.full.lookup(copy.getPipeline());
+      op.buffer = (isA ? g.ringsA : g.ringsB).front();
+      return {op};
+    }
+    // This CTA's share, multicast: the same bytes land in its share's
+    // ring of every CTA, each arriving on that CTA's full barrier.
+    SmallVector<SimOp, 4> shares;
+    op.bytes /= size;
+    for (const auto &[to, other] : llvm::enumerate(cluster.ctas)) {
+      SimOp share = op;
+      share.barrier = other.full.lookup(copy.getPipeline());
+      share.buffer = (isA ? other.ringsA : other.ringsB)[cluster.cta];
+      share.multicast = !shares.empty();
+      share.label += llvm::formatv(" share {0} to CTA {1}", cluster.cta, to);
+      shares.push_back(share);
+    }
+    return shares;
   }
   if (auto wait = dyn_cast<ConsumerWaitOp>(nested)) {
     op.kind = OpKind::Wait;
@@ -104,25 +145,36 @@ SmallVector<SimOp, 2> stepOps(Operation *nested, const Groups &g,
     // klx-to-nvgpu defers the release until the wgmma reading it is done.
     op.kind = OpKind::Compute;
     op.label = "mma";
-    op.reads = {g.bufferA, g.bufferB};
+    op.reads.assign(g.ringsA.begin(), g.ringsA.end());
+    op.reads.insert(op.reads.end(), g.ringsB.begin(), g.ringsB.end());
     op.bufferSlots = g.stages;
     return {op};
   }
   if (auto release = dyn_cast<ConsumerReleaseOp>(nested)) {
     op.kind = OpKind::Arrive;
-    op.barrier = g.empty.lookup(release.getPipeline());
-    op.arrivals = releaseArrivals;
     op.label = "arrive empty";
-    return {op};
+    op.arrivals = int(releaseArrivals / size);
+    // In a cluster each CTA's empty barrier hears a share from every CTA.
+    SmallVector<SimOp, 4> arrives;
+    for (const auto &[to, other] : llvm::enumerate(cluster.ctas)) {
+      SimOp arrive = op;
+      arrive.barrier = other.empty.lookup(release.getPipeline());
+      arrive.label += cluster.suffix(to);
+      arrives.push_back(arrive);
+    }
+    return arrives;
   }
   return {};
 }
 
-sim::RoleModel modelRole(RoleOp role, const Groups &g, ScheduleAttr schedule,
-                         int64_t tiles, int64_t kSteps, int64_t consumers,
+sim::RoleModel modelRole(RoleOp role, const Cluster &cluster,
+                         ScheduleAttr schedule, int64_t tiles, int64_t kSteps,
+                         int64_t consumers,
                          const std::function<unsigned(Operation *)> &lineOf) {
+  const Groups &g = cluster.own();
   sim::RoleModel model;
-  model.name = role.getName().str();
+  model.name = role.getName().str() + cluster.suffix(cluster.cta);
+  model.sm = int(cluster.cta);
   int threads = int(role.getWarpgroups().size() * role.getWarps().size() * 32);
   ForEachTileOp tileLoop = tileLoopOf(role);
   int64_t tileStep = tileLoop ? tileLoop.tileStep() : 1;
@@ -137,7 +189,7 @@ sim::RoleModel modelRole(RoleOp role, const Groups &g, ScheduleAttr schedule,
     return op;
   };
   role.walk([&](Operation *nested) {
-    for (SimOp op : stepOps(nested, g, schedule, threads, lineOf(nested)))
+    for (SimOp op : stepOps(nested, cluster, schedule, threads, lineOf(nested)))
       model.body.push_back(perStep(op));
     SimOp op;
     op.line = lineOf(nested);
@@ -174,6 +226,9 @@ sim::RoleModel
 modelWithoutRoles(KernelOp kernel, const Groups &g, ScheduleAttr schedule,
                   int64_t tiles, int64_t kSteps,
                   const std::function<unsigned(Operation *)> &lineOf) {
+  Cluster alone{{g}, 0};
+  assert(g.ringsA.size() == 1 && g.ringsB.size() == 1 &&
+         "a cluster needs warp-specialized roles (checkCluster)");
   sim::RoleModel model;
   model.name = "all threads";
   model.steps = tiles * kSteps;
@@ -188,7 +243,7 @@ modelWithoutRoles(KernelOp kernel, const Groups &g, ScheduleAttr schedule,
   // step, or (prologue) at tile start + j.
   auto producerOps = [&](Operation *root, auto place) {
     root->walk([&](Operation *nested) {
-      for (SimOp op : stepOps(nested, g, schedule, threads, lineOf(nested)))
+      for (SimOp op : stepOps(nested, alone, schedule, threads, lineOf(nested)))
         model.body.push_back(place(op));
     });
   };
@@ -220,10 +275,62 @@ modelWithoutRoles(KernelOp kernel, const Groups &g, ScheduleAttr schedule,
       continue;
     }
     for (const SimOp &op :
-         stepOps(&nested, g, schedule, threads, lineOf(&nested)))
+         stepOps(&nested, alone, schedule, threads, lineOf(&nested)))
       model.body.push_back(op);
   }
   return model;
+}
+
+/// One CTA's barriers (named with `suffix`) and stage buffers (in
+/// shared-memory space `space`, so CTAs never overlap) added to `model`.
+Groups addCtaGroups(sim::ProtocolModel &model, ScheduleAttr schedule,
+                    MutableArrayRef<PipelineOp> pipelines, int64_t consumers,
+                    const std::string &suffix, int64_t space) {
+  Groups g;
+  int64_t stages = pipelines.front().getStages();
+  g.stages = stages;
+  // The stage buffers of A and B: a ring each, as the pipelines hold
+  // them (copies write them, MMAs read them); the operand a cluster's CTAs
+  // share is one ring per CTA's share.
+  for (auto [which, rings] :
+       {std::make_pair("a", &g.ringsA), std::make_pair("b", &g.ringsB)}) {
+    bool isA = *which == 'a';
+    int64_t shares = isA ? schedule.getClusterN() : schedule.getClusterM();
+    int64_t bytes = schedule.tileBytes(isA ? Operand::A : Operand::B) / shares;
+    for (int64_t share = 0; share < shares; ++share) {
+      rings->push_back(int(model.buffers.size()));
+      std::string part =
+          shares > 1 ? llvm::formatv(" share {0}", share).str() : "";
+      for (int64_t s = 0; s < stages; ++s)
+        model.buffers.push_back(
+            {llvm::formatv("{0}[{1}]{2}{3}", which, s, part, suffix).str(),
+             int(space), int64_t(model.buffers.size()) << 20, bytes});
+    }
+  }
+  bool several = pipelines.size() > 1;
+  bool sharedFull =
+      llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
+  for (auto [i, p] : llvm::enumerate(pipelines)) {
+    std::string which = several ? operandSuffix(p.getPipeline()) : "";
+    if (several && which.empty())
+      which = std::to_string(i);
+    if (!p.getFullOf()) {
+      g.full[p.getPipeline()] = int(model.barriers.size());
+      model.barriers.push_back(
+          {(sharedFull ? "full" : "full" + which) + suffix, int(stages), 1});
+    }
+    g.empty[p.getPipeline()] = int(model.barriers.size());
+    model.barriers.push_back(
+        {"empty" + which + suffix, int(stages), int(p.getArrivals())});
+  }
+  for (PipelineOp p : pipelines)
+    if (Value other = p.getFullOf())
+      g.full[p.getPipeline()] = g.full.lookup(other);
+  if (consumers > 0) {
+    g.turn = int(model.barriers.size());
+    model.barriers.push_back({"turn" + suffix, int(consumers), 128});
+  }
+  return g;
 }
 
 } // namespace
@@ -252,51 +359,29 @@ klx::buildProtocolModels(Operation *op, const ModelSize &size,
     model.bound = llvm::formatv("{0} tile{1} x {2} k steps", size.tiles,
                                 size.tiles == 1 ? "" : "s", kSteps)
                       .str();
-    Groups g;
-    g.stages = stages;
-    // The stage buffers of A and B: one ring each, as the pipelines hold
-    // them (copies write them, MMAs read them).
-    for (auto [which, base] :
-         {std::make_pair("a", &g.bufferA), std::make_pair("b", &g.bufferB)}) {
-      *base = int(model.buffers.size());
-      for (int64_t s = 0; s < stages; ++s)
-        model.buffers.push_back(
-            {llvm::formatv("{0}[{1}]", which, s).str(), 0,
-             int64_t(model.buffers.size()) << 20,
-             schedule.tileBytes(*which == 'a' ? Operand::A : Operand::B)});
-    }
-    bool several = pipelines.size() > 1;
-    bool sharedFull = llvm::any_of(
-        pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
-    for (auto [i, p] : llvm::enumerate(pipelines)) {
-      std::string suffix = several ? operandSuffix(p.getPipeline()) : "";
-      if (several && suffix.empty())
-        suffix = std::to_string(i);
-      if (!p.getFullOf()) {
-        g.full[p.getPipeline()] = int(model.barriers.size());
-        model.barriers.push_back(
-            {sharedFull ? "full" : "full" + suffix, int(stages), 1});
-      }
-      g.empty[p.getPipeline()] = int(model.barriers.size());
-      model.barriers.push_back(
-          {"empty" + suffix, int(stages), int(p.getArrivals())});
-    }
-    for (PipelineOp p : pipelines)
-      if (Value other = p.getFullOf())
-        g.full[p.getPipeline()] = g.full.lookup(other);
+    // One CTA's groups and buffers per CTA of the cluster, in order.
+    Cluster cluster;
+    int64_t ctas = schedule.clusterSize();
     int64_t consumers = 0;
-    kernel.walk([&](TurnsOp turns) {
-      consumers = turns.getConsumers();
-      g.turn = int(model.barriers.size());
-      model.barriers.push_back({"turn", int(consumers), 128});
-    });
-    if (roles)
-      for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
-        model.roles.push_back(modelRole(role, g, schedule, size.tiles, kSteps,
-                                        consumers, lineOf));
-    else
-      model.roles.push_back(
-          modelWithoutRoles(kernel, g, schedule, size.tiles, kSteps, lineOf));
+    kernel.walk([&](TurnsOp turns) { consumers = turns.getConsumers(); });
+    for (int64_t cta = 0; cta < ctas; ++cta)
+      cluster.ctas.push_back(addCtaGroups(model, schedule, pipelines, consumers,
+                                          Cluster::suffix(size_t(cta), ctas),
+                                          cta));
+    for (cluster.cta = 0; cluster.cta < cluster.ctas.size(); ++cluster.cta) {
+      if (roles)
+        for (RoleOp role : roles.getBody().front().getOps<RoleOp>())
+          model.roles.push_back(modelRole(role, cluster, schedule, size.tiles,
+                                          kSteps, consumers, lineOf));
+      else
+        model.roles.push_back(modelWithoutRoles(kernel, cluster.own(), schedule,
+                                                size.tiles, kSteps, lineOf));
+    }
+    if (cluster.clustered())
+      model.assumptions = llvm::formatv("a cluster of {0} CTAs that take "
+                                        "their tiles in step",
+                                        ctas)
+                              .str();
     models.push_back(std::move(model));
   });
   return models;

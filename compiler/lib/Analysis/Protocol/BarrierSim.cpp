@@ -230,6 +230,7 @@ struct SlotState {
 struct RoleState {
   int64_t step = 0;
   size_t op = 0;
+  double lastCopyDone = 0; // when the role's latest copy lands
   bool done = false;
   bool blocked = false;
   double waitStart = -1;
@@ -389,9 +390,14 @@ private:
     case OpKind::Copy: {
       // Copies stream one after another through the SM's share of
       // bandwidth, each after its own latency.
-      double start = std::max(now + latency.tmaLatency, copiesBusyUntil);
-      double done = start + double(op.bytes) / latency.tmaBytesPerCycle;
-      copiesBusyUntil = done;
+      double &busyUntil = copiesBusyUntil[model.roles[r].sm];
+      double done = roles[r].lastCopyDone;
+      if (!op.multicast) {
+        double start = std::max(now + latency.tmaLatency, busyUntil);
+        done = start + double(op.bytes) / latency.tmaBytesPerCycle;
+        busyUntil = done;
+        roles[r].lastCopyDone = done;
+      }
       schedule({done, 0, -1, op.barrier, slot, op.bytes, phase, r});
       add(r, {Event::Kind::Copy, now, now, op.barrier, slot, phase, shown,
               op.label, op.line});
@@ -534,7 +540,7 @@ private:
   int64_t seq = 0;
   double now = 0;
   bool faulted = false;
-  double copiesBusyUntil = 0;
+  std::map<int, double> copiesBusyUntil; // per SM
   /// The event that completed each slot's latest phase, for flows.
   std::map<std::pair<int, int>, std::pair<int, size_t>> completer;
   std::pair<int, size_t> lastAdded{0, 0};

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -379,6 +380,30 @@ std::vector<sim::ProtocolModel> klx::buildNvgpuProtocolModels(
       return WalkResult::skip();
     std::string why;
     std::string label = func ? "@" + func.getName().str() : "gpu.launch";
+    // One CTA's threads cannot say what a cluster's arrive on another
+    // CTA's barrier, or a copy multicast into it, does there.
+    if (auto cluster = func ? func->getAttrOfType<DenseI32ArrayAttr>(
+                                  NVVM::NVVMDialect::getClusterDimAttrName())
+                            : nullptr) {
+      int64_t ctas = 1;
+      for (int32_t extent : cluster.asArrayRef())
+        ctas *= std::max(extent, 1);
+      if (ctas > 1) {
+        unsigned line = lineOf ? lineOf(func) : 0;
+        notModelled.push_back(
+            llvm::formatv(
+                "{0}: the barrier protocol is unknown, because the "
+                "kernel runs in clusters of {1} CTAs (nvvm.cluster_dim"
+                "{2}) and klx reads one CTA's threads from nvgpu "
+                "ops; a klx kernel's cluster is modelled from its "
+                "pipelines (after klx-circular-buffer)",
+                label, ctas,
+                line ? llvm::formatv(", at line {0}", line).str()
+                     : std::string())
+                .str());
+        return WalkResult::skip();
+      }
+    }
     if (std::optional<KernelShape> shape = readKernelShape(kernelOp, why)) {
       label = func ? label : shape->name;
       KernelContext kernel(std::move(*shape), lineOf, names);

@@ -37,8 +37,18 @@ llvm::StringRef klx::sim::failureKindName(FailureKind kind) {
 }
 
 std::vector<std::string> klx::sim::verifyLeavesOut(const ProtocolModel &model) {
+  int ctas = 1;
+  for (const RoleModel &role : model.roles)
+    ctas = std::max(ctas, role.sm + 1);
   std::vector<std::string> out = {
-      "one CTA: clusters, multicast and other CTAs are not modelled",
+      ctas > 1 ? llvm::formatv("other clusters: the {0} CTAs of one cluster "
+                               "are modelled, taking the same number of "
+                               "tiles; the cluster-wide barrier at entry "
+                               "and exit is taken to pass",
+                               ctas)
+                     .str()
+               : "one CTA: clusters, multicast and other CTAs are not "
+                 "modelled",
       "time: every order of the ops and of copies landing is explored, not "
       "how long anything takes",
       "a wait that times out and retries is a wait that blocks",

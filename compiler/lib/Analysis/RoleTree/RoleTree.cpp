@@ -175,7 +175,9 @@ static bool takesTurns(const Role &role) {
 /// that runs its arrive; the sum must be what the barrier was initialised
 /// to expect, or phases complete early (and parity waits slip) or never.
 /// Barriers picked by constant slots are counted per slot; roles that take
-/// turns arrive in turn, so they count as one.
+/// turns arrive in turn, so they count as one. An arrive on another CTA's
+/// barrier of the cluster counts as the CTA's own: every CTA runs the
+/// same code, so each receives as many as it sends.
 static void checkArrivalCounts(RoleTree &tree) {
   auto isArrival = [](const BarrierUse &use) {
     return use.action == BarrierAction::Arrive ||
@@ -389,19 +391,30 @@ private:
 void collectKlxBarrierUses(Operation *op, const KlxBarrierNames &names,
                            unsigned threads, std::vector<BarrierUse> &uses,
                            IRLineFn irLineOf) {
-  auto use = [&](Value queue, llvm::StringRef which, BarrierAction action) {
+  auto use = [&](Value queue, llvm::StringRef which, BarrierAction action,
+                 bool acrossCluster = false) {
     uses.push_back(makeBarrierUse(op, names.name(queue, which), action, threads,
                                   irLineOf));
+    uses.back().acrossCluster = acrossCluster;
   };
+  // In a cluster the consumers release every CTA's stage, and the copies
+  // of the operand the CTAs share are multicast (klx-to-nvgpu).
+  ScheduleAttr schedule;
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    schedule = kernel.getScheduleAttr();
+  bool clustered = schedule && schedule.clusterSize() > 1;
   if (auto acquire = dyn_cast<ProducerAcquireOp>(op)) {
     use(acquire.getPipeline(), "empty", BarrierAction::Wait);
     use(acquire.getPipeline(), "full", BarrierAction::ExpectTx);
   } else if (auto copy = dyn_cast<CopyOp>(op)) {
-    use(copy.getPipeline(), "full", BarrierAction::CompleteTx);
+    bool shared = clustered && (copy.getOperand() == Operand::A
+                                    ? schedule.getClusterN() > 1
+                                    : schedule.getClusterM() > 1);
+    use(copy.getPipeline(), "full", BarrierAction::CompleteTx, shared);
   } else if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
     use(wait.getPipeline(), "full", BarrierAction::Wait);
   } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
-    use(release.getPipeline(), "empty", BarrierAction::Arrive);
+    use(release.getPipeline(), "empty", BarrierAction::Arrive, clustered);
   } else if (auto push = dyn_cast<PushOp>(op)) {
     use(push.getChannel(), "channel", BarrierAction::Arrive);
   } else if (auto pop = dyn_cast<PopOp>(op)) {
@@ -434,6 +447,8 @@ RoleTree roletree::readKlxRoles(KernelOp kernel, WarpSpecializeOp roles,
   tree.threads = std::min(tree.threads, 1024u);
   // klx-to-nvgpu gives every kernel `.maxntid` and `.minnctapersm 1`.
   tree.registersAtEntry = registerCapAtEntry(tree.threads, 1);
+  if (schedule)
+    tree.clusterCtas = unsigned(schedule.clusterSize());
   unsigned warpCount = tree.threads / kThreadsPerWarp;
   KlxBarrierNames names(kernel);
 

@@ -76,6 +76,10 @@ static std::string barrierSummary(const std::vector<BarrierUse> &uses) {
   for (const BarrierUse &use : uses) {
     std::string part =
         (barrierActionName(use.action) + " " + use.displayName()).str();
+    if (use.acrossCluster)
+      part += use.action == BarrierAction::CompleteTx
+                  ? " (multicast to the cluster)"
+                  : " (of a CTA of the cluster)";
     if (!llvm::is_contained(parts, part))
       parts.push_back(part);
   }
@@ -124,6 +128,8 @@ void klx::printRoleTree(llvm::raw_ostream &os, const RoleTree &tree) {
     os << ", " << tree.registersAtEntry << " registers per thread at entry";
   else
     os << ", no register cap at entry";
+  if (tree.clusterCtas > 1)
+    os << ", clusters of " << tree.clusterCtas << " CTAs";
   os << "\n";
   for (const WarpgroupNode &group : tree.warpgroups)
     os << llvm::formatv("  warpgroup {0}  {1,3} regs  {2}\n", group.index,
@@ -179,6 +185,7 @@ void klx::writeRoleTreeJson(llvm::json::OStream &json, const RoleTree &tree) {
     json.attribute("form", tree.form);
     json.attribute("threads", int64_t(tree.threads));
     json.attribute("registers_at_entry", int64_t(tree.registersAtEntry));
+    json.attribute("cluster_ctas", int64_t(tree.clusterCtas));
     json.attribute("register_total", int64_t(tree.registerTotal));
     json.attribute("register_file", int64_t(kRegistersPerSM));
     json.attributeArray("warpgroups", [&] {
@@ -232,6 +239,8 @@ void klx::writeRoleTreeJson(llvm::json::OStream &json, const RoleTree &tree) {
                 if (use.slot)
                   json.attribute("slot", *use.slot);
                 json.attribute("action", barrierActionName(use.action));
+                if (use.acrossCluster)
+                  json.attribute("across_cluster", true);
                 writeLoc(json, use.source);
               });
           });

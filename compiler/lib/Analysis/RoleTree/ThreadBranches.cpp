@@ -265,9 +265,11 @@ static Value barrierGroupOf(Value address, unsigned depth = 0) {
     }
     return found;
   };
+  // mapa: the same barrier in another CTA of the cluster, which runs the
+  // same code (an arrive there counts as the CTA's own arrivals do).
   if (isa<LLVM::IntToPtrOp, LLVM::PtrToIntOp, LLVM::AddrSpaceCastOp,
           arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-          arith::TruncIOp>(def))
+          arith::TruncIOp, NVVM::MapaOp>(def))
     return barrierGroupOf(def->getOperand(0), depth + 1);
   if (isa<arith::AddIOp, arith::SubIOp, arith::OrIOp>(def))
     for (Value side : def->getOperands())
@@ -287,6 +289,18 @@ static Value barrierGroupOf(Value address, unsigned depth = 0) {
   return {};
 }
 
+/// Whether an mbarrier address was mapped into the cluster (nvvm.mapa).
+static bool reachesCluster(Value address, unsigned depth = 0) {
+  Operation *def = address ? address.getDefiningOp() : nullptr;
+  if (!def || depth > 16)
+    return false;
+  if (isa<NVVM::MapaOp>(def))
+    return true;
+  if (isa<LLVM::AddrSpaceCastOp, LLVM::IntToPtrOp, LLVM::PtrToIntOp>(def))
+    return reachesCluster(def->getOperand(0), depth + 1);
+  return false;
+}
+
 void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
                           int role, const std::string &unknown) {
   if (auto setmax = dyn_cast<NVVM::SetMaxRegisterOp>(op)) {
@@ -301,11 +315,12 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
   std::vector<BarrierUse> &uses =
       role >= 0 ? tree.roles[role].barriers : tree.sharedBarriers;
   auto useNamed = [&](std::string name, std::optional<int64_t> slot,
-                      BarrierAction action) {
+                      BarrierAction action, bool acrossCluster = false) {
     BarrierUse use = makeBarrierUse(op, std::move(name), action,
                                     unsigned(threads.count()), irLineOf, slot);
     use.threadsUnknown = unknown;
     use.threadSet = threads;
+    use.acrossCluster = acrossCluster;
     uses.push_back(std::move(use));
   };
   auto use = [&](Value barriers, Value index, BarrierAction action) {
@@ -314,7 +329,8 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
   // An nvvm op names its barrier by address: the group it was taken from.
   auto useAt = [&](Value address, BarrierAction action) {
     if (Value group = barrierGroupOf(address))
-      useNamed(barrierName(group), std::nullopt, action);
+      useNamed(barrierName(group), std::nullopt, action,
+               reachesCluster(address));
     else
       unreadableInits.insert(untracedBarrier);
   };
@@ -341,7 +357,9 @@ void BranchWalker::record(Operation *op, const llvm::BitVector &threads,
   else if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op))
     use(expect.getBarriers(), expect.getMbarId(), BarrierAction::ExpectTx);
   else if (auto copy = dyn_cast<nvgpu::TmaAsyncLoadOp>(op))
-    use(copy.getBarriers(), copy.getMbarId(), BarrierAction::CompleteTx);
+    useNamed(barrierName(copy.getBarriers()),
+             getConstantIntValue(copy.getMbarId()), BarrierAction::CompleteTx,
+             bool(copy.getMulticastMask()));
   else if (auto wait = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op))
     useAt(wait.getAddr(), BarrierAction::Wait);
   else if (auto arrive = dyn_cast<NVVM::MBarrierArriveOp>(op))
@@ -509,6 +527,10 @@ std::optional<RoleTree> roletree::readThreadBranches(Operation *kernel,
                  NVVM::NVVMDialect::getMinctasmAttrName()))
       tree.registersAtEntry =
           registerCapAtEntry(threads, unsigned(minctasm.getInt()));
+    if (auto cluster = func->getAttrOfType<DenseI32ArrayAttr>(
+            NVVM::NVVMDialect::getClusterDimAttrName()))
+      for (int32_t extent : cluster.asArrayRef())
+        tree.clusterCtas *= unsigned(std::max(extent, 1));
   }
 
   Divergence divergence(*shape);

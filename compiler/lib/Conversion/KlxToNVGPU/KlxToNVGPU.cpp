@@ -57,7 +57,7 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
         add("name", b.getStringAttr(isA ? "A" : "B"));
         add("kind", b.getStringAttr("tensor_map"));
         add("box", b.getDenseI64ArrayAttr(
-                       {isA ? schedule.getTileM() : schedule.getTileK(),
+                       {isA ? shareRowsA(schedule) : shareRowsB(schedule),
                         kBoxColumns}));
         add("swizzle", b.getI64IntegerAttr(128));
         add("dtype", b.getStringAttr(dtypeName(schedule)));
@@ -96,6 +96,18 @@ descriptorType(MLIRContext *context, int64_t rows, Type dtype,
 // [SECTION] Pipeline, copy and MMA ops
 // ------------------------------------------
 
+/// The multicast mask of a 1-D cluster: every CTA (its rank's bit).
+Value wholeCluster(Lowering &l, Location loc) {
+  return arith::ConstantIntOp::create(l.b, loc, l.b.getI16Type(),
+                                      (1 << l.schedule.clusterSize()) - 1);
+}
+
+/// Bytes of one 128-byte box row times `rows`, as an index.
+Value rowBytes(Lowering &l, Location loc, int64_t rows) {
+  return l.index(loc, rows * kBoxColumns *
+                          (l.schedule.getDtype().getIntOrFloatBitWidth() / 8));
+}
+
 void tryWait(Lowering &l, Location loc, Value barriers, Value index,
              Value parity) {
   nvgpu::MBarrierTryWaitParityOp::create(l.b, loc, barriers, parity,
@@ -112,25 +124,45 @@ void lowerCopy(Lowering &l, CopyOp copy) {
   Value k = l.mul(
       loc, copy.getOperand() == Operand::A ? copy.getCol() : copy.getRow(),
       s.getTileK());
+  // In a cluster the CTAs that share an operand's tile each load their
+  // rank's rows of its boxes (a share of whole 8-row swizzle atoms, so
+  // the bytes land where one box would put them) into every CTA.
+  bool shareA = s.getClusterN() > 1, shareB = s.getClusterM() > 1;
+  Value mask = shareA || shareB ? wholeCluster(l, loc) : Value();
   if (copy.getOperand() == Operand::A) {
+    int64_t share = shareRowsA(s);
     Value rows = l.mul(loc, copy.getRow(), s.getTileM());
-    Value dst = l.view(loc, stage, {s.getTileM(), kBoxColumns});
+    Value dstBytes = stage;
+    if (shareA) {
+      rows = l.add(loc, rows, l.mul(loc, l.clusterRank, share));
+      dstBytes = l.add(loc, stage,
+                       arith::MulIOp::create(b, loc, l.clusterRank,
+                                             rowBytes(l, loc, share)));
+    }
+    Value dst = l.view(loc, dstBytes, {share, kBoxColumns});
     nvgpu::TmaAsyncLoadOp::create(b, loc, dst, full, l.descA,
-                                  ValueRange{k, rows}, copy.getIndex(), Value(),
-                                  Value());
+                                  ValueRange{k, rows}, copy.getIndex(),
+                                  shareA ? mask : Value(), Value());
   } else {
     // B is tile_k x tile_n: tile_n / 64 boxes of 64 x 64, side by side.
     Value columns = l.mul(loc, copy.getCol(), s.getTileN());
     Value bStart = l.add(loc, stage, l.index(loc, s.tileBytes(Operand::A)));
     int64_t boxBytes =
         s.getTileK() * kBoxColumns * (s.getDtype().getIntOrFloatBitWidth() / 8);
+    int64_t share = shareRowsB(s);
+    if (shareB) {
+      Value skipped =
+          arith::MulIOp::create(b, loc, l.clusterRank, rowBytes(l, loc, share));
+      bStart = l.add(loc, bStart, skipped);
+      k = l.add(loc, k, l.mul(loc, l.clusterRank, share));
+    }
     for (int64_t j = 0; j < s.getTileN() / kBoxColumns; ++j) {
       Value dst = l.view(loc, l.add(loc, bStart, l.index(loc, j * boxBytes)),
-                         {s.getTileK(), kBoxColumns});
+                         {share, kBoxColumns});
       Value column = l.add(loc, columns, l.index(loc, j * kBoxColumns));
       nvgpu::TmaAsyncLoadOp::create(b, loc, dst, full, l.descB,
                                     ValueRange{column, k}, copy.getIndex(),
-                                    Value(), Value());
+                                    shareB ? mask : Value(), Value());
     }
   }
   copy.erase();
@@ -169,8 +201,12 @@ void lowerMma(Lowering &l, MmaOp mma) {
           .getResult(0);
   Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
       b, loc, aDescType, aView, consumerMapA);
+  Value mapB = l.descB;
+  if (l.consumerDescB)
+    mapB = UnrealizedConversionCastOp::create(b, loc, l.consumerDescB, l.descB)
+               .getResult(0);
   Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType,
-                                                             bView, l.descB);
+                                                             bView, mapB);
   // nvgpu.warpgroup.mma ends in its own wgmma.wait_group (1 when the
   // attribute is left out), so the wait is said here and nowhere else:
   // done reading the stage before it is released (0), or all but this
@@ -267,8 +303,11 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
       recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(),
                   true);
-      nvgpu::MBarrierArriveOp::create(
-          b, loc, l.barriers[release.getPipeline()].empty, release.getIndex());
+      Value empty = l.barriers[release.getPipeline()].empty;
+      if (l.schedule.clusterSize() > 1)
+        releaseAcrossCluster(l, loc, empty, release.getIndex());
+      else
+        nvgpu::MBarrierArriveOp::create(b, loc, empty, release.getIndex());
       release.erase();
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
       // One elected thread issues copies.
@@ -363,9 +402,18 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(1));
   int64_t dynamicShared = schedule.dynamicSharedBytes();
+  int64_t clusterSize = schedule.clusterSize();
+  if (clusterSize > 1)
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  b.getDenseI32ArrayAttr({int32_t(clusterSize), 1, 1}));
   func->setAttr(
       kLaunchAttrName,
       b.getDictionaryAttr({
+          b.getNamedAttr("cluster",
+                         b.getDenseI64ArrayAttr({clusterSize, 1, 1})),
+          b.getNamedAttr("cluster_tiles",
+                         b.getDenseI64ArrayAttr(
+                             {schedule.getClusterM(), schedule.getClusterN()})),
           b.getNamedAttr("params", describeNvgpuParams(kernel, *uses, trace)),
           b.getNamedAttr("dtype", b.getStringAttr(dtypeName(schedule))),
           b.getNamedAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1})),
@@ -392,6 +440,11 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
                       b.getF32Type()));
   l.consumerDescA =
       descriptorType(context, schedule.rowsPerConsumer(), schedule.getDtype());
+  if (schedule.getClusterM() > 1)
+    l.consumerDescB =
+        descriptorType(context, schedule.getTileK(), schedule.getDtype());
+  if (clusterSize > 1)
+    l.clusterRank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
 
   // Kernel arguments, as the klx ops will read them: A and B as TMA
   // descriptors of their boxes.
@@ -399,8 +452,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   for (auto [use, newArg] : llvm::zip(*uses, entry.getArguments())) {
     Value value = newArg;
     if (use == TensorUse::OperandA || use == TensorUse::OperandB) {
-      int64_t rows = use == TensorUse::OperandA ? schedule.getTileM()
-                                                : schedule.getTileK();
+      int64_t rows = use == TensorUse::OperandA ? shareRowsA(schedule)
+                                                : shareRowsB(schedule);
       value = UnrealizedConversionCastOp::create(
                   b, loc, descriptorType(context, rows, schedule.getDtype()),
                   newArg)
@@ -483,6 +536,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
     return failure();
   if (schedule.getTmaStore())
     waitForTmaStores(func);
+  if (clusterSize > 1)
+    syncClusterAtEnd(func);
   for (TurnsOp t : turns)
     t.erase();
   for (PipelineOp p : llvm::reverse(pipelines))

@@ -28,6 +28,15 @@ constexpr int64_t kSwizzleAlignment = 1024;
 constexpr int64_t kBoxColumns = 64; // 128 bytes of 16-bit elements
 constexpr int64_t kTryWaitTicks = 10000000;
 
+/// Rows of A's and B's boxes one CTA loads: the whole tile (A) or k step
+/// (B), or its share when the CTAs of a cluster split the operand.
+inline int64_t shareRowsA(ScheduleAttr s) {
+  return s.getTileM() / s.getClusterN();
+}
+inline int64_t shareRowsB(ScheduleAttr s) {
+  return s.getTileK() / s.getClusterM();
+}
+
 /// What the ops of one lowered kernel share.
 struct Lowering {
   Lowering(ScheduleAttr schedule, OpBuilder &b) : schedule(schedule), b(b) {}
@@ -35,9 +44,12 @@ struct Lowering {
   ScheduleAttr schedule;
   OpBuilder &b;
   Value threadId, warpgroup;
-  Value descA, descB;     // full boxes: A tile_m x 64, B 64 x 64
+  Value descA, descB;     // boxes: A tile_m x 64, B 64 x 64 (a cluster's
+                          // shares: tile_m / cluster_n, 64 / cluster_m rows)
   Value descD;            // the TMA-store epilogue's boxes of D
   Type consumerDescA;     // the A rows one consumer multiplies
+  Type consumerDescB;     // B's whole boxes, when the copies load shares
+  Value clusterRank;      // this CTA's rank in its cluster (clusters only)
   Value smem, stagesBase; // dynamic shared memory, first stage
   /// Each pipeline's mbarrier groups; `full` may be another pipeline's
   /// (full_of).
@@ -110,6 +122,24 @@ void lowerStoreThroughTma(Lowering &l, StoreOp store);
 
 /// Every thread waits for its bulk stores before the kernel returns.
 void waitForTmaStores(gpu::GPUFuncOp func);
+
+/// A consumer warpgroup's release of a stage in a cluster: lane 0 of its
+/// warp w arrives on the empty barrier of CTA w (w < size), so that each
+/// CTA hears once from every consumer warpgroup of the cluster, all the
+/// CTAs its producer multicasts into. (A cluster-scope arrive from every
+/// thread, as a CTA's release does, made the kernel 0.58x cuBLAS.)
+void releaseAcrossCluster(Lowering &l, Location loc, Value empty, Value index);
+
+/// Arrivals an empty barrier waits for per phase: the pipeline's (every
+/// consumer thread), or in a cluster one per consumer warpgroup per CTA.
+int64_t emptyArrivals(const Lowering &l, PipelineOp pipeline);
+
+/// With a cluster: every CTA's barriers are initialised before any CTA
+/// multicasts into them or arrives on them (in place of the CTA's barrier
+/// after initialisation), and no CTA leaves while another may still
+/// arrive on its barriers (at the end).
+void syncClusterAfterInit(Lowering &l, Location loc);
+void syncClusterAtEnd(gpu::GPUFuncOp func);
 
 /// The roles become one if/else on the warpgroup index: the branch is where
 /// each role's setmaxnreg goes, and where ptxas can honour it.

@@ -16,6 +16,13 @@ using namespace mlir;
 using namespace klx;
 using namespace klx::nvgpu_lowering;
 
+int64_t nvgpu_lowering::emptyArrivals(const Lowering &l, PipelineOp pipeline) {
+  int64_t size = l.schedule.clusterSize();
+  if (size == 1)
+    return pipeline.getArrivals();
+  return pipeline.getArrivals() / 128 * size;
+}
+
 void nvgpu_lowering::lowerPipelines(Lowering &l,
                                     MutableArrayRef<PipelineOp> pipelines,
                                     TurnsOp turns) {
@@ -89,7 +96,7 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
         nvgpu::MBarrierInitOp::create(b, loc, own.full, l.index(loc, 1),
                                       l.index(loc, i), Value());
       nvgpu::MBarrierInitOp::create(b, loc, own.empty,
-                                    l.index(loc, pipeline.getArrivals()),
+                                    l.index(loc, emptyArrivals(l, pipeline)),
                                     l.index(loc, i), Value());
     }
   }
@@ -102,7 +109,57 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
       nvgpu::TmaPrefetchOp::create(b, loc, desc, Value());
   NVVM::FenceMbarrierInitOp::create(b, loc);
   b.setInsertionPointAfter(init);
-  gpu::BarrierOp::create(b, loc);
+  if (l.schedule.clusterSize() > 1)
+    syncClusterAfterInit(l, loc);
+  else
+    gpu::BarrierOp::create(b, loc);
+}
+
+void nvgpu_lowering::syncClusterAfterInit(Lowering &l, Location loc) {
+  NVVM::ClusterArriveOp::create(l.b, loc, l.b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(l.b, loc, l.b.getUnitAttr());
+}
+
+void nvgpu_lowering::syncClusterAtEnd(gpu::GPUFuncOp func) {
+  func.walk([](gpu::ReturnOp ret) {
+    OpBuilder b(ret);
+    NVVM::ClusterArriveOp::create(b, ret.getLoc(), b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, ret.getLoc(), b.getUnitAttr());
+  });
+}
+
+void nvgpu_lowering::releaseAcrossCluster(Lowering &l, Location loc,
+                                          Value empty, Value index) {
+  OpBuilder &b = l.b;
+  MLIRContext *context = b.getContext();
+  // Lane 0 of warp w < size in the warpgroup arrives on CTA w's barrier.
+  Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  Value signals = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                            l.index(loc, 0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warp,
+                            l.index(loc, l.schedule.clusterSize())));
+  auto signal = scf::IfOp::create(b, loc, signals, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&signal.getThenRegion().front());
+  Value target = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), warp);
+  Value address =
+      nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), empty, index);
+  auto shared = LLVM::LLVMPointerType::get(
+      context, unsigned(NVVM::NVVMMemorySpace::Shared));
+  auto sharedCluster = LLVM::LLVMPointerType::get(
+      context, unsigned(NVVM::NVVMMemorySpace::SharedCluster));
+  Value local = LLVM::IntToPtrOp::create(b, loc, shared, address);
+  Value remote = NVVM::MapaOp::create(b, loc, sharedCluster, local, target);
+  // Release at CTA scope, as a CTA's own release: the stage's reads were
+  // wgmma's, waited for; the peer's producer only needs the arrival. A
+  // release at cluster scope fenced the signalling warps at every k step.
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                 NVVM::MemScopeKind::CTA,
+                                 /*relaxed=*/false);
 }
 
 // Several producers share the producer warpgroup, one warp each.

@@ -121,6 +121,8 @@ struct Driver {
   Result (*eventSynchronize)(Event);
   Result (*eventElapsedTime)(float *, Event, Event);
   Result (*launchKernelEx)(const LaunchConfig *, Function, void **, void **);
+  /// Null where the driver lacks it (before CUDA 12).
+  Result (*occupancyMaxActiveClusters)(int *, Function, const LaunchConfig *);
   Result (*tensorMapEncodeTiled)(TensorMap *, int, unsigned, void *,
                                  const uint64_t *, const uint64_t *,
                                  const unsigned *, const unsigned *, int, int,

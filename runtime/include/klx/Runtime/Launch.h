@@ -17,11 +17,14 @@
 
 namespace klx::rt {
 
-/// "persistent": one CTA per SM, at most one per output tile;
+/// "persistent": one CTA per SM, at most one per output tile (with a
+/// cluster: whole clusters, `maxClusters` of them when the driver said how
+/// many fit at once, else smCount / size, at most one per group of tiles);
 /// "tiles": grid (tiles_n, tiles_m), as klx-persistent maps block ids;
 /// "elements" (a gather): one thread per element, N / block CTAs.
 std::array<unsigned, 3> gridFor(const Manifest &manifest,
-                                const ProblemSize &size, int smCount);
+                                const ProblemSize &size, int smCount,
+                                int maxClusters = 0);
 
 /// How D is laid out in device memory: whole tiles, so that the epilogue
 /// of a ragged last tile writes into padding, never past the buffer.

@@ -67,6 +67,9 @@ struct Manifest {
   std::string entry;
   std::array<int64_t, 3> block{};
   std::array<int64_t, 3> cluster{1, 1, 1};
+  /// The output tiles one cluster computes (rows x columns): a persistent
+  /// grid walks groups of them, one group per cluster.
+  std::array<int64_t, 2> clusterTiles{1, 1};
   int64_t dynamicSharedBytes = 0;
   bool persistent = false; // grid "persistent" or "tiles"
   /// Set for a gather (grid "elements": one thread per element).

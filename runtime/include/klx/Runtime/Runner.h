@@ -64,6 +64,8 @@ struct LaunchResult {
   DType dtype = DType::F16;
   DType outDtype = DType::F32; // D's element type
   std::array<unsigned, 3> grid{}, block{};
+  unsigned clusterSize = 1; // CTAs per cluster
+  int maxClusters = 0;      // clusters that fit at once, as the driver said
   unsigned dynamicSharedBytes = 0;
   int inputSets = 1; // rotated so timed launches do not hit in L2
 

@@ -109,6 +109,9 @@ struct Op {
   int64_t asyncGroups = -1;
   std::string label; // "wait full", "copy a", ...
   unsigned line = 0; // source line, when known
+  /// A Copy of the same bytes as the Copy before it, multicast to another
+  /// CTA: it lands when that one does and takes no bandwidth of its own.
+  bool multicast = false;
   /// The k step its events show; -1: the role's step. A role read from
   /// nvgpu IR runs its whole trace as one step and numbers its own.
   int64_t shownStep = -1;
@@ -140,6 +143,9 @@ struct RoleModel {
   /// > 0: the body is the role's whole run, unrolled (steps == 1), and
   /// covers this many loop iterations.
   int64_t unrolledSteps = 0;
+  /// The SM it runs on (its CTA in a cluster): roles of one SM stream
+  /// their copies one after another; other SMs' copies do not wait.
+  int sm = 0;
   /// Loop iterations the role runs, for summaries.
   int64_t loopSteps() const {
     return unrolledSteps > 0 ? unrolledSteps : steps;

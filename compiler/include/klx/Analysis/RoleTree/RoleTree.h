@@ -83,6 +83,9 @@ struct BarrierUse {
   /// that differs between threads and that klx cannot evaluate): why,
   /// with the branch's line. `threads` is then at most that many.
   std::string threadsUnknown;
+  /// The op reaches the barrier in other CTAs of the cluster too: an
+  /// arrive on a `mapa` address, a copy multicast to the cluster.
+  bool acrossCluster = false;
   SourceLoc source;
   unsigned irLine = 0;
 
@@ -134,6 +137,8 @@ struct RoleTree {
   SourceLoc source;
   unsigned threads = 0;
   unsigned registersAtEntry = 0; // 0: no register cap at entry
+  /// CTAs per cluster (`.reqnctapercluster`, or the schedule's cluster).
+  unsigned clusterCtas = 1;
   std::vector<WarpgroupNode> warpgroups;
   std::vector<Role> roles;
   /// Ops outside every role: set-up before the split, the shared tail.

@@ -55,15 +55,11 @@ llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   // (klx-lds-alias-scope, klx-bridge-steps, klx-const-reg-tensor), not the
   // schedule's, but live in the same klx.params.
   static const llvm::StringLiteral names[] = {
-      "alias_scopes",     "bridge_steps",
-      "const_reg_tensor", "consumer_regs",
-      "consumers",        "dtype",
-      "epilogue",         "group_m",
-      "out_dtype",        "persistent",
-      "pingpong",         "producer_regs",
-      "producers",        "shared_full_barrier",
-      "stages",           "tile_k",
-      "tile_m",           "tile_n",
+      "alias_scopes",     "bridge_steps",  "cluster_m", "cluster_n",
+      "const_reg_tensor", "consumer_regs", "consumers", "dtype",
+      "epilogue",         "group_m",       "out_dtype", "persistent",
+      "pingpong",         "producer_regs", "producers", "shared_full_barrier",
+      "stages",           "tile_k",        "tile_m",    "tile_n",
       "warp_specialize"};
   return names;
 }
@@ -109,6 +105,48 @@ static void recordProblemDims(KernelOp kernel) {
     kernel->setAttr(kDimsAttrName, b.getDictionaryAttr(dims));
 }
 
+/// What a cluster of `clusterM` x `clusterN` CTAs needs of the rest of the
+/// schedule: one line of CTAs (the release spreads each consumer's 128
+/// arrivals evenly over the CTAs its stages come from, which a 2-D cluster's
+/// row-and-column set of 3 does not divide), shares of 8 rows or more (the
+/// 128-byte swizzle's repeat), the persistent warp-specialized walk (the
+/// CTAs of a cluster stay in step over the same number of tile groups) and
+/// TMA stores (they clip a tile past D's edge; the direct epilogue
+/// writes whole tiles into a D padded to the tile, not to the cluster).
+static LogicalResult checkCluster(KernelOp kernel, int64_t clusterM,
+                                  int64_t clusterN, int64_t tileM,
+                                  int64_t tileK, bool persistent,
+                                  bool warpSpecialize, int64_t producers,
+                                  bool tmaStore) {
+  auto allowed = [](int64_t v) { return v == 1 || v == 2 || v == 4; };
+  if (!allowed(clusterM) || !allowed(clusterN))
+    return kernel.emitOpError("schedule: cluster_m and cluster_n must be 1, "
+                              "2 or 4 CTAs; got ")
+           << clusterM << " x " << clusterN;
+  if (clusterM * clusterN == 1)
+    return success();
+  if (clusterM > 1 && clusterN > 1)
+    return kernel.emitOpError("schedule: a cluster is one column "
+                              "(cluster_m) or one row (cluster_n) of tiles; "
+                              "got ")
+           << clusterM << " x " << clusterN;
+  if (!persistent || !warpSpecialize || producers != 1)
+    return kernel.emitOpError(
+        "schedule: a cluster needs persistent = true, warp_specialize = "
+        "true and one producer (its CTAs walk the tiles in step and each "
+        "producer multicasts its share of a stage)");
+  if (!tmaStore)
+    return kernel.emitOpError(
+        "schedule: a cluster needs epilogue = \"tma\": its last column or row "
+        "of tiles may lie past D, which a TMA store clips and the direct "
+        "epilogue would write");
+  if ((tileK / clusterM) % 8 != 0 || (tileM / clusterN) % 8 != 0)
+    return kernel.emitOpError("schedule: each CTA loads a share of ")
+           << tileK / clusterM << " rows of B's boxes or " << tileM / clusterN
+           << " of A's; shares must be multiples of 8 rows";
+  return success();
+}
+
 LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   if (params) {
     for (NamedAttribute entry : params) {
@@ -123,6 +161,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   }
   int64_t tileM = 128, tileN = 128, tileK = 64, stages = 4, consumers = 2;
   int64_t producerRegs = 40, consumerRegs = 232, producers = 1, groupM = 1;
+  int64_t clusterM = 1, clusterN = 1;
   bool warpSpecialize = true, pingpong = false, persistent = false;
   bool sharedFullBarrier = false;
   if (failed(read(kernel, params, "tile_m", tileM)) ||
@@ -137,7 +176,9 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
       failed(read(kernel, params, "persistent", persistent)) ||
       failed(read(kernel, params, "producers", producers)) ||
       failed(read(kernel, params, "group_m", groupM)) ||
-      failed(read(kernel, params, "shared_full_barrier", sharedFullBarrier)))
+      failed(read(kernel, params, "shared_full_barrier", sharedFullBarrier)) ||
+      failed(read(kernel, params, "cluster_m", clusterM)) ||
+      failed(read(kernel, params, "cluster_n", clusterN)))
     return failure();
 
   Builder builder(kernel.getContext());
@@ -250,10 +291,15 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
            << "by the first one's register count, which is 64 rows only "
            << "when N = 128); got tile_n = " << tileN;
 
-  auto schedule = ScheduleAttr::get(
-      kernel.getContext(), tileM, tileN, tileK, stages, consumers,
-      warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype,
-      producers, sharedFullBarrier, groupM, tmaStore, outDtype);
+  if (failed(checkCluster(kernel, clusterM, clusterN, tileM, tileK, persistent,
+                          warpSpecialize, producers, tmaStore)))
+    return failure();
+
+  auto schedule = ScheduleAttr::get(kernel.getContext(), tileM, tileN, tileK,
+                                    stages, consumers, warpSpecialize, pingpong,
+                                    persistent, producerRegs, consumerRegs,
+                                    dtype, producers, sharedFullBarrier, groupM,
+                                    tmaStore, outDtype, clusterM, clusterN);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes) {
     InFlightDiagnostic error = kernel.emitOpError("schedule: ")

@@ -6,6 +6,10 @@
 //     tm = t / tiles_n, tn = t % tiles_n    (the body, once)
 //     (the body)
 //
+// With a cluster of cluster_m x cluster_n CTAs, t counts groups of that
+// many tiles, one group per cluster (block_id.x / size, stepping by
+// grid_dim.x / size), and each CTA takes its rank's tile of the group.
+//
 // A producer's merged (tile x k) loop becomes a loop over this CTA's
 // tiles with the k loop inside: the tile's coordinates (divisions, three
 // with grouped rows) are worked out once per tile, not at every k step,
@@ -118,13 +122,19 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
   rewriter.setInsertionPoint(loop);
   Location loc = loop.getLoc();
   ValueRange extents = loop.getExtents();
-  Value tilesM = ceilDiv(rewriter, loc, extents[0], schedule.getTileM());
-  Value tilesN = ceilDiv(rewriter, loc, extents[1], schedule.getTileN());
+  // A cluster walks groups of clusterM x clusterN tiles (one per CTA) as
+  // one CTA walks tiles; past here "tile" means such a group.
+  int64_t clusterM = schedule.getClusterM(), clusterN = schedule.getClusterN();
+  int64_t clusterSize = clusterM * clusterN;
+  Value tilesM =
+      ceilDiv(rewriter, loc, extents[0], schedule.getTileM() * clusterM);
+  Value tilesN =
+      ceilDiv(rewriter, loc, extents[1], schedule.getTileN() * clusterN);
   Value kTiles = loop.hasK()
                      ? ceilDiv(rewriter, loc, extents[2], schedule.getTileK())
                      : Value();
   int64_t groupM = schedule.getGroupM();
-  auto tileCoordinates = [&](OpBuilder &b, Value tile) -> SmallVector<Value> {
+  auto groupCoordinates = [&](OpBuilder &b, Value tile) -> SmallVector<Value> {
     if (groupM == 1)
       return {arith::DivUIOp::create(b, loc, tile, tilesN),
               arith::RemUIOp::create(b, loc, tile, tilesN)};
@@ -145,6 +155,23 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
         arith::DivUIOp::create(b, loc, inGroup, rows)};
   };
 
+  // The CTA's own tile of its cluster's group: the CTAs of a 1-D cluster
+  // (x = rank) stand in a column (clusterM) or a row (clusterN).
+  Value rank;
+  auto tileCoordinates = [&](OpBuilder &b, Value tile) -> SmallVector<Value> {
+    SmallVector<Value> group = groupCoordinates(b, tile);
+    if (clusterSize == 1)
+      return group;
+    int dim = clusterM > 1 ? 0 : 1;
+    group[dim] = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, group[dim],
+            arith::ConstantIndexOp::create(b, loc, clusterSize)),
+        rank);
+    return group;
+  };
+
   if (!schedule.getPersistent() || !gridStride) {
     // One tile per CTA: grid (tiles_n, tiles_m).
     Value tm = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::y);
@@ -158,9 +185,17 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
     return;
   }
 
-  // Persistent: this CTA owns tiles block_id.x, + grid_dim.x, ...
+  // Persistent: this CTA owns tiles block_id.x, + grid_dim.x, ...; a
+  // cluster (grid_dim.x a multiple of its size) owns groups cluster_id,
+  // + clusters, ...
   Value first = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value stride = gpu::GridDimOp::create(rewriter, loc, gpu::Dimension::x);
+  if (clusterSize > 1) {
+    Value size = arith::ConstantIndexOp::create(rewriter, loc, clusterSize);
+    rank = gpu::ClusterBlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+    first = arith::DivUIOp::create(rewriter, loc, first, size);
+    stride = arith::DivUIOp::create(rewriter, loc, stride, size);
+  }
   Value tiles = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
   // ceil((tiles - first) / stride), or 0 when first >= tiles.
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);

@@ -44,6 +44,12 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     without it each thread stores its f32 fragments to global memory.
     `outDtype` is D's element type: absent for f32, else bf16 or f16 (the
     accumulators rounded to nearest; the TMA-store epilogue only).
+    `clusterM` x `clusterN` output tiles are computed by one cluster of as
+    many CTAs (a column of `clusterM` tiles, or a row of `clusterN`): the
+    CTAs of a column share B's tile, those of a row A's, so each CTA loads
+    its share of the shared operand (its rows of every box) and multicasts
+    it to all; each consumer thread releases a stage to one CTA of the
+    cluster, so every CTA's empty barrier hears from all of them.
 
     ```mlir
     #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4,
@@ -62,7 +68,9 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     DefaultValuedParameter<"bool", "false">:$sharedFullBarrier,
     DefaultValuedParameter<"int64_t", "1">:$groupM,
     DefaultValuedParameter<"bool", "false">:$tmaStore,
-    OptionalParameter<"::mlir::Type">:$outDtype);
+    OptionalParameter<"::mlir::Type">:$outDtype,
+    DefaultValuedParameter<"int64_t", "1">:$clusterM,
+    DefaultValuedParameter<"int64_t", "1">:$clusterN);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Bytes of one operand tile in shared memory.
@@ -108,6 +116,8 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
                                  epilogueBoxBytes()
                            : 0;
     }
+    /// CTAs per cluster (one: no cluster).
+    int64_t clusterSize() const { return getClusterM() * getClusterN(); }
     /// 32-bit registers per SM on Hopper.
     static constexpr int64_t kRegisterFile = 65536;
     /// Threads per CTA: a producer warpgroup and the consumers.
