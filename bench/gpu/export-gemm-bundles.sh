@@ -29,6 +29,10 @@ export_one ws_cluster_n2 gemm_ws_persistent.mlir -D cluster_n=2
 export_one ws_cluster_m4 gemm_ws_persistent.mlir -D cluster_m=4
 export_one ws_cluster_m2_g8 gemm_ws_persistent.mlir -D cluster_m=2 -D group_m=8
 export_one ws_cluster_m2_out_bf16 gemm_ws_persistent.mlir -D cluster_m=2 -D out_dtype=bf16
+# Tile order: 8 x 8 blocks along a Hilbert curve, and row by row.
+export_one ws_hilbert gemm_ws_persistent.mlir -D raster=hilbert
+export_one ws_raster_row gemm_ws_persistent.mlir -D raster=row
+export_one ws_cluster_m2_hilbert gemm_ws_persistent.mlir -D cluster_m=2 -D raster=hilbert
 export_one pingpong gemm_pingpong.mlir
 export_one pingpong_g4 gemm_pingpong.mlir -D group_m=4
 export_one pingpong_direct gemm_pingpong.mlir -D epilogue=direct

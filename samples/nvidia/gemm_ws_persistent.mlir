@@ -80,7 +80,7 @@ module attributes {klx.target = "sm_90a",
                                  epilogue = "tma", out_dtype = "f32", cluster_n = 1 : i64,
                                  consumers = 2 : i64, persistent = true,
                                  warp_specialize = true, cluster_m = 1 : i64,
-                                 producer_regs = 40 : i64,
+                                 producer_regs = 40 : i64, raster = "grouped",
                                  consumer_regs = 232 : i64, dtype = "f16"}} {
   klx.kernel @gemm(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,
                    %M: index, %N: index, %K: index) {

@@ -37,6 +37,9 @@ export_bundles() {
   "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_m=4 -o "$out/ws_cluster_m4" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_m=2 -D tile_n=128 -D out_dtype=bf16 -o "$out/ws_cluster_m2_n128_out_bf16" >/dev/null &&
   "$klx" export $nv/gemm_ws_persistent.mlir -D cluster_n=4 -D dtype=bf16 -D group_m=1 -o "$out/ws_cluster_n4_bf16" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D raster=hilbert -o "$out/ws_hilbert" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D raster=row -o "$out/ws_raster_row" >/dev/null &&
+  "$klx" export $nv/gemm_ws_persistent.mlir -D raster=hilbert -D cluster_m=2 -o "$out/ws_hilbert_cluster_m2" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -o "$out/two_producers" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -D epilogue=direct -o "$out/two_producers_direct" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -o "$out/pingpong" >/dev/null &&

@@ -54,13 +54,28 @@ llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   // alias_scopes, bridge_steps and const_reg_tensor are the pipeline's
   // (klx-lds-alias-scope, klx-bridge-steps, klx-const-reg-tensor), not the
   // schedule's, but live in the same klx.params.
-  static const llvm::StringLiteral names[] = {
-      "alias_scopes",     "bridge_steps",  "cluster_m", "cluster_n",
-      "const_reg_tensor", "consumer_regs", "consumers", "dtype",
-      "epilogue",         "group_m",       "out_dtype", "persistent",
-      "pingpong",         "producer_regs", "producers", "shared_full_barrier",
-      "stages",           "tile_k",        "tile_m",    "tile_n",
-      "warp_specialize"};
+  static const llvm::StringLiteral names[] = {"alias_scopes",
+                                              "bridge_steps",
+                                              "cluster_m",
+                                              "cluster_n",
+                                              "const_reg_tensor",
+                                              "consumer_regs",
+                                              "consumers",
+                                              "dtype",
+                                              "epilogue",
+                                              "group_m",
+                                              "out_dtype",
+                                              "persistent",
+                                              "pingpong",
+                                              "producer_regs",
+                                              "producers",
+                                              "raster",
+                                              "shared_full_barrier",
+                                              "stages",
+                                              "tile_k",
+                                              "tile_m",
+                                              "tile_n",
+                                              "warp_specialize"};
   return names;
 }
 
@@ -191,8 +206,17 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   FailureOr<StringRef> outName =
       readChoice(kernel, params, "out_dtype", {"f32", "bf16", "f16"}, "f32",
                  "\"f32\", \"bf16\" or \"f16\" (D's element type)");
-  if (failed(dtypeName) || failed(epilogue) || failed(outName))
+  FailureOr<StringRef> raster = readChoice(
+      kernel, params, "raster", {"row", "grouped", "hilbert"}, "grouped",
+      "\"row\" (row by row), \"grouped\" (groups of group_m tile rows) or "
+      "\"hilbert\" (along a Hilbert curve in blocks of 8 x 8 tiles)");
+  if (failed(dtypeName) || failed(epilogue) || failed(outName) ||
+      failed(raster))
     return failure();
+  // Row by row is groups of one row; group_m does not order a curve.
+  if (*raster == "row")
+    groupM = 1;
+  bool hilbert = *raster == "hilbert";
   Type dtype =
       *dtypeName == "bf16" ? builder.getBF16Type() : builder.getF16Type();
   bool tmaStore = *epilogue == "tma";
@@ -295,11 +319,11 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
                           warpSpecialize, producers, tmaStore)))
     return failure();
 
-  auto schedule = ScheduleAttr::get(kernel.getContext(), tileM, tileN, tileK,
-                                    stages, consumers, warpSpecialize, pingpong,
-                                    persistent, producerRegs, consumerRegs,
-                                    dtype, producers, sharedFullBarrier, groupM,
-                                    tmaStore, outDtype, clusterM, clusterN);
+  auto schedule = ScheduleAttr::get(
+      kernel.getContext(), tileM, tileN, tileK, stages, consumers,
+      warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype,
+      producers, sharedFullBarrier, groupM, tmaStore, outDtype, clusterM,
+      clusterN, hilbert);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes) {
     InFlightDiagnostic error = kernel.emitOpError("schedule: ")

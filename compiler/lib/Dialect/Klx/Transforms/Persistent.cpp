@@ -6,6 +6,9 @@
 //     tm = t / tiles_n, tn = t % tiles_n    (the body, once)
 //     (the body)
 //
+// raster = hilbert walks 8 x 8 blocks of tiles along a Hilbert curve
+// (hilbertTile); group_m > 1 walks groups of rows column by column.
+//
 // With a cluster of cluster_m x cluster_n CTAs, t counts groups of that
 // many tiles, one group per cluster (block_id.x / size, stepping by
 // grid_dim.x / size), and each CTA takes its rank's tile of the group.
@@ -117,6 +120,97 @@ void replaceMergedLoop(
   rewriter.replaceOp(loop, tiles.getResults());
 }
 
+/// The (x, y) of point `d` on the Hilbert curve through a side x side
+/// square (side a power of 2), unrolled: per level, the quadrant from two
+/// bits of d, the point so far turned into it.
+std::pair<Value, Value> hilbertPoint(OpBuilder &b, Location loc, Value d,
+                                     int64_t side) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto eq = [&](Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(v));
+  };
+  Value x = c(0), y = c(0), t = d;
+  for (int64_t level = 1; level < side; level *= 2) {
+    Value rx = arith::AndIOp::create(b, loc, c(1),
+                                     arith::ShRUIOp::create(b, loc, t, c(1)));
+    Value ry = arith::AndIOp::create(b, loc, c(1),
+                                     arith::XOrIOp::create(b, loc, t, rx));
+    // In the lower quadrants the curve turns: mirrored when rx = 1, then
+    // x and y swap.
+    Value turn = eq(ry, 0);
+    Value mirror = arith::AndIOp::create(b, loc, turn, eq(rx, 1));
+    Value last = c(level - 1);
+    Value mx = arith::SelectOp::create(
+        b, loc, mirror, arith::SubIOp::create(b, loc, last, x), x);
+    Value my = arith::SelectOp::create(
+        b, loc, mirror, arith::SubIOp::create(b, loc, last, y), y);
+    Value nx = arith::SelectOp::create(b, loc, turn, my, mx);
+    Value ny = arith::SelectOp::create(b, loc, turn, mx, my);
+    x = arith::AddIOp::create(b, loc, nx,
+                              arith::MulIOp::create(b, loc, rx, c(level)));
+    y = arith::AddIOp::create(b, loc, ny,
+                              arith::MulIOp::create(b, loc, ry, c(level)));
+    t = arith::ShRUIOp::create(b, loc, t, c(2));
+  }
+  return {x, y};
+}
+
+/// Tile number `tile` of a tilesM x tilesN grid in Hilbert order: the
+/// whole blocks of `side` x `side` tiles row by row, each along the curve;
+/// then, row by row, the tiles right of the last whole block column (in
+/// the rows the blocks cover) and those below the last whole block row.
+SmallVector<Value> hilbertTile(OpBuilder &b, Location loc, Value tile,
+                               Value tilesM, Value tilesN, int64_t side) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto mul = [&](Value x, Value y) {
+    return arith::MulIOp::create(b, loc, x, y).getResult();
+  };
+  auto divAtLeastOne = [&](Value x, Value y) {
+    return arith::DivUIOp::create(b, loc, x,
+                                  arith::MaxUIOp::create(b, loc, y, c(1)))
+        .getResult();
+  };
+  auto remAtLeastOne = [&](Value x, Value y) {
+    return arith::RemUIOp::create(b, loc, x,
+                                  arith::MaxUIOp::create(b, loc, y, c(1)))
+        .getResult();
+  };
+  auto select = [&](Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y).getResult();
+  };
+  auto ult = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y)
+        .getResult();
+  };
+  Value blocksN = arith::DivUIOp::create(b, loc, tilesN, c(side));
+  Value fullM = mul(arith::DivUIOp::create(b, loc, tilesM, c(side)), c(side));
+  Value fullN = mul(blocksN, c(side));
+  Value inBlocks = mul(fullM, fullN);
+  // Along the curve, in a whole block.
+  Value block = arith::DivUIOp::create(b, loc, tile, c(side * side));
+  auto [x, y] = hilbertPoint(
+      b, loc, arith::RemUIOp::create(b, loc, tile, c(side * side)), side);
+  Value curveM = arith::AddIOp::create(
+      b, loc, mul(divAtLeastOne(block, blocksN), c(side)), x);
+  Value curveN = arith::AddIOp::create(
+      b, loc, mul(remAtLeastOne(block, blocksN), c(side)), y);
+  // Row by row, past the blocks: first the strip at the right.
+  Value rest = arith::SubIOp::create(b, loc, tile, inBlocks);
+  Value rightWidth = arith::SubIOp::create(b, loc, tilesN, fullN);
+  Value inRight = mul(fullM, rightWidth);
+  Value rightM = divAtLeastOne(rest, rightWidth);
+  Value rightN =
+      arith::AddIOp::create(b, loc, fullN, remAtLeastOne(rest, rightWidth));
+  Value below = arith::SubIOp::create(b, loc, rest, inRight);
+  Value belowM =
+      arith::AddIOp::create(b, loc, fullM, divAtLeastOne(below, tilesN));
+  Value belowN = remAtLeastOne(below, tilesN);
+  Value onCurve = ult(tile, inBlocks);
+  Value onRight = ult(rest, inRight);
+  return {select(onCurve, curveM, select(onRight, rightM, belowM)),
+          select(onCurve, curveN, select(onRight, rightN, belowN))};
+}
+
 void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
@@ -135,6 +229,9 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
                      : Value();
   int64_t groupM = schedule.getGroupM();
   auto groupCoordinates = [&](OpBuilder &b, Value tile) -> SmallVector<Value> {
+    if (schedule.getHilbert())
+      return hilbertTile(b, loc, tile, tilesM, tilesN,
+                         ScheduleAttr::kHilbertBlock);
     if (groupM == 1)
       return {arith::DivUIOp::create(b, loc, tile, tilesN),
               arith::RemUIOp::create(b, loc, tile, tilesN)};

@@ -38,7 +38,9 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     deadlock, kept as a lesson). `groupM` orders a persistent kernel's
     tiles: consecutive tiles walk down `groupM` tile rows before moving one
     tile column right, so the CTAs of one wave share B's columns in L2 (1:
-    row after row). `tmaStore` is the epilogue: each consumer writes its
+    row after row). `hilbert` orders them instead along a Hilbert curve
+    through each block of 8 x 8 tiles, the blocks row by row (tiles past
+    the last whole block, at the right and bottom edges, row by row). `tmaStore` is the epilogue: each consumer writes its
     accumulators into swizzled shared-memory boxes of 64 x 32 elements of
     `outDtype`, one TMA store per box (two boxes per consumer, in turn);
     without it each thread stores its f32 fragments to global memory.
@@ -70,7 +72,8 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     DefaultValuedParameter<"bool", "false">:$tmaStore,
     OptionalParameter<"::mlir::Type">:$outDtype,
     DefaultValuedParameter<"int64_t", "1">:$clusterM,
-    DefaultValuedParameter<"int64_t", "1">:$clusterN);
+    DefaultValuedParameter<"int64_t", "1">:$clusterN,
+    DefaultValuedParameter<"bool", "false">:$hilbert);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Bytes of one operand tile in shared memory.
@@ -116,6 +119,8 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
                                  epilogueBoxBytes()
                            : 0;
     }
+    /// Side of the blocks of tiles a Hilbert order walks (a power of 2).
+    static constexpr int64_t kHilbertBlock = 8;
     /// CTAs per cluster (one: no cluster).
     int64_t clusterSize() const { return getClusterM() * getClusterN(); }
     /// 32-bit registers per SM on Hopper.
