@@ -225,11 +225,12 @@ TEST_CASE("sweep results: a ladder in its order", "[sweep]") {
   REQUIRE(ladder->sizes.size() == 2);
   const app::SweepSizeResult &size = ladder->sizes[0];
   CHECK(size.ordered);
-  REQUIRE(size.bars.size() == 8);
+  REQUIRE(size.bars.size() == 9);
   CHECK(llvm::StringRef(size.bars[0].variant).starts_with("TMA + wgmma"));
-  CHECK(size.bars[7].variant == "tile order, groups of 4 rows");
-  CHECK(size.bars[7].rank == 1);
-  CHECK(size.bars[0].tflops < size.bars[7].tflops);
+  CHECK(size.bars[7].variant == "clusters of 2 sharing B (multicast)");
+  CHECK(size.bars[8].variant == "tile order, groups of 4 rows");
+  CHECK(size.bars[8].rank == 1);
+  CHECK(size.bars[0].tflops < size.bars[8].tflops);
 }
 
 TEST_CASE("sweep results: the pane's -D lists", "[sweep]") {
