@@ -219,10 +219,13 @@ private:
     else
       ImGui::TextDisabled("%u threads, no register cap at entry (%s)",
                           tree.threads, tree.form.c_str());
-    if (tree.clusterCtas > 1)
+    if (tree.clusterCtas > 1) {
+      ImGui::PushTextWrapPos(0);
       ImGui::TextDisabled("clusters of %u CTAs: each CTA runs this tree; "
-                          "the barriers marked so reach the others",
+                          "the barrier uses marked so reach the others",
                           tree.clusterCtas);
+      ImGui::PopTextWrapPos();
+    }
     drawRegisterFile(tree, allocated);
     for (const WarpgroupNode &group : tree.warpgroups) {
       ImGui::PushID(int(group.index));

@@ -12,6 +12,17 @@
 using namespace klx;
 using namespace klx::app;
 
+/// "producer (CTA 1)" -> "CTA 1 producer": in the narrow label column a
+/// cluster's lanes differ by their first words, not their clipped last.
+static std::string ctaFirst(const std::string &role) {
+  llvm::StringRef name(role);
+  size_t open = name.rfind(" (CTA ");
+  if (open == llvm::StringRef::npos || !name.ends_with(")"))
+    return role;
+  llvm::StringRef cta = name.slice(open + 2, name.size() - 1);
+  return (cta + " " + name.take_front(open)).str();
+}
+
 std::string klx::app::describeEvent(const TimelineView &view,
                                     const sim::Event &e) {
   // "wait empty" on barrier empty, slot 2: the name once, then the slot.
@@ -72,10 +83,11 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
                         palette::theme().laneBackground);
     char label[96];
+    std::string role = ctaFirst(events.role);
     if (view.moves)
-      std::snprintf(label, sizeof label, "%s", events.role.c_str());
+      std::snprintf(label, sizeof label, "%s", role.c_str());
     else
-      std::snprintf(label, sizeof label, "%s %.0f%%", events.role.c_str(),
+      std::snprintf(label, sizeof label, "%s %.0f%%", role.c_str(),
                     100 * events.waitingShare);
     draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.colourRole),
                   label);
