@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 using namespace klx::rt;
+namespace bf = klx::rt::bundlefile;
 
 const char *klx::rt::dtypeName(DType dtype) {
   switch (dtype) {
@@ -139,8 +140,6 @@ private:
   std::string &error_;
 };
 
-constexpr int64_t kMaxDim = int64_t(1) << 31;
-
 bool readParam(const JsonValue &value, size_t index, Param &param,
                std::string &error) {
   std::string path = "params[" + std::to_string(index) + "].";
@@ -150,15 +149,15 @@ bool readParam(const JsonValue &value, size_t index, Param &param,
     return false;
   }
   Reader r(value, path, error);
-  param.name = r.string("name");
-  std::string kind = r.string("kind");
+  param.name = r.string(bf::kParamName);
+  std::string kind = r.string(bf::kParamKind);
   if (r.failed())
     return false;
-  if (kind == "tensor_map") {
+  if (kind == bf::kTensorMap) {
     param.kind = Param::Kind::TensorMap;
-    std::optional<DType> dtype = r.dtype("dtype");
-    param.box = r.integers<2>("box", 1, 256);
-    param.swizzleBytes = r.integer("swizzle", 0, 128);
+    std::optional<DType> dtype = r.dtype(bf::kParamDtype);
+    param.box = r.integers<2>(bf::kBox, 1, 256);
+    param.swizzleBytes = r.integer(bf::kSwizzle, 0, 128);
     if (r.failed())
       return false;
     param.dtype = *dtype;
@@ -166,24 +165,25 @@ bool readParam(const JsonValue &value, size_t index, Param &param,
       r.fail("dtype", "must be a floating-point type for a tensor map");
     else if (param.swizzleBytes != 0 && param.swizzleBytes != 32 &&
              param.swizzleBytes != 64 && param.swizzleBytes != 128)
-      r.fail("swizzle", "must be 0, 32, 64 or 128 bytes");
+      r.fail(bf::kSwizzle, "must be 0, 32, 64 or 128 bytes");
     else if (param.swizzleBytes &&
              param.box[1] * dtypeBytes(param.dtype) > param.swizzleBytes)
-      r.fail("box", "has rows of " +
-                        std::to_string(param.box[1] * dtypeBytes(param.dtype)) +
-                        " bytes, wider than the " +
-                        std::to_string(param.swizzleBytes) + "-byte swizzle");
-  } else if (kind == "memref") {
+      r.fail(bf::kBox,
+             "has rows of " +
+                 std::to_string(param.box[1] * dtypeBytes(param.dtype)) +
+                 " bytes, wider than the " +
+                 std::to_string(param.swizzleBytes) + "-byte swizzle");
+  } else if (kind == bf::kMemref) {
     param.kind = Param::Kind::Memref;
-    std::optional<DType> dtype = r.dtype("dtype");
-    param.rank = r.integer("rank", 1, 8);
+    std::optional<DType> dtype = r.dtype(bf::kParamDtype);
+    param.rank = r.integer(bf::kRank, 1, 8);
     if (dtype)
       param.dtype = *dtype;
-  } else if (kind == "scalar") {
+  } else if (kind == bf::kScalar) {
     param.kind = Param::Kind::Scalar;
-  } else if (kind == "unused") {
+  } else if (kind == bf::kUnused) {
     param.kind = Param::Kind::Unused;
-  } else if (kind == "trace") {
+  } else if (kind == bf::kTraceBuffer) {
     param.kind = Param::Kind::Trace;
   } else {
     r.fail("kind", "must be tensor_map, memref, scalar or unused, got \"" +
@@ -208,13 +208,13 @@ bool checkGemmParams(const Manifest &m, Reader &r) {
   Param::Kind operands = m.amd() ? Param::Kind::Memref : Param::Kind::TensorMap;
   const Param *mapD = findParam(m, "D", Param::Kind::TensorMap);
   if (mapD && m.amd()) {
-    r.fail("params", "D is a tensor map, which AMD kernels cannot take");
+    r.fail(bf::kParams, "D is a tensor map, which AMD kernels cannot take");
     return false;
   }
   for (const Param &p : m.params)
     if (p.kind == Param::Kind::TensorMap && p.name != "A" && p.name != "B" &&
         p.name != "D") {
-      r.fail("params",
+      r.fail(bf::kParams,
              "has tensor map \"" + p.name + "\", which is none of A, B, D");
       return false;
     }
@@ -222,7 +222,7 @@ bool checkGemmParams(const Manifest &m, Reader &r) {
   for (auto [name, kind] :
        {std::pair{"A", operands}, {"B", operands}, {"D", output}})
     if (!findParam(m, name, kind)) {
-      r.fail("params",
+      r.fail(bf::kParams,
              std::string("has no ") +
                  (kind == Param::Kind::TensorMap ? "tensor map" : "memref") +
                  " named " + name + " (a gemm needs A, B and D)");
@@ -230,26 +230,26 @@ bool checkGemmParams(const Manifest &m, Reader &r) {
     }
   if (!findParam(m, "K", Param::Kind::Scalar) &&
       !findParam(m, "k_tiles", Param::Kind::Scalar)) {
-    r.fail("params", "has no scalar K or k_tiles (the depth of the gemm)");
+    r.fail(bf::kParams, "has no scalar K or k_tiles (the depth of the gemm)");
     return false;
   }
   for (const Param &p : m.params)
     if (p.kind == Param::Kind::Scalar && p.name != "M" && p.name != "N" &&
         p.name != "K" && p.name != "k_tiles") {
-      r.fail("params", "has scalar \"" + p.name +
-                           "\", which is none of M, N, K, k_tiles");
+      r.fail(bf::kParams, "has scalar \"" + p.name +
+                              "\", which is none of M, N, K, k_tiles");
       return false;
     }
   const Param *memrefD = findParam(m, "D", Param::Kind::Memref);
   if (!mapD && memrefD->rank != 2) {
-    r.fail("params", "D must be a memref of rank 2");
+    r.fail(bf::kParams, "D must be a memref of rank 2");
     return false;
   }
   if (!mapD && memrefD->dtype != DType::F32) {
-    r.fail("params", std::string("D is a memref of ") +
-                         dtypeName(memrefD->dtype) +
-                         "; a memref D holds f32 (each thread stores its "
-                         "accumulators)");
+    r.fail(bf::kParams, std::string("D is a memref of ") +
+                            dtypeName(memrefD->dtype) +
+                            "; a memref D holds f32 (each thread stores its "
+                            "accumulators)");
     return false;
   }
   return true;
@@ -264,21 +264,22 @@ bool checkGatherParams(const Manifest &m, Reader &r) {
   for (auto [name, dtype] : needed) {
     const Param *p = findParam(m, name, Param::Kind::Memref);
     if (!p || p->rank != 1 || p->dtype != dtype) {
-      r.fail("params", std::string("has no ") + dtypeName(dtype) +
-                           " memref of rank 1 named " + name + " (a gather " +
-                           m.gather->formula() + " needs it)");
+      r.fail(bf::kParams, std::string("has no ") + dtypeName(dtype) +
+                              " memref of rank 1 named " + name +
+                              " (a gather " + m.gather->formula() +
+                              " needs it)");
       return false;
     }
   }
   for (const Param &p : m.params)
     if (p.kind != Param::Kind::Memref && p.kind != Param::Kind::Unused) {
-      r.fail("params", "has \"" + p.name +
-                           "\", which a gather kernel cannot take (it takes "
-                           "idx, x and y)");
+      r.fail(bf::kParams, "has \"" + p.name +
+                              "\", which a gather kernel cannot take (it takes "
+                              "idx, x and y)");
       return false;
     }
   if (m.block[1] != 1 || m.block[2] != 1) {
-    r.fail("block", "must be one-dimensional for a gather");
+    r.fail(bf::kBlock, "must be one-dimensional for a gather");
     return false;
   }
   return true;
@@ -294,82 +295,83 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     return std::nullopt;
   Manifest m;
   Reader r(*root, "", error);
-  m.version = int(r.integer("klx_bundle", 0, 1 << 30));
+  m.version = int(r.integer(bf::kVersionKey, 0, 1 << 30));
   if (r.failed())
     return std::nullopt;
-  if (m.version != 1) {
+  if (m.version != bf::kVersion) {
     error = "manifest.json: klx_bundle " + std::to_string(m.version) +
             " is not a format this klx-run reads (1)";
     return std::nullopt;
   }
-  m.source = r.string("source", false);
-  m.target = r.string("target");
-  m.binary = r.string("binary");
-  m.ptx = r.string("ptx", false);
-  m.entry = r.string("entry");
-  m.block = r.integers<3>("block", 1, 1024);
-  m.cluster = r.integers<3>("cluster", 1, 16, false, {1, 1, 1});
-  m.dynamicSharedBytes = r.integer("dynamic_shared_memory", 0, 1 << 20);
-  std::string grid = r.string("grid");
+  m.source = r.string(bf::kSource, false);
+  m.target = r.string(bf::kTarget);
+  m.binary = r.string(bf::kBinary);
+  m.ptx = r.string(bf::kPtx, false);
+  m.entry = r.string(bf::kEntry);
+  m.block = r.integers<3>(bf::kBlock, 1, 1024);
+  m.cluster = r.integers<3>(bf::kCluster, 1, 16, false, {1, 1, 1});
+  m.dynamicSharedBytes = r.integer(bf::kDynamicSharedMemory, 0, 1 << 20);
+  std::string grid = r.string(bf::kGrid);
   if (r.failed())
     return std::nullopt;
-  if (grid != "persistent" && grid != "tiles" && grid != "elements") {
-    r.fail("grid", "must be \"persistent\", \"tiles\" or \"elements\", got "
-                   "\"" +
-                       grid + "\"");
+  if (grid != bf::kGridPersistent && grid != bf::kGridTiles &&
+      grid != bf::kGridElements) {
+    r.fail(bf::kGrid, "must be \"persistent\", \"tiles\" or \"elements\", got "
+                      "\"" +
+                          grid + "\"");
     return std::nullopt;
   }
-  m.persistent = grid == "persistent";
+  m.persistent = grid == bf::kGridPersistent;
   if (m.block[0] * m.block[1] * m.block[2] > 1024) {
-    r.fail("block", "has more than 1024 threads");
+    r.fail(bf::kBlock, "has more than 1024 threads");
     return std::nullopt;
   }
   if (m.binary.find('/') != std::string::npos || m.binary == "..") {
-    r.fail("binary", "must name a file inside the bundle");
+    r.fail(bf::kBinary, "must name a file inside the bundle");
     return std::nullopt;
   }
 
-  const JsonValue *problem = r.field("problem", JsonValue::Kind::Object);
+  const JsonValue *problem = r.field(bf::kProblem, JsonValue::Kind::Object);
   if (!problem)
     return std::nullopt;
   Reader p(*problem, "problem.", error);
-  std::string kind = p.string("kind");
+  std::string kind = p.string(bf::kProblemKind);
   if (p.failed())
     return std::nullopt;
-  if (kind == "gather") {
-    if (grid != "elements") {
-      r.fail("grid", "must be \"elements\" for a gather");
+  if (kind == bf::kGather) {
+    if (grid != bf::kGridElements) {
+      r.fail(bf::kGrid, "must be \"elements\" for a gather");
       return std::nullopt;
     }
     GatherProblem gather;
-    std::string index = p.string("index");
-    gather.offset = p.integer("offset", 0, 1 << 20);
-    gather.add = p.integer("add", -(1 << 20), 1 << 20);
+    std::string index = p.string(bf::kIndex);
+    gather.offset = p.integer(bf::kOffset, 0, 1 << 20);
+    gather.add = p.integer(bf::kAdd, -(1 << 20), 1 << 20);
     m.problem = {p.integer("N", 1, kMaxDim), 0, 0};
     if (p.failed())
       return std::nullopt;
     if (index != "idx" && index != "i") {
-      p.fail("index", "must be \"idx\" (x[idx[i] + offset]) or \"i\" "
-                      "(x[i + offset]), got \"" +
-                          index + "\"");
+      p.fail(bf::kIndex, "must be \"idx\" (x[idx[i] + offset]) or \"i\" "
+                         "(x[i + offset]), got \"" +
+                             index + "\"");
       return std::nullopt;
     }
     gather.indirect = index == "idx";
     m.gather = gather;
     m.dtype = DType::F32;
-  } else if (kind == "gemm") {
-    if (grid == "elements") {
-      r.fail("grid", "\"elements\" is a gather's grid, not a gemm's");
+  } else if (kind == bf::kGemm) {
+    if (grid == bf::kGridElements) {
+      r.fail(bf::kGrid, "\"elements\" is a gather's grid, not a gemm's");
       return std::nullopt;
     }
-    m.tile = r.integers<3>("tile", 1, 1024);
-    m.clusterTiles = r.integers<2>("cluster_tiles", 1, 16, false, {1, 1});
+    m.tile = r.integers<3>(bf::kTile, 1, 1024);
+    m.clusterTiles = r.integers<2>(bf::kClusterTiles, 1, 16, false, {1, 1});
     if (!r.failed() && m.clusterTiles[0] * m.clusterTiles[1] !=
                            m.cluster[0] * m.cluster[1] * m.cluster[2]) {
-      r.fail("cluster_tiles", "must hold one tile per CTA of the cluster");
+      r.fail(bf::kClusterTiles, "must hold one tile per CTA of the cluster");
       return std::nullopt;
     }
-    std::optional<DType> dtype = p.dtype("dtype");
+    std::optional<DType> dtype = p.dtype(bf::kProblemDtype);
     m.problem.m = p.integer("M", 1, kMaxDim);
     m.problem.n = p.integer("N", 1, kMaxDim);
     m.problem.k = p.integer("K", 1, kMaxDim);
@@ -381,13 +383,13 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     }
     m.dtype = *dtype;
   } else {
-    p.fail("kind", "\"" + kind +
-                       "\" is not a problem klx-run can check "
-                       "(gemm, gather)");
+    p.fail(bf::kProblemKind, "\"" + kind +
+                                 "\" is not a problem klx-run can check "
+                                 "(gemm, gather)");
     return std::nullopt;
   }
 
-  const JsonValue *params = r.field("params", JsonValue::Kind::Array);
+  const JsonValue *params = r.field(bf::kParams, JsonValue::Kind::Array);
   if (!params)
     return std::nullopt;
   for (size_t i = 0; i < params->items().size(); ++i) {
@@ -396,14 +398,14 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
       return std::nullopt;
     m.params.push_back(param);
   }
-  const JsonValue *abi = r.field("abi", JsonValue::Kind::Array);
+  const JsonValue *abi = r.field(bf::kAbi, JsonValue::Kind::Array);
   if (!abi)
     return std::nullopt;
   for (const JsonValue &slot : abi->items()) {
     if (!slot.isString() ||
         (slot.asString() != "ptr" && slot.asString() != "i64" &&
          slot.asString() != "i32")) {
-      r.fail("abi", "entries must be \"ptr\", \"i64\" or \"i32\"");
+      r.fail(bf::kAbi, "entries must be \"ptr\", \"i64\" or \"i32\"");
       return std::nullopt;
     }
     m.abi.push_back(slot.asString());
@@ -412,9 +414,9 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   for (const Param &param : m.params)
     slots += param.abiSlots();
   if (slots != m.abi.size()) {
-    r.fail("params", "flatten to " + std::to_string(slots) +
-                         " kernel parameters but abi lists " +
-                         std::to_string(m.abi.size()));
+    r.fail(bf::kParams, "flatten to " + std::to_string(slots) +
+                            " kernel parameters but abi lists " +
+                            std::to_string(m.abi.size()));
     return std::nullopt;
   }
   if (!(m.gather ? checkGatherParams(m, r) : checkGemmParams(m, r)))
@@ -423,44 +425,45 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     const Param *mapD = findParam(m, "D", Param::Kind::TensorMap);
     m.outDtype = mapD ? mapD->dtype : DType::F32;
   }
-  if (const JsonValue *defines = root->get("defines");
+  if (const JsonValue *defines = root->get(bf::kDefines);
       defines && defines->isObject())
     for (const auto &[name, value] : defines->members())
       m.defines.emplace_back(name, value.isString() ? value.asString() : "?");
-  if (const JsonValue *resources = root->get("resources"))
-    if (const JsonValue *registers = resources->get("registers");
+  if (const JsonValue *resources = root->get(bf::kResources))
+    if (const JsonValue *registers = resources->get(bf::kRegisters);
         registers && registers->isNumber())
       m.registers = int64_t(registers->asNumber());
-  if (const JsonValue *sim = root->get("simulated"); sim && sim->isObject()) {
+  if (const JsonValue *sim = root->get(bf::kSimulated);
+      sim && sim->isObject()) {
     Manifest::Simulated simulated;
-    if (const JsonValue *c = sim->get("completes"))
+    if (const JsonValue *c = sim->get(bf::kCompletes))
       simulated.completes = c->kind() != JsonValue::Kind::Bool || c->asBool();
-    for (const char *key : {"findings", "blocked"})
+    for (const char *key : {bf::kFindings, bf::kBlocked})
       if (const JsonValue *list = sim->get(key); list && list->isArray())
         for (const JsonValue &item : list->items())
           if (item.isString())
-            (std::string(key) == "findings" ? simulated.findings
-                                            : simulated.blocked)
+            (std::string(key) == bf::kFindings ? simulated.findings
+                                               : simulated.blocked)
                 .push_back(item.asString());
     m.simulated = std::move(simulated);
   }
-  if (const JsonValue *trace = root->get("trace")) {
+  if (const JsonValue *trace = root->get(bf::kTrace)) {
     if (!trace->isObject()) {
-      r.fail("trace", "must be an object");
+      r.fail(bf::kTrace, "must be an object");
       return std::nullopt;
     }
     Reader t(*trace, "trace.", error);
     TraceSection section;
-    section.binary = t.string("binary");
-    section.ctas = t.integer("ctas", 1, 1 << 16);
-    section.warps = t.integer("warps", 1, 32);
-    section.events = t.integer("events", 1, 1 << 24);
-    const JsonValue *params = t.field("params", JsonValue::Kind::Array);
-    const JsonValue *abi = t.field("abi", JsonValue::Kind::Array);
+    section.binary = t.string(bf::kBinary);
+    section.ctas = t.integer(bf::kCtas, 1, 1 << 16);
+    section.warps = t.integer(bf::kWarps, 1, 32);
+    section.events = t.integer(bf::kEvents, 1, 1 << 24);
+    const JsonValue *params = t.field(bf::kParams, JsonValue::Kind::Array);
+    const JsonValue *abi = t.field(bf::kAbi, JsonValue::Kind::Array);
     if (t.failed())
       return std::nullopt;
     if (section.binary.find('/') != std::string::npos) {
-      t.fail("binary", "must name a file inside the bundle");
+      t.fail(bf::kBinary, "must name a file inside the bundle");
       return std::nullopt;
     }
     for (size_t i = 0; i < params->items().size(); ++i) {
@@ -479,10 +482,10 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
       buffers += param.kind == Param::Kind::Trace;
     }
     if (slots != section.abi.size() || buffers != 1) {
-      t.fail("params", "must flatten to abi and hold one trace buffer");
+      t.fail(bf::kParams, "must flatten to abi and hold one trace buffer");
       return std::nullopt;
     }
-    if (const JsonValue *roles = trace->get("warp_roles");
+    if (const JsonValue *roles = trace->get(bf::kWarpRoles);
         roles && roles->isArray())
       for (const JsonValue &role : roles->items())
         section.warpRoles.push_back(role.isString() ? role.asString() : "");
@@ -497,77 +500,13 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
 
 std::string klx::rt::checkProblemSize(const Manifest &m,
                                       const ProblemSize &size) {
-  if (m.gather) {
-    std::string n = std::to_string(size.m);
-    if (size.n != 0 || size.k != 0)
-      return std::to_string(size.m) + "x" + std::to_string(size.n) + "x" +
-             std::to_string(size.k) +
-             ": a gather takes one size, the element count N";
-    if (size.m <= 0 || size.m % m.block[0])
-      return n + ": N must be a positive multiple of the block (" +
-             std::to_string(m.block[0]) + " threads, one element each)";
-    if (size.m + m.gather->offset >= kMaxDim)
-      return n + ": N + offset must be below 2^31";
-    return "";
-  }
-  if (size.n == 0 && size.k == 0)
-    return std::to_string(size.m) + ": a gemm takes MxNxK";
-  std::string shape = std::to_string(size.m) + "x" + std::to_string(size.n) +
-                      "x" + std::to_string(size.k);
-  if (size.m <= 0 || size.n <= 0 || size.k <= 0)
-    return shape + ": sizes must be positive";
-  if (m.amd()) {
-    // klx-to-amdgpu masks neither its copies nor its stores.
-    if (size.m % m.tile[0] || size.n % m.tile[1] || size.k % m.tile[2])
-      return shape + ": M, N and K must be multiples of the tile " +
-             std::to_string(m.tile[0]) + "x" + std::to_string(m.tile[1]) + "x" +
-             std::to_string(m.tile[2]) + " on " + m.target;
-    if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
-      return shape + ": each size must be below 2^31";
-    return "";
-  }
-  // TMA needs every row stride (K elements of A, N of B) to be a
-  // multiple of 16 bytes; ragged tiles are fine (zeros past the edge on
-  // load, padding on store).
-  unsigned bytes = dtypeBytes(m.dtype);
-  if ((size.k * bytes) % 16 || (size.n * bytes) % 16)
-    return shape + ": N and K must be multiples of " +
-           std::to_string(16 / bytes) +
-           " (TMA needs row strides of A and "
-           "B in multiples of 16 bytes)";
-  if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
-    return shape + ": each size must be below 2^31 (TMA dimensions)";
-  return "";
-}
-
-std::optional<ProblemSize> klx::rt::parseProblemSize(std::string_view text) {
-  ProblemSize size;
-  if (text.find('x') == std::string_view::npos) {
-    if (text.empty() || text.size() > 12)
-      return std::nullopt;
-    for (char c : text) {
-      if (c < '0' || c > '9')
-        return std::nullopt;
-      size.m = size.m * 10 + (c - '0');
-    }
-    return size.m > 0 ? std::optional(size) : std::nullopt;
-  }
-  int64_t *dims[3] = {&size.m, &size.n, &size.k};
-  size_t start = 0;
-  for (int i = 0; i < 3; ++i) {
-    size_t end = i < 2 ? text.find('x', start) : text.size();
-    if (end == std::string_view::npos || end == start || end - start > 12)
-      return std::nullopt;
-    int64_t value = 0;
-    for (size_t j = start; j < end; ++j) {
-      if (text[j] < '0' || text[j] > '9')
-        return std::nullopt;
-      value = value * 10 + (text[j] - '0');
-    }
-    if (value <= 0)
-      return std::nullopt;
-    *dims[i] = value;
-    start = end + 1;
-  }
-  return size;
+  ProblemLimits limits;
+  limits.entry = m.entry;
+  limits.target = m.target;
+  limits.gather = bool(m.gather);
+  limits.block = m.block[0];
+  limits.gatherOffset = m.gather ? m.gather->offset : 0;
+  limits.tile = m.tile;
+  limits.elementBytes = dtypeBytes(m.dtype);
+  return checkProblemSize(limits, size);
 }

@@ -97,8 +97,9 @@ TEST_CASE("HIP runner: the AMD manifest and its arguments", "[hip]") {
   CHECK(args.names[21] == "M");
   CHECK(args.values[23] == 128); // K
   CHECK(klx::rt::checkProblemSize(*m, {200, 256, 128}) ==
-        "200x256x128: M, N and K must be multiples of the tile 128x128x64 "
-        "on gfx942");
+        "200x256x128: for gfx942, M, N and K must be multiples of the tile "
+        "128x128x64 (the AMD kernel does not mask its copies or its "
+        "stores)");
 }
 
 TEST_CASE("HIP runner: a launch through a stand-in runtime is checked and "

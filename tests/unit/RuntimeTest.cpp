@@ -568,26 +568,3 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
             replaced(withTrace, R"("binary": "kernel.trace.cubin",)", "")) ==
         "manifest.json: trace.binary is missing");
 }
-
-// The compiler writes trace events and klx-run reads them; the runtime
-// cannot include the compiler's headers, so the two enums are held equal
-// here.
-#include "klx/Target/KernelLaunch.h"
-
-TEST_CASE("trace: the compiler's and the runner's event kinds agree",
-          "[runtime]") {
-  using C = klx::TraceEventKind;
-  using R = TraceKind;
-  std::pair<C, R> kinds[] = {{C::WaitFullBegin, R::WaitFullBegin},
-                             {C::WaitFullEnd, R::WaitFullEnd},
-                             {C::WaitEmptyBegin, R::WaitEmptyBegin},
-                             {C::WaitEmptyEnd, R::WaitEmptyEnd},
-                             {C::CopyIssue, R::CopyIssue},
-                             {C::MmaIssue, R::MmaIssue},
-                             {C::ReleaseEmpty, R::ReleaseEmpty},
-                             {C::WaitTurnBegin, R::WaitTurnBegin},
-                             {C::WaitTurnEnd, R::WaitTurnEnd},
-                             {C::PassTurn, R::PassTurn}};
-  for (auto [c, r] : kinds)
-    CHECK(int64_t(c) == int64_t(r));
-}

@@ -110,8 +110,8 @@ TEST_CASE("gather bundles: launch facts, sizes and the manifest",
   CHECK(bundle->problem.m == kDefaultGatherSize.m);
   CHECK(checkProblemSize(launch, "sm_90a", {4096, 0, 0}).empty());
   CHECK(checkProblemSize(launch, "sm_90a", {4000, 0, 0}) ==
-        "4000: N must be a multiple of the block (256 threads, one element "
-        "each; the kernel does not mask)");
+        "4000: N must be a positive multiple of the block (256 threads, one "
+        "element each; the kernel does not mask)");
   CHECK(checkProblemSize(launch, "sm_90a", {64, 64, 64}) ==
         "64x64x64: @gather_indirect is a gather; give its element count N");
   CHECK(parseProblemSize("4096")->isGather());
@@ -138,11 +138,16 @@ TEST_CASE("gather bundles: klx-run's checks, arguments and reference",
   rt::Manifest m = *rt::parseManifest(text, error);
 
   CHECK(rt::checkProblemSize(m, {512, 0, 0}).empty());
+  // klx-run says what klx export says: one check, BundleFormat.h's.
+  for (ProblemSize size : {ProblemSize{500, 0, 0}, ProblemSize{512, 512, 512},
+                           ProblemSize{1 << 31, 0, 0}})
+    CHECK(rt::checkProblemSize(m, size) ==
+          checkProblemSize(bundle->launch, bundle->target, size));
   CHECK(rt::checkProblemSize(m, {500, 0, 0}) ==
         "500: N must be a positive multiple of the block (256 threads, one "
-        "element each)");
+        "element each; the kernel does not mask)");
   CHECK(rt::checkProblemSize(m, {512, 512, 512}) ==
-        "512x512x512: a gather takes one size, the element count N");
+        "512x512x512: @gather_indirect is a gather; give its element count N");
   CHECK(rt::gridFor(m, {1024, 0, 0}, 132) == std::array<unsigned, 3>{4, 1, 1});
 
   rt::DeviceOperands operands;

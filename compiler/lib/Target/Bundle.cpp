@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace klx;
+namespace bf = klx::rt::bundlefile;
 
 namespace {
 
@@ -26,20 +27,20 @@ template <size_t N> llvm::json::Array array(const std::array<int64_t, N> &a) {
 }
 
 llvm::json::Object paramJson(const LaunchParam &param) {
-  llvm::json::Object object{{"name", param.name},
-                            {"kind", kindName(param.kind)}};
+  llvm::json::Object object{{bf::kParamName, param.name},
+                            {bf::kParamKind, kindName(param.kind)}};
   if (!param.dtype.empty())
-    object["dtype"] = param.dtype;
+    object[bf::kParamDtype] = param.dtype;
   if (param.kind == LaunchParam::Kind::TensorMap) {
-    object["box"] = array(param.box);
-    object["swizzle"] = param.swizzleBytes;
+    object[bf::kBox] = array(param.box);
+    object[bf::kSwizzle] = param.swizzleBytes;
   }
   if (param.kind == LaunchParam::Kind::Memref)
-    object["rank"] = param.rank;
+    object[bf::kRank] = param.rank;
   if (param.kind == LaunchParam::Kind::Trace) {
-    object["ctas"] = param.traceCtas;
-    object["warps"] = param.traceWarps;
-    object["events"] = param.traceEvents;
+    object[bf::kCtas] = param.traceCtas;
+    object[bf::kWarps] = param.traceWarps;
+    object[bf::kEvents] = param.traceEvents;
   }
   return object;
 }
@@ -55,14 +56,14 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
   const KernelLaunch &launch = bundle.launch;
   if (const std::optional<GatherLaunch> &g = launch.gather)
     return llvm::json::Object{
-        {"kind", "gather"},
-        {"formula",
+        {bf::kProblemKind, bf::kGather},
+        {bf::kFormula,
          llvm::formatv("y[i] = x[{0} + {1}] + {2}, idx in [0, N)",
                        g->indirect ? "idx[i]" : "i", g->offset, g->add)
              .str()},
-        {"index", g->indirect ? "idx" : "i"},
-        {"offset", g->offset},
-        {"add", g->add},
+        {bf::kIndex, g->indirect ? "idx" : "i"},
+        {bf::kOffset, g->offset},
+        {bf::kAdd, g->add},
         {"N", bundle.problem.m}};
   // D's element type: the TMA-store epilogue may round the f32
   // accumulators to bf16 or f16.
@@ -71,11 +72,11 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
     if (param.name == "D" && !param.dtype.empty())
       out = param.dtype;
   return llvm::json::Object{
-      {"kind", "gemm"},
-      {"dtype", launch.dtype},
-      {"accumulator", "f32"},
-      {"out_dtype", out},
-      {"layout",
+      {bf::kProblemKind, bf::kGemm},
+      {bf::kProblemDtype, launch.dtype},
+      {bf::kAccumulator, "f32"},
+      {bf::kOutDtype, out},
+      {bf::kLayout,
        llvm::formatv("D[M,N] ({0}) = A[M,K] x B[K,N], row-major", out).str()},
       {"M", bundle.problem.m},
       {"N", bundle.problem.n},
@@ -84,12 +85,6 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
 
 } // namespace
 
-std::string ProblemSize::str() const {
-  if (isGather())
-    return "N=" + std::to_string(m);
-  return llvm::formatv("{0}x{1}x{2}", m, n, k).str();
-}
-
 ProblemSize klx::defaultProblemSize(const KernelLaunch &launch) {
   return launch.gather ? kDefaultGatherSize : kDefaultProblemSize;
 }
@@ -97,55 +92,15 @@ ProblemSize klx::defaultProblemSize(const KernelLaunch &launch) {
 std::string klx::checkProblemSize(const KernelLaunch &launch,
                                   llvm::StringRef target,
                                   const ProblemSize &size) {
-  bool amd = target.starts_with("gfx");
-  if (launch.gather) {
-    if (!size.isGather())
-      return size.str() + ": @" + launch.entry +
-             " is a gather; give its element count N";
-    if (size.m % launch.block[0])
-      return llvm::formatv("{0}: N must be a multiple of the block ({1} "
-                           "threads, one element each; the kernel does not "
-                           "mask)",
-                           size.m, launch.block[0]);
-    return "";
-  }
-  if (size.isGather())
-    return std::to_string(size.m) + ": @" + launch.entry +
-           " is a gemm; give MxNxK";
-  const std::array<int64_t, 3> &tile = launch.tile;
-  // klx-to-amdgpu's copies and epilogue do not mask.
-  if (amd && (size.m % tile[0] || size.n % tile[1] || size.k % tile[2]))
-    return llvm::formatv("{0}: for {1}, M, N and K must be multiples of the "
-                         "tile {2}x{3}x{4} (the AMD kernel does not mask its "
-                         "copies or its stores)",
-                         size.str(), target, tile[0], tile[1], tile[2]);
-  // TMA row strides (K elements of A, N of B) must be multiples of 16
-  // bytes; ragged tiles are fine (klx-run pads D to whole tiles).
-  if (!amd && (size.n % 8 || size.k % 8))
-    return size.str() + ": N and K must be multiples of 8 (TMA needs row "
-                        "strides of A and B in multiples of 16 bytes)";
-  return "";
-}
-
-std::optional<ProblemSize> klx::parseProblemSize(llvm::StringRef text,
-                                                 bool allowSpaces) {
-  llvm::SmallVector<llvm::StringRef, 3> parts;
-  text.split(parts, 'x');
-  if (parts.size() == 1) {
-    ProblemSize size;
-    if ((allowSpaces ? text.trim() : text).getAsInteger(10, size.m) ||
-        size.m <= 0)
-      return std::nullopt;
-    return size;
-  }
-  if (parts.size() != 3)
-    return std::nullopt;
-  ProblemSize size;
-  int64_t *dims[] = {&size.m, &size.n, &size.k};
-  for (auto [part, dim] : llvm::zip(parts, dims))
-    if ((allowSpaces ? part.trim() : part).getAsInteger(10, *dim) || *dim <= 0)
-      return std::nullopt;
-  return size;
+  rt::ProblemLimits limits;
+  limits.entry = launch.entry;
+  limits.target = target.str();
+  limits.gather = bool(launch.gather);
+  limits.block = launch.block[0];
+  limits.gatherOffset = launch.gather ? launch.gather->offset : 0;
+  limits.tile = launch.tile;
+  limits.elementBytes = launch.dtype == "f32" ? 4 : 2;
+  return rt::checkProblemSize(limits, size);
 }
 
 std::string klx::bundleManifest(const BundleContents &bundle) {
@@ -157,42 +112,42 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
   for (const auto &[name, value] : bundle.defines)
     defines[name] = value;
   llvm::json::Object manifest{
-      {"klx_bundle", kBundleVersion},
-      {"source", bundle.source},
-      {"defines", std::move(defines)},
-      {"target", bundle.target},
-      {"binary", bundle.isAmd() ? "kernel.hsaco" : "kernel.cubin"},
-      {"entry", launch.entry},
-      {"block", array(launch.block)},
-      {"cluster", array(launch.cluster)},
-      {"dynamic_shared_memory", launch.dynamicSharedBytes},
-      {"grid", launch.grid},
-      {"problem", problemJson(bundle)},
-      {"params", std::move(params)},
-      {"abi", llvm::json::Array(launch.abi)},
+      {bf::kVersionKey, bf::kVersion},
+      {bf::kSource, bundle.source},
+      {bf::kDefines, std::move(defines)},
+      {bf::kTarget, bundle.target},
+      {bf::kBinary, bundle.isAmd() ? "kernel.hsaco" : "kernel.cubin"},
+      {bf::kEntry, launch.entry},
+      {bf::kBlock, array(launch.block)},
+      {bf::kCluster, array(launch.cluster)},
+      {bf::kDynamicSharedMemory, launch.dynamicSharedBytes},
+      {bf::kGrid, launch.grid},
+      {bf::kProblem, problemJson(bundle)},
+      {bf::kParams, std::move(params)},
+      {bf::kAbi, llvm::json::Array(launch.abi)},
   };
   if (!launch.gather) {
-    manifest["tile"] = array(launch.tile);
-    manifest["cluster_tiles"] = array(launch.clusterTiles);
+    manifest[bf::kTile] = array(launch.tile);
+    manifest[bf::kClusterTiles] = array(launch.clusterTiles);
   }
   if (bundle.isAmd())
-    manifest["amdgcn"] = "kernel.s";
+    manifest[bf::kAmdgcn] = "kernel.s";
   else
-    manifest["ptx"] = "kernel.ptx";
+    manifest[bf::kPtx] = "kernel.ptx";
   if (const PtxasFunctionReport *r = bundle.resources)
-    manifest["resources"] =
-        llvm::json::Object{{"registers", r->registers},
-                           {"static_shared_memory", r->sharedBytes},
-                           {"stack_frame", r->stackFrameBytes},
-                           {"spill_stores", r->spillStoreBytes},
-                           {"spill_loads", r->spillLoadBytes}};
+    manifest[bf::kResources] =
+        llvm::json::Object{{bf::kRegisters, r->registers},
+                           {bf::kStaticSharedMemory, r->sharedBytes},
+                           {bf::kStackFrame, r->stackFrameBytes},
+                           {bf::kSpillStores, r->spillStoreBytes},
+                           {bf::kSpillLoads, r->spillLoadBytes}};
   if (const std::optional<SimulatedVerdict> &sim = bundle.simulated)
-    manifest["simulated"] =
-        llvm::json::Object{{"completes", sim->completes},
-                           {"protocol_error", sim->protocolError},
-                           {"findings", llvm::json::Array(sim->findings)},
-                           {"blocked", llvm::json::Array(sim->blocked)},
-                           {"latency", sim->latency}};
+    manifest[bf::kSimulated] =
+        llvm::json::Object{{bf::kCompletes, sim->completes},
+                           {bf::kProtocolError, sim->protocolError},
+                           {bf::kFindings, llvm::json::Array(sim->findings)},
+                           {bf::kBlocked, llvm::json::Array(sim->blocked)},
+                           {bf::kLatency, sim->latency}};
   if (bundle.trace) {
     const TraceBundle &trace = *bundle.trace;
     llvm::json::Array traceParams;
@@ -205,15 +160,15 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
         events = param.traceEvents;
       }
     }
-    manifest["trace"] =
-        llvm::json::Object{{"binary", "kernel.trace.cubin"},
-                           {"params", std::move(traceParams)},
-                           {"abi", llvm::json::Array(trace.launch.abi)},
-                           {"ctas", ctas},
-                           {"warps", warps},
-                           {"events", events},
-                           {"clock", "clock64"},
-                           {"warp_roles", llvm::json::Array(trace.warpRoles)}};
+    manifest[bf::kTrace] = llvm::json::Object{
+        {bf::kBinary, "kernel.trace.cubin"},
+        {bf::kParams, std::move(traceParams)},
+        {bf::kAbi, llvm::json::Array(trace.launch.abi)},
+        {bf::kCtas, ctas},
+        {bf::kWarps, warps},
+        {bf::kEvents, events},
+        {bf::kClock, "clock64"},
+        {bf::kWarpRoles, llvm::json::Array(trace.warpRoles)}};
   }
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -17,15 +17,15 @@ unsigned LaunchParam::abiSlots() const {
 llvm::StringRef klx::kindName(LaunchParam::Kind kind) {
   switch (kind) {
   case LaunchParam::Kind::TensorMap:
-    return "tensor_map";
+    return rt::bundlefile::kTensorMap;
   case LaunchParam::Kind::Memref:
-    return "memref";
+    return rt::bundlefile::kMemref;
   case LaunchParam::Kind::Scalar:
-    return "scalar";
+    return rt::bundlefile::kScalar;
   case LaunchParam::Kind::Unused:
-    return "unused";
+    return rt::bundlefile::kUnused;
   case LaunchParam::Kind::Trace:
-    return "trace";
+    return rt::bundlefile::kTraceBuffer;
   }
   return "unknown";
 }

@@ -54,7 +54,7 @@
 // MANIFEST-NOT: "tile"
 // NODEVICE: gather: y[i] = x[idx[i] + 2] + 1
 // NODEVICE: result: no_device
-// RUNSIZE: result: bundle_error: --size=4000: N must be a positive multiple of the block (256 threads, one element each)
+// RUNSIZE: result: bundle_error: --size=4000: N must be a positive multiple of the block (256 threads, one element each; the kernel does not mask)
 // GEMMSIZE: klx export: --size=64x64x64: @gather_indirect is a gather; give its element count N
 
 func.func @host_only(%a: f32) -> f32 {

@@ -9,6 +9,7 @@
 #ifndef KLX_TARGET_BUNDLE_H
 #define KLX_TARGET_BUNDLE_H
 
+#include "klx/Runtime/BundleFormat.h"
 #include "klx/Target/KernelLaunch.h"
 #include "klx/Target/PtxasReport.h"
 
@@ -24,16 +25,10 @@ namespace klx {
 
 struct PipelineRun;
 
-/// The manifest format klx writes; klx-run refuses other versions.
-inline constexpr int kBundleVersion = 1;
-
-/// M x N x K of a gemm; a gather's element count N is m, with n = k = 0.
-struct ProblemSize {
-  int64_t m = 0, n = 0, k = 0;
-  bool isGather() const { return n == 0 && k == 0; }
-  /// "2048x2048x1024", or "N=16777216" for a gather.
-  std::string str() const;
-};
+// The problem size and its parsing are the Bundle contract's
+// (klx/Runtime/BundleFormat.h), which klx-run reads with.
+using rt::parseProblemSize;
+using rt::ProblemSize;
 
 /// The size a bundle runs at when nobody says otherwise (klx export, the
 /// Run pane).
@@ -41,14 +36,8 @@ inline constexpr ProblemSize kDefaultProblemSize{2048, 2048, 1024};
 inline constexpr ProblemSize kDefaultGatherSize{1 << 24, 0, 0};
 ProblemSize defaultProblemSize(const KernelLaunch &launch);
 
-/// "MxNxK" or "N" (a gather), each a positive integer; with
-/// `allowSpaces`, spaces around each number too (what a person types into
-/// the Run pane).
-std::optional<ProblemSize> parseProblemSize(llvm::StringRef text,
-                                            bool allowSpaces = false);
-
-/// Why `size` cannot run with the kernel (a gemm's size for a gather, TMA
-/// strides, tile multiples on AMD, elements per block), or "".
+/// Why `size` cannot run with the kernel (rt::checkProblemSize, with what
+/// it needs of `launch`), or "".
 std::string checkProblemSize(const KernelLaunch &launch, llvm::StringRef target,
                              const ProblemSize &size);
 

@@ -9,6 +9,7 @@
 #ifndef KLX_TARGET_KERNELLAUNCH_H
 #define KLX_TARGET_KERNELLAUNCH_H
 
+#include "klx/Runtime/BundleFormat.h"
 #include "llvm/Support/Error.h"
 
 #include <array>
@@ -23,20 +24,9 @@ class ModuleOp;
 
 namespace klx {
 
-/// What an instrumented kernel records (klx-to-nvgpu{instrument}); the
-/// numbers are the low byte of each event's second word.
-enum class TraceEventKind : int64_t {
-  WaitFullBegin = 1,
-  WaitFullEnd = 2,
-  WaitEmptyBegin = 3,
-  WaitEmptyEnd = 4,
-  CopyIssue = 5,
-  MmaIssue = 6,
-  ReleaseEmpty = 7,
-  WaitTurnBegin = 8,
-  WaitTurnEnd = 9,
-  PassTurn = 10,
-};
+/// What an instrumented kernel records: the Bundle contract's kinds,
+/// which klx-run decodes.
+using TraceEventKind = rt::TraceKind;
 
 /// One kernel argument as the runner sees it.
 struct LaunchParam {

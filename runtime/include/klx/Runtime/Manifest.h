@@ -9,6 +9,8 @@
 #ifndef KLX_RUNTIME_MANIFEST_H
 #define KLX_RUNTIME_MANIFEST_H
 
+#include "klx/Runtime/BundleFormat.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -31,12 +33,6 @@ struct Param {
   int64_t swizzleBytes = 0;
   int64_t rank = 0;
   unsigned abiSlots() const { return kind == Kind::Memref ? 3 + 2 * rank : 1; }
-};
-
-/// M x N x K for a gemm; for a gather, m is the element count N and n, k
-/// are 0.
-struct ProblemSize {
-  int64_t m = 0, n = 0, k = 0;
 };
 
 /// y[i] = x[src(i) + offset] + add for i < N, src(i) = idx[i] (indirect)
@@ -102,13 +98,9 @@ struct Manifest {
 std::optional<Manifest> parseManifest(std::string_view text,
                                       std::string &error);
 
-/// Why `size` cannot run with this kernel (not a multiple of the tile,
-/// too large), or an empty string.
+/// Why `size` cannot run with this kernel (BundleFormat.h's check, with
+/// what it needs of the manifest), or an empty string.
 std::string checkProblemSize(const Manifest &manifest, const ProblemSize &size);
-
-/// "2048x2048x1024" -> size, or "N" (a gather's) -> {N, 0, 0}; nullopt
-/// when malformed.
-std::optional<ProblemSize> parseProblemSize(std::string_view text);
 
 } // namespace klx::rt
 

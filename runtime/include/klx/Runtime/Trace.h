@@ -12,25 +12,13 @@
 #ifndef KLX_RUNTIME_TRACE_H
 #define KLX_RUNTIME_TRACE_H
 
+#include "klx/Runtime/BundleFormat.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace klx::rt {
-
-/// The kinds klx-to-nvgpu records (TraceEventKind in the compiler).
-enum class TraceKind : int {
-  WaitFullBegin = 1,
-  WaitFullEnd = 2,
-  WaitEmptyBegin = 3,
-  WaitEmptyEnd = 4,
-  CopyIssue = 5,
-  MmaIssue = 6,
-  ReleaseEmpty = 7,
-  WaitTurnBegin = 8,
-  WaitTurnEnd = 9,
-  PassTurn = 10,
-};
 
 struct TraceEvent {
   int64_t clock = 0;

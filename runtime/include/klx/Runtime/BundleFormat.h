@@ -1,0 +1,242 @@
+//===- BundleFormat.h - The Bundle, as klx writes it and klx-run reads it -===//
+//
+// The one place the Bundle's contract is spelt: manifest.json's version
+// and member names, the problem size and what sizes a kernel can take,
+// and the kinds of events an instrumented kernel records. The runtime owns
+// it (it builds alone, with no LLVM) and the compiler includes it, so
+// klx export (klx/Target/Bundle.h) and klx-run (klx/Runtime/Manifest.h)
+// cannot drift apart. std-only; docs/bundle.md describes the format.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_RUNTIME_BUNDLEFORMAT_H
+#define KLX_RUNTIME_BUNDLEFORMAT_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace klx::rt {
+
+namespace bundlefile {
+
+/// manifest.json's version: klx writes it, klx-run refuses others.
+inline constexpr int kVersion = 1;
+inline constexpr char kVersionKey[] = "klx_bundle";
+
+// The document.
+inline constexpr char kSource[] = "source";   // the compiled file
+inline constexpr char kDefines[] = "defines"; // {NAME: VALUE} of -D
+inline constexpr char kTarget[] = "target";   // "sm_90a", "gfx942"
+inline constexpr char kBinary[] = "binary";   // file in the bundle
+inline constexpr char kPtx[] = "ptx";         // NVIDIA: the PTX's file
+inline constexpr char kAmdgcn[] = "amdgcn";   // AMD: the assembly's file
+inline constexpr char kEntry[] = "entry";     // the kernel's symbol
+inline constexpr char kBlock[] = "block";     // [x, y, z] threads
+inline constexpr char kCluster[] = "cluster"; // [x, y, z] CTAs
+/// The output tiles one cluster computes, [rows, columns].
+inline constexpr char kClusterTiles[] = "cluster_tiles";
+inline constexpr char kDynamicSharedMemory[] = "dynamic_shared_memory";
+inline constexpr char kGrid[] = "grid"; // kGridPersistent, ...
+inline constexpr char kTile[] = "tile"; // [M, N, K] of a gemm's tile
+inline constexpr char kProblem[] = "problem";
+inline constexpr char kParams[] = "params"; // [param], in order
+inline constexpr char kAbi[] = "abi";       // ["ptr" | "i64" | "i32"]
+inline constexpr char kResources[] = "resources";
+inline constexpr char kSimulated[] = "simulated";
+inline constexpr char kTrace[] = "trace";
+
+// The grids.
+inline constexpr char kGridPersistent[] = "persistent";
+inline constexpr char kGridTiles[] = "tiles";
+inline constexpr char kGridElements[] = "elements"; // a gather
+
+// The problem.
+inline constexpr char kProblemKind[] = "kind"; // kGemm or kGather
+inline constexpr char kGemm[] = "gemm";
+inline constexpr char kGather[] = "gather";
+inline constexpr char kProblemDtype[] = "dtype"; // A and B
+inline constexpr char kAccumulator[] = "accumulator";
+inline constexpr char kOutDtype[] = "out_dtype";
+inline constexpr char kLayout[] = "layout";
+inline constexpr char kFormula[] = "formula"; // a gather's, in words
+inline constexpr char kIndex[] = "index";     // "idx" or "i"
+inline constexpr char kOffset[] = "offset";
+inline constexpr char kAdd[] = "add";
+
+// A parameter.
+inline constexpr char kParamName[] = "name";
+inline constexpr char kParamKind[] = "kind";
+inline constexpr char kTensorMap[] = "tensor_map";
+inline constexpr char kMemref[] = "memref";
+inline constexpr char kScalar[] = "scalar";
+inline constexpr char kUnused[] = "unused";
+inline constexpr char kTraceBuffer[] = "trace";
+inline constexpr char kParamDtype[] = "dtype";
+inline constexpr char kBox[] = "box"; // [rows, columns]
+inline constexpr char kSwizzle[] = "swizzle";
+inline constexpr char kRank[] = "rank";
+
+// resources (ptxas -v).
+inline constexpr char kRegisters[] = "registers";
+inline constexpr char kStaticSharedMemory[] = "static_shared_memory";
+inline constexpr char kStackFrame[] = "stack_frame";
+inline constexpr char kSpillStores[] = "spill_stores";
+inline constexpr char kSpillLoads[] = "spill_loads";
+
+// simulated (klx timeline's verdict).
+inline constexpr char kCompletes[] = "completes";
+inline constexpr char kProtocolError[] = "protocol_error";
+inline constexpr char kFindings[] = "findings";
+inline constexpr char kBlocked[] = "blocked";
+inline constexpr char kLatency[] = "latency";
+
+// trace (the instrumented build), besides binary, params and abi.
+inline constexpr char kCtas[] = "ctas";
+inline constexpr char kWarps[] = "warps";
+inline constexpr char kEvents[] = "events";
+inline constexpr char kClock[] = "clock";
+inline constexpr char kWarpRoles[] = "warp_roles";
+
+} // namespace bundlefile
+
+/// What an instrumented kernel records (klx-to-nvgpu{instrument}); the
+/// numbers are the low byte of each event's second word.
+enum class TraceKind : int {
+  WaitFullBegin = 1,
+  WaitFullEnd = 2,
+  WaitEmptyBegin = 3,
+  WaitEmptyEnd = 4,
+  CopyIssue = 5,
+  MmaIssue = 6,
+  ReleaseEmpty = 7,
+  WaitTurnBegin = 8,
+  WaitTurnEnd = 9,
+  PassTurn = 10,
+};
+
+/// M x N x K of a gemm; a gather's element count N is m, with n = k = 0.
+struct ProblemSize {
+  int64_t m = 0, n = 0, k = 0;
+  bool isGather() const { return n == 0 && k == 0; }
+  /// "2048x2048x1024", or "N=16777216" for a gather.
+  std::string str() const {
+    if (isGather())
+      return "N=" + std::to_string(m);
+    return std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(k);
+  }
+  bool operator==(const ProblemSize &o) const {
+    return m == o.m && n == o.n && k == o.k;
+  }
+};
+
+/// Sizes each dimension stays below: TMA's and the kernels' 32-bit index
+/// arithmetic.
+inline constexpr int64_t kMaxDim = int64_t(1) << 31;
+
+/// "MxNxK" or "N" (a gather), each a positive integer of at most 12
+/// digits; with `allowSpaces`, spaces around each number too (what a
+/// person types into the Run pane).
+inline std::optional<ProblemSize> parseProblemSize(std::string_view text,
+                                                   bool allowSpaces = false) {
+  auto number = [&](std::string_view part) -> std::optional<int64_t> {
+    if (allowSpaces) {
+      while (!part.empty() && part.front() == ' ')
+        part.remove_prefix(1);
+      while (!part.empty() && part.back() == ' ')
+        part.remove_suffix(1);
+    }
+    if (part.empty() || part.size() > 12)
+      return std::nullopt;
+    int64_t value = 0;
+    for (char c : part) {
+      if (c < '0' || c > '9')
+        return std::nullopt;
+      value = value * 10 + (c - '0');
+    }
+    return value > 0 ? std::optional(value) : std::nullopt;
+  };
+  ProblemSize size;
+  int64_t *dims[3] = {&size.m, &size.n, &size.k};
+  size_t start = 0;
+  for (int i = 0; i < 3; ++i) {
+    size_t end = text.find('x', start);
+    bool last = end == std::string_view::npos;
+    if (last && i == 1)
+      return std::nullopt; // "MxN"
+    std::optional<int64_t> value =
+        number(text.substr(start, last ? std::string_view::npos : end - start));
+    if (!value)
+      return std::nullopt;
+    *dims[i] = *value;
+    if (last)
+      return i == 0 || i == 2 ? std::optional(size) : std::nullopt;
+    if (i == 2)
+      return std::nullopt; // a fourth part
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+/// What a kernel's size check needs to know of it.
+struct ProblemLimits {
+  std::string entry;  // the kernel, as messages name it
+  std::string target; // "sm_90a", "gfx942"
+  bool gather = false;
+  int64_t block = 1;             // a gather's threads per CTA
+  int64_t gatherOffset = 0;      // a gather reads x[... + offset]
+  std::array<int64_t, 3> tile{}; // a gemm's
+  int64_t elementBytes = 2;      // of A and B
+  bool amd() const { return target.rfind("gfx", 0) == 0; }
+};
+
+/// Why `size` cannot run with the kernel (a gemm's size for a gather and
+/// the other way round, TMA's row strides, tile multiples on AMD, elements
+/// per block, 2^31), or "".
+inline std::string checkProblemSize(const ProblemLimits &kernel,
+                                    const ProblemSize &size) {
+  // As it was typed: "4000" or "2048x2048x1024".
+  std::string shape = size.isGather() ? std::to_string(size.m) : size.str();
+  if (kernel.gather) {
+    if (!size.isGather())
+      return shape + ": @" + kernel.entry +
+             " is a gather; give its element count N";
+    if (size.m <= 0 || size.m % kernel.block)
+      return shape + ": N must be a positive multiple of the block (" +
+             std::to_string(kernel.block) +
+             " threads, one element each; the kernel does not mask)";
+    if (size.m + kernel.gatherOffset >= kMaxDim)
+      return shape + ": N + offset must be below 2^31";
+    return "";
+  }
+  if (size.isGather())
+    return shape + ": @" + kernel.entry + " is a gemm; give MxNxK";
+  if (size.m <= 0 || size.n <= 0 || size.k <= 0)
+    return shape + ": sizes must be positive";
+  const std::array<int64_t, 3> &tile = kernel.tile;
+  if (kernel.amd() &&
+      (size.m % tile[0] || size.n % tile[1] || size.k % tile[2]))
+    return shape + ": for " + kernel.target +
+           ", M, N and K must be multiples of the tile " +
+           std::to_string(tile[0]) + "x" + std::to_string(tile[1]) + "x" +
+           std::to_string(tile[2]) +
+           " (the AMD kernel does not mask its copies or its stores)";
+  // TMA needs every row stride (K elements of A, N of B) to be a multiple
+  // of 16 bytes; ragged tiles are fine (zeros past the edge on load,
+  // clipped or padded on store).
+  int64_t bytes = kernel.elementBytes > 0 ? kernel.elementBytes : 2;
+  if (!kernel.amd() && ((size.k * bytes) % 16 || (size.n * bytes) % 16))
+    return shape + ": N and K must be multiples of " +
+           std::to_string(16 / bytes) +
+           " (TMA needs row strides of A and B in multiples of 16 bytes)";
+  if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
+    return shape + ": each size must be below 2^31";
+  return "";
+}
+
+} // namespace klx::rt
+
+#endif // KLX_RUNTIME_BUNDLEFORMAT_H
