@@ -16,6 +16,7 @@
 
 #include "Panel.h"
 
+#include "widgets/GpuLanes.h"
 #include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"
 #include "widgets/TimelineLanes.h"
@@ -90,6 +91,10 @@ private:
     else
       drawVerdict(simulated);
     drawVerification(simulated, counter, commands);
+    // The lanes come from the shaders in shaders/; say when they cannot.
+    if (!GpuLanes::get().available())
+      ImGui::TextDisabled("lanes drawn on the CPU: %s",
+                          GpuLanes::get().whyNot().c_str());
     const MeasuredTimeline *measured = nullptr;
     for (auto it = state.gpuRuns.rbegin();
          it != state.gpuRuns.rend() && !counter; ++it)

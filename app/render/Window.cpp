@@ -93,15 +93,21 @@ llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot open the display: %s",
                                    glfwErrorText.c_str());
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 2);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+  // OpenGL 3.3 for the lanes' shaders (instancing); 3.2 is enough for
+  // ImGui, and then the lanes are drawn on the CPU (GpuLanes says so).
   std::unique_ptr<Window> result(new Window());
   int x, y, width, height;
   initialSize(options, x, y, width, height);
-  result->window = glfwCreateWindow(
-      width, height, "klx - Kernel Lowering eXplorer", nullptr, nullptr);
+  for (int minor : {3, 2}) {
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+    result->window = glfwCreateWindow(
+        width, height, "klx - Kernel Lowering eXplorer", nullptr, nullptr);
+    if (result->window)
+      break;
+  }
   if (!result->window) {
     glfwTerminate();
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -134,10 +140,22 @@ llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
   return result;
 }
 
+static std::vector<std::function<void()>> &contextEndHooks() {
+  static std::vector<std::function<void()>> hooks;
+  return hooks;
+}
+
+void Window::atContextEnd(std::function<void()> release) {
+  contextEndHooks().push_back(std::move(release));
+}
+
 Window::~Window() {
   llvm::consumeError(std::move(screenshotError));
   if (!window)
     return;
+  for (std::function<void()> &release : contextEndHooks())
+    release();
+  contextEndHooks().clear();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -38,6 +38,9 @@ public:
   bool pollEvents();
   /// Wakes a thread blocked in waitEvents (safe from any thread).
   static void wake();
+  /// Runs `release` before the OpenGL context goes (GPU objects made with
+  /// it must be deleted while it is current).
+  static void atContextEnd(std::function<void()> release);
 
   /// `adjustInput` runs after the backend has read input and before ImGui
   /// consumes it: benchmarks use it to scroll without a person.

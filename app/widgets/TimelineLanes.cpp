@@ -2,6 +2,7 @@
 
 #include "TimelineLanes.h"
 
+#include "GpuLanes.h"
 #include "Palette.h"
 
 #include <cmath>
@@ -65,6 +66,65 @@ std::string klx::app::describeEvent(const TimelineView &view,
   return text;
 }
 
+namespace {
+
+/// The colour the CPU path gives a box or a tick.
+ImU32 eventColour(const TimelineLane &lane, const sim::Event &e) {
+  if (e.end > e.start)
+    return e.kind == sim::Event::Kind::Wait ? palette::stage(e.slot)
+                                            : palette::role(lane.colourRole);
+  if (e.kind == sim::Event::Kind::CopyDone)
+    return palette::theme().landedTick;
+  if (e.kind == sim::Event::Kind::Copy)
+    return palette::theme().copyTick;
+  return palette::theme().brightText;
+}
+
+/// What identifies the lanes' content for the GPU's copy of them: the
+/// view, its size and the theme (the colours are baked in).
+std::string gpuKey(const TimelineView &view, const char *part) {
+  size_t events = 0;
+  for (const TimelineLane &lane : view.lanes)
+    events += lane.events.size();
+  char key[160];
+  std::snprintf(key, sizeof key, "%p/%zu/%zu/%.17g/%08x/%s",
+                static_cast<const void *>(&view), view.lanes.size(), events,
+                view.endTime, unsigned(palette::theme().laneBackground), part);
+  return key;
+}
+
+/// Boxes and ticks (the GPU draws a tick one pixel wide), or the phase
+/// flips, of every lane.
+std::vector<LaneEvent> gpuEvents(const TimelineView &view, bool flips) {
+  std::vector<LaneEvent> out;
+  for (size_t r = 0; r < view.lanes.size(); ++r)
+    for (const sim::Event &e : view.lanes[r].events) {
+      bool flip = e.kind == sim::Event::Kind::PhaseDone && e.end <= e.start;
+      if (flip != flips)
+        continue;
+      out.push_back(
+          {e.start, e.end, uint32_t(r),
+           flip ? palette::stageMark(e.slot) : eventColour(view.lanes[r], e)});
+    }
+  return out;
+}
+
+/// The event of lane `lane` within two pixels of `mouse`, by binary search
+/// (the GPU path draws without walking the events).
+const sim::Event *eventAt(const TimelineView &view, const TimelineLane &lane,
+                          double at, double slack) {
+  const sim::Event *found = nullptr;
+  for (size_t i = view.firstVisible(lane, at - slack);
+       i < lane.events.size() && lane.events[i].start <= at + slack; ++i) {
+    const sim::Event &e = lane.events[i];
+    if (e.end + slack >= at && e.start - slack <= at)
+      found = &e;
+  }
+  return found;
+}
+
+} // namespace
+
 const sim::Event *
 klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
                              ImVec2 origin, float width, CycleWindow window,
@@ -77,6 +137,7 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     return float(x0 + (t - viewStart) / span * (x1 - x0));
   };
   const sim::Event *under = nullptr;
+  bool gpu = GpuLanes::get().available();
   for (size_t r = 0; r < view.lanes.size(); ++r) {
     const TimelineLane &events = view.lanes[r];
     float y = origin.y + laneH * float(r);
@@ -91,61 +152,40 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
                     100 * events.waitingShare);
     draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.colourRole),
                   label);
-    float foldEnd = -1, foldStart = 0;
-    float lastTick = -1e9f; // ticks closer than that fold into one
-    float lastMarker = -1e9f;
-    auto flushFold = [&] {
-      if (foldEnd >= 0)
-        draw->AddRectFilled(
-            ImVec2(foldStart, y + 4),
-            ImVec2(std::max(foldEnd, foldStart + 1), y + laneH - 6),
-            palette::theme().foldedEvents);
-      foldEnd = -1;
-    };
-    for (size_t i = view.firstVisible(events, viewStart);
-         i < events.events.size() && events.events[i].start <= viewEnd; ++i) {
-      const sim::Event &e = events.events[i];
-      float a = toX(e.start), b = toX(e.end);
-      if (b < x0 || a > x1)
-        continue; // started before the window and ended before it too
-      a = std::max(a, x0 - 1);
-      b = std::min(b, x1 + 1);
-      bool box = e.end > e.start;
-      if (box && b - a < kFoldPixels) { // too narrow: fold into a run
-        if (foldEnd >= 0 && a - foldEnd > kFoldPixels)
-          flushFold();
-        if (foldEnd < 0)
-          foldStart = a;
-        foldEnd = std::max(foldEnd, b);
-        continue;
-      }
-      if (box) {
-        flushFold(); // a wide box ends the run (ticks do not)
-        ImU32 fill = e.kind == sim::Event::Kind::Wait
-                         ? palette::stage(e.slot)
-                         : palette::role(events.colourRole);
-        draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneH - 5), fill);
-      } else if (e.kind == sim::Event::Kind::PhaseDone) {
-        // A phase flip: a small triangle in the stage's colour on top.
-        if (a - lastMarker >= 4) {
-          lastMarker = a;
-          ImU32 c = palette::stageMark(e.slot);
-          draw->AddTriangleFilled(ImVec2(a - 3, y), ImVec2(a + 3, y),
-                                  ImVec2(a, y + 5), c);
-        }
-      } else if (a - lastTick >= kFoldPixels) {
-        lastTick = a;
-        ImU32 tick =
-            e.kind == sim::Event::Kind::CopyDone ? palette::theme().landedTick
-            : e.kind == sim::Event::Kind::Copy   ? palette::theme().copyTick
-                                                 : palette::theme().brightText;
-        draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneH - 4), tick);
-      }
-      if (mouse && mouse->y >= y && mouse->y < y + laneH && mouse->x >= a - 2 &&
-          mouse->x <= std::max(b, a + 2))
-        under = &e;
+    if (!gpu)
+      drawLaneOnCpu(draw, view, events, y, laneH, x0, x1, window, mouse, under);
+  }
+  if (gpu) {
+    // Every box and tick, then the phase flips' marks on top, by shaders.
+    LaneRenderer::View boxes;
+    boxes.start = viewStart;
+    boxes.end = viewEnd;
+    boxes.x0 = x0;
+    boxes.x1 = x1;
+    boxes.y0 = origin.y + 3;
+    boxes.laneHeight = laneH;
+    boxes.laneGap = 8;
+    draw->PushClipRect(ImVec2(x0, origin.y),
+                       ImVec2(x1, origin.y + laneH * float(view.lanes.size())),
+                       true);
+    GpuLanes::get().draw(
+        draw, gpuKey(view, "boxes"), [&] { return gpuEvents(view, false); },
+        boxes);
+    LaneRenderer::View flips = boxes;
+    flips.y0 = origin.y;
+    flips.laneGap = laneH - 5;
+    GpuLanes::get().draw(
+        draw, gpuKey(view, "flips"), [&] { return gpuEvents(view, true); },
+        flips);
+    draw->PopClipRect();
+    if (mouse && mouse->x >= x0 && mouse->x <= x1 && mouse->y >= origin.y) {
+      size_t r = size_t((mouse->y - origin.y) / laneH);
+      double cyclesPerPixel = span / std::max(1.0f, x1 - x0);
+      if (r < view.lanes.size())
+        under = eventAt(view, view.lanes[r],
+                        viewStart + (mouse->x - x0) * cyclesPerPixel,
+                        2 * cyclesPerPixel);
     }
-    flushFold();
   }
   // Where a counterexample fails: a red line through every lane.
   if (view.moves && view.endTime > viewStart && view.endTime - 1 <= viewEnd) {
@@ -155,6 +195,70 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
                   palette::theme().deadlockLine, 2.0f);
   }
   return under;
+}
+
+/// One lane with ImGui's draw list: the events in the window, runs
+/// narrower than a couple of pixels folded into one box.
+void klx::app::drawLaneOnCpu(ImDrawList *draw, const TimelineView &view,
+                             const TimelineLane &events, float y, float laneH,
+                             float x0, float x1, CycleWindow window,
+                             std::optional<ImVec2> mouse,
+                             const sim::Event *&under) {
+  double viewStart = window.start, viewEnd = window.end;
+  double span = std::max(1e-9, viewEnd - viewStart);
+  auto toX = [&](double t) {
+    return float(x0 + (t - viewStart) / span * (x1 - x0));
+  };
+  float foldEnd = -1, foldStart = 0;
+  float lastTick = -1e9f; // ticks closer than that fold into one
+  float lastMarker = -1e9f;
+  auto flushFold = [&] {
+    if (foldEnd >= 0)
+      draw->AddRectFilled(
+          ImVec2(foldStart, y + 4),
+          ImVec2(std::max(foldEnd, foldStart + 1), y + laneH - 6),
+          palette::theme().foldedEvents);
+    foldEnd = -1;
+  };
+  for (size_t i = view.firstVisible(events, viewStart);
+       i < events.events.size() && events.events[i].start <= viewEnd; ++i) {
+    const sim::Event &e = events.events[i];
+    float a = toX(e.start), b = toX(e.end);
+    if (b < x0 || a > x1)
+      continue; // started before the window and ended before it too
+    a = std::max(a, x0 - 1);
+    b = std::min(b, x1 + 1);
+    bool box = e.end > e.start;
+    if (box && b - a < kFoldPixels) { // too narrow: fold into a run
+      if (foldEnd >= 0 && a - foldEnd > kFoldPixels)
+        flushFold();
+      if (foldEnd < 0)
+        foldStart = a;
+      foldEnd = std::max(foldEnd, b);
+      continue;
+    }
+    if (box) {
+      flushFold(); // a wide box ends the run (ticks do not)
+      draw->AddRectFilled(ImVec2(a, y + 3), ImVec2(b, y + laneH - 5),
+                          eventColour(events, e));
+    } else if (e.kind == sim::Event::Kind::PhaseDone) {
+      // A phase flip: a small triangle in the stage's colour on top.
+      if (a - lastMarker >= 4) {
+        lastMarker = a;
+        ImU32 c = palette::stageMark(e.slot);
+        draw->AddTriangleFilled(ImVec2(a - 3, y), ImVec2(a + 3, y),
+                                ImVec2(a, y + 5), c);
+      }
+    } else if (a - lastTick >= kFoldPixels) {
+      lastTick = a;
+      draw->AddLine(ImVec2(a, y + 2), ImVec2(a, y + laneH - 4),
+                    eventColour(events, e));
+    }
+    if (mouse && mouse->y >= y && mouse->y < y + laneH && mouse->x >= a - 2 &&
+        mouse->x <= std::max(b, a + 2))
+      under = &e;
+  }
+  flushFold();
 }
 
 float klx::app::drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width,

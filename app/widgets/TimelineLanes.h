@@ -3,8 +3,11 @@
 // What the Barrier timeline pane and the Compare window share: one lane
 // per role of a simulated protocol, waits as boxes in their stage's
 // colour, MMAs in the role's colour, arrives and copies as ticks, phase
-// flips as small triangles; only the events in the visible window (binary
-// search), runs narrower than a couple of pixels folded into one box.
+// flips as small marks. With OpenGL 3.3 the GPU draws the events
+// (GpuLanes: uploaded once, the window a uniform), so a frame's CPU cost
+// does not grow with them; without it, ImGui's draw list draws the events
+// in the visible window (binary search), runs narrower than a couple of
+// pixels folded into one box.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +45,14 @@ const sim::Event *drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
                                      CycleWindow window,
                                      std::optional<ImVec2> mouse,
                                      float lane = 0);
+
+/// One lane drawn with ImGui's draw list (where the GPU cannot): the
+/// events in `window`, runs narrower than kFoldPixels folded into one box;
+/// sets `under` to the event under `mouse`.
+void drawLaneOnCpu(ImDrawList *draw, const TimelineView &view,
+                   const TimelineLane &lane, float y, float laneH, float x0,
+                   float x1, CycleWindow window, std::optional<ImVec2> mouse,
+                   const sim::Event *&under);
 
 /// The time axis under lanes that end at `y`: ticks at round values
 /// (1, 2, 2.5 or 5 times a power of ten) no closer than their labels allow,

@@ -1,0 +1,234 @@
+//===- LaneRenderer.cpp - Timeline lanes drawn by the GPU -----------------===//
+
+#include "render/LaneRenderer.h"
+
+#include "render/ShaderProgram.h"
+#include "render/Shaders.h"
+
+#include <algorithm>
+#include <cstddef>
+
+using namespace klx::app;
+
+namespace {
+/// What the vertex shader reads per instance: 16 bytes.
+struct Instance {
+  float start, end, lane;
+  uint32_t rgba;
+};
+} // namespace
+
+llvm::Expected<std::unique_ptr<LaneRenderer>> LaneRenderer::create() {
+  std::unique_ptr<LaneRenderer> r(new LaneRenderer());
+  std::string error;
+  if (!r->functions.load(error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  const GlFunctions &gl = r->functions;
+  llvm::Expected<GLuint> program = buildProgram(
+      gl, "shaders/lanes.vert", embeddedShader("shaders/lanes.vert"),
+      "shaders/lanes.frag", embeddedShader("shaders/lanes.frag"));
+  if (!program)
+    return program.takeError();
+  r->program = *program;
+  r->viewTime = gl.GetUniformLocation(r->program, "viewTime");
+  r->plotPixels = gl.GetUniformLocation(r->program, "plotPixels");
+  r->framebuffer = gl.GetUniformLocation(r->program, "framebuffer");
+  r->laneHeight = gl.GetUniformLocation(r->program, "laneHeight");
+  r->laneGap = gl.GetUniformLocation(r->program, "laneGap");
+
+  gl.GenVertexArrays(1, &r->vertexArray);
+  gl.GenBuffers(1, &r->buffer);
+  gl.GenQueries(1, &r->query);
+  gl.BindVertexArray(r->vertexArray);
+  for (GLuint attribute : {0u, 1u, 2u}) {
+    gl.EnableVertexAttribArray(attribute);
+    gl.VertexAttribDivisor(attribute, 1);
+  }
+  r->pointAttributesAt(0);
+  gl.BindVertexArray(0);
+  return std::move(r);
+}
+
+void LaneRenderer::pointAttributesAt(size_t first) {
+  const GlFunctions &gl = functions;
+  auto at = [&](size_t member) {
+    return reinterpret_cast<void *>(first * sizeof(Instance) + member);
+  };
+  gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
+  gl.VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(Instance),
+                         at(offsetof(Instance, start)));
+  gl.VertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, sizeof(Instance),
+                         at(offsetof(Instance, lane)));
+  gl.VertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Instance),
+                         at(offsetof(Instance, rgba)));
+  gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+LaneRenderer::~LaneRenderer() {
+  const GlFunctions &gl = functions;
+  if (gl.DeleteProgram && program)
+    gl.DeleteProgram(program);
+  if (gl.DeleteBuffers && buffer)
+    gl.DeleteBuffers(1, &buffer);
+  if (gl.DeleteVertexArrays && vertexArray)
+    gl.DeleteVertexArrays(1, &vertexArray);
+  if (gl.DeleteQueries && query)
+    gl.DeleteQueries(1, &query);
+}
+
+namespace {
+
+bool byStart(const Instance &a, const Instance &b) { return a.start < b.start; }
+
+/// `events` (sorted by start) merged per lane into buckets `bucket` wide:
+/// one rectangle from the first start to the last end of each bucket's
+/// events, in the colour of its longest; sorted by start.
+std::vector<Instance> mergeBuckets(const std::vector<Instance> &events,
+                                   const std::vector<uint32_t> &byLane,
+                                   double bucket) {
+  std::vector<Instance> out;
+  int64_t current = -1;
+  uint32_t lane = ~0u;
+  float longest = -1;
+  for (uint32_t i : byLane) {
+    const Instance &e = events[i];
+    int64_t b = int64_t(double(e.start) / bucket);
+    if (out.empty() || uint32_t(e.lane) != lane || b != current) {
+      out.push_back(e);
+      lane = uint32_t(e.lane);
+      current = b;
+      longest = e.end - e.start;
+      continue;
+    }
+    Instance &merged = out.back();
+    merged.end = std::max(merged.end, e.end);
+    if (e.end - e.start > longest) {
+      longest = e.end - e.start;
+      merged.rgba = e.rgba;
+    }
+  }
+  std::sort(out.begin(), out.end(), byStart);
+  return out;
+}
+
+} // namespace
+
+void LaneRenderer::upload(const std::vector<LaneEvent> &events) {
+  origin = events.empty() ? 0 : events.front().start;
+  double last = origin;
+  uint32_t lanes = 1;
+  for (const LaneEvent &e : events) {
+    origin = std::min(origin, e.start);
+    last = std::max(last, e.end);
+    lanes = std::max(lanes, e.lane + 1);
+  }
+  std::vector<Instance> raw;
+  raw.reserve(events.size());
+  for (const LaneEvent &e : events)
+    raw.push_back({float(e.start - origin), float(e.end - origin),
+                   float(e.lane), e.rgba});
+  std::sort(raw.begin(), raw.end(), byStart);
+  // Each lane's events in order, for merging: a counting sort by lane of
+  // the events in start order.
+  std::vector<size_t> next(size_t(lanes) + 1, 0);
+  for (const Instance &e : raw)
+    ++next[size_t(e.lane) + 1];
+  for (size_t l = 1; l < next.size(); ++l)
+    next[l] += next[l - 1];
+  std::vector<uint32_t> byLane(raw.size());
+  for (uint32_t i = 0; i < raw.size(); ++i)
+    byLane[next[size_t(raw[i].lane)]++] = i;
+
+  // Level 0 holds every event; level k merges them into buckets twice as
+  // wide as level k-1's, from twice the mean distance between a lane's
+  // events, until a level has about two rectangles per lane.
+  levels.clear();
+  std::vector<Instance> all = raw;
+  levels.push_back({0, 0, {}, 0});
+  double span = std::max(1.0, last - origin);
+  double bucket =
+      2 * span * double(lanes) / double(std::max<size_t>(1, raw.size()));
+  while (!raw.empty() && bucket < span) {
+    std::vector<Instance> merged = mergeBuckets(raw, byLane, bucket);
+    if (merged.size() * 10 > raw.size() * 9 && levels.size() > 1 &&
+        merged.size() >= levels.back().count)
+      break; // merging no longer thins the level
+    levels.push_back({bucket, all.size(), {}, 0});
+    all.insert(all.end(), merged.begin(), merged.end());
+    if (merged.size() <= 2 * size_t(lanes))
+      break;
+    bucket *= 2;
+  }
+  for (size_t l = 0; l < levels.size(); ++l) {
+    Level &level = levels[l];
+    size_t end = l + 1 < levels.size() ? levels[l + 1].offset : all.size();
+    level.count = end - level.offset;
+    level.starts.reserve(level.count);
+    for (size_t i = level.offset; i < end; ++i) {
+      level.starts.push_back(origin + double(all[i].start));
+      level.longest =
+          std::max(level.longest, double(all[i].end - all[i].start));
+    }
+  }
+  const GlFunctions &gl = functions;
+  gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
+  gl.BufferData(GL_ARRAY_BUFFER, GLsizeiptr(all.size() * sizeof(Instance)),
+                all.data(), GL_STATIC_DRAW);
+  gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+  count = raw.size();
+}
+
+void LaneRenderer::draw(const View &view, bool timed) {
+  drawn = 0;
+  if (levels.empty())
+    return;
+  // The coarsest level whose buckets are narrower than a pixel: what it
+  // merged could not be told apart.
+  double perPixel = (view.end - view.start) / std::max(1.0f, view.x1 - view.x0);
+  size_t pick = 0;
+  for (size_t l = 1; l < levels.size(); ++l)
+    if (levels[l].bucket <= perPixel)
+      pick = l;
+  const Level &level = levels[pick];
+  lastLevel = pick;
+  // What may show: started before the window ends, and not ended (at the
+  // level's longest) before it starts.
+  size_t first =
+      size_t(std::lower_bound(level.starts.begin(), level.starts.end(),
+                              view.start - level.longest) -
+             level.starts.begin());
+  size_t last = size_t(
+      std::lower_bound(level.starts.begin(), level.starts.end(), view.end) -
+      level.starts.begin());
+  drawn = last > first ? last - first : 0;
+  if (drawn == 0)
+    return;
+  const GlFunctions &gl = functions;
+  if (timed)
+    gl.BeginQuery(GL_TIME_ELAPSED, query);
+  gl.UseProgram(program);
+  gl.Uniform2f(viewTime, float(view.start - origin), float(view.end - origin));
+  gl.Uniform4f(plotPixels, view.x0, view.y0, view.x1, 0);
+  gl.Uniform2f(framebuffer, float(view.framebufferWidth),
+               float(view.framebufferHeight));
+  gl.Uniform1f(laneHeight, view.laneHeight);
+  gl.Uniform1f(laneGap, view.laneGap);
+  gl.Viewport(0, 0, view.framebufferWidth, view.framebufferHeight);
+  gl.BindVertexArray(vertexArray);
+  pointAttributesAt(level.offset + first);
+  gl.DrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(drawn));
+  gl.BindVertexArray(0);
+  gl.UseProgram(0);
+  if (timed) {
+    gl.EndQuery(GL_TIME_ELAPSED);
+    queried = true;
+  }
+}
+
+double LaneRenderer::lastGpuMs() {
+  if (!queried)
+    return -1;
+  GLuint64 nanoseconds = 0;
+  functions.GetQueryObjectui64v(query, GL_QUERY_RESULT, &nanoseconds);
+  return double(nanoseconds) / 1e6;
+}

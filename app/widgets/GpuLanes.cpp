@@ -1,0 +1,107 @@
+//===- GpuLanes.cpp - Timeline lanes through the GPU, inside ImGui --------===//
+
+#include "widgets/GpuLanes.h"
+
+#include "render/Window.h"
+
+#include <cstdlib>
+
+using namespace klx::app;
+
+namespace {
+constexpr size_t kKeptSets = 8;
+} // namespace
+
+GpuLanes &GpuLanes::get() {
+  static GpuLanes lanes;
+  return lanes;
+}
+
+bool GpuLanes::available() {
+  if (!tried) {
+    tried = true;
+    Window::atContextEnd([this] { release(); });
+    if (const char *cpu = std::getenv("KLX_CPU_LANES"); cpu && *cpu == '1') {
+      why = "KLX_CPU_LANES=1";
+      return false;
+    }
+    // A trial renderer: loads OpenGL 3.3 and compiles the shaders once.
+    llvm::Expected<std::unique_ptr<LaneRenderer>> trial =
+        LaneRenderer::create();
+    if (!trial) {
+      why = llvm::toString(trial.takeError());
+      return false;
+    }
+    sets.emplace("", std::move(*trial));
+  }
+  return why.empty();
+}
+
+void GpuLanes::draw(ImDrawList *draw, const std::string &key,
+                    const std::function<std::vector<LaneEvent>()> &build,
+                    const LaneRenderer::View &view) {
+  if (!available())
+    return;
+  auto found = sets.find(key);
+  if (found == sets.end()) {
+    llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
+    if (!made) {
+      why = llvm::toString(made.takeError());
+      return;
+    }
+    (*made)->upload(build());
+    found = sets.emplace(key, std::move(*made)).first;
+    order.push_back(key);
+    if (order.size() > kKeptSets) {
+      sets.erase(order.front());
+      order.pop_front();
+    }
+  }
+  // The callbacks run when the frame renders; what they read lives until
+  // the next frame queues its own.
+  if (pendingFrame != ImGui::GetFrameCount()) {
+    pending.clear();
+    pendingFrame = ImGui::GetFrameCount();
+  }
+  pending.push_back({found->second.get(), view});
+  draw->AddCallback(&GpuLanes::callback, &pending.back());
+  draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+void GpuLanes::callback(const ImDrawList *, const ImDrawCmd *cmd) {
+  const Pending &p = *static_cast<const Pending *>(cmd->UserCallbackData);
+  const ImDrawData *data = ImGui::GetDrawData();
+  if (!data || !p.renderer)
+    return;
+  ImVec2 scale = data->FramebufferScale, at = data->DisplayPos;
+  int width = int(data->DisplaySize.x * scale.x);
+  int height = int(data->DisplaySize.y * scale.y);
+  auto toPixelsX = [&](float x) { return (x - at.x) * scale.x; };
+  auto toPixelsY = [&](float y) { return (y - at.y) * scale.y; };
+  LaneRenderer::View view = p.view;
+  view.x0 = toPixelsX(view.x0);
+  view.x1 = toPixelsX(view.x1);
+  view.y0 = toPixelsY(view.y0);
+  view.laneHeight *= scale.y;
+  view.laneGap *= scale.y;
+  view.framebufferWidth = width;
+  view.framebufferHeight = height;
+  // The pane's clip rectangle, in GL's framebuffer pixels (y up).
+  const GlFunctions &gl = p.renderer->gl();
+  float cx0 = toPixelsX(cmd->ClipRect.x), cy0 = toPixelsY(cmd->ClipRect.y);
+  float cx1 = toPixelsX(cmd->ClipRect.z), cy1 = toPixelsY(cmd->ClipRect.w);
+  if (cx1 <= cx0 || cy1 <= cy0)
+    return;
+  gl.Enable(GL_SCISSOR_TEST);
+  gl.Scissor(int(cx0), int(float(height) - cy1), int(cx1 - cx0),
+             int(cy1 - cy0));
+  p.renderer->draw(view);
+}
+
+void GpuLanes::release() {
+  sets.clear();
+  order.clear();
+  pending.clear();
+  tried = false;
+  why.clear();
+}
