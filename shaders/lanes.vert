@@ -9,7 +9,12 @@ layout(location = 0) in vec2 span;   // start, end, minus the data's origin
 layout(location = 1) in float lane;  // 0 at the top
 layout(location = 2) in vec4 colour; // RGBA8, normalized
 
-uniform vec2 viewTime;   // the visible [start, end), minus the origin
+// The visible window: its start minus the origin as a float and the
+// float's rounding error (so that a deep zoom far from the origin does not
+// snap to whole floats), and its length.
+uniform float viewStart;
+uniform float viewStartLow;
+uniform float viewSpan;
 uniform vec4 plotPixels; // x0, y0, x1, y1 in framebuffer pixels (y down)
 uniform vec2 framebuffer; // its size in pixels
 uniform float laneHeight; // pixels, the gap included
@@ -21,9 +26,9 @@ void main() {
   // Corners of a triangle strip: (0,0) (1,0) (0,1) (1,1).
   vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1));
   float width = plotPixels.z - plotPixels.x;
-  float scale = width / max(viewTime.y - viewTime.x, 1e-6);
-  float x0 = plotPixels.x + (span.x - viewTime.x) * scale;
-  float x1 = plotPixels.x + (span.y - viewTime.x) * scale;
+  float scale = width / max(viewSpan, 1e-6);
+  float x0 = plotPixels.x + ((span.x - viewStart) - viewStartLow) * scale;
+  float x1 = plotPixels.x + ((span.y - viewStart) - viewStartLow) * scale;
   x1 = max(x1, x0 + 1.0);
   float y0 = plotPixels.y + lane * laneHeight;
   float y1 = y0 + laneHeight - laneGap;

@@ -7,10 +7,16 @@
 #include "klx/Analysis/Protocol/VerifyFormat.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 using namespace klx;
 using namespace klx::app;
+
+uint64_t klx::app::newTimelineViewId() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
 
 size_t TimelineView::firstVisible(const TimelineLane &lane, double t) const {
   // Nothing that starts before t - longest can still be visible at t.

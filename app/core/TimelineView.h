@@ -18,6 +18,7 @@
 #include "klx/Analysis/Protocol/Verify.h"
 #include "klx/Pipeline/PipelineRun.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,7 +45,12 @@ struct FlowArrow {
   double to = 0;
 };
 
+/// A number no other TimelineView made in this process has (a copy keeps
+/// its original's): what the GPU's copy of the lanes is keyed by.
+uint64_t newTimelineViewId();
+
 struct TimelineView {
+  uint64_t id = newTimelineViewId();
   /// Empty when there is a timeline; else why there is none.
   std::string unavailable;
   std::string kernel;

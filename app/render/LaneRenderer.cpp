@@ -30,7 +30,9 @@ llvm::Expected<std::unique_ptr<LaneRenderer>> LaneRenderer::create() {
   if (!program)
     return program.takeError();
   r->program = *program;
-  r->viewTime = gl.GetUniformLocation(r->program, "viewTime");
+  r->viewStart = gl.GetUniformLocation(r->program, "viewStart");
+  r->viewStartLow = gl.GetUniformLocation(r->program, "viewStartLow");
+  r->viewSpan = gl.GetUniformLocation(r->program, "viewSpan");
   r->plotPixels = gl.GetUniformLocation(r->program, "plotPixels");
   r->framebuffer = gl.GetUniformLocation(r->program, "framebuffer");
   r->laneHeight = gl.GetUniformLocation(r->program, "laneHeight");
@@ -148,11 +150,14 @@ void LaneRenderer::upload(const std::vector<LaneEvent> &events) {
   double span = std::max(1.0, last - origin);
   double bucket =
       2 * span * double(lanes) / double(std::max<size_t>(1, raw.size()));
+  size_t previous = raw.size();
   while (!raw.empty() && bucket < span) {
     std::vector<Instance> merged = mergeBuckets(raw, byLane, bucket);
-    if (merged.size() * 10 > raw.size() * 9 && levels.size() > 1 &&
-        merged.size() >= levels.back().count)
-      break; // merging no longer thins the level
+    if (merged.size() * 10 > previous * 9) {
+      bucket *= 2; // too little merged to be worth a level: coarser
+      continue;
+    }
+    previous = merged.size();
     levels.push_back({bucket, all.size(), {}, 0});
     all.insert(all.end(), merged.begin(), merged.end());
     if (merged.size() <= 2 * size_t(lanes))
@@ -207,7 +212,11 @@ void LaneRenderer::draw(const View &view, bool timed) {
   if (timed)
     gl.BeginQuery(GL_TIME_ELAPSED, query);
   gl.UseProgram(program);
-  gl.Uniform2f(viewTime, float(view.start - origin), float(view.end - origin));
+  double start = view.start - origin;
+  float high = float(start);
+  gl.Uniform1f(viewStart, high);
+  gl.Uniform1f(viewStartLow, float(start - double(high)));
+  gl.Uniform1f(viewSpan, float(view.end - view.start));
   gl.Uniform4f(plotPixels, view.x0, view.y0, view.x1, 0);
   gl.Uniform2f(framebuffer, float(view.framebufferWidth),
                float(view.framebufferHeight));

@@ -72,8 +72,8 @@ private:
   void pointAttributesAt(size_t first);
   GlFunctions functions;
   GLuint program = 0, vertexArray = 0, buffer = 0, query = 0;
-  GLint viewTime = -1, plotPixels = -1, framebuffer = -1, laneHeight = -1,
-        laneGap = -1;
+  GLint viewStart = -1, viewStartLow = -1, viewSpan = -1, plotPixels = -1,
+        framebuffer = -1, laneHeight = -1, laneGap = -1;
   size_t count = 0, drawn = 0, lastLevel = 0;
   double origin = 0; // subtracted from every time before it becomes a float
   /// Level 0 is every event; level k, each lane's events merged into

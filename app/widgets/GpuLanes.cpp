@@ -4,6 +4,7 @@
 
 #include "render/Window.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace klx::app;
@@ -42,6 +43,13 @@ void GpuLanes::draw(ImDrawList *draw, const std::string &key,
                     const LaneRenderer::View &view) {
   if (!available())
     return;
+  // The callbacks run when the frame renders; what they read (and the
+  // renderers they draw with) lives until the next frame queues its own.
+  if (pendingFrame != ImGui::GetFrameCount()) {
+    pending.clear();
+    retired.clear();
+    pendingFrame = ImGui::GetFrameCount();
+  }
   auto found = sets.find(key);
   if (found == sets.end()) {
     llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
@@ -51,17 +59,17 @@ void GpuLanes::draw(ImDrawList *draw, const std::string &key,
     }
     (*made)->upload(build());
     found = sets.emplace(key, std::move(*made)).first;
-    order.push_back(key);
-    if (order.size() > kKeptSets) {
-      sets.erase(order.front());
-      order.pop_front();
-    }
+  } else {
+    order.erase(std::find(order.begin(), order.end(), key));
   }
-  // The callbacks run when the frame renders; what they read lives until
-  // the next frame queues its own.
-  if (pendingFrame != ImGui::GetFrameCount()) {
-    pending.clear();
-    pendingFrame = ImGui::GetFrameCount();
+  // Least recently drawn first; one drawn this frame may be queued, so it
+  // is retired, not deleted, until the next frame.
+  order.push_back(key);
+  if (order.size() > kKeptSets) {
+    auto oldest = sets.find(order.front());
+    retired.push_back(std::move(oldest->second));
+    sets.erase(oldest);
+    order.pop_front();
   }
   pending.push_back({found->second.get(), view});
   draw->AddCallback(&GpuLanes::callback, &pending.back());
@@ -102,6 +110,7 @@ void GpuLanes::release() {
   sets.clear();
   order.clear();
   pending.clear();
+  retired.clear();
   tried = false;
   why.clear();
 }

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace klx::app {
 
@@ -57,8 +58,10 @@ private:
   /// One renderer (buffer) per set of lanes shown, by key; the oldest go
   /// when there are more than a few.
   std::map<std::string, std::unique_ptr<LaneRenderer>> sets;
-  std::deque<std::string> order;
+  std::deque<std::string> order; // least recently drawn first
   std::deque<Pending> pending;
+  /// Renderers evicted this frame: a queued callback may still use one.
+  std::vector<std::unique_ptr<LaneRenderer>> retired;
   int pendingFrame = -1;
 };
 

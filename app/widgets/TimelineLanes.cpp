@@ -81,15 +81,13 @@ ImU32 eventColour(const TimelineLane &lane, const sim::Event &e) {
 }
 
 /// What identifies the lanes' content for the GPU's copy of them: the
-/// view, its size and the theme (the colours are baked in).
+/// view (its id, which a new view never shares) and the theme (the colours
+/// are baked in).
 std::string gpuKey(const TimelineView &view, const char *part) {
-  size_t events = 0;
-  for (const TimelineLane &lane : view.lanes)
-    events += lane.events.size();
-  char key[160];
-  std::snprintf(key, sizeof key, "%p/%zu/%zu/%.17g/%08x/%s",
-                static_cast<const void *>(&view), view.lanes.size(), events,
-                view.endTime, unsigned(palette::theme().laneBackground), part);
+  char key[96];
+  std::snprintf(key, sizeof key, "%llu/%08x/%s",
+                static_cast<unsigned long long>(view.id),
+                unsigned(palette::theme().laneBackground), part);
   return key;
 }
 

@@ -347,7 +347,7 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     std::string index = p.string(bf::kIndex);
     gather.offset = p.integer(bf::kOffset, 0, 1 << 20);
     gather.add = p.integer(bf::kAdd, -(1 << 20), 1 << 20);
-    m.problem = {p.integer("N", 1, kMaxDim), 0, 0};
+    m.problem = {p.integer(bf::kN, 1, kMaxDim - 1), 0, 0};
     if (p.failed())
       return std::nullopt;
     if (index != "idx" && index != "i") {
@@ -372,9 +372,9 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
       return std::nullopt;
     }
     std::optional<DType> dtype = p.dtype(bf::kProblemDtype);
-    m.problem.m = p.integer("M", 1, kMaxDim);
-    m.problem.n = p.integer("N", 1, kMaxDim);
-    m.problem.k = p.integer("K", 1, kMaxDim);
+    m.problem.m = p.integer(bf::kM, 1, kMaxDim - 1);
+    m.problem.n = p.integer(bf::kN, 1, kMaxDim - 1);
+    m.problem.k = p.integer(bf::kK, 1, kMaxDim - 1);
     if (p.failed() || r.failed())
       return std::nullopt;
     if (*dtype == DType::F32 || *dtype == DType::I32) {

@@ -64,7 +64,7 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
         {bf::kIndex, g->indirect ? "idx" : "i"},
         {bf::kOffset, g->offset},
         {bf::kAdd, g->add},
-        {"N", bundle.problem.m}};
+        {bf::kN, bundle.problem.m}};
   // D's element type: the TMA-store epilogue may round the f32
   // accumulators to bf16 or f16.
   std::string out = "f32";
@@ -78,9 +78,9 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
       {bf::kOutDtype, out},
       {bf::kLayout,
        llvm::formatv("D[M,N] ({0}) = A[M,K] x B[K,N], row-major", out).str()},
-      {"M", bundle.problem.m},
-      {"N", bundle.problem.n},
-      {"K", bundle.problem.k}};
+      {bf::kM, bundle.problem.m},
+      {bf::kN, bundle.problem.n},
+      {bf::kK, bundle.problem.k}};
 }
 
 } // namespace

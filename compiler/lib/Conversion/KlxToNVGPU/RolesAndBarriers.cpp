@@ -20,6 +20,11 @@ int64_t nvgpu_lowering::emptyArrivals(const Lowering &l, PipelineOp pipeline) {
   int64_t size = l.schedule.clusterSize();
   if (size == 1)
     return pipeline.getArrivals();
+  // Consumers are whole warpgroups (lowerRoles refuses others), each
+  // releasing 128 arrivals in klx's count; in a cluster each sends one
+  // from lane 0 of warps 0 .. size-1 (size <= 4, checkCluster).
+  assert(pipeline.getArrivals() % 128 == 0 && size <= 4 &&
+         "a cluster's release counts whole consumer warpgroups");
   return pipeline.getArrivals() / 128 * size;
 }
 

@@ -65,6 +65,9 @@ inline constexpr char kFormula[] = "formula"; // a gather's, in words
 inline constexpr char kIndex[] = "index";     // "idx" or "i"
 inline constexpr char kOffset[] = "offset";
 inline constexpr char kAdd[] = "add";
+inline constexpr char kM[] = "M"; // a gemm's sizes; a gather's N is kN
+inline constexpr char kN[] = "N";
+inline constexpr char kK[] = "K";
 
 // A parameter.
 inline constexpr char kParamName[] = "name";

@@ -341,6 +341,10 @@ LogicalResult klx::mapTilesToCTAs(KernelOp kernel, bool gridStride) {
   if (!schedule)
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
                               "first");
+  if (schedule.clusterSize() > 1 && !gridStride)
+    return kernel.emitOpError("klx-persistent{grid-stride=false} maps one "
+                              "tile per CTA, which a cluster's walk of its "
+                              "groups of tiles cannot take");
   for (ForEachTileOp loop : loops) {
     if (loop->getParentOfType<ForEachTileOp>())
       return loop.emitOpError("is nested in another klx.for_each_tile");
