@@ -162,7 +162,28 @@ static LogicalResult checkCluster(KernelOp kernel, int64_t clusterM,
   return success();
 }
 
-LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
+namespace {
+
+/// The schedule's parameters, as klx.params gives them (or their
+/// defaults), read and then checked against what the hardware can run.
+struct ScheduleParams {
+  int64_t tileM = 128, tileN = 128, tileK = 64, stages = 4, consumers = 2;
+  int64_t producerRegs = 40, consumerRegs = 232, producers = 1, groupM = 1;
+  int64_t clusterM = 1, clusterN = 1;
+  bool warpSpecialize = true, pingpong = false, persistent = false;
+  bool sharedFullBarrier = false, hilbert = false, tmaStore = false;
+  Type dtype, outDtype; // outDtype: null for f32
+  std::string outName;
+
+  /// Every parameter klx.params names, with the defaults for the rest.
+  LogicalResult readFrom(KernelOp kernel, DictionaryAttr params);
+  /// What the hardware can run, checked in the order a reader would
+  /// (without roles, consumerRegs becomes the cap at entry).
+  LogicalResult checkHardware(KernelOp kernel);
+};
+
+/// klx.params names only known parameters.
+LogicalResult checkParamNames(KernelOp kernel, DictionaryAttr params) {
   if (params) {
     for (NamedAttribute entry : params) {
       if (llvm::is_contained(scheduleParamNames(), entry.getName().getValue()))
@@ -174,11 +195,10 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
              << entry.getName().getValue() << "' (known: " << known << ")";
     }
   }
-  int64_t tileM = 128, tileN = 128, tileK = 64, stages = 4, consumers = 2;
-  int64_t producerRegs = 40, consumerRegs = 232, producers = 1, groupM = 1;
-  int64_t clusterM = 1, clusterN = 1;
-  bool warpSpecialize = true, pingpong = false, persistent = false;
-  bool sharedFullBarrier = false;
+  return success();
+}
+
+LogicalResult ScheduleParams::readFrom(KernelOp kernel, DictionaryAttr params) {
   if (failed(read(kernel, params, "tile_m", tileM)) ||
       failed(read(kernel, params, "tile_n", tileN)) ||
       failed(read(kernel, params, "tile_k", tileK)) ||
@@ -203,28 +223,31 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
       readChoice(kernel, params, "epilogue", {"tma", "direct"}, "direct",
                  "\"tma\" (a TMA store from shared memory) or \"direct\" "
                  "(each thread stores its fragments)");
-  FailureOr<StringRef> outName =
+  FailureOr<StringRef> outChoice =
       readChoice(kernel, params, "out_dtype", {"f32", "bf16", "f16"}, "f32",
                  "\"f32\", \"bf16\" or \"f16\" (D's element type)");
   FailureOr<StringRef> raster = readChoice(
       kernel, params, "raster", {"row", "grouped", "hilbert"}, "grouped",
       "\"row\" (row by row), \"grouped\" (groups of group_m tile rows) or "
       "\"hilbert\" (along a Hilbert curve in blocks of 8 x 8 tiles)");
-  if (failed(dtypeName) || failed(epilogue) || failed(outName) ||
+  if (failed(dtypeName) || failed(epilogue) || failed(outChoice) ||
       failed(raster))
     return failure();
   // Row by row is groups of one row; group_m does not order a curve.
   if (*raster == "row")
     groupM = 1;
-  bool hilbert = *raster == "hilbert";
-  Type dtype =
-      *dtypeName == "bf16" ? builder.getBF16Type() : builder.getF16Type();
-  bool tmaStore = *epilogue == "tma";
+  hilbert = *raster == "hilbert";
+  dtype = *dtypeName == "bf16" ? builder.getBF16Type() : builder.getF16Type();
+  tmaStore = *epilogue == "tma";
+  outName = outChoice->str();
   // Absent means f32: a schedule that says nothing prints as before.
-  Type outDtype = *outName == "bf16"  ? Type(builder.getBF16Type())
-                  : *outName == "f16" ? Type(builder.getF16Type())
-                                      : Type();
+  outDtype = outName == "bf16"  ? Type(builder.getBF16Type())
+             : outName == "f16" ? Type(builder.getF16Type())
+                                : Type();
+  return success();
+}
 
+LogicalResult ScheduleParams::checkHardware(KernelOp kernel) {
   // What the hardware can run, checked in the order a reader would.
   if (groupM < 1 || groupM > 64)
     return kernel.emitOpError("schedule: group_m must be 1 to 64 tile rows, "
@@ -305,7 +328,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
 
   if (outDtype && !tmaStore)
     return kernel.emitOpError("schedule: out_dtype = ")
-           << *outName << " needs epilogue = \"tma\" (the direct epilogue "
+           << outName << " needs epilogue = \"tma\" (the direct epilogue "
            << "stores the f32 accumulators as they are)";
   if (rowsPerConsumer > 64 && tileN != 128 && !tmaStore)
     return kernel.emitOpError("schedule: a consumer holding ")
@@ -318,18 +341,27 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   if (failed(checkCluster(kernel, clusterM, clusterN, tileM, tileK, persistent,
                           warpSpecialize, producers, tmaStore)))
     return failure();
+  return success();
+}
 
+} // namespace
+
+LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
+  ScheduleParams p;
+  if (failed(checkParamNames(kernel, params)) ||
+      failed(p.readFrom(kernel, params)) || failed(p.checkHardware(kernel)))
+    return failure();
   auto schedule = ScheduleAttr::get(
-      kernel.getContext(), tileM, tileN, tileK, stages, consumers,
-      warpSpecialize, pingpong, persistent, producerRegs, consumerRegs, dtype,
-      producers, sharedFullBarrier, groupM, tmaStore, outDtype, clusterM,
-      clusterN, hilbert);
+      kernel.getContext(), p.tileM, p.tileN, p.tileK, p.stages, p.consumers,
+      p.warpSpecialize, p.pingpong, p.persistent, p.producerRegs,
+      p.consumerRegs, p.dtype, p.producers, p.sharedFullBarrier, p.groupM,
+      p.tmaStore, p.outDtype, p.clusterM, p.clusterN, p.hilbert);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes) {
     InFlightDiagnostic error = kernel.emitOpError("schedule: ")
-                               << stages << " stages of "
+                               << p.stages << " stages of "
                                << schedule.stageBytes() << " bytes";
-    if (tmaStore)
+    if (p.tmaStore)
       error << " and the epilogue's " << schedule.epilogueBytes() << " bytes";
     return error << " need " << shared << " bytes of shared memory, more "
                  << "than the " << kMaxSharedBytes << " a CTA may use";
