@@ -348,25 +348,14 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
   return success();
 }
 
-} // namespace
-
-// [SECTION] lowerKernelToNVGPU
-// -------------------------------------------------
-
-LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
-                                      const TraceOptions &trace) {
+/// The gpu.module and gpu.func that replace `kernel`, with the lowered
+/// signature and the launch facts (klx.launch, the NVVM attributes).
+gpu::GPUFuncOp createKernelFunc(KernelOp kernel, ModuleOp module,
+                                ArrayRef<TensorUse> uses,
+                                const TraceOptions &trace, OpBuilder &b) {
   ScheduleAttr schedule = kernel.getScheduleAttr();
-  if (!schedule)
-    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
-                              "first");
-  FailureOr<SmallVector<TensorUse>> uses =
-      classifyArguments(kernel, "klx-to-nvgpu");
-  if (failed(uses))
-    return failure();
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
-  OpBuilder b(context);
-
   // Signature: tensors read by TMA become pointers to CUtensorMaps (a
   // descriptor in a gpu.func signature does not legalize in MLIR 22), the
   // output a memref of f32, sizes stay index.
@@ -375,7 +364,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
       {ShapedType::kDynamic, ShapedType::kDynamic}, b.getF32Type());
   SmallVector<Type> argTypes;
   Block &body = kernel.getBodyBlock();
-  for (auto [arg, use] : llvm::zip(body.getArguments(), *uses)) {
+  for (auto [arg, use] : llvm::zip(body.getArguments(), uses)) {
     if (!isa<klx::TensorType>(arg.getType()))
       argTypes.push_back(arg.getType());
     else if (use == TensorUse::Output)
@@ -414,7 +403,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
           b.getNamedAttr("cluster_tiles",
                          b.getDenseI64ArrayAttr(
                              {schedule.getClusterM(), schedule.getClusterN()})),
-          b.getNamedAttr("params", describeNvgpuParams(kernel, *uses, trace)),
+          b.getNamedAttr("params", describeNvgpuParams(kernel, uses, trace)),
           b.getNamedAttr("dtype", b.getStringAttr(dtypeName(schedule))),
           b.getNamedAttr("block", b.getDenseI64ArrayAttr({threads, 1, 1})),
           b.getNamedAttr("dynamic_shared_memory",
@@ -427,29 +416,18 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
                                                          schedule.getTileK()})),
       }));
 
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  Lowering l(schedule, b);
-  l.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  l.warpgroup = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 128));
-  if (trace.enabled)
-    setUpTrace(l, loc, entry.getArguments().back(), trace);
-  l.accType = nvgpu::WarpgroupAccumulatorType::get(
-      context,
-      VectorType::get({schedule.rowsPerConsumer(), schedule.getTileN()},
-                      b.getF32Type()));
-  l.consumerDescA =
-      descriptorType(context, schedule.rowsPerConsumer(), schedule.getDtype());
-  if (schedule.getClusterM() > 1)
-    l.consumerDescB =
-        descriptorType(context, schedule.getTileK(), schedule.getDtype());
-  if (clusterSize > 1)
-    l.clusterRank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+  return func;
+}
 
-  // Kernel arguments, as the klx ops will read them: A and B as TMA
-  // descriptors of their boxes.
+/// The kernel's arguments as the klx ops read them: A and B (and a
+/// TMA-stored D) as TMA descriptors of their boxes, the rest as they are.
+SmallVector<Value> lowerArguments(Lowering &l, ArrayRef<TensorUse> uses,
+                                  Block &entry, Location loc) {
+  OpBuilder &b = l.b;
+  ScheduleAttr schedule = l.schedule;
+  MLIRContext *context = b.getContext();
   SmallVector<Value> lowered;
-  for (auto [use, newArg] : llvm::zip(*uses, entry.getArguments())) {
+  for (auto [use, newArg] : llvm::zip(uses, entry.getArguments())) {
     Value value = newArg;
     if (use == TensorUse::OperandA || use == TensorUse::OperandB) {
       int64_t rows = use == TensorUse::OperandA ? shareRowsA(schedule)
@@ -474,6 +452,50 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
     }
     lowered.push_back(value);
   }
+  return lowered;
+}
+
+} // namespace
+
+// [SECTION] lowerKernelToNVGPU
+// -------------------------------------------------
+
+LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
+                                      const TraceOptions &trace) {
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  if (!schedule)
+    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
+                              "first");
+  FailureOr<SmallVector<TensorUse>> uses =
+      classifyArguments(kernel, "klx-to-nvgpu");
+  if (failed(uses))
+    return failure();
+  MLIRContext *context = kernel.getContext();
+  Location loc = kernel.getLoc();
+  OpBuilder b(context);
+
+  gpu::GPUFuncOp func = createKernelFunc(kernel, module, *uses, trace, b);
+  int64_t clusterSize = schedule.clusterSize();
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Lowering l(schedule, b);
+  l.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  l.warpgroup = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  if (trace.enabled)
+    setUpTrace(l, loc, entry.getArguments().back(), trace);
+  l.accType = nvgpu::WarpgroupAccumulatorType::get(
+      context,
+      VectorType::get({schedule.rowsPerConsumer(), schedule.getTileN()},
+                      b.getF32Type()));
+  l.consumerDescA =
+      descriptorType(context, schedule.rowsPerConsumer(), schedule.getDtype());
+  if (schedule.getClusterM() > 1)
+    l.consumerDescB =
+        descriptorType(context, schedule.getTileK(), schedule.getDtype());
+  if (clusterSize > 1)
+    l.clusterRank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+
+  SmallVector<Value> lowered = lowerArguments(l, *uses, entry, loc);
   InlinedBody inlined = inlineKernelBody(kernel, func, lowered, b);
   DenseMap<Value, Value> &tensors = inlined.tensors;
 
