@@ -33,7 +33,6 @@ bool GpuLanes::available() {
       why = llvm::toString(trial.takeError());
       return false;
     }
-    sets.emplace("", std::move(*trial));
   }
   return why.empty();
 }

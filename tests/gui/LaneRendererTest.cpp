@@ -78,6 +78,14 @@ std::vector<uint32_t> render(LaneRenderer &lanes, LaneRenderer::View view) {
   return top;
 }
 
+/// A renderer on the current context, or the test fails with why not.
+std::unique_ptr<LaneRenderer> makeRenderer() {
+  llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
+  if (!made)
+    FAIL(llvm::toString(made.takeError()));
+  return std::move(*made);
+}
+
 uint32_t at(const std::vector<uint32_t> &pixels, int x, int y) {
   return pixels[size_t(y * kWidth + x)];
 }
@@ -87,10 +95,8 @@ uint32_t at(const std::vector<uint32_t> &pixels, int x, int y) {
 TEST_CASE("lanes: the shaders put each event where the view says",
           "[gui][lanes]") {
   Context context;
-  llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
-  if (!made)
-    FAIL(llvm::toString(made.takeError()));
-  LaneRenderer &lanes = **made;
+  std::unique_ptr<LaneRenderer> renderer = makeRenderer();
+  LaneRenderer &lanes = *renderer;
   // Lane 0: red over cycles [1000, 1050), green over [1060, 1100); lane 1:
   // blue over [1000, 1100). The origin is subtracted on the CPU.
   lanes.upload(
@@ -136,10 +142,8 @@ TEST_CASE("lanes: the shaders put each event where the view says",
 TEST_CASE("lanes: zoomed out, a coarser level draws about two per pixel",
           "[gui][lanes]") {
   Context context;
-  llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
-  if (!made)
-    FAIL(llvm::toString(made.takeError()));
-  LaneRenderer &lanes = **made;
+  std::unique_ptr<LaneRenderer> renderer = makeRenderer();
+  LaneRenderer &lanes = *renderer;
   // 10,000 events of one cycle, a cycle apart, red and green in turn.
   std::vector<LaneEvent> events;
   for (int i = 0; i < 10000; ++i)
