@@ -11,6 +11,8 @@ packages=(
   clang-format-22
   # build
   cmake ninja-build python3
+  # klx-run's JSON (header only)
+  nlohmann-json3-dev
   # window: GLFW + OpenGL 3 + Dear ImGui 1.86 (+ stb for PNG), a mono font
   libglfw3-dev libimgui-dev libstb-dev libgl-dev fonts-dejavu-core
   # tests: Catch2, and a real window under Xvfb rendered by Mesa, driven

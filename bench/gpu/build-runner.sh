@@ -7,7 +7,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/build-run}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S "$root/runtime" -B "$out" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
+# nlohmann's JSON: the system's, else the copy bench/gpu/carry-json.sh
+# put in .deps/include (the GPU machine has no apt).
+json=()
+if [[ ! -f /usr/include/nlohmann/json.hpp && -f $root/.deps/include/nlohmann/json.hpp ]]; then
+  json=(-DKLX_NLOHMANN_INCLUDE="$root/.deps/include")
+fi
+cmake -S "$root/runtime" -B "$out" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${json[@]}" >/dev/null
 cmake --build "$out" >/dev/null
 echo "built $out/bin/klx-run" >&2
 # cuBLAS: the CUDA toolkit's, else the one PyTorch ships.

@@ -47,7 +47,7 @@ namespace {
 /// Reads fields of one JSON object, remembering the first problem.
 class Reader {
 public:
-  Reader(const JsonValue &object, std::string path, std::string &error)
+  Reader(const Json &object, std::string path, std::string &error)
       : object_(object), path_(std::move(path)), error_(error) {}
 
   bool failed() const { return !error_.empty(); }
@@ -57,34 +57,34 @@ public:
       error_ = "manifest.json: " + path_ + field + " " + message;
   }
 
-  const JsonValue *field(const std::string &name, JsonValue::Kind kind,
-                         bool required = true) {
-    const JsonValue *v = object_.get(name);
+  const Json *field(const std::string &name, JsonKind kind,
+                    bool required = true) {
+    const Json *v = member(object_, name);
     if (!v) {
       if (required)
         fail(name, "is missing");
       return nullptr;
     }
-    if (v->kind() != kind) {
+    if (kindOf(*v) != kind) {
       fail(name, std::string("must be ") + kindName(kind) + ", not " +
-                     kindName(v->kind()));
+                     kindName(kindOf(*v)));
       return nullptr;
     }
     return v;
   }
 
   std::string string(const std::string &name, bool required = true) {
-    const JsonValue *v = field(name, JsonValue::Kind::String, required);
-    return v ? v->asString() : std::string();
+    const Json *v = field(name, JsonKind::String, required);
+    return v ? v->get<std::string>() : std::string();
   }
 
   /// An integer in [min, max].
   int64_t integer(const std::string &name, int64_t min, int64_t max,
                   bool required = true, int64_t fallback = 0) {
-    const JsonValue *v = field(name, JsonValue::Kind::Number, required);
+    const Json *v = field(name, JsonKind::Number, required);
     if (!v)
       return fallback;
-    double d = v->asNumber();
+    double d = v->get<double>();
     if (d != std::floor(d) || d < double(min) || d > double(max)) {
       fail(name, "must be a whole number from " + std::to_string(min) + " to " +
                      std::to_string(max) + ", got " + std::to_string(d));
@@ -97,17 +97,17 @@ public:
   std::array<int64_t, N> integers(const std::string &name, int64_t min,
                                   int64_t max, bool required = true,
                                   std::array<int64_t, N> fallback = {}) {
-    const JsonValue *v = field(name, JsonValue::Kind::Array, required);
+    const Json *v = field(name, JsonKind::Array, required);
     if (!v)
       return fallback;
-    if (v->items().size() != N) {
+    if (v->size() != N) {
       fail(name, "must hold " + std::to_string(N) + " numbers");
       return fallback;
     }
     std::array<int64_t, N> out{};
     for (size_t i = 0; i < N; ++i) {
-      const JsonValue &item = v->items()[i];
-      double d = item.isNumber() ? item.asNumber() : -1;
+      const Json &item = (*v)[i];
+      double d = item.is_number() ? item.get<double>() : -1;
       if (d != std::floor(d) || d < double(min) || d > double(max)) {
         fail(name, "must hold whole numbers from " + std::to_string(min) +
                        " to " + std::to_string(max));
@@ -135,15 +135,15 @@ public:
   }
 
 private:
-  const JsonValue &object_;
+  const Json &object_;
   std::string path_;
   std::string &error_;
 };
 
-bool readParam(const JsonValue &value, size_t index, Param &param,
+bool readParam(const Json &value, size_t index, Param &param,
                std::string &error) {
   std::string path = "params[" + std::to_string(index) + "].";
-  if (!value.isObject()) {
+  if (!value.is_object()) {
     error = "manifest.json: " + path.substr(0, path.size() - 1) +
             " must be an object";
     return false;
@@ -285,23 +285,16 @@ bool checkGatherParams(const Manifest &m, Reader &r) {
   return true;
 }
 
-} // namespace
-
-std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
-                                               std::string &error) {
-  error.clear();
-  std::optional<JsonValue> root = parseJsonObject(text, "manifest.json", error);
-  if (!root)
-    return std::nullopt;
-  Manifest m;
-  Reader r(*root, "", error);
+/// What every bundle says about its binary and its launch: version,
+/// target, binary, entry, block, cluster, shared memory and the grid.
+bool readLaunch(Reader &r, Manifest &m, std::string &grid, std::string &error) {
   m.version = int(r.integer(bf::kVersionKey, 0, 1 << 30));
   if (r.failed())
-    return std::nullopt;
+    return false;
   if (m.version != bf::kVersion) {
     error = "manifest.json: klx_bundle " + std::to_string(m.version) +
             " is not a format this klx-run reads (1)";
-    return std::nullopt;
+    return false;
   }
   m.source = r.string(bf::kSource, false);
   m.target = r.string(bf::kTarget);
@@ -311,104 +304,122 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
   m.block = r.integers<3>(bf::kBlock, 1, 1024);
   m.cluster = r.integers<3>(bf::kCluster, 1, 16, false, {1, 1, 1});
   m.dynamicSharedBytes = r.integer(bf::kDynamicSharedMemory, 0, 1 << 20);
-  std::string grid = r.string(bf::kGrid);
+  grid = r.string(bf::kGrid);
   if (r.failed())
-    return std::nullopt;
+    return false;
   if (grid != bf::kGridPersistent && grid != bf::kGridTiles &&
       grid != bf::kGridElements) {
     r.fail(bf::kGrid, "must be \"persistent\", \"tiles\" or \"elements\", got "
                       "\"" +
                           grid + "\"");
-    return std::nullopt;
+    return false;
   }
   m.persistent = grid == bf::kGridPersistent;
   if (m.block[0] * m.block[1] * m.block[2] > 1024) {
     r.fail(bf::kBlock, "has more than 1024 threads");
-    return std::nullopt;
+    return false;
   }
   if (m.binary.find('/') != std::string::npos || m.binary == "..") {
     r.fail(bf::kBinary, "must name a file inside the bundle");
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
 
-  const JsonValue *problem = r.field(bf::kProblem, JsonValue::Kind::Object);
+/// problem.kind "gather": y[i] = x[idx[i] + offset] + add over N elements.
+bool readGatherProblem(Reader &r, Reader &p, Manifest &m,
+                       const std::string &grid) {
+  if (grid != bf::kGridElements) {
+    r.fail(bf::kGrid, "must be \"elements\" for a gather");
+    return false;
+  }
+  GatherProblem gather;
+  std::string index = p.string(bf::kIndex);
+  gather.offset = p.integer(bf::kOffset, 0, 1 << 20);
+  gather.add = p.integer(bf::kAdd, -(1 << 20), 1 << 20);
+  m.problem = {p.integer(bf::kN, 1, kMaxDim - 1), 0, 0};
+  if (p.failed())
+    return false;
+  if (index != "idx" && index != "i") {
+    p.fail(bf::kIndex, "must be \"idx\" (x[idx[i] + offset]) or \"i\" "
+                       "(x[i + offset]), got \"" +
+                           index + "\"");
+    return false;
+  }
+  gather.indirect = index == "idx";
+  m.gather = gather;
+  m.dtype = DType::F32;
+  return true;
+}
+
+/// problem.kind "gemm": M x N x K of f16 or bf16, in tiles (and clusters).
+bool readGemmProblem(Reader &r, Reader &p, Manifest &m,
+                     const std::string &grid) {
+  if (grid == bf::kGridElements) {
+    r.fail(bf::kGrid, "\"elements\" is a gather's grid, not a gemm's");
+    return false;
+  }
+  m.tile = r.integers<3>(bf::kTile, 1, 1024);
+  m.clusterTiles = r.integers<2>(bf::kClusterTiles, 1, 16, false, {1, 1});
+  if (!r.failed() && m.clusterTiles[0] * m.clusterTiles[1] !=
+                         m.cluster[0] * m.cluster[1] * m.cluster[2]) {
+    r.fail(bf::kClusterTiles, "must hold one tile per CTA of the cluster");
+    return false;
+  }
+  std::optional<DType> dtype = p.dtype(bf::kProblemDtype);
+  m.problem.m = p.integer(bf::kM, 1, kMaxDim - 1);
+  m.problem.n = p.integer(bf::kN, 1, kMaxDim - 1);
+  m.problem.k = p.integer(bf::kK, 1, kMaxDim - 1);
+  if (p.failed() || r.failed())
+    return false;
+  if (*dtype == DType::F32 || *dtype == DType::I32) {
+    p.fail("dtype", "must be f16 or bf16 (the inputs of wgmma)");
+    return false;
+  }
+  m.dtype = *dtype;
+  return true;
+}
+
+bool readProblem(Reader &r, Manifest &m, const std::string &grid,
+                 std::string &error) {
+  const Json *problem = r.field(bf::kProblem, JsonKind::Object);
   if (!problem)
-    return std::nullopt;
+    return false;
   Reader p(*problem, "problem.", error);
   std::string kind = p.string(bf::kProblemKind);
   if (p.failed())
-    return std::nullopt;
-  if (kind == bf::kGather) {
-    if (grid != bf::kGridElements) {
-      r.fail(bf::kGrid, "must be \"elements\" for a gather");
-      return std::nullopt;
-    }
-    GatherProblem gather;
-    std::string index = p.string(bf::kIndex);
-    gather.offset = p.integer(bf::kOffset, 0, 1 << 20);
-    gather.add = p.integer(bf::kAdd, -(1 << 20), 1 << 20);
-    m.problem = {p.integer(bf::kN, 1, kMaxDim - 1), 0, 0};
-    if (p.failed())
-      return std::nullopt;
-    if (index != "idx" && index != "i") {
-      p.fail(bf::kIndex, "must be \"idx\" (x[idx[i] + offset]) or \"i\" "
-                         "(x[i + offset]), got \"" +
-                             index + "\"");
-      return std::nullopt;
-    }
-    gather.indirect = index == "idx";
-    m.gather = gather;
-    m.dtype = DType::F32;
-  } else if (kind == bf::kGemm) {
-    if (grid == bf::kGridElements) {
-      r.fail(bf::kGrid, "\"elements\" is a gather's grid, not a gemm's");
-      return std::nullopt;
-    }
-    m.tile = r.integers<3>(bf::kTile, 1, 1024);
-    m.clusterTiles = r.integers<2>(bf::kClusterTiles, 1, 16, false, {1, 1});
-    if (!r.failed() && m.clusterTiles[0] * m.clusterTiles[1] !=
-                           m.cluster[0] * m.cluster[1] * m.cluster[2]) {
-      r.fail(bf::kClusterTiles, "must hold one tile per CTA of the cluster");
-      return std::nullopt;
-    }
-    std::optional<DType> dtype = p.dtype(bf::kProblemDtype);
-    m.problem.m = p.integer(bf::kM, 1, kMaxDim - 1);
-    m.problem.n = p.integer(bf::kN, 1, kMaxDim - 1);
-    m.problem.k = p.integer(bf::kK, 1, kMaxDim - 1);
-    if (p.failed() || r.failed())
-      return std::nullopt;
-    if (*dtype == DType::F32 || *dtype == DType::I32) {
-      p.fail("dtype", "must be f16 or bf16 (the inputs of wgmma)");
-      return std::nullopt;
-    }
-    m.dtype = *dtype;
-  } else {
-    p.fail(bf::kProblemKind, "\"" + kind +
-                                 "\" is not a problem klx-run can check "
-                                 "(gemm, gather)");
-    return std::nullopt;
-  }
+    return false;
+  if (kind == bf::kGather)
+    return readGatherProblem(r, p, m, grid);
+  if (kind == bf::kGemm)
+    return readGemmProblem(r, p, m, grid);
+  p.fail(bf::kProblemKind, "\"" + kind +
+                               "\" is not a problem klx-run can check "
+                               "(gemm, gather)");
+  return false;
+}
 
-  const JsonValue *params = r.field(bf::kParams, JsonValue::Kind::Array);
+/// params, and abi: the flat kernel parameters they lower to.
+bool readParams(Reader &r, Manifest &m, std::string &error) {
+  const Json *params = r.field(bf::kParams, JsonKind::Array);
   if (!params)
-    return std::nullopt;
-  for (size_t i = 0; i < params->items().size(); ++i) {
+    return false;
+  for (size_t i = 0; i < params->size(); ++i) {
     Param param;
-    if (!readParam(params->items()[i], i, param, error))
-      return std::nullopt;
+    if (!readParam((*params)[i], i, param, error))
+      return false;
     m.params.push_back(param);
   }
-  const JsonValue *abi = r.field(bf::kAbi, JsonValue::Kind::Array);
+  const Json *abi = r.field(bf::kAbi, JsonKind::Array);
   if (!abi)
-    return std::nullopt;
-  for (const JsonValue &slot : abi->items()) {
-    if (!slot.isString() ||
-        (slot.asString() != "ptr" && slot.asString() != "i64" &&
-         slot.asString() != "i32")) {
+    return false;
+  for (const Json &slot : *abi) {
+    if (!slot.is_string() ||
+        (slot != "ptr" && slot != "i64" && slot != "i32")) {
       r.fail(bf::kAbi, "entries must be \"ptr\", \"i64\" or \"i32\"");
-      return std::nullopt;
+      return false;
     }
-    m.abi.push_back(slot.asString());
+    m.abi.push_back(slot.get<std::string>());
   }
   size_t slots = 0;
   for (const Param &param : m.params)
@@ -417,80 +428,114 @@ std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
     r.fail(bf::kParams, "flatten to " + std::to_string(slots) +
                             " kernel parameters but abi lists " +
                             std::to_string(m.abi.size()));
-    return std::nullopt;
+    return false;
   }
   if (!(m.gather ? checkGatherParams(m, r) : checkGemmParams(m, r)))
-    return std::nullopt;
+    return false;
   if (!m.gather) {
     const Param *mapD = findParam(m, "D", Param::Kind::TensorMap);
     m.outDtype = mapD ? mapD->dtype : DType::F32;
   }
-  if (const JsonValue *defines = root->get(bf::kDefines);
-      defines && defines->isObject())
-    for (const auto &[name, value] : defines->members())
-      m.defines.emplace_back(name, value.isString() ? value.asString() : "?");
-  if (const JsonValue *resources = root->get(bf::kResources))
-    if (const JsonValue *registers = resources->get(bf::kRegisters);
-        registers && registers->isNumber())
-      m.registers = int64_t(registers->asNumber());
-  if (const JsonValue *sim = root->get(bf::kSimulated);
-      sim && sim->isObject()) {
-    Manifest::Simulated simulated;
-    if (const JsonValue *c = sim->get(bf::kCompletes))
-      simulated.completes = c->kind() != JsonValue::Kind::Bool || c->asBool();
-    for (const char *key : {bf::kFindings, bf::kBlocked})
-      if (const JsonValue *list = sim->get(key); list && list->isArray())
-        for (const JsonValue &item : list->items())
-          if (item.isString())
-            (std::string(key) == bf::kFindings ? simulated.findings
-                                               : simulated.blocked)
-                .push_back(item.asString());
-    m.simulated = std::move(simulated);
+  return true;
+}
+
+std::string stringOr(const Json &value, const char *fallback) {
+  return value.is_string() ? value.get<std::string>() : fallback;
+}
+
+/// What klx export adds for people, read when present and well formed:
+/// the -D defines, ptxas's register count and the simulator's verdict.
+void readNotes(const Json &root, Manifest &m) {
+  if (const Json *defines = member(root, bf::kDefines);
+      defines && defines->is_object())
+    for (const auto &[name, value] : defines->items())
+      m.defines.emplace_back(name, stringOr(value, "?"));
+  if (const Json *resources = member(root, bf::kResources))
+    if (const Json *registers = member(*resources, bf::kRegisters);
+        registers && registers->is_number())
+      m.registers = registers->get<int64_t>();
+  const Json *sim = member(root, bf::kSimulated);
+  if (!sim || !sim->is_object())
+    return;
+  Manifest::Simulated simulated;
+  if (const Json *c = member(*sim, bf::kCompletes))
+    simulated.completes = !c->is_boolean() || c->get<bool>();
+  for (const char *key : {bf::kFindings, bf::kBlocked})
+    if (const Json *list = member(*sim, key); list && list->is_array())
+      for (const Json &item : *list)
+        if (item.is_string())
+          (std::string(key) == bf::kFindings ? simulated.findings
+                                             : simulated.blocked)
+              .push_back(item.get<std::string>());
+  m.simulated = std::move(simulated);
+}
+
+/// trace: the instrumented build klx-run --trace launches instead.
+bool readTraceSection(Reader &r, const Json &trace, Manifest &m,
+                      std::string &error) {
+  if (!trace.is_object()) {
+    r.fail(bf::kTrace, "must be an object");
+    return false;
   }
-  if (const JsonValue *trace = root->get(bf::kTrace)) {
-    if (!trace->isObject()) {
-      r.fail(bf::kTrace, "must be an object");
-      return std::nullopt;
-    }
-    Reader t(*trace, "trace.", error);
-    TraceSection section;
-    section.binary = t.string(bf::kBinary);
-    section.ctas = t.integer(bf::kCtas, 1, 1 << 16);
-    section.warps = t.integer(bf::kWarps, 1, 32);
-    section.events = t.integer(bf::kEvents, 1, 1 << 24);
-    const JsonValue *params = t.field(bf::kParams, JsonValue::Kind::Array);
-    const JsonValue *abi = t.field(bf::kAbi, JsonValue::Kind::Array);
-    if (t.failed())
-      return std::nullopt;
-    if (section.binary.find('/') != std::string::npos) {
-      t.fail(bf::kBinary, "must name a file inside the bundle");
-      return std::nullopt;
-    }
-    for (size_t i = 0; i < params->items().size(); ++i) {
-      Param param;
-      if (!readParam(params->items()[i], i, param, error)) {
-        error.insert(std::string("manifest.json: ").size(), "trace.");
-        return std::nullopt;
-      }
-      section.params.push_back(param);
-    }
-    for (const JsonValue &slot : abi->items())
-      section.abi.push_back(slot.isString() ? slot.asString() : "?");
-    size_t slots = 0, buffers = 0;
-    for (const Param &param : section.params) {
-      slots += param.abiSlots();
-      buffers += param.kind == Param::Kind::Trace;
-    }
-    if (slots != section.abi.size() || buffers != 1) {
-      t.fail(bf::kParams, "must flatten to abi and hold one trace buffer");
-      return std::nullopt;
-    }
-    if (const JsonValue *roles = trace->get(bf::kWarpRoles);
-        roles && roles->isArray())
-      for (const JsonValue &role : roles->items())
-        section.warpRoles.push_back(role.isString() ? role.asString() : "");
-    m.trace = std::move(section);
+  Reader t(trace, "trace.", error);
+  TraceSection section;
+  section.binary = t.string(bf::kBinary);
+  section.ctas = t.integer(bf::kCtas, 1, 1 << 16);
+  section.warps = t.integer(bf::kWarps, 1, 32);
+  section.events = t.integer(bf::kEvents, 1, 1 << 24);
+  const Json *params = t.field(bf::kParams, JsonKind::Array);
+  const Json *abi = t.field(bf::kAbi, JsonKind::Array);
+  if (t.failed())
+    return false;
+  if (section.binary.find('/') != std::string::npos) {
+    t.fail(bf::kBinary, "must name a file inside the bundle");
+    return false;
   }
+  for (size_t i = 0; i < params->size(); ++i) {
+    Param param;
+    if (!readParam((*params)[i], i, param, error)) {
+      error.insert(std::string("manifest.json: ").size(), "trace.");
+      return false;
+    }
+    section.params.push_back(param);
+  }
+  for (const Json &slot : *abi)
+    section.abi.push_back(stringOr(slot, "?"));
+  size_t slots = 0, buffers = 0;
+  for (const Param &param : section.params) {
+    slots += param.abiSlots();
+    buffers += param.kind == Param::Kind::Trace;
+  }
+  if (slots != section.abi.size() || buffers != 1) {
+    t.fail(bf::kParams, "must flatten to abi and hold one trace buffer");
+    return false;
+  }
+  if (const Json *roles = member(trace, bf::kWarpRoles);
+      roles && roles->is_array())
+    for (const Json &role : *roles)
+      section.warpRoles.push_back(stringOr(role, ""));
+  m.trace = std::move(section);
+  return true;
+}
+
+} // namespace
+
+std::optional<Manifest> klx::rt::parseManifest(std::string_view text,
+                                               std::string &error) {
+  error.clear();
+  std::optional<Json> root = parseJsonObject(text, "manifest.json", error);
+  if (!root)
+    return std::nullopt;
+  Manifest m;
+  Reader r(*root, "", error);
+  std::string grid;
+  if (!readLaunch(r, m, grid, error) || !readProblem(r, m, grid, error) ||
+      !readParams(r, m, error))
+    return std::nullopt;
+  readNotes(*root, m);
+  if (const Json *trace = member(*root, bf::kTrace);
+      trace && !readTraceSection(r, *trace, m, error))
+    return std::nullopt;
   if (std::string why = checkProblemSize(m, m.problem); !why.empty()) {
     error = "manifest.json: problem " + why;
     return std::nullopt;

@@ -52,30 +52,18 @@ std::string shape(const ProblemSize &s) {
          std::to_string(s.k);
 }
 
-void writeStats(JsonWriter &w, const ErrorStats &e) {
-  w.beginObject();
-  w.key("relative_error");
-  w.value(e.relative);
-  w.key("max_abs_error");
-  w.value(e.maxAbsolute);
-  w.key("non_finite");
-  w.value(e.nonFinite);
-  w.key("checked_elements");
-  w.value(e.checked);
-  w.endObject();
+Json statsJson(const ErrorStats &e) {
+  return {{"relative_error", finiteOrNull(e.relative)},
+          {"max_abs_error", finiteOrNull(e.maxAbsolute)},
+          {"non_finite", e.nonFinite},
+          {"checked_elements", e.checked}};
 }
 
-void writeTiming(JsonWriter &w, const Timing &t) {
-  w.beginObject();
-  w.key("median_ms");
-  w.value(t.median);
-  w.key("min_ms");
-  w.value(t.min);
-  w.key("max_ms");
-  w.value(t.max);
-  w.key("runs");
-  w.value(int64_t(t.ms.size()));
-  w.endObject();
+Json timingJson(const Timing &t) {
+  return {{"median_ms", finiteOrNull(t.median)},
+          {"min_ms", finiteOrNull(t.min)},
+          {"max_ms", finiteOrNull(t.max)},
+          {"runs", t.ms.size()}};
 }
 
 /// ", clusters of 2 (66 fit at once)" after the grid, or nothing.
@@ -227,115 +215,60 @@ std::string klx::rt::formatText(const LaunchResult &r) {
 }
 
 std::string klx::rt::formatJson(const LaunchResult &r) {
-  std::string out;
-  JsonWriter w(out);
-  w.beginObject();
-  w.key("status");
-  w.value(statusName(r.status));
-  w.key("message");
-  w.value(r.message);
-  if (!r.simulated.empty()) {
-    w.key("simulated");
-    w.beginArray();
-    for (const std::string &line : r.simulated)
-      w.value(line);
-    w.endArray();
-  }
-  w.key("device");
-  w.value(r.device);
-  w.key("capability");
-  w.value(int64_t(r.capability));
-  w.key("sm_count");
-  w.value(int64_t(r.smCount));
-  w.key("entry");
-  w.value(r.entry);
+  Json j;
+  j["status"] = statusName(r.status);
+  j["message"] = r.message;
+  if (!r.simulated.empty())
+    j["simulated"] = r.simulated;
+  j["device"] = r.device;
+  j["capability"] = r.capability;
+  j["sm_count"] = r.smCount;
+  j["entry"] = r.entry;
   if (!r.gather.empty()) {
-    w.key("gather");
-    w.value(r.gather);
-    w.key("bytes");
-    w.value(r.gatherBytes);
+    j["gather"] = r.gather;
+    j["bytes"] = r.gatherBytes;
   }
-  w.key("size");
-  w.value(shape(r.size));
-  w.key("dtype");
-  w.value(dtypeName(r.dtype));
-  w.key("out_dtype");
-  w.value(dtypeName(r.outDtype));
-  w.key("grid");
-  w.beginArray();
-  for (unsigned g : r.grid)
-    w.value(int64_t(g));
-  w.endArray();
-  w.key("cluster");
-  w.value(int64_t(r.clusterSize));
-  if (r.maxClusters > 0) {
-    w.key("clusters_at_once");
-    w.value(int64_t(r.maxClusters));
-  }
-  w.key("block");
-  w.value(int64_t(r.block[0]));
-  w.key("dynamic_shared_memory");
-  w.value(int64_t(r.dynamicSharedBytes));
-  w.key("threshold");
-  w.value(r.threshold);
+  j["size"] = shape(r.size);
+  j["dtype"] = dtypeName(r.dtype);
+  j["out_dtype"] = dtypeName(r.outDtype);
+  j["grid"] = r.grid;
+  j["cluster"] = r.clusterSize;
+  if (r.maxClusters > 0)
+    j["clusters_at_once"] = r.maxClusters;
+  j["block"] = r.block[0];
+  j["dynamic_shared_memory"] = r.dynamicSharedBytes;
+  j["threshold"] = finiteOrNull(r.threshold);
   if (r.checked()) {
-    w.key("cpu_rows");
-    w.value(r.cpuRows);
-    w.key("cpu_check");
-    writeStats(w, r.cpuCheck);
+    j["cpu_rows"] = r.cpuRows;
+    j["cpu_check"] = statsJson(r.cpuCheck);
   }
-  if (r.blasChecked) {
-    w.key("cublas_check");
-    writeStats(w, r.blasCheck);
-  }
+  if (r.blasChecked)
+    j["cublas_check"] = statsJson(r.blasCheck);
   if (!r.kernel.ms.empty()) {
-    w.key("time");
-    writeTiming(w, r.kernel);
-    w.key("tflops");
-    w.value(r.tflops());
-    w.key("gbs");
-    w.value(r.gbs());
-    w.key("peak_tflops");
-    w.value(r.peakTflops);
-    w.key("peak_formula");
-    w.value(r.peakFormula);
+    j["time"] = timingJson(r.kernel);
+    j["tflops"] = finiteOrNull(r.tflops());
+    j["gbs"] = finiteOrNull(r.gbs());
+    j["peak_tflops"] = finiteOrNull(r.peakTflops);
+    j["peak_formula"] = r.peakFormula;
   }
   if (r.blasTimed) {
-    w.key("cublas_time");
-    writeTiming(w, r.blas);
-    w.key("cublas_tflops");
-    w.value(r.blasTflops());
-    w.key("alternating_time");
-    writeTiming(w, r.kernelAlternating);
-    w.key("alternating_tflops");
-    w.value(r.alternatingTflops());
-    w.key("vs_cublas");
-    w.value(r.alternatingTflops() / r.blasTflops());
+    j["cublas_time"] = timingJson(r.blas);
+    j["cublas_tflops"] = finiteOrNull(r.blasTflops());
+    j["alternating_time"] = timingJson(r.kernelAlternating);
+    j["alternating_tflops"] = finiteOrNull(r.alternatingTflops());
+    j["vs_cublas"] = finiteOrNull(r.alternatingTflops() / r.blasTflops());
   }
   if (r.traced) {
-    w.key("trace");
-    w.beginObject();
-    w.key("path");
-    w.value(r.tracePath);
-    w.key("events");
-    w.value(r.traceEvents);
-    w.key("dropped");
-    w.value(r.traceDropped);
-    w.key("instrumented_time");
-    writeTiming(w, r.tracedKernel);
-    w.key("waiting_share");
-    w.beginObject();
-    for (const auto &[role, share] : r.waitingShare) {
-      w.key(role);
-      w.value(share);
-    }
-    w.endObject();
-    w.endObject();
+    Json shares = Json::object();
+    for (const auto &[role, share] : r.waitingShare)
+      shares[role] = finiteOrNull(share);
+    j["trace"] = {{"path", r.tracePath},
+                  {"events", r.traceEvents},
+                  {"dropped", r.traceDropped},
+                  {"instrumented_time", timingJson(r.tracedKernel)},
+                  {"waiting_share", shares}};
   }
-  if (!r.blasNote.empty()) {
-    w.key("cublas_note");
-    w.value(r.blasNote);
-  }
-  w.endObject();
-  return out + "\n";
+  if (!r.blasNote.empty())
+    j["cublas_note"] = r.blasNote;
+  return j.dump() + "\n";
 }

@@ -17,72 +17,72 @@
 #include <set>
 
 using namespace klx::rt;
-using Kind = JsonValue::Kind;
+using Kind = JsonKind;
 
 namespace {
 
 /// The member `name` of `object` if it has `kind`; sets `error` (once)
 /// when it is mistyped, or missing and `required`.
-const JsonValue *member(const JsonValue &object, const std::string &path,
+const Json *typedMember(const Json &object, const std::string &path,
                         const char *name, Kind kind, bool required,
                         std::string &error) {
   if (!error.empty())
     return nullptr;
-  const JsonValue *v = object.get(name);
+  const Json *v = member(object, name);
   if (!v) {
     if (required)
       error = "sweep.json: " + path + name + " is missing";
     return nullptr;
   }
-  if (v->kind() != kind) {
+  if (kindOf(*v) != kind) {
     error = "sweep.json: " + path + name + " must be " + kindName(kind) +
-            ", not " + kindName(v->kind());
+            ", not " + kindName(kindOf(*v));
     return nullptr;
   }
   return v;
 }
 
-std::optional<SweepVariant>
-readVariant(const JsonValue &v, const std::string &path, std::string &error) {
-  if (!v.isObject()) {
-    error =
-        "sweep.json: " + path + " must be an object, not " + kindName(v.kind());
+std::optional<SweepVariant> readVariant(const Json &v, const std::string &path,
+                                        std::string &error) {
+  if (!v.is_object()) {
+    error = "sweep.json: " + path + " must be an object, not " +
+            kindName(kindOf(v));
     return std::nullopt;
   }
   std::string at = path + ".";
   SweepVariant variant;
-  if (const JsonValue *name =
-          member(v, at, sweepfile::kName, Kind::String, true, error))
-    variant.name = name->asString();
-  if (const JsonValue *c =
-          member(v, at, sweepfile::kCompiled, Kind::Bool, true, error))
-    variant.compiled = c->asBool();
-  if (const JsonValue *b = member(v, at, sweepfile::kBundle, Kind::String,
+  if (const Json *name =
+          typedMember(v, at, sweepfile::kName, Kind::String, true, error))
+    variant.name = name->get<std::string>();
+  if (const Json *c =
+          typedMember(v, at, sweepfile::kCompiled, Kind::Bool, true, error))
+    variant.compiled = c->get<bool>();
+  if (const Json *b = typedMember(v, at, sweepfile::kBundle, Kind::String,
                                   variant.compiled, error))
-    variant.bundle = b->asString();
-  if (const JsonValue *e =
-          member(v, at, sweepfile::kError, Kind::String, false, error))
-    variant.error = e->asString();
-  if (const JsonValue *n =
-          member(v, at, sweepfile::kBundleNote, Kind::String, false, error))
-    variant.bundleNote = n->asString();
-  if (const JsonValue *d =
-          member(v, at, sweepfile::kDefines, Kind::Object, false, error)) {
-    for (const auto &[name, value] : d->members()) {
-      if (!value.isString()) {
+    variant.bundle = b->get<std::string>();
+  if (const Json *e =
+          typedMember(v, at, sweepfile::kError, Kind::String, false, error))
+    variant.error = e->get<std::string>();
+  if (const Json *n = typedMember(v, at, sweepfile::kBundleNote, Kind::String,
+                                  false, error))
+    variant.bundleNote = n->get<std::string>();
+  if (const Json *d =
+          typedMember(v, at, sweepfile::kDefines, Kind::Object, false, error)) {
+    for (const auto &[name, value] : d->items()) {
+      if (!value.is_string()) {
         error = "sweep.json: " + at + "defines." + name + " must be " +
-                kindName(Kind::String) + ", not " + kindName(value.kind());
+                kindName(Kind::String) + ", not " + kindName(kindOf(value));
         break;
       }
-      variant.defines.emplace_back(name, value.asString());
+      variant.defines.emplace_back(name, value.get<std::string>());
     }
   }
-  if (const JsonValue *r =
-          member(v, at, sweepfile::kRegisters, Kind::Number, false, error))
-    variant.registers = int64_t(r->asNumber());
-  if (const JsonValue *s = member(v, at, sweepfile::kSpillStoreBytes,
+  if (const Json *r =
+          typedMember(v, at, sweepfile::kRegisters, Kind::Number, false, error))
+    variant.registers = r->get<int64_t>();
+  if (const Json *s = typedMember(v, at, sweepfile::kSpillStoreBytes,
                                   Kind::Number, false, error))
-    variant.spillBytes = int64_t(s->asNumber());
+    variant.spillBytes = s->get<int64_t>();
   if (!error.empty())
     return std::nullopt;
   // An empty bundle is a variant that compiled but could not be bundled
@@ -97,39 +97,39 @@ readVariant(const JsonValue &v, const std::string &path, std::string &error) {
   return variant;
 }
 
-bool readSizes(const JsonValue &root, SweepPlan &plan, std::string &error) {
-  const JsonValue *sizes =
-      member(root, "", sweepfile::kSizes, Kind::Array, false, error);
+bool readSizes(const Json &root, SweepPlan &plan, std::string &error) {
+  const Json *sizes =
+      typedMember(root, "", sweepfile::kSizes, Kind::Array, false, error);
   if (!sizes)
     return error.empty();
-  for (size_t i = 0; i < sizes->items().size(); ++i) {
-    const JsonValue &size = sizes->items()[i];
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    const Json &size = (*sizes)[i];
     std::string at = "sizes[" + std::to_string(i) + "]";
-    if (!size.isString()) {
+    if (!size.is_string()) {
       error = "sweep.json: " + at + " must be a string, not " +
-              kindName(size.kind());
+              kindName(kindOf(size));
       return false;
     }
-    if (!parseProblemSize(size.asString())) {
-      error = "sweep.json: " + at + " \"" + size.asString() +
+    if (!parseProblemSize(size.get<std::string>())) {
+      error = "sweep.json: " + at + " \"" + size.get<std::string>() +
               "\" is not MxNxK (a gemm) or N (a gather)";
       return false;
     }
-    plan.sizes.push_back(size.asString());
+    plan.sizes.push_back(size.get<std::string>());
   }
   return true;
 }
 
 /// The -D names: sweep.json's axes, or else every define any variant has.
-bool readAxes(const JsonValue &root, SweepPlan &plan, std::string &error) {
-  if (const JsonValue *axes =
-          member(root, "", sweepfile::kAxes, Kind::Array, false, error)) {
-    for (size_t i = 0; i < axes->items().size(); ++i) {
+bool readAxes(const Json &root, SweepPlan &plan, std::string &error) {
+  if (const Json *axes =
+          typedMember(root, "", sweepfile::kAxes, Kind::Array, false, error)) {
+    for (size_t i = 0; i < axes->size(); ++i) {
       std::string at = "axes[" + std::to_string(i) + "].";
-      const JsonValue &axis = axes->items()[i];
-      if (const JsonValue *name =
-              member(axis, at, sweepfile::kAxisName, Kind::String, true, error))
-        plan.axes.push_back(name->asString());
+      const Json &axis = (*axes)[i];
+      if (const Json *name = typedMember(axis, at, sweepfile::kAxisName,
+                                         Kind::String, true, error))
+        plan.axes.push_back(name->get<std::string>());
       if (!error.empty())
         return false;
     }
@@ -261,42 +261,41 @@ void rankRows(std::vector<SweepRow> &rows, bool ordered) {
 std::optional<SweepPlan> klx::rt::parseSweepPlan(std::string_view text,
                                                  std::string &error) {
   error.clear();
-  std::optional<JsonValue> root = parseJsonObject(text, "sweep.json", error);
+  std::optional<Json> root = parseJsonObject(text, "sweep.json", error);
   if (!root)
     return std::nullopt;
-  const JsonValue *version =
-      member(*root, "", sweepfile::kVersionKey, Kind::Number, true, error);
+  const Json *version =
+      typedMember(*root, "", sweepfile::kVersionKey, Kind::Number, true, error);
   if (!version) {
-    if (!root->get(sweepfile::kVersionKey))
+    if (!member(*root, sweepfile::kVersionKey))
       error += " (is this a sweep.json written by klx sweep?)";
     return std::nullopt;
   }
-  if (version->asNumber() != sweepfile::kVersion) {
-    error = "sweep.json: klx_sweep " +
-            std::to_string(int64_t(version->asNumber())) +
+  if (version->get<double>() != sweepfile::kVersion) {
+    error = "sweep.json: klx_sweep " + std::to_string(version->get<int64_t>()) +
             " is not a format this klx-run reads (" +
             std::to_string(sweepfile::kVersion) + ")";
     return std::nullopt;
   }
   SweepPlan plan;
-  if (const JsonValue *file =
-          member(*root, "", sweepfile::kFile, Kind::String, false, error))
-    plan.file = file->asString();
-  const JsonValue *variants = root->get(sweepfile::kVariants);
-  if (error.empty() && (!variants || !variants->isArray()))
+  if (const Json *file =
+          typedMember(*root, "", sweepfile::kFile, Kind::String, false, error))
+    plan.file = file->get<std::string>();
+  const Json *variants = member(*root, sweepfile::kVariants);
+  if (error.empty() && (!variants || !variants->is_array()))
     error = "sweep.json: no 'variants' array";
   if (!error.empty() || !readSizes(*root, plan, error))
     return std::nullopt;
-  for (size_t i = 0; i < variants->items().size(); ++i) {
+  for (size_t i = 0; i < variants->size(); ++i) {
     std::optional<SweepVariant> variant = readVariant(
-        variants->items()[i], "variants[" + std::to_string(i) + "]", error);
+        (*variants)[i], "variants[" + std::to_string(i) + "]", error);
     if (!variant)
       return std::nullopt;
     plan.variants.push_back(std::move(*variant));
   }
-  if (const JsonValue *ordered =
-          member(*root, "", sweepfile::kOrdered, Kind::Bool, false, error))
-    plan.ordered = ordered->asBool();
+  if (const Json *ordered =
+          typedMember(*root, "", sweepfile::kOrdered, Kind::Bool, false, error))
+    plan.ordered = ordered->get<bool>();
   if (!error.empty() || !readAxes(*root, plan, error))
     return std::nullopt;
   return plan;
@@ -351,9 +350,9 @@ SweepProcess klx::rt::readSweepChild(const SweepJob &job, int gpu,
     return p;
   }
   JsonError jsonError;
-  std::optional<JsonValue> root = parseJson(child.out, jsonError);
-  const JsonValue *status = root ? root->get("status") : nullptr;
-  if (!status || !status->isString()) {
+  std::optional<Json> root = parseJson(child.out, jsonError);
+  const Json *status = root ? member(*root, "status") : nullptr;
+  if (!status || !status->is_string()) {
     p.message = child.signal ? "killed by " + signalName(child.signal)
                              : "exited with " + std::to_string(child.exitCode);
     std::string why = firstLine(child.err);
@@ -361,22 +360,22 @@ SweepProcess klx::rt::readSweepChild(const SweepJob &job, int gpu,
     return p;
   }
   auto text = [&](const char *key) {
-    const JsonValue *v = root->get(key);
-    return v && v->isString() ? v->asString() : std::string();
+    const Json *v = member(*root, key);
+    return v && v->is_string() ? v->get<std::string>() : std::string();
   };
   auto number = [&](const char *key) {
-    const JsonValue *v = root->get(key);
-    return v && v->isNumber() ? v->asNumber() : 0.0;
+    const Json *v = member(*root, key);
+    return v && v->is_number() ? v->get<double>() : 0.0;
   };
   auto relativeError = [&](const char *check) -> std::optional<double> {
-    const JsonValue *c = root->get(check);
-    const JsonValue *e = c ? c->get("relative_error") : nullptr;
+    const Json *c = member(*root, check);
+    const Json *e = c ? member(*c, "relative_error") : nullptr;
     if (!e)
       return std::nullopt;
     // The writer turns a non-finite error into null.
-    return e->isNumber() ? e->asNumber() : INFINITY;
+    return e->is_number() ? e->get<double>() : INFINITY;
   };
-  p.status = status->asString();
+  p.status = status->get<std::string>();
   p.message = text("message");
   p.device = text("device");
   p.size = text("size");

@@ -129,74 +129,42 @@ std::string bestLine(const SweepPlan &plan, const SweepSummary &s) {
   return "best: " + out + "\n";
 }
 
-/// Writes `value`, or null when it is absent (0 stands for "none").
-void numberOrNull(JsonWriter &w, double value) {
-  if (value > 0)
-    w.value(value);
-  else
-    w.null();
+/// `value`, or null when it is absent (0 stands for "none").
+Json positiveOrNull(double value) {
+  return value > 0 ? Json(value) : Json(nullptr);
 }
 
-void optionalNumber(JsonWriter &w, std::optional<double> value) {
-  if (value)
-    w.value(*value); // the writer turns infinity into null
-  else
-    w.null();
+/// A relative error: null when absent or infinite.
+Json errorOrNull(std::optional<double> value) {
+  return value ? finiteOrNull(*value) : Json(nullptr);
 }
 
-void jsonRow(JsonWriter &w, const SweepPlan &plan, const SweepRow &row) {
+Json jsonRow(const SweepPlan &plan, const SweepRow &row) {
   const SweepVariant &variant = plan.variants[row.variant];
-  w.beginObject();
-  w.key(sweepfile::kRank);
-  if (row.rank)
-    w.value(int64_t(row.rank));
-  else
-    w.null();
-  w.key(sweepfile::kVariant);
-  w.value(variant.name);
-  w.key(sweepfile::kBundle);
-  w.value(variant.bundle);
-  w.key(sweepfile::kDefines);
-  w.beginObject();
-  for (const auto &[name, value] : variant.defines) {
-    w.key(name);
-    w.value(value);
-  }
-  w.endObject();
-  w.key(sweepfile::kStatus);
-  w.value(row.status);
-  w.key(sweepfile::kProcesses);
-  w.value(int64_t(row.processes));
-  w.key(sweepfile::kPassed);
-  w.value(int64_t(row.passed));
-  const std::pair<const char *, double> numbers[] = {
-      {sweepfile::kTflops, row.tflops},
-      {sweepfile::kCublasTflops, row.cublasTflops},
-      {sweepfile::kRatio, row.ratio},
-      {sweepfile::kRatioMin, row.ratioMin},
-      {sweepfile::kRatioMax, row.ratioMax}};
-  for (const auto &[key, value] : numbers) {
-    w.key(key);
-    numberOrNull(w, value);
-  }
-  w.key(sweepfile::kCpuRelativeError);
-  optionalNumber(w, row.cpuRelativeError);
-  w.key(sweepfile::kCublasRelativeError);
-  optionalNumber(w, row.cublasRelativeError);
-  w.key(sweepfile::kMessage);
-  w.value(row.message);
-  w.key("gpus");
-  w.beginArray();
-  for (int gpu : row.gpus)
-    w.value(int64_t(gpu));
-  w.endArray();
-  w.key("run_size");
-  w.value(row.runSize);
-  w.key(sweepfile::kRegisters);
-  w.value(variant.registers);
-  w.key("spill_bytes");
-  w.value(variant.spillBytes);
-  w.endObject();
+  Json defines = Json::object();
+  for (const auto &[name, value] : variant.defines)
+    defines[name] = value;
+  Json j;
+  j[sweepfile::kRank] = row.rank ? Json(row.rank) : Json(nullptr);
+  j[sweepfile::kVariant] = variant.name;
+  j[sweepfile::kBundle] = variant.bundle;
+  j[sweepfile::kDefines] = defines;
+  j[sweepfile::kStatus] = row.status;
+  j[sweepfile::kProcesses] = row.processes;
+  j[sweepfile::kPassed] = row.passed;
+  j[sweepfile::kTflops] = positiveOrNull(row.tflops);
+  j[sweepfile::kCublasTflops] = positiveOrNull(row.cublasTflops);
+  j[sweepfile::kRatio] = positiveOrNull(row.ratio);
+  j[sweepfile::kRatioMin] = positiveOrNull(row.ratioMin);
+  j[sweepfile::kRatioMax] = positiveOrNull(row.ratioMax);
+  j[sweepfile::kCpuRelativeError] = errorOrNull(row.cpuRelativeError);
+  j[sweepfile::kCublasRelativeError] = errorOrNull(row.cublasRelativeError);
+  j[sweepfile::kMessage] = row.message;
+  j["gpus"] = row.gpus;
+  j["run_size"] = row.runSize;
+  j[sweepfile::kRegisters] = variant.registers;
+  j["spill_bytes"] = variant.spillBytes;
+  return j;
 }
 
 /// RFC 4180: quoted when it holds a comma, a quote or a line break.
@@ -249,35 +217,21 @@ std::string klx::rt::formatSweepText(const SweepPlan &plan,
 
 std::string klx::rt::formatSweepJson(const SweepPlan &plan,
                                      const SweepSummary &s) {
-  std::string out;
-  JsonWriter w(out);
-  w.beginObject();
-  w.key(sweepfile::kResultVersionKey);
-  w.value(int64_t(sweepfile::kResultVersion));
-  w.key(sweepfile::kFile);
-  w.value(plan.file);
-  w.key(sweepfile::kDevice);
-  w.value(s.device);
-  w.key("exit_code");
-  w.value(int64_t(s.exitCode));
-  w.key(sweepfile::kOrdered);
-  w.value(plan.ordered);
-  w.key(sweepfile::kSizes);
-  w.beginArray();
+  Json sizes = Json::array();
   for (const SweepTable &table : s.tables) {
-    w.beginObject();
-    w.key(sweepfile::kSize);
-    w.value(table.size);
-    w.key(sweepfile::kRows);
-    w.beginArray();
+    Json rows = Json::array();
     for (const SweepRow &row : table.rows)
-      jsonRow(w, plan, row);
-    w.endArray();
-    w.endObject();
+      rows.push_back(jsonRow(plan, row));
+    sizes.push_back({{sweepfile::kSize, table.size}, {sweepfile::kRows, rows}});
   }
-  w.endArray();
-  w.endObject();
-  return out + "\n";
+  Json j;
+  j[sweepfile::kResultVersionKey] = sweepfile::kResultVersion;
+  j[sweepfile::kFile] = plan.file;
+  j[sweepfile::kDevice] = s.device;
+  j["exit_code"] = s.exitCode;
+  j[sweepfile::kOrdered] = plan.ordered;
+  j[sweepfile::kSizes] = sizes;
+  return j.dump() + "\n";
 }
 
 std::string klx::rt::formatSweepCsv(const SweepPlan &plan,

@@ -126,8 +126,6 @@ TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
 std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
                                      double clockKHz, const std::string &kernel,
                                      const std::string &note) {
-  std::string out;
-  JsonWriter w(out);
   std::map<int, int64_t> ctaStart;
   for (const WarpTrace &t : warps)
     if (!t.events.empty()) {
@@ -140,41 +138,28 @@ std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
   auto us = [&](int cta, int64_t clock) {
     return double(clock - ctaStart[cta]) * perCycleUs;
   };
-  w.beginObject();
-  w.key("traceEvents");
-  w.beginArray();
-  for (const auto &[cta, start] : ctaStart) {
-    w.beginObject();
-    w.key("name");
-    w.value("process_name");
-    w.key("ph");
-    w.value("M");
-    w.key("pid");
-    w.value(int64_t(cta));
-    w.key("args");
-    w.beginObject();
-    w.key("name");
-    w.value("CTA " + std::to_string(cta));
-    w.endObject();
-    w.endObject();
-  }
+  // Written one event at a time: a whole kernel's trace holds millions, too
+  // many to build as one document first.
+  std::string out = "{\"traceEvents\":[";
+  bool first = true;
+  auto emit = [&](const Json &event) {
+    out += first ? "" : ",";
+    out += event.dump();
+    first = false;
+  };
+  for (const auto &[cta, start] : ctaStart)
+    emit({{"name", "process_name"},
+          {"ph", "M"},
+          {"pid", cta},
+          {"args", {{"name", "CTA " + std::to_string(cta)}}}});
   for (const WarpTrace &t : warps) {
-    w.beginObject();
-    w.key("name");
-    w.value("thread_name");
-    w.key("ph");
-    w.value("M");
-    w.key("pid");
-    w.value(int64_t(t.cta));
-    w.key("tid");
-    w.value(int64_t(t.warp));
-    w.key("args");
-    w.beginObject();
-    w.key("name");
-    w.value("warp " + std::to_string(t.warp) +
-            (t.role.empty() ? "" : " (" + t.role + ")"));
-    w.endObject();
-    w.endObject();
+    emit({{"name", "thread_name"},
+          {"ph", "M"},
+          {"pid", t.cta},
+          {"tid", t.warp},
+          {"args",
+           {{"name", "warp " + std::to_string(t.warp) +
+                         (t.role.empty() ? "" : " (" + t.role + ")")}}}});
     const TraceEvent *open = nullptr;
     for (const TraceEvent &e : t.events) {
       if (isBegin(e.kind)) {
@@ -187,49 +172,31 @@ std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
         continue;
       }
       std::string stage = "[" + std::to_string(e.stage) + "]";
-      w.beginObject();
       if (isEnd(e.kind)) {
-        w.key("name");
-        w.value(std::string(waitName(open->kind)) +
-                (e.kind == TraceKind::WaitTurnEnd ? "" : stage));
-        w.key("ph");
-        w.value("X");
-        w.key("ts");
-        w.value(us(t.cta, open->clock));
-        w.key("dur");
-        w.value(double(e.clock - open->clock) * perCycleUs);
+        emit({{"name", std::string(waitName(open->kind)) +
+                           (e.kind == TraceKind::WaitTurnEnd ? "" : stage)},
+              {"ph", "X"},
+              {"ts", us(t.cta, open->clock)},
+              {"dur", double(e.clock - open->clock) * perCycleUs},
+              {"pid", t.cta},
+              {"tid", t.warp}});
         open = nullptr;
       } else {
-        w.key("name");
-        w.value(std::string(instantName(e.kind)) +
-                (e.kind == TraceKind::PassTurn ? "" : stage));
-        w.key("ph");
-        w.value("i");
-        w.key("s");
-        w.value("t");
-        w.key("ts");
-        w.value(us(t.cta, e.clock));
+        emit({{"name", std::string(instantName(e.kind)) +
+                           (e.kind == TraceKind::PassTurn ? "" : stage)},
+              {"ph", "i"},
+              {"s", "t"},
+              {"ts", us(t.cta, e.clock)},
+              {"pid", t.cta},
+              {"tid", t.warp}});
       }
-      w.key("pid");
-      w.value(int64_t(t.cta));
-      w.key("tid");
-      w.value(int64_t(t.warp));
-      w.endObject();
     }
   }
-  w.endArray();
-  w.key("displayTimeUnit");
-  w.value("ns");
-  w.key("otherData");
-  w.beginObject();
-  w.key("kernel");
-  w.value(kernel);
-  w.key("clock");
-  w.value("clock64 cycles at " + std::to_string(int64_t(clockKHz)) +
-          " kHz; each CTA from its first event");
-  w.key("note");
-  w.value(note);
-  w.endObject();
-  w.endObject();
+  Json other = {{"kernel", kernel},
+                {"clock", "clock64 cycles at " +
+                              std::to_string(int64_t(clockKHz)) +
+                              " kHz; each CTA from its first event"},
+                {"note", note}};
+  out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + other.dump() + "}";
   return out + "\n";
 }

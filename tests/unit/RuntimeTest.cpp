@@ -60,39 +60,47 @@ std::string manifestError(const std::string &text) {
 
 TEST_CASE("JSON: values, escapes and error positions", "[runtime]") {
   JsonError error;
-  std::optional<JsonValue> v = parseJson(
+  std::optional<Json> v = parseJson(
       R"({"a": [1, -2.5e1, true, null], "s": "x\n\u00e9\ud83d\ude00"})", error);
   REQUIRE(v);
-  REQUIRE(v->get("a")->items().size() == 4);
-  CHECK(v->get("a")->items()[1].asNumber() == -25);
-  CHECK(v->get("s")->asString() == "x\n\xc3\xa9\xf0\x9f\x98\x80");
+  REQUIRE((*v)["a"].size() == 4);
+  CHECK((*v)["a"][1].get<double>() == -25);
+  CHECK(kindOf((*v)["a"][3]) == JsonKind::Null);
+  CHECK((*v)["s"] == "x\n\xc3\xa9\xf0\x9f\x98\x80");
+  CHECK(member(*v, "b") == nullptr);
+  CHECK(member((*v)["a"], "a") == nullptr);
 
   CHECK_FALSE(parseJson("{\"a\": 1,\n  \"b\" 2}", error));
   CHECK(error.line == 2);
   CHECK(error.column == 7);
-  CHECK(error.message == "expected ':' after a key");
+  CHECK(error.message.find("expected ':'") != std::string::npos);
   CHECK_FALSE(parseJson("[1, 2", error));
-  CHECK(error.message == "expected ',' or ']' in an array");
+  CHECK(error.column == 6);
+  CHECK(error.message.find("unexpected end of input") != std::string::npos);
   CHECK_FALSE(parseJson("{\"a\": 1, \"a\": 2}", error));
   CHECK(error.message == "duplicate key \"a\"");
+  CHECK_FALSE(
+      parseJson(R"({"p": {"m": 1, "n": 2}, "q": {"m": 1, "m": 2}})", error));
+  CHECK(error.message == "duplicate key \"q.m\"");
+  // Equal keys in different objects are fine.
+  CHECK(parseJson(R"({"p": {"m": 1}, "q": [{"m": 1}, {"m": 2}]})", error));
   CHECK_FALSE(parseJson(std::string(100, '['), error));
-  CHECK(error.message == "nested deeper than 64 levels");
   CHECK_FALSE(parseJson("\x01\xff", error));
   CHECK_FALSE(parseJson("", error));
-  CHECK(error.message == "unexpected end of input");
+  CHECK(error.line == 1);
+  CHECK(error.message.find("unexpected end of input") != std::string::npos);
 
-  std::string out;
-  JsonWriter w(out);
-  w.beginObject();
-  w.key("a");
-  w.value(int64_t(1));
-  w.key("b");
-  w.beginArray();
-  w.value("q\"");
-  w.value(true);
-  w.endArray();
-  w.endObject();
-  CHECK(out == R"({"a":1,"b":["q\"",true]})");
+  std::string message;
+  CHECK_FALSE(parseJsonObject("{\n\"a\": 1 x}", "manifest.json", message));
+  CHECK(message.rfind("manifest.json:2:8: ", 0) == 0);
+  CHECK_FALSE(parseJsonObject("[1]", "sweep.json", message));
+  CHECK(message == "sweep.json: the document must be an object");
+
+  // Members keep the order they were written in; JSON has no NaN.
+  Json out;
+  out["b"] = Json::array({"q\"", true});
+  out["a"] = finiteOrNull(std::nan(""));
+  CHECK(out.dump() == R"({"b":["q\"",true],"a":null})");
 }
 
 TEST_CASE("manifest: a bundle klx export writes", "[runtime]") {
@@ -515,21 +523,20 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
   // At 1000 kHz a cycle is a microsecond.
   std::string json = chromeTraceJson(warps, 1000, "gemm", "a note");
   JsonError error;
-  std::optional<JsonValue> parsed = parseJson(json, error);
+  std::optional<Json> parsed = parseJson(json, error);
   INFO(error.message);
   REQUIRE(parsed);
-  const std::vector<JsonValue> &events = parsed->get("traceEvents")->items();
-  const JsonValue *wait = nullptr;
+  const Json *wait = nullptr;
   size_t instants = 0;
-  for (const JsonValue &e : events) {
-    if (e.get("ph")->asString() == "X")
+  for (const Json &e : (*parsed)["traceEvents"]) {
+    if (e["ph"] == "X")
       wait = &e;
-    instants += e.get("ph")->asString() == "i";
+    instants += e["ph"] == "i";
   }
   REQUIRE(wait);
-  CHECK(wait->get("name")->asString() == "wait full[1]");
-  CHECK(wait->get("ts")->asNumber() == 0);
-  CHECK(wait->get("dur")->asNumber() == 50);
+  CHECK((*wait)["name"] == "wait full[1]");
+  CHECK((*wait)["ts"].get<double>() == 0);
+  CHECK((*wait)["dur"].get<double>() == 50);
   CHECK(instants == 3); // mma[1], copy[2], arrive empty[0]
   CHECK(json.find("\"warp 1 (producer)\"") != std::string::npos);
 }

@@ -183,7 +183,9 @@ TEST_CASE("sweep: sweep.json read", "[runtime][sweep]") {
 TEST_CASE("sweep: a wrong sweep.json says what and where", "[runtime][sweep]") {
   // Bad JSON: the position of the first error.
   CHECK(planError("{\"klx_sweep\": 1,\n  \"variants\": [\n    {\"name\" "
-                  "\"a\"}]}") == "sweep.json:3:13: expected ':' after a key");
+                  "\"a\"}]}") ==
+        "sweep.json:3:15: syntax error while parsing object "
+        "separator - unexpected string literal; expected ':'");
   CHECK(planError("").rfind("sweep.json:1:1: ", 0) == 0);
   // Missing or mistyped members: their names.
   CHECK(planError(R"({"klx_sweep": 1, "sizes": []})") ==
@@ -493,29 +495,29 @@ TEST_CASE("sweep: CSV and JSON", "[runtime][sweep]") {
                   "KB\"");
 
   JsonError error;
-  std::optional<JsonValue> json = parseJson(formatSweepJson(p, s), error);
+  std::optional<Json> json = parseJson(formatSweepJson(p, s), error);
   REQUIRE(json);
-  CHECK(json->get("klx_sweep_result")->asNumber() == 1);
-  CHECK(json->get("device")->asString() == "NVIDIA H100 80GB HBM3");
-  CHECK(json->get("exit_code")->asNumber() == 3);
-  const JsonValue &size = json->get("sizes")->items().at(0);
-  CHECK(size.get("size")->asString() == "2048x2048x1024");
-  const std::vector<JsonValue> &rows = size.get("rows")->items();
+  CHECK((*json)["klx_sweep_result"].get<double>() == 1);
+  CHECK((*json)["device"] == "NVIDIA H100 80GB HBM3");
+  CHECK((*json)["exit_code"].get<double>() == 3);
+  const Json &size = (*json)["sizes"].at(0);
+  CHECK(size["size"] == "2048x2048x1024");
+  const Json &rows = size["rows"];
   REQUIRE(rows.size() == 6);
-  CHECK(rows[0].get("rank")->asNumber() == 1);
-  CHECK(rows[0].get("variant")->asString() == "tile_n=64");
-  CHECK(rows[0].get("defines")->get("tile_n")->asString() == "64");
-  CHECK(rows[0].get("status")->asString() == "passed");
-  CHECK(rows[0].get("tflops")->asNumber() == 600);
-  CHECK(rows[0].get("ratio")->asNumber() == Approx(0.9));
-  CHECK(rows[0].get("cpu_relative_error")->asNumber() == Approx(1.25e-06));
-  CHECK(rows[2].get("rank")->kind() == JsonValue::Kind::Null);
-  CHECK(rows[2].get("status")->asString() == "hang");
-  CHECK(rows[2].get("tflops")->kind() == JsonValue::Kind::Null);
-  CHECK(rows[2].get("processes")->asNumber() == 1);
-  CHECK(rows[2].get("passed")->asNumber() == 0);
-  CHECK(rows[5].get("status")->asString() == "not_compiled");
-  CHECK(contains(rows[5].get("message")->asString(), "shared memory"));
+  CHECK(rows[0]["rank"].get<double>() == 1);
+  CHECK(rows[0]["variant"] == "tile_n=64");
+  CHECK(rows[0]["defines"]["tile_n"] == "64");
+  CHECK(rows[0]["status"] == "passed");
+  CHECK(rows[0]["tflops"].get<double>() == 600);
+  CHECK(rows[0]["ratio"].get<double>() == Approx(0.9));
+  CHECK(rows[0]["cpu_relative_error"].get<double>() == Approx(1.25e-06));
+  CHECK(rows[2]["rank"].is_null());
+  CHECK(rows[2]["status"] == "hang");
+  CHECK(rows[2]["tflops"].is_null());
+  CHECK(rows[2]["processes"].get<double>() == 1);
+  CHECK(rows[2]["passed"].get<double>() == 0);
+  CHECK(rows[5]["status"] == "not_compiled");
+  CHECK(contains(rows[5]["message"].get<std::string>(), "shared memory"));
 }
 
 TEST_CASE("sweep: progress lines", "[runtime][sweep]") {
@@ -630,7 +632,8 @@ TEST_CASE("sweep: without a GPU, exit 2 and no CUDA device",
   cli = runChild({klxRun, "--sweep", dir.path + "/bad"}, {}, 60000);
   CHECK(cli.exitCode == 1);
   CHECK(cli.err == "klx-run: " + dir.path +
-                       "/bad/sweep.json:2:15: unexpected character '}'\n");
+                       "/bad/sweep.json:2:15: syntax error while parsing value "
+                       "- unexpected '}'; expected '[', '{', or a literal\n");
 #endif
 
   // In this process the driver loads once: a GPU machine may have it.

@@ -80,7 +80,7 @@
 
 // MISSING: result: bundle_error: {{.*}}bad/manifest.json: entry is missing
 
-// TRUNCATED: result: bundle_error: {{.*}}bad/manifest.json:{{[0-9]+}}:{{[0-9]+}}: unexpected end of input
+// TRUNCATED: result: bundle_error: {{.*}}bad/manifest.json:{{[0-9]+}}:{{[0-9]+}}: {{.*}}unexpected end of input
 
 // ODD: klx export: --size=100x128x60: N and K must be multiples of 8
 
