@@ -16,7 +16,7 @@ using namespace klx;
 using namespace klx::cli;
 
 int cli::runExportCommand(const Arguments &args) {
-  static const llvm::StringRef ownFlags[] = {"size", "trace"};
+  static const llvm::StringRef ownFlags[] = {"size", "trace", "trace-ctas"};
   InputOrExit input = loadInput(args, ownFlags, llvm::errs());
   if (!input)
     return input.exitCode;
@@ -61,6 +61,12 @@ int cli::runExportCommand(const Arguments &args) {
     // The same kernel once more, recording its timeline.
     CompileOptions traced = input->options;
     traced.instrument = true;
+    traced.traceCtas = args.get("trace-ctas").value_or("all");
+    if (std::string why = checkTraceCtas(traced.traceCtas); !why.empty()) {
+      llvm::errs() << "klx export: --trace-ctas=" << traced.traceCtas << ": "
+                   << why << "\n";
+      return kExitUsageError;
+    }
     PipelineRun tracedRun = runPipeline(input->source, input->fileName, traced);
     printDiagnostics(tracedRun, llvm::errs());
     llvm::Expected<TraceBundle> trace = traceBundleFromRun(tracedRun);

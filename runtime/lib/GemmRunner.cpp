@@ -100,6 +100,11 @@ public:
   Failed recordTrace();
 
 private:
+  /// The instrumented build's function, ready to launch.
+  bool loadTraceFunction(cu::Function &function);
+  /// One instrumented launch into a fresh buffer of `layout`, decoded.
+  Failed recordOnce(cu::Function function, const TraceLayout &layout,
+                    DecodedTrace &decoded, Issue &issue);
   bool launch(size_t set);
   /// D's `dCount` elements at `from`, as floats.
   bool readOutput(cu::DevicePtr from, std::vector<float> &values);
@@ -330,59 +335,95 @@ Failed GemmRun::time() {
   return std::nullopt;
 }
 
-// The instrumented build: one launch whose events are written out, then
-// timed like the kernel to state what recording costs.
-Failed GemmRun::recordTrace() {
-  const TraceSection &t = *m.trace; // checked before the driver
-  std::string traceCubin;
-  if (!readFile(dir + "/" + t.binary, traceCubin) || traceCubin.empty())
-    return fail(result, RunStatus::BundleError,
-                dir + "/" + t.binary + ": missing or empty");
-  cu::Function traceFunction = nullptr;
-  TraceLayout traceLayout{t.ctas, t.warps, t.events};
+bool GemmRun::loadTraceFunction(cu::Function &function) {
+  std::string cubin;
+  if (!readFile(dir + "/" + m.trace->binary, cubin) || cubin.empty()) {
+    s.error = dir + "/" + m.trace->binary + ": missing or empty";
+    return false;
+  }
+  return s.check("cuModuleLoadData",
+                 cu.moduleLoadData(&s.traceModule, cubin.data())) &&
+         s.check(
+             "cuModuleGetFunction",
+             cu.moduleGetFunction(&function, s.traceModule, m.entry.c_str())) &&
+         (m.dynamicSharedBytes <= 48 * 1024 ||
+          s.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                  cu.funcSetAttribute(
+                      function, cu::kFuncAttributeMaxDynamicSharedSizeBytes,
+                      int(m.dynamicSharedBytes))));
+}
+
+Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
+                           DecodedTrace &decoded, Issue &issue) {
+  const TraceSection &t = *m.trace;
+  size_t bytes = size_t(layout.words()) * 8;
   cu::DevicePtr buffer = 0;
-  size_t bytes = size_t(traceLayout.words()) * 8;
-  if (!s.check("cuModuleLoadData",
-               cu.moduleLoadData(&s.traceModule, traceCubin.data())) ||
-      !s.check("cuModuleGetFunction",
-               cu.moduleGetFunction(&traceFunction, s.traceModule,
-                                    m.entry.c_str())) ||
-      (m.dynamicSharedBytes > 48 * 1024 &&
-       !s.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                cu.funcSetAttribute(traceFunction,
-                                    cu::kFuncAttributeMaxDynamicSharedSizeBytes,
-                                    int(m.dynamicSharedBytes)))) ||
-      !s.alloc(buffer, bytes) ||
+  if (!s.alloc(buffer, bytes) ||
       !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)))
     return driverError();
-  std::vector<PackedArguments> traceArguments;
-  for (const InputSet &set : sets)
-    traceArguments.push_back(
-        packArguments(m, t.params, result.size, set.operands(buffer)));
-  Issue traced = [&](size_t set) {
-    std::vector<void *> pointers = traceArguments[set].pointers();
+  auto traceArguments = std::make_shared<std::vector<PackedArguments>>();
+  for (const InputSet &set : sets) {
+    DeviceOperands operands = set.operands(buffer);
+    operands.traceEvents = layout.capacity;
+    traceArguments->push_back(
+        packArguments(m, t.params, result.size, operands));
+  }
+  issue = [this, function, traceArguments](size_t set) {
+    std::vector<void *> pointers = (*traceArguments)[set].pointers();
     return s.check(
         "cuLaunchKernelEx",
-        cu.launchKernelEx(&config, traceFunction, pointers.data(), nullptr));
+        cu.launchKernelEx(&config, function, pointers.data(), nullptr));
   };
-  if (!traced(0))
+  if (!issue(0))
     return driverError();
   if (!s.wait(options.timeoutMs))
     return stopped("instrumented launch");
-  std::vector<int64_t> words(size_t(traceLayout.words()));
+  std::vector<int64_t> words(size_t(layout.words()));
   if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(words.data(), buffer, bytes)))
     return driverError();
-  int64_t unknown = 0;
-  std::vector<WarpTrace> warps =
-      decodeTrace(words, traceLayout, t.warpRoles, unknown);
-  TraceSummary summary = summarizeTrace(warps);
+  decoded = decodeTrace(words, layout, t.warpRoles, result.clockKHz);
+  return std::nullopt;
+}
+
+// The instrumented build: a launch whose events are written out (again,
+// with room for every event, when a warp filled its buffer), then timed
+// like the kernel to state what recording costs.
+Failed GemmRun::recordTrace() {
+  const TraceSection &t = *m.trace; // checked before the driver
+  cu::Function function = nullptr;
+  if (!loadTraceFunction(function))
+    return s.error.find("missing") != std::string::npos
+               ? fail(result, RunStatus::BundleError, s.error)
+               : driverError();
+  TraceLayout layout = traceLayoutFor(m, t, result.size, result.grid);
+  if (layout.words() * 8 > kMaxTraceBytes)
+    return fail(result, RunStatus::BundleError,
+                "the trace of " + std::to_string(layout.slots) +
+                    " CTAs needs " + std::to_string(layout.words() * 8 >> 20) +
+                    " MiB, over klx-run's " +
+                    std::to_string(kMaxTraceBytes >> 20) +
+                    " MiB: export with --trace-ctas=N to record fewer");
+  result.traceFirstCapacity = layout.capacity;
+  DecodedTrace decoded;
+  Issue traced;
+  if (Failed failed = recordOnce(function, layout, decoded, traced))
+    return failed;
+  if (decoded.dropped() > 0 &&
+      decoded.mostRecorded * 8 * layout.slots * layout.warps <=
+          kMaxTraceBytes) {
+    result.traceRecordedAgain = true;
+    layout.capacity = decoded.mostRecorded;
+    if (Failed failed = recordOnce(function, layout, decoded, traced))
+      return failed;
+  }
+  TraceSummary summary = summarizeTrace(decoded.warps);
   if (!timeIssues({traced}, {&result.tracedKernel}))
     return stopped("instrumented timed launches");
   std::string note = "instrumented median " +
                      std::to_string(result.tracedKernel.median) + " ms vs " +
                      std::to_string(result.kernel.median) + " ms without";
   std::ofstream file(options.tracePath, std::ios::binary);
-  file << chromeTraceJson(warps, result.clockKHz, m.entry, note);
+  file << chromeTraceJson(decoded, result.clockKHz, m.entry, note);
   if (!file)
     return fail(result, RunStatus::BundleError,
                 options.tracePath + ": cannot write the trace");
@@ -390,8 +431,10 @@ Failed GemmRun::recordTrace() {
   result.tracePath = options.tracePath;
   result.traceEvents = summary.events;
   result.traceDropped = summary.dropped;
-  result.traceCtas = t.ctas;
-  result.traceWarps = int64_t(warps.size());
+  result.traceCtas = int64_t(decoded.ctas.size());
+  result.traceSms = countSms(decoded);
+  result.traceCapacity = layout.capacity;
+  result.traceWarps = int64_t(decoded.warps.size());
   result.waitingShare = summary.waitingShare;
   return std::nullopt;
 }

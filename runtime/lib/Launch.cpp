@@ -113,6 +113,7 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
       break;
     case Param::Kind::Trace:
       push(param.name, operands.trace);
+      push(param.name + ".events", operands.traceEvents);
       break;
     }
   }

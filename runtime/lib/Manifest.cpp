@@ -480,9 +480,21 @@ bool readTraceSection(Reader &r, const Json &trace, Manifest &m,
   Reader t(trace, "trace.", error);
   TraceSection section;
   section.binary = t.string(bf::kBinary);
-  section.ctas = t.integer(bf::kCtas, 1, 1 << 16);
+  int64_t format = t.integer(bf::kFormat, 0, 1 << 30, false, 1);
+  if (!t.failed() && format != kTraceFormat) {
+    t.fail(bf::kFormat, "is " + std::to_string(format) +
+                            ": the bundle's trace buffer is laid out as an "
+                            "older klx wrote it; this klx-run reads format " +
+                            std::to_string(kTraceFormat) +
+                            " (export the bundle again)");
+    return false;
+  }
+  section.ctas = t.integer(bf::kCtas, 0, 1 << 20);
   section.warps = t.integer(bf::kWarps, 1, 32);
-  section.events = t.integer(bf::kEvents, 1, 1 << 24);
+  if (const Json *list = member(trace, bf::kCtaList); list && list->is_array())
+    for (const Json &id : *list)
+      if (id.is_number_integer() && id.get<int64_t>() >= 0)
+        section.ctaList.push_back(id.get<int64_t>());
   const Json *params = t.field(bf::kParams, JsonKind::Array);
   const Json *abi = t.field(bf::kAbi, JsonKind::Array);
   if (t.failed())

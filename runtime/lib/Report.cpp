@@ -189,11 +189,18 @@ std::string klx::rt::formatText(const LaunchResult &r) {
     out += "cuBLAS: not timed: " + r.blasNote + "\n";
   if (r.traced) {
     out += "trace: " + std::to_string(r.traceEvents) + " events from " +
-           std::to_string(r.traceWarps) + " warps of the first " +
-           std::to_string(r.traceCtas) + " CTAs -> " + r.tracePath;
+           std::to_string(r.traceWarps) + " warps of " +
+           std::to_string(r.traceCtas) + " CTAs on " +
+           std::to_string(r.traceSms) + " SMs -> " + r.tracePath + "\n";
+    out += "trace: buffers of " + std::to_string(r.traceCapacity) +
+           " events per warp";
+    if (r.traceRecordedAgain)
+      out += " (a warp filled the first estimate, " +
+             std::to_string(r.traceFirstCapacity) +
+             ", so the kernel was recorded again with room for every event)";
     if (r.traceDropped)
-      out +=
-          " (" + std::to_string(r.traceDropped) + " past the buffer, dropped)";
+      out += "; " + std::to_string(r.traceDropped) +
+             " events past a full buffer were counted, not written";
     out += "\n";
     if (r.kernel.median > 0)
       out += format("trace: instrumentation overhead %+.1f%%",
@@ -265,6 +272,11 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
     j["trace"] = {{"path", r.tracePath},
                   {"events", r.traceEvents},
                   {"dropped", r.traceDropped},
+                  {"ctas", r.traceCtas},
+                  {"sms", r.traceSms},
+                  {"warps", r.traceWarps},
+                  {"capacity", r.traceCapacity},
+                  {"recorded_again", r.traceRecordedAgain},
                   {"instrumented_time", timingJson(r.tracedKernel)},
                   {"waiting_share", shares}};
   }

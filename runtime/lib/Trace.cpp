@@ -54,43 +54,158 @@ bool isEnd(TraceKind k) {
 
 } // namespace
 
-std::vector<WarpTrace> klx::rt::decodeTrace(
-    const std::vector<int64_t> &buffer, const TraceLayout &layout,
-    const std::vector<std::string> &warpRoles, int64_t &unknown) {
-  std::vector<WarpTrace> out;
-  unknown = 0;
-  int64_t region = 1 + 2 * layout.events;
-  for (int64_t cta = 0; cta < layout.ctas; ++cta)
+namespace {
+
+int64_t header(const std::vector<int64_t> &buffer, int64_t base,
+               TraceHeader word) {
+  return buffer[size_t(base + int64_t(word))];
+}
+
+/// One CTA's stamps; `startTimer` is globaltimer's, not yet made relative.
+CtaTrace readCta(const std::vector<int64_t> &buffer, int64_t base,
+                 double clockKHz) {
+  CtaTrace cta;
+  cta.cta = int(header(buffer, base, TraceHeader::BlockId) - 1);
+  cta.sm = int(header(buffer, base, TraceHeader::SmId));
+  int64_t startTimer = header(buffer, base, TraceHeader::StartTimer);
+  int64_t startClock = header(buffer, base, TraceHeader::StartClock);
+  int64_t endTimer = header(buffer, base, TraceHeader::EndTimer);
+  int64_t endClock = header(buffer, base, TraceHeader::EndClock);
+  cta.ended = endTimer > startTimer && endClock > startClock;
+  cta.nsPerCycle =
+      cta.ended ? double(endTimer - startTimer) / double(endClock - startClock)
+      : clockKHz > 0 ? 1e6 / clockKHz
+                     : 1.0;
+  cta.startNs = double(startTimer);
+  cta.endNs = cta.ended ? double(endTimer) : double(startTimer);
+  return cta;
+}
+
+/// One warp's region: its events (clocks widened from 32 bits against the
+/// CTA's start), or nothing when it recorded none.
+WarpTrace readWarp(const std::vector<int64_t> &buffer, int64_t region,
+                   int64_t capacity, int64_t startClock, double startNs,
+                   double nsPerCycle, int64_t &unknown, int64_t &recorded) {
+  WarpTrace trace;
+  int64_t count = buffer[size_t(region)];
+  int64_t written = 0;
+  while (written < capacity && buffer[size_t(region + 1 + written)] != 0)
+    ++written;
+  recorded = count > 0 ? count : written;
+  trace.dropped = recorded - written;
+  uint32_t start32 = uint32_t(uint64_t(startClock));
+  for (int64_t i = 0; i < written; ++i) {
+    uint64_t word = uint64_t(buffer[size_t(region + 1 + i)]);
+    int64_t kind = int64_t(word & 0xFF);
+    if (!knownKind(kind)) {
+      ++unknown;
+      continue;
+    }
+    uint32_t clock32 = uint32_t(word >> 32);
+    int64_t clock = startClock + int64_t(uint32_t(clock32 - start32));
+    trace.events.push_back({clock,
+                            startNs + double(clock - startClock) * nsPerCycle,
+                            TraceKind(kind), int((word >> 8) & 0xFFFFFF)});
+  }
+  // One writer per warp records in order; sorted anyway for safety.
+  std::stable_sort(trace.events.begin(), trace.events.end(),
+                   [](const TraceEvent &a, const TraceEvent &b) {
+                     return a.clock < b.clock;
+                   });
+  return trace;
+}
+
+} // namespace
+
+int64_t DecodedTrace::dropped() const {
+  int64_t n = 0;
+  for (const WarpTrace &w : warps)
+    n += w.dropped;
+  return n;
+}
+
+int64_t klx::rt::traceCapacityFor(int64_t tilesPerCta, int64_t kSteps) {
+  return std::max<int64_t>(tilesPerCta, 1) *
+             (std::max<int64_t>(kSteps, 1) * 6 + 8) +
+         16;
+}
+
+TraceLayout klx::rt::traceLayoutFor(const Manifest &m, const TraceSection &t,
+                                    const ProblemSize &size,
+                                    const std::array<unsigned, 3> &grid) {
+  auto ceilDiv = [](int64_t a, int64_t b) {
+    return b > 0 ? (a + b - 1) / b : 0;
+  };
+  int64_t ctas = int64_t(grid[0]) * grid[1] * grid[2];
+  TraceLayout layout;
+  layout.warps = t.warps;
+  layout.slots = !t.ctaList.empty() ? int64_t(t.ctaList.size())
+                 : t.ctas == 0      ? ctas
+                                    : std::min(t.ctas, ctas);
+  int64_t tiles = ceilDiv(size.m, m.tile[0]) * ceilDiv(size.n, m.tile[1]);
+  layout.capacity =
+      traceCapacityFor(ceilDiv(tiles, ctas), ceilDiv(size.k, m.tile[2]));
+  return layout;
+}
+
+int64_t klx::rt::countSms(const DecodedTrace &trace) {
+  std::vector<bool> seen;
+  int64_t n = 0;
+  for (const CtaTrace &cta : trace.ctas) {
+    if (size_t(cta.sm) >= seen.size())
+      seen.resize(size_t(cta.sm) + 1);
+    n += !seen[size_t(cta.sm)];
+    seen[size_t(cta.sm)] = true;
+  }
+  return n;
+}
+
+DecodedTrace klx::rt::decodeTrace(const std::vector<int64_t> &buffer,
+                                  const TraceLayout &layout,
+                                  const std::vector<std::string> &warpRoles,
+                                  double clockKHz) {
+  DecodedTrace out;
+  if (int64_t(buffer.size()) < layout.words())
+    return out;
+  for (int64_t slot = 0; slot < layout.slots; ++slot) {
+    int64_t base = slot * layout.ctaWords();
+    if (header(buffer, base, TraceHeader::BlockId) <= 0)
+      continue; // a slot no CTA wrote (a listed CTA the grid lacks)
+    CtaTrace cta = readCta(buffer, base, clockKHz);
+    int64_t startClock = header(buffer, base, TraceHeader::StartClock);
     for (int64_t warp = 0; warp < layout.warps; ++warp) {
-      int64_t base = (cta * layout.warps + warp) * region;
-      if (base + region > int64_t(buffer.size()))
-        return out;
-      int64_t count = buffer[base];
-      if (count <= 0)
+      int64_t region = base + kTraceHeaderWords + warp * (1 + layout.capacity);
+      int64_t recorded = 0;
+      WarpTrace trace =
+          readWarp(buffer, region, layout.capacity, startClock, cta.startNs,
+                   cta.nsPerCycle, out.unknown, recorded);
+      out.mostRecorded = std::max(out.mostRecorded, recorded);
+      if (recorded == 0)
         continue;
-      WarpTrace trace;
-      trace.cta = int(cta);
+      trace.cta = cta.cta;
+      trace.sm = cta.sm;
       trace.warp = int(warp);
       trace.role = warp < int64_t(warpRoles.size()) ? warpRoles[warp] : "";
-      int64_t kept = std::min(count, layout.events);
-      trace.dropped = count - kept;
-      for (int64_t i = 0; i < kept; ++i) {
-        int64_t clock = buffer[base + 1 + 2 * i];
-        int64_t what = buffer[base + 2 + 2 * i];
-        if (!knownKind(what & 0xFF)) {
-          ++unknown;
-          continue;
-        }
-        trace.events.push_back(
-            {clock, TraceKind(what & 0xFF), int((what >> 8) & 0xFFFF)});
-      }
-      // Atomics order the slots, not the clocks: sort by time.
-      std::stable_sort(trace.events.begin(), trace.events.end(),
-                       [](const TraceEvent &a, const TraceEvent &b) {
-                         return a.clock < b.clock;
-                       });
-      out.push_back(std::move(trace));
+      if (!trace.events.empty())
+        cta.endNs = std::max(cta.endNs, trace.events.back().ns);
+      out.warps.push_back(std::move(trace));
     }
+    out.ctas.push_back(cta);
+  }
+  // One time axis: nanoseconds since the first CTA started.
+  double origin = 0;
+  for (size_t i = 0; i < out.ctas.size(); ++i)
+    origin =
+        i == 0 ? out.ctas[i].startNs : std::min(origin, out.ctas[i].startNs);
+  for (CtaTrace &cta : out.ctas) {
+    cta.startNs -= origin;
+    cta.endNs -= origin;
+  }
+  for (WarpTrace &w : out.warps)
+    for (TraceEvent &e : w.events)
+      e.ns -= origin;
+  std::sort(out.ctas.begin(), out.ctas.end(),
+            [](const CtaTrace &a, const CtaTrace &b) { return a.cta < b.cta; });
   return out;
 }
 
@@ -123,21 +238,9 @@ TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
   return summary;
 }
 
-std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
-                                     double clockKHz, const std::string &kernel,
+std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
+                                     const std::string &kernel,
                                      const std::string &note) {
-  std::map<int, int64_t> ctaStart;
-  for (const WarpTrace &t : warps)
-    if (!t.events.empty()) {
-      auto it = ctaStart.find(t.cta);
-      int64_t first = t.events.front().clock;
-      if (it == ctaStart.end() || first < it->second)
-        ctaStart[t.cta] = first;
-    }
-  double perCycleUs = clockKHz > 0 ? 1e3 / clockKHz : 1e-3;
-  auto us = [&](int cta, int64_t clock) {
-    return double(clock - ctaStart[cta]) * perCycleUs;
-  };
   // Written one event at a time: a whole kernel's trace holds millions, too
   // many to build as one document first.
   std::string out = "{\"traceEvents\":[";
@@ -147,12 +250,43 @@ std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
     out += event.dump();
     first = false;
   };
-  for (const auto &[cta, start] : ctaStart)
+  auto us = [](double ns) { return ns / 1e3; };
+  // The SMs first: which CTA each ran, and when (waves, the tail).
+  constexpr int kSmsPid = 1 << 30;
+  emit({{"name", "process_name"},
+        {"ph", "M"},
+        {"pid", kSmsPid},
+        {"args", {{"name", "SMs"}}}});
+  emit({{"name", "process_sort_index"},
+        {"ph", "M"},
+        {"pid", kSmsPid},
+        {"args", {{"sort_index", -1}}}});
+  std::vector<bool> named;
+  for (const CtaTrace &cta : trace.ctas) {
+    if (size_t(cta.sm) >= named.size())
+      named.resize(size_t(cta.sm) + 1);
+    if (!named[size_t(cta.sm)])
+      emit({{"name", "thread_name"},
+            {"ph", "M"},
+            {"pid", kSmsPid},
+            {"tid", cta.sm},
+            {"args", {{"name", "SM " + std::to_string(cta.sm)}}}});
+    named[size_t(cta.sm)] = true;
+    emit({{"name", "CTA " + std::to_string(cta.cta)},
+          {"ph", "X"},
+          {"ts", us(cta.startNs)},
+          {"dur", us(cta.endNs - cta.startNs)},
+          {"pid", kSmsPid},
+          {"tid", cta.sm},
+          {"args", {{"cta", cta.cta}, {"sm", cta.sm}}}});
     emit({{"name", "process_name"},
           {"ph", "M"},
-          {"pid", cta},
-          {"args", {{"name", "CTA " + std::to_string(cta)}}}});
-  for (const WarpTrace &t : warps) {
+          {"pid", cta.cta},
+          {"args",
+           {{"name", "CTA " + std::to_string(cta.cta) + " (SM " +
+                         std::to_string(cta.sm) + ")"}}}});
+  }
+  for (const WarpTrace &t : trace.warps) {
     emit({{"name", "thread_name"},
           {"ph", "M"},
           {"pid", t.cta},
@@ -176,8 +310,8 @@ std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
         emit({{"name", std::string(waitName(open->kind)) +
                            (e.kind == TraceKind::WaitTurnEnd ? "" : stage)},
               {"ph", "X"},
-              {"ts", us(t.cta, open->clock)},
-              {"dur", double(e.clock - open->clock) * perCycleUs},
+              {"ts", us(open->ns)},
+              {"dur", us(e.ns - open->ns)},
               {"pid", t.cta},
               {"tid", t.warp}});
         open = nullptr;
@@ -186,7 +320,7 @@ std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
                            (e.kind == TraceKind::PassTurn ? "" : stage)},
               {"ph", "i"},
               {"s", "t"},
-              {"ts", us(t.cta, e.clock)},
+              {"ts", us(e.ns)},
               {"pid", t.cta},
               {"tid", t.warp}});
       }
@@ -195,7 +329,9 @@ std::string klx::rt::chromeTraceJson(const std::vector<WarpTrace> &warps,
   Json other = {{"kernel", kernel},
                 {"clock", "clock64 cycles at " +
                               std::to_string(int64_t(clockKHz)) +
-                              " kHz; each CTA from its first event"},
+                              " kHz, every SM's mapped onto globaltimer; "
+                              "times from the first CTA's start"},
+                {"ctas", trace.ctas.size()},
                 {"note", note}};
   out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + other.dump() + "}";
   return out + "\n";

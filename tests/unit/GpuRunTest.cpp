@@ -173,17 +173,21 @@ TEST_CASE("Run pane: without a GPU it says why and runs nothing",
 TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
           "[app][gpu-run]") {
   using klx::rt::TraceKind;
+  // 1 cycle = 1 ns here; the pane turns microseconds back into cycles at
+  // the clock rate the trace states (1980000 kHz).
+  klx::rt::DecodedTrace trace;
+  trace.ctas = {{0, 5, 0, 800, true, 1.0}, {1, 6, 0, 800, true, 1.0}};
   klx::rt::WarpTrace consumer;
   consumer.cta = 0;
   consumer.warp = 0;
   consumer.role = "consumer";
-  consumer.events = {{1000, TraceKind::WaitFullBegin, 2},
-                     {1600, TraceKind::WaitFullEnd, 2},
-                     {1700, TraceKind::MmaIssue, 2}};
+  consumer.events = {{1000, 0, TraceKind::WaitFullBegin, 2},
+                     {1600, 600 / 1.98, TraceKind::WaitFullEnd, 2},
+                     {1700, 700 / 1.98, TraceKind::MmaIssue, 2}};
   klx::rt::WarpTrace other = consumer;
   other.cta = 1; // only the first CTA is drawn
-  std::string json =
-      klx::rt::chromeTraceJson({consumer, other}, 1980000, "gemm", "");
+  trace.warps = {consumer, other};
+  std::string json = klx::rt::chromeTraceJson(trace, 1980000, "gemm", "");
   std::string error;
   std::optional<MeasuredTimeline> t = readMeasuredTimeline(json, error);
   INFO(error);

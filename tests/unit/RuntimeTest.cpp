@@ -476,52 +476,88 @@ TEST_CASE("timing summary: median and spread", "[runtime]") {
   CHECK(summarize({4, 1, 2}).median == 2);
 }
 
+namespace {
+
+/// An event word as the kernel writes it: clock64's low 32 bits, stage,
+/// kind.
+int64_t eventWord(int64_t clock, TraceKind kind, int stage) {
+  return int64_t(uint64_t(clock) << 32) | int64_t(stage) << 8 | int64_t(kind);
+}
+
+/// A CTA's header (BundleFormat.h): stamps at start and end, SM, id + 1.
+std::vector<int64_t> ctaHeader(int64_t startNs, int64_t startClock,
+                               int64_t endNs, int64_t endClock, int sm,
+                               int cta) {
+  return {startNs, startClock, endNs, endClock, sm, cta + 1};
+}
+
+} // namespace
+
 TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
           "[runtime]") {
-  // 1 CTA, 2 warps, room for 3 events each: warp 0 waited 50 cycles on
-  // full[1], then issued its MMA; warp 1 recorded 5 events (2 dropped),
-  // one of an unknown kind.
-  TraceLayout layout{1, 2, 3};
-  auto what = [](TraceKind kind, int stage) {
-    return int64_t(kind) | int64_t(stage) << 8;
+  // 2 CTA slots of 2 warps, room for 3 events each. CTA 4 on SM 7 ran
+  // 1000 cycles in 2000 ns (2 ns a cycle); its warp 0 waited 50 cycles on
+  // full[1], then issued its MMA; warp 1 recorded 5 events (2 past the
+  // buffer: its count word says 5), one of an unknown kind. CTA 9 on SM 3
+  // started 500 ns later, its clock near 2^32 (the low 32 bits wrap), and
+  // has no end stamp (the device's 1 GHz clock is used).
+  TraceLayout layout{2, 2, 3};
+  CHECK(layout.ctaWords() == kTraceHeaderWords + 2 * 4);
+  std::vector<int64_t> buffer;
+  auto append = [&](std::vector<int64_t> words) {
+    buffer.insert(buffer.end(), words.begin(), words.end());
   };
-  std::vector<int64_t> buffer = {3,
-                                 1100,
-                                 what(TraceKind::WaitFullEnd, 1),
-                                 1050,
-                                 what(TraceKind::WaitFullBegin, 1),
-                                 1160,
-                                 what(TraceKind::MmaIssue, 1),
-                                 5,
-                                 2000,
-                                 what(TraceKind::CopyIssue, 2),
-                                 2010,
-                                 99,
-                                 2020,
-                                 what(TraceKind::ReleaseEmpty, 0)};
+  append(ctaHeader(10000, 5000, 12000, 6000, 7, 4));
+  append({0, eventWord(5050, TraceKind::WaitFullBegin, 1),
+          eventWord(5100, TraceKind::WaitFullEnd, 1),
+          eventWord(5160, TraceKind::MmaIssue, 1)});
+  append({5, eventWord(5200, TraceKind::CopyIssue, 2),
+          int64_t(uint64_t(5210) << 32 | 99),
+          eventWord(5220, TraceKind::ReleaseEmpty, 0)});
+  int64_t late = (int64_t(1) << 32) - 10;
+  append(ctaHeader(10500, late, 0, 0, 3, 9));
+  append({0, eventWord(late + 20, TraceKind::WaitEmptyBegin, 0), 0, 0});
+  append({0, 0, 0, 0}); // warp 1 recorded nothing
   REQUIRE(buffer.size() == size_t(layout.words()));
-  int64_t unknown = 0;
-  std::vector<WarpTrace> warps =
-      decodeTrace(buffer, layout, {"consumer", "producer"}, unknown);
-  REQUIRE(warps.size() == 2);
-  CHECK(unknown == 1);
+
+  DecodedTrace trace =
+      decodeTrace(buffer, layout, {"consumer", "producer"}, 1e6);
+  CHECK(trace.unknown == 1);
+  CHECK(trace.mostRecorded == 5);
+  CHECK(trace.dropped() == 2);
+  REQUIRE(trace.ctas.size() == 2);
+  CHECK(trace.ctas[0].cta == 4);
+  CHECK(trace.ctas[0].sm == 7);
+  CHECK(trace.ctas[0].startNs == 0);
+  CHECK(trace.ctas[0].endNs == 2000);
+  CHECK(trace.ctas[0].nsPerCycle == 2);
+  CHECK(trace.ctas[1].cta == 9);
+  CHECK_FALSE(trace.ctas[1].ended);
+  CHECK(trace.ctas[1].startNs == 500);
+  CHECK(trace.ctas[1].nsPerCycle == 1);
+  const std::vector<WarpTrace> &warps = trace.warps;
+  REQUIRE(warps.size() == 3);
   CHECK(warps[0].role == "consumer");
+  CHECK(warps[0].sm == 7);
   REQUIRE(warps[0].events.size() == 3);
-  CHECK(warps[0].events[0].kind == TraceKind::WaitFullBegin); // sorted
+  CHECK(warps[0].events[0].kind == TraceKind::WaitFullBegin);
   CHECK(warps[0].events[0].stage == 1);
+  CHECK(warps[0].events[0].ns == 100); // 50 cycles at 2 ns
   CHECK(warps[1].dropped == 2);
   CHECK(warps[1].events.size() == 2);
+  // Past the 32-bit wrap, widened against the CTA's start.
+  REQUIRE(warps[2].events.size() == 1);
+  CHECK(warps[2].cta == 9);
+  CHECK(warps[2].events[0].clock == late + 20);
+  CHECK(warps[2].events[0].ns == 520);
 
   TraceSummary summary = summarizeTrace(warps);
-  CHECK(summary.events == 5);
+  CHECK(summary.events == 6);
   CHECK(summary.dropped == 2);
   REQUIRE(summary.waitingShare.size() == 2);
   CHECK(summary.waitingShare[0].first == "consumer");
   CHECK(summary.waitingShare[0].second == Approx(50.0 / 110.0));
-  CHECK(summary.waitingShare[1].second == 0);
-
-  // At 1000 kHz a cycle is a microsecond.
-  std::string json = chromeTraceJson(warps, 1000, "gemm", "a note");
+  std::string json = chromeTraceJson(trace, 1e6, "gemm", "a note");
   JsonError error;
   std::optional<Json> parsed = parseJson(json, error);
   INFO(error.message);
@@ -529,14 +565,16 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
   const Json *wait = nullptr;
   size_t instants = 0;
   for (const Json &e : (*parsed)["traceEvents"]) {
-    if (e["ph"] == "X")
+    if (e["ph"] == "X" && e["name"] == "wait full[1]")
       wait = &e;
     instants += e["ph"] == "i";
   }
   REQUIRE(wait);
   CHECK((*wait)["name"] == "wait full[1]");
-  CHECK((*wait)["ts"].get<double>() == 0);
-  CHECK((*wait)["dur"].get<double>() == 50);
+  CHECK((*wait)["ts"].get<double>() == Approx(0.1)); // microseconds
+  CHECK((*wait)["dur"].get<double>() == Approx(0.1));
+  CHECK(json.find("\"CTA 4 (SM 7)\"") != std::string::npos);
+  CHECK(json.find("\"SM 3\"") != std::string::npos);
   CHECK(instants == 3); // mma[1], copy[2], arrive empty[0]
   CHECK(json.find("\"warp 1 (producer)\"") != std::string::npos);
 }
@@ -544,8 +582,8 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
 TEST_CASE("manifest: the instrumented build", "[runtime]") {
   std::string withTrace = replaced(kManifest, R"("defines": {"stages": "3"},)",
                                    R"("defines": {"stages": "3"},
-  "trace": {"binary": "kernel.trace.cubin", "ctas": 2, "warps": 12,
-            "events": 4096, "clock": "clock64",
+  "trace": {"binary": "kernel.trace.cubin", "format": 2, "ctas": 0,
+            "cta_list": [], "warps": 12, "clock": "clock64",
             "warp_roles": ["consumer", "producer"],
             "params": [
     {"name": "A", "kind": "tensor_map", "dtype": "f16", "box": [128, 64], "swizzle": 128},
@@ -553,24 +591,48 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
     {"name": "D", "kind": "memref", "dtype": "f32", "rank": 2},
     {"name": "M", "kind": "scalar"}, {"name": "N", "kind": "scalar"},
     {"name": "K", "kind": "scalar"},
-    {"name": "trace", "kind": "trace", "ctas": 2, "warps": 12, "events": 4096}],
+    {"name": "trace", "kind": "trace", "ctas": 0, "warps": 12, "format": 2}],
             "abi": ["ptr", "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64",
-                    "i64", "i64", "i64", "i64", "ptr"]},)");
+                    "i64", "i64", "i64", "i64", "ptr", "i64"]},)");
   std::string error;
   std::optional<Manifest> m = parseManifest(withTrace, error);
   INFO(error);
   REQUIRE(m);
   REQUIRE(m->trace);
-  CHECK(m->trace->events == 4096);
+  CHECK(m->trace->ctas == 0); // every CTA
+  CHECK(m->trace->warps == 12);
   CHECK(m->trace->warpRoles.size() == 2);
+  DeviceOperands operands{1, 2, 3, 0xbeef};
+  operands.traceEvents = 777;
   PackedArguments packed =
-      packArguments(*m, m->trace->params, {2048, 1024, 512}, {1, 2, 3, 0xbeef});
-  REQUIRE(packed.values.size() == 13);
-  CHECK(packed.values.back() == 0xbeef);
+      packArguments(*m, m->trace->params, {2048, 1024, 512}, operands);
+  REQUIRE(packed.values.size() == 14);
+  CHECK(packed.values[12] == 0xbeef);
+  CHECK(packed.values[13] == 777);
+  CHECK(packed.names[13] == "trace.events");
   CHECK(
-      manifestError(replaced(withTrace, R"("i64", "ptr"]},)", R"("i64"]},)")) ==
+      manifestError(replaced(withTrace, R"("ptr", "i64"]},)", R"("ptr"]},)")) ==
       "manifest.json: trace.params must flatten to abi and hold one trace "
       "buffer");
+  // A bundle exported before the whole-kernel layout says to export again.
+  CHECK(manifestError(replaced(withTrace, R"("format": 2, )", "")) ==
+        "manifest.json: trace.format is 1: the bundle's trace buffer is laid "
+        "out as an older klx wrote it; this klx-run reads format 2 (export "
+        "the bundle again)");
+
+  // The buffer: every CTA of the grid, room for each CTA's tiles' k steps.
+  m->tile = {128, 256, 64};
+  TraceLayout layout =
+      traceLayoutFor(*m, *m->trace, {8192, 8192, 8192}, {132, 1, 1});
+  CHECK(layout.slots == 132);
+  CHECK(layout.warps == 12);
+  CHECK(layout.capacity == traceCapacityFor(16, 128)); // 2048 tiles
+  m->trace->ctas = 2;
+  CHECK(traceLayoutFor(*m, *m->trace, {8192, 8192, 8192}, {132, 1, 1}).slots ==
+        2);
+  m->trace->ctaList = {5, 9, 200};
+  CHECK(traceLayoutFor(*m, *m->trace, {8192, 8192, 8192}, {132, 1, 1}).slots ==
+        3);
   CHECK(manifestError(
             replaced(withTrace, R"("binary": "kernel.trace.cubin",)", "")) ==
         "manifest.json: trace.binary is missing");

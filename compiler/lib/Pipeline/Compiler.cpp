@@ -154,6 +154,7 @@ LoweringOptions klx::loweringOptionsFor(const CompileOptions &options,
   lowering.optLevel = options.optLevel;
   lowering.lineInfo = options.lineInfo;
   lowering.instrument = options.instrument;
+  lowering.traceCtas = options.traceCtas;
   return lowering;
 }
 
@@ -539,4 +540,23 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   return finish(runBackendSteps(*module, options, stopIndex - lastPass,
                                 lastPass + 1, stopIndex + 1, run, collector,
                                 pending));
+}
+
+std::string klx::checkTraceCtas(llvm::StringRef ctas) {
+  if (ctas == "all")
+    return "";
+  llvm::SmallVector<llvm::StringRef> ids;
+  ctas.split(ids, ',');
+  if (ids.size() > 64)
+    return "lists " + std::to_string(ids.size()) +
+           " CTAs; a list holds at most 64 (or use all, or a count)";
+  for (llvm::StringRef id : ids) {
+    unsigned value = 0;
+    if (id.trim().getAsInteger(10, value))
+      return "'" + id.str() +
+             "' is not a CTA: give all, a count (4) or block ids (0,5,131)";
+    if (ids.size() == 1 && value == 0)
+      return "0 CTAs record nothing: give all, a count from 1, or block ids";
+  }
+  return "";
 }

@@ -5,6 +5,17 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
 
+namespace {
+/// klx-to-nvgpu recording the CTAs `ctas` names ("all", "N" or a list).
+std::string instrumentedLowering(llvm::StringRef ctas) {
+  if (ctas == "all" || ctas.empty())
+    return "klx-to-nvgpu{instrument=true}";
+  if (ctas.contains(','))
+    return ("klx-to-nvgpu{instrument=true trace-cta-list=" + ctas + "}").str();
+  return ("klx-to-nvgpu{instrument=true trace-ctas=" + ctas + "}").str();
+}
+} // namespace
+
 using namespace klx;
 
 namespace {
@@ -39,8 +50,8 @@ std::vector<PassStep> klx::loweringSteps(const LoweringOptions &opts) {
          {"klx-materialize-schedule", "klx-warp-specialize",
           "klx-circular-buffer", "klx-persistent", "klx-to-nvgpu"})
       add("", opts.instrument && llvm::StringRef(pass) == "klx-to-nvgpu"
-                  ? "klx-to-nvgpu{instrument=true}"
-                  : pass);
+                  ? instrumentedLowering(opts.traceCtas)
+                  : std::string(pass));
   // Vendor ops next; outlining before or after them changes nothing.
   if (nvidia) {
     add("", "convert-nvgpu-to-nvvm");

@@ -39,8 +39,9 @@ llvm::json::Object paramJson(const LaunchParam &param) {
     object[bf::kRank] = param.rank;
   if (param.kind == LaunchParam::Kind::Trace) {
     object[bf::kCtas] = param.traceCtas;
+    object[bf::kCtaList] = llvm::json::Array(param.traceCtaList);
     object[bf::kWarps] = param.traceWarps;
-    object[bf::kEvents] = param.traceEvents;
+    object[bf::kFormat] = param.traceFormat;
   }
   return object;
 }
@@ -151,23 +152,22 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
   if (bundle.trace) {
     const TraceBundle &trace = *bundle.trace;
     llvm::json::Array traceParams;
-    int64_t ctas = 0, warps = 0, events = 0;
+    const LaunchParam *buffer = nullptr;
     for (const LaunchParam &param : trace.launch.params) {
       traceParams.push_back(paramJson(param));
-      if (param.kind == LaunchParam::Kind::Trace) {
-        ctas = param.traceCtas;
-        warps = param.traceWarps;
-        events = param.traceEvents;
-      }
+      if (param.kind == LaunchParam::Kind::Trace)
+        buffer = &param;
     }
     manifest[bf::kTrace] = llvm::json::Object{
         {bf::kBinary, "kernel.trace.cubin"},
         {bf::kParams, std::move(traceParams)},
         {bf::kAbi, llvm::json::Array(trace.launch.abi)},
-        {bf::kCtas, ctas},
-        {bf::kWarps, warps},
-        {bf::kEvents, events},
-        {bf::kClock, "clock64"},
+        {bf::kFormat, rt::kTraceFormat},
+        {bf::kCtas, buffer ? buffer->traceCtas : 0},
+        {bf::kCtaList, buffer ? llvm::json::Array(buffer->traceCtaList)
+                              : llvm::json::Array()},
+        {bf::kWarps, buffer ? buffer->traceWarps : 0},
+        {bf::kClock, "clock64, aligned by globaltimer"},
         {bf::kWarpRoles, llvm::json::Array(trace.warpRoles)}};
   }
   std::string text;
@@ -322,6 +322,7 @@ llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
   TraceBundle trace;
   trace.launch = plain->launch;
   trace.cubin = plain->cubin;
+  trace.ptx = plain->ptx;
   if (llvm::none_of(trace.launch.params, [](const LaunchParam &p) {
         return p.kind == LaunchParam::Kind::Trace;
       }))
@@ -365,8 +366,11 @@ llvm::Error klx::writeBundle(llvm::StringRef dir,
     return e;
   if (llvm::Error e = write("kernel.ptx", bundle.ptx))
     return e;
-  if (bundle.trace)
+  if (bundle.trace) {
     if (llvm::Error e = write("kernel.trace.cubin", bundle.trace->cubin))
       return e;
+    if (llvm::Error e = write("kernel.trace.ptx", bundle.trace->ptx))
+      return e;
+  }
   return write("manifest.json", bundleManifest(bundle));
 }

@@ -11,7 +11,10 @@
 using namespace klx;
 
 unsigned LaunchParam::abiSlots() const {
-  return kind == Kind::Memref ? unsigned(3 + 2 * rank) : 1u;
+  // A trace is its buffer and its capacity (events per warp).
+  return kind == Kind::Memref  ? unsigned(3 + 2 * rank)
+         : kind == Kind::Trace ? 2u
+                               : 1u;
 }
 
 llvm::StringRef klx::kindName(LaunchParam::Kind kind) {
@@ -84,13 +87,17 @@ llvm::Expected<LaunchParam> readParam(llvm::StringRef entry,
     param.kind = LaunchParam::Kind::Trace;
     auto ctas = dict.getAs<mlir::IntegerAttr>("ctas");
     auto warps = dict.getAs<mlir::IntegerAttr>("warps");
-    auto events = dict.getAs<mlir::IntegerAttr>("events");
-    if (!ctas || !warps || !events)
+    auto format = dict.getAs<mlir::IntegerAttr>("format");
+    auto list = dict.getAs<mlir::DenseI64ArrayAttr>("cta_list");
+    if (!ctas || !warps || !format)
       return malformed(entry, "trace '" + param.name +
-                                  "' needs ctas, warps and events");
+                                  "' needs ctas, warps and format");
     param.traceCtas = ctas.getInt();
     param.traceWarps = warps.getInt();
-    param.traceEvents = events.getInt();
+    param.traceFormat = format.getInt();
+    if (list)
+      param.traceCtaList.assign(list.asArrayRef().begin(),
+                                list.asArrayRef().end());
   } else {
     return malformed(entry,
                      "param '" + param.name + "' has unknown kind '" + k + "'");

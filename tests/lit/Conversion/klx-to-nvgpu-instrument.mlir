@@ -1,24 +1,36 @@
-// klx-to-nvgpu{instrument}: the kernel takes a trace buffer as its last
-// parameter, and the first trace-ctas CTAs record clock64 at each barrier
-// wait (before and after), arrive, copy and MMA issue: a count per warp
-// (one writer each: a load and a store), then (clock, kind | stage << 8)
-// while there is room.
-// RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-ctas=1 trace-events=16" | FileCheck %s
+// klx-to-nvgpu{instrument}: the kernel takes a trace buffer and its capacity
+// (events per warp) as its last two parameters. Each traced CTA owns a slot
+// of 6 header words + 12 warps x (1 + capacity): thread 0 stamps
+// globaltimer, clock64 and smid at the start (and the first two before
+// returning); each warp's one writer counts its events in an alloca (a
+// register once LLVM promotes it) and stores clock << 32 | stage << 8 |
+// kind, one 8-byte store per event; past the capacity it stores its count
+// in the warp's first word instead.
+// RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s
+// RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-ctas=2" | FileCheck %s --check-prefix=FIRST
+// RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-cta-list=3,7" | FileCheck %s --check-prefix=LIST
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s --check-prefix=PLAIN
 
-// CHECK: gpu.func @gemm({{.*}}, %{{.*}}: index, %[[TRACE:.*]]: !llvm.ptr) kernel
-// CHECK-SAME: {ctas = 1 : i64, events = 16 : i64, kind = "trace", name = "trace", warps = 12 : i64}
-// Where this warp's events go: (cta x 12 + warp) x (1 + 2 x 16) words.
-// CHECK: %[[TRACED:.*]] = arith.cmpi ult, %{{.*}}, %c1
-// CHECK: arith.muli %{{.*}}, %c33
-// Producer: a wait on empty, bracketed, then the copies, all by the
-// elected thread.
-// CHECK: scf.if %[[TRACED]] {
+// CHECK: gpu.func @gemm({{.*}}, %{{.*}}: index, %[[TRACE:.*]]: !llvm.ptr, %[[CAP:.*]]: i64) kernel
+// CHECK-SAME: {cta_list = array<i64>, ctas = 0 : i64, format = 2 : i64, kind = "trace", name = "trace", warps = 12 : i64}
+// Every CTA records: its slot is its block id.
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: %[[COUNTER:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: scf.if
+// CHECK:   nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
 // CHECK:   nvvm.read.ptx.sreg.clock64 : i64
-// CHECK:   %[[N:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
-// CHECK:   llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr
-// CHECK:   arith.cmpi ult, %{{.*}}, %c16_i64
+// CHECK:   nvvm.read.ptx.sreg.smid : i32
+// Producer: a wait on empty, bracketed, then the copies, by lane 0.
+// CHECK: nvvm.read.ptx.sreg.clock64 : i64
+// CHECK: %[[N:.*]] = llvm.load %[[COUNTER]] : !llvm.ptr -> i64
+// CHECK: llvm.store %{{.*}}, %[[COUNTER]] : i64, !llvm.ptr
+// CHECK: arith.cmpi ult, %[[N]], %{{.*}} : i64
+// CHECK: scf.if
 // CHECK:   arith.ori %c3_i64
+// CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
+// CHECK: } else {
+// CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.ori %c4_i64
 // CHECK: arith.ori %c5_i64
@@ -30,8 +42,20 @@
 // CHECK: arith.ori %c6_i64
 // CHECK: nvgpu.warpgroup.mma
 // CHECK: arith.ori %c7_i64
+// The end stamp, before the one return.
+// CHECK: nvvm.read.ptx.sreg.globaltimer : i64
+// CHECK: nvvm.read.ptx.sreg.clock64 : i64
+// CHECK-NEXT: arith.constant 3 : index
 // CHECK-COUNT-1: gpu.return
+
+// FIRST: {cta_list = array<i64>, ctas = 2 : i64, format = 2 : i64
+// FIRST: arith.cmpi ult, %{{.*}}, %c2 : index
+
+// LIST: {cta_list = array<i64: 3, 7>, ctas = 0 : i64, format = 2 : i64
+// LIST: arith.cmpi eq, %{{.*}}, %c3 : index
+// LIST: arith.cmpi eq, %{{.*}}, %c7 : index
+// LIST: arith.select
 
 // PLAIN: gpu.func @gemm({{.*}}, %{{.*}}: index) kernel
 // PLAIN-NOT: clock64
-// PLAIN-NOT: atomicrmw
+// PLAIN-NOT: globaltimer

@@ -12,6 +12,11 @@
 // With --trace the bundle also holds the instrumented build.
 // RUN: klx export %samples/nvidia/gemm_pingpong.mlir --trace -o %t/traced | FileCheck %s --check-prefix=TRACED
 // RUN: test -s %t/traced/kernel.trace.cubin
+// RUN: FileCheck %s --check-prefix=TRACEPTX < %t/traced/kernel.trace.ptx
+// A chosen set of CTAs; a wrong one is refused before compiling.
+// RUN: klx export %samples/nvidia/gemm_pingpong.mlir --trace --trace-ctas=0,5,131 -o %t/some
+// RUN: FileCheck %s --check-prefix=SOMECTAS < %t/some/manifest.json
+// RUN: not klx export %samples/nvidia/gemm_pingpong.mlir --trace --trace-ctas=first -o %t/bad-ctas 2>&1 | FileCheck %s --check-prefix=BADCTAS
 // RUN: FileCheck %s --check-prefix=TRACEMANIFEST < %t/traced/manifest.json
 // RUN: mkdir -p %t/bad && cp %t/ws/kernel.cubin %t/bad/ && sed -e 's/"entry": "gemm",//' %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -68,9 +73,10 @@
 // TRACED: manifest.json ({{.*}}), kernel.trace.cubin
 // TRACEMANIFEST: "trace": {
 // TRACEMANIFEST: "binary": "kernel.trace.cubin",
-// TRACEMANIFEST: "clock": "clock64",
-// TRACEMANIFEST: "ctas": 2,
-// TRACEMANIFEST: "events": 4096,
+// TRACEMANIFEST: "clock": "clock64, aligned by globaltimer",
+// TRACEMANIFEST: "cta_list": [],
+// TRACEMANIFEST: "ctas": 0,
+// TRACEMANIFEST: "format": 2,
 // TRACEMANIFEST: "kind": "trace",
 // TRACEMANIFEST: "warp_roles": [
 // TRACEMANIFEST-NEXT: "consumer0",
@@ -88,3 +94,15 @@
 // HANDMANIFEST: "name": "k_tiles"
 
 // SAXPY: error: klx export: no kernel carries launch facts (klx.launch): klx-to-nvgpu writes them for klx tile kernels, and a hand-written gpu.func can carry its own (see gemm_tma_wgmma.mlir)
+// The counter lives in a register: no local memory; events are 8-byte
+// stores.
+// TRACEPTX-NOT: .local
+// TRACEPTX: %globaltimer
+// TRACEPTX: %smid
+// TRACEPTX: st.global.b64
+// SOMECTAS: "cta_list": [
+// SOMECTAS-NEXT: 0,
+// SOMECTAS-NEXT: 5,
+// SOMECTAS-NEXT: 131
+// SOMECTAS: "ctas": 0,
+// BADCTAS: klx export: --trace-ctas=first: 'first' is not a CTA: give all, a count (4) or block ids (0,5,131)

@@ -7,13 +7,17 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <vector>
+
 namespace klx {
 
 /// A measured timeline: which CTAs record, and how many events per warp.
 struct TraceOptions {
   bool enabled = false;
-  unsigned ctas = 2;
-  unsigned events = 4096;
+  /// The CTAs that record: the first `ctas`, every CTA when 0, or those in
+  /// `ctaList` (linear block ids) when it is not empty.
+  unsigned ctas = 0;
+  std::vector<int64_t> ctaList;
 };
 
 /// Replaces `kernel` with a gpu.func in a new gpu.module of `module`; with

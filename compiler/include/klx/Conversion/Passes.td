@@ -50,18 +50,20 @@ def KlxToNVGPUPass : Pass<"klx-to-nvgpu", "mlir::ModuleOp"> {
     kernel gets `.maxntid` and `.minnctapersm 1`, the register cap at entry
     without which ptxas ignores `setmaxnreg` (warning C7508).
 
-    With `instrument`, the kernel takes one more parameter, a trace buffer,
-    and its first `trace-ctas` CTAs record the SM clock at each barrier
-    wait, arrive, copy and MMA issue into it (`trace-events` per warp):
-    the measured timeline `klx-run --trace` writes.
+    With `instrument`, the kernel takes a trace buffer and its capacity
+    (events per warp) as two more parameters, and every CTA (or the first
+    `trace-ctas`, or those in `trace-cta-list`) records the SM clock at
+    each barrier wait, arrive, copy and MMA issue, and `%globaltimer`,
+    `%clock64` and `%smid` at its start and end: the measured timeline
+    `klx-run --trace` writes (Trace.cpp says how).
   }];
   let options = [
     Option<"instrument", "instrument", "bool", "false",
            "record a measured timeline into an extra trace parameter">,
-    Option<"traceCtas", "trace-ctas", "unsigned", "2",
-           "CTAs that record (the first ones)">,
-    Option<"traceEvents", "trace-events", "unsigned", "4096",
-           "events kept per warp">,
+    Option<"traceCtas", "trace-ctas", "unsigned", "0",
+           "CTAs that record: the first N, or 0 for every CTA">,
+    ListOption<"traceCtaList", "trace-cta-list", "int64_t",
+               "CTAs that record, by linear block id (instead of trace-ctas)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

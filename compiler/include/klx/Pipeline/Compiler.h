@@ -68,6 +68,9 @@ struct CompileOptions {
   /// klx kernels record a measured timeline into an extra parameter
   /// (what `klx export --trace` adds to a bundle).
   bool instrument = false;
+  /// Which CTAs record: "all", the first N, or a list ("0,5,131"); checked
+  /// by checkTraceCtas.
+  std::string traceCtas = "all";
   /// Looked at before each step: once requested, the run ends there with
   /// RunStatus::Stopped and the reason.
   std::shared_ptr<StopRequest> stop;
@@ -102,6 +105,10 @@ LoweringOptions loweringOptionsFor(const CompileOptions &options, Target target,
 /// The steps a run with `lowering` takes: parse, pass names (with #N for
 /// repeats), then backend steps. This is what --stop-after accepts.
 std::vector<std::string> plannedStepNames(const LoweringOptions &lowering);
+
+/// Why `ctas` is not "all", a count of CTAs from 1 or a list of up to 64
+/// block ids ("0,5,131"); empty when it is one of those.
+std::string checkTraceCtas(llvm::StringRef ctas);
 
 /// True if the module holds ops of the klx dialect.
 bool containsKlxOps(mlir::Operation *module);

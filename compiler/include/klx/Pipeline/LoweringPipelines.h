@@ -38,6 +38,8 @@ struct LoweringOptions {
   bool klxKernels = false;
   /// klx kernels record a measured timeline (klx-to-nvgpu{instrument}).
   bool instrument = false;
+  /// Which CTAs record: "all", the first N ("4"), or a list ("0,5,131").
+  std::string traceCtas = "all";
   /// AMD: klx-lds-alias-scope tags the accesses of each named LDS base a
   /// kernel declares; off when the module's klx.params say
   /// `alias_scopes = false` (`-D alias_scopes=0`).

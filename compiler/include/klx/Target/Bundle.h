@@ -46,6 +46,7 @@ std::string checkProblemSize(const KernelLaunch &launch, llvm::StringRef target,
 struct TraceBundle {
   KernelLaunch launch;
   std::string cubin;
+  std::string ptx; // kernel.trace.ptx: what recording adds, to read
   /// The role each warp of the CTA runs, as the role tree names it.
   std::vector<std::string> warpRoles;
 };

@@ -37,7 +37,10 @@ struct LaunchParam {
   std::array<int64_t, 2> box{}; // tensor maps: rows, columns
   int64_t swizzleBytes = 0;     // tensor maps
   int64_t rank = 0;             // memrefs
-  int64_t traceCtas = 0, traceWarps = 0, traceEvents = 0; // the trace
+  // The trace: the first traceCtas CTAs record (every CTA when 0), or
+  // those in traceCtaList; its buffer's layout is rt::kTraceFormat's.
+  int64_t traceCtas = 0, traceWarps = 0, traceFormat = 0;
+  std::vector<int64_t> traceCtaList;
 
   /// Parameters this argument becomes in the lowered signature: a memref
   /// of rank r is (allocated, aligned, offset, sizes[r], strides[r]).

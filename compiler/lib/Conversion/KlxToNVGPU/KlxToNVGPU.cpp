@@ -70,9 +70,11 @@ ArrayAttr describeNvgpuParams(KernelOp kernel, ArrayRef<TensorUse> uses,
     params.push_back(b.getDictionaryAttr({
         b.getNamedAttr("name", b.getStringAttr("trace")),
         b.getNamedAttr("kind", b.getStringAttr("trace")),
-        b.getNamedAttr("ctas", b.getI64IntegerAttr(trace.ctas)),
+        b.getNamedAttr("ctas", b.getI64IntegerAttr(
+                                   trace.ctaList.empty() ? trace.ctas : 0)),
+        b.getNamedAttr("cta_list", b.getDenseI64ArrayAttr(trace.ctaList)),
         b.getNamedAttr("warps", b.getI64IntegerAttr(schedule.threads() / 32)),
-        b.getNamedAttr("events", b.getI64IntegerAttr(trace.events)),
+        b.getNamedAttr("format", b.getI64IntegerAttr(rt::kTraceFormat)),
     }));
   return b.getArrayAttr(params);
 }
@@ -372,8 +374,10 @@ gpu::GPUFuncOp createKernelFunc(KernelOp kernel, ModuleOp module,
     else
       argTypes.push_back(ptrType);
   }
-  if (trace.enabled)
-    argTypes.push_back(ptrType); // the trace buffer
+  if (trace.enabled) {
+    argTypes.push_back(ptrType);        // the trace buffer
+    argTypes.push_back(b.getI64Type()); // its events per warp
+  }
 
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(context));
@@ -482,7 +486,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   l.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   l.warpgroup = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 128));
   if (trace.enabled)
-    setUpTrace(l, loc, entry.getArguments().back(), trace);
+    setUpTrace(l, loc, entry.getArguments().drop_back().back(),
+               entry.getArguments().back(), trace);
   l.accType = nvgpu::WarpgroupAccumulatorType::get(
       context,
       VectorType::get({schedule.rowsPerConsumer(), schedule.getTileN()},
@@ -560,6 +565,8 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
     waitForTmaStores(func);
   if (clusterSize > 1)
     syncClusterAtEnd(func);
+  if (trace.enabled)
+    finishTrace(l, func);
   for (TurnsOp t : turns)
     t.erase();
   for (PipelineOp p : llvm::reverse(pipelines))
@@ -582,7 +589,7 @@ struct KlxToNVGPUPass final : klx::impl::KlxToNVGPUPassBase<KlxToNVGPUPass> {
     TraceOptions trace;
     trace.enabled = instrument;
     trace.ctas = traceCtas;
-    trace.events = traceEvents;
+    trace.ctaList.assign(traceCtaList.begin(), traceCtaList.end());
     for (KernelOp kernel : kernels)
       if (failed(lowerKernelToNVGPU(kernel, getOperation(), trace)))
         return signalPassFailure();

@@ -67,7 +67,10 @@ struct Lowering {
   /// The measured timeline (Trace.cpp); `buffer` is null when the kernel
   /// is not instrumented.
   struct Trace {
-    Value buffer, region;
+    Value buffer;          // i64 words in global memory
+    Value capacity;        // events per warp (index)
+    Value ctaBase, region; // this CTA's header, this warp's count word
+    Value counter;         // this thread's events so far (an alloca)
     Value traced;          // this CTA records
     Value tracedWarpgroup; // ... and this thread is its warpgroup's first
     TraceOptions options;
@@ -81,6 +84,9 @@ struct Lowering {
   }
   Value add(Location loc, Value x, Value y) {
     return arith::AddIOp::create(b, loc, x, y);
+  }
+  Value add(Location loc, Value x, int64_t v) {
+    return add(loc, x, index(loc, v));
   }
   /// A typed view of shared memory at `bytes` past the first stage.
   Value view(Location loc, Value bytes, ArrayRef<int64_t> shape) {
@@ -102,9 +108,13 @@ struct Lowering {
 void lowerPipelines(Lowering &l, MutableArrayRef<PipelineOp> pipelines,
                     TurnsOp turns);
 
-/// Computes where this warp's events go; called at the kernel's entry.
-void setUpTrace(Lowering &l, Location loc, Value buffer,
+/// Computes where this warp's events go and stamps the CTA's start;
+/// called at the kernel's entry.
+void setUpTrace(Lowering &l, Location loc, Value buffer, Value capacity,
                 const TraceOptions &options);
+
+/// Stamps the CTA's end (globaltimer and clock) before each return.
+void finishTrace(Lowering &l, gpu::GPUFuncOp func);
 
 /// Records `kind` (with the stage, when there is one) at the builder's
 /// insertion point, by the warpgroup's first thread when `wholeWarpgroup`,

@@ -1,16 +1,21 @@
 //===- Trace.cpp - Recording a measured timeline --------------------------===//
 //
-// With `instrument`, the lowered kernel takes one more parameter, a buffer
-// of i64 in global memory, and the first `ctas` CTAs write an event into
-// it at each barrier wait (before and after), arrive, copy issue and MMA
-// issue: the SM's clock64 and what happened. Each warp of a traced CTA has
-// a region of 1 + 2 x `events` words: a count, then (clock, what) pairs;
-// events past the region's end are counted but not written. Ops a whole
-// warpgroup runs are recorded by its first thread, ops one elected thread
-// runs by that thread, so each region has one writer and the count is a
-// plain load and store, not an atomic.
+// With `instrument`, the lowered kernel takes two more parameters: a buffer
+// of i64 words in global memory and its capacity in events per warp. Each
+// traced CTA owns kTraceHeaderWords + warps x (1 + capacity) words from
+// its slot (BundleFormat.h): thread 0 stamps %globaltimer, %clock64 and
+// %smid when the CTA starts and the first two again when it returns, so
+// klx-run can put every SM's clock on one time axis; each warp writes one
+// word per event: the low 32 bits of clock64, the stage and the kind.
 //
-// what = kind | stage << 8 (TraceEventKind in KernelLaunch.h).
+// What keeps recording cheap: each warp's events have one writer (ops a
+// whole warpgroup runs are recorded by its first thread, the producer's by
+// its elected lane 0), so the writer counts its events in a register (an
+// alloca LLVM promotes) instead of loading and storing a count in global
+// memory, and an event is one clock read and one 8-byte store that nothing
+// waits for. Events past the capacity are not written; the writer stores
+// how many it had into the warp's count word, so klx-run can say so and
+// record again with room for them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,27 +27,131 @@ using namespace mlir;
 using namespace klx;
 using namespace klx::nvgpu_lowering;
 
+namespace {
+
+/// The buffer's words are 8-byte aligned (cuMemAlloc gives 256): said so,
+/// an event is one 64-bit store instead of two 32-bit ones.
+constexpr unsigned kWordAlignment = 8;
+
+/// The linear block id, and whether this CTA records and in which slot.
+std::pair<Value, Value> slotOfCta(Lowering &l, Location loc, Value cta,
+                                  const TraceOptions &options) {
+  OpBuilder &b = l.b;
+  if (!options.ctaList.empty()) {
+    Value slot = l.index(loc, 0);
+    Value traced = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+    for (auto [i, id] : llvm::enumerate(options.ctaList)) {
+      Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cta,
+                                       l.index(loc, id));
+      slot = arith::SelectOp::create(b, loc, is, l.index(loc, i), slot);
+      traced = arith::OrIOp::create(b, loc, traced, is);
+    }
+    return {slot, traced};
+  }
+  Value traced =
+      options.ctas == 0
+          ? Value(arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1))
+          : Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cta,
+                                        l.index(loc, options.ctas)));
+  return {cta, traced};
+}
+
+Value wordAt(Lowering &l, Location loc, Value index) {
+  OpBuilder &b = l.b;
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                             b.getI64Type(), l.trace.buffer,
+                             ValueRange{offset});
+}
+
+void storeHeader(Lowering &l, Location loc, rt::TraceHeader word, Value v) {
+  OpBuilder &b = l.b;
+  if (v.getType() != b.getI64Type())
+    v = arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+  LLVM::StoreOp::create(
+      b, loc, v, wordAt(l, loc, l.add(loc, l.trace.ctaBase, int64_t(word))),
+      kWordAlignment);
+}
+
+/// Runs `body` in thread 0 of a traced CTA.
+void inThreadZero(Lowering &l, Location loc, llvm::function_ref<void()> body) {
+  OpBuilder &b = l.b;
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      l.threadId, l.index(loc, 0));
+  auto stamp = scf::IfOp::create(
+      b, loc, arith::AndIOp::create(b, loc, l.trace.traced, first),
+      /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(stamp.thenBlock()->getTerminator());
+  body();
+}
+
+} // namespace
+
 void klx::nvgpu_lowering::setUpTrace(Lowering &l, Location loc, Value buffer,
+                                     Value capacity,
                                      const TraceOptions &options) {
   OpBuilder &b = l.b;
+  Type i64 = b.getI64Type();
   l.trace.buffer = buffer;
   l.trace.options = options;
+  l.trace.capacity =
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), capacity);
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
   Value cta = l.add(loc, bx, arith::MulIOp::create(b, loc, by, gx));
-  l.trace.traced = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cta,
-                                         l.index(loc, options.ctas));
-  Value warp = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 32));
+  auto [slot, traced] = slotOfCta(l, loc, cta, options);
+  l.trace.traced = traced;
+
   int64_t warps = l.schedule.threads() / 32;
-  Value slot = l.add(loc, warp, l.mul(loc, cta, warps));
-  l.trace.region = l.mul(loc, slot, 1 + 2 * int64_t(options.events));
+  Value perWarp = l.add(loc, l.trace.capacity, l.index(loc, 1));
+  Value perCta =
+      l.add(loc, arith::MulIOp::create(b, loc, perWarp, l.index(loc, warps)),
+            l.index(loc, rt::kTraceHeaderWords));
+  l.trace.ctaBase = arith::MulIOp::create(b, loc, slot, perCta);
+  Value warp = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 32));
+  l.trace.region =
+      l.add(loc, l.add(loc, l.trace.ctaBase, rt::kTraceHeaderWords),
+            arith::MulIOp::create(b, loc, warp, perWarp));
   Value lane0 = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128)),
       l.index(loc, 0));
   l.trace.tracedWarpgroup =
       arith::AndIOp::create(b, loc, l.trace.traced, lane0);
+
+  Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
+  l.trace.counter = LLVM::AllocaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64, one);
+  LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
+                        l.trace.counter);
+  inThreadZero(l, loc, [&] {
+    storeHeader(l, loc, rt::TraceHeader::StartTimer,
+                NVVM::GlobalTimerOp::create(b, loc, i64));
+    storeHeader(l, loc, rt::TraceHeader::StartClock,
+                NVVM::Clock64Op::create(b, loc, i64));
+    storeHeader(l, loc, rt::TraceHeader::SmId,
+                NVVM::SmIdOp::create(b, loc, b.getI32Type()));
+    Value id = arith::IndexCastOp::create(b, loc, i64, l.add(loc, cta, 1));
+    storeHeader(l, loc, rt::TraceHeader::BlockId, id);
+  });
+}
+
+void klx::nvgpu_lowering::finishTrace(Lowering &l, gpu::GPUFuncOp func) {
+  OpBuilder &b = l.b;
+  Type i64 = b.getI64Type();
+  func.walk([&](gpu::ReturnOp ret) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ret);
+    Location loc = ret.getLoc();
+    inThreadZero(l, loc, [&] {
+      storeHeader(l, loc, rt::TraceHeader::EndTimer,
+                  NVVM::GlobalTimerOp::create(b, loc, i64));
+      storeHeader(l, loc, rt::TraceHeader::EndClock,
+                  NVVM::Clock64Op::create(b, loc, i64));
+    });
+  });
 }
 
 void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
@@ -56,32 +165,31 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(inTrace.thenBlock()->getTerminator());
   Type i64 = b.getI64Type();
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  auto at = [&](Value index) {
-    Value offset = arith::IndexCastOp::create(b, loc, i64, index);
-    return LLVM::GEPOp::create(b, loc, ptr, i64, l.trace.buffer,
-                               ValueRange{offset});
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
   };
   Value clock = NVVM::Clock64Op::create(b, loc, i64);
-  Value one = arith::ConstantIntOp::create(b, loc, i64, 1);
-  Value countPtr = at(l.trace.region);
-  Value count = LLVM::LoadOp::create(b, loc, i64, countPtr);
-  LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, count, one),
-                        countPtr);
-  Value fits = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, count,
-      arith::ConstantIntOp::create(b, loc, i64, l.trace.options.events));
-  auto store = scf::IfOp::create(b, loc, fits, /*withElse=*/false);
+  Value count = LLVM::LoadOp::create(b, loc, i64, l.trace.counter);
+  Value next = arith::AddIOp::create(b, loc, count, constant(1));
+  LLVM::StoreOp::create(b, loc, next, l.trace.counter);
+  Value capacity = arith::IndexCastOp::create(b, loc, i64, l.trace.capacity);
+  Value fits =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, count, capacity);
+  auto store = scf::IfOp::create(b, loc, fits, /*withElse=*/true);
   b.setInsertionPoint(store.thenBlock()->getTerminator());
-  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
-  Value word = l.add(loc, l.add(loc, l.trace.region, l.index(loc, 1)),
-                     l.mul(loc, index, 2));
   Value stage64 = stage ? Value(arith::IndexCastOp::create(b, loc, i64, stage))
-                        : Value(arith::ConstantIntOp::create(b, loc, i64, 0));
-  Value what = arith::OrIOp::create(
-      b, loc, arith::ConstantIntOp::create(b, loc, i64, int64_t(kind)),
-      arith::ShLIOp::create(b, loc, stage64,
-                            arith::ConstantIntOp::create(b, loc, i64, 8)));
-  LLVM::StoreOp::create(b, loc, clock, at(word));
-  LLVM::StoreOp::create(b, loc, what, at(l.add(loc, word, l.index(loc, 1))));
+                        : Value(constant(0));
+  Value what =
+      arith::OrIOp::create(b, loc, constant(int64_t(kind)),
+                           arith::ShLIOp::create(b, loc, stage64, constant(8)));
+  Value word = arith::OrIOp::create(
+      b, loc, what, arith::ShLIOp::create(b, loc, clock, constant(32)));
+  Value slot =
+      l.add(loc, l.add(loc, l.trace.region, 1),
+            arith::IndexCastOp::create(b, loc, b.getIndexType(), count));
+  LLVM::StoreOp::create(b, loc, word, wordAt(l, loc, slot), kWordAlignment);
+  // Full: the count word says how many this warp recorded.
+  b.setInsertionPoint(store.elseBlock()->getTerminator());
+  LLVM::StoreOp::create(b, loc, next, wordAt(l, loc, l.trace.region),
+                        kWordAlignment);
 }

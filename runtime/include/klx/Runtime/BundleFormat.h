@@ -100,13 +100,34 @@ inline constexpr char kLatency[] = "latency";
 inline constexpr char kCtas[] = "ctas";
 inline constexpr char kWarps[] = "warps";
 inline constexpr char kEvents[] = "events";
+inline constexpr char kCtaList[] = "cta_list";
+inline constexpr char kFormat[] = "format";
 inline constexpr char kClock[] = "clock";
 inline constexpr char kWarpRoles[] = "warp_roles";
 
 } // namespace bundlefile
 
-/// What an instrumented kernel records (klx-to-nvgpu{instrument}); the
-/// numbers are the low byte of each event's second word.
+/// The trace buffer's layout (klx-to-nvgpu{instrument}, decoded by klx-run):
+/// per traced CTA a header of kTraceHeaderWords i64 words, then per warp a
+/// count word and `capacity` event words. Header: globaltimer and clock64
+/// at the CTA's start, the same at its end, %smid, the linear block id + 1.
+/// An event word: clock64's low 32 bits << 32 | stage << 8 | kind. The
+/// count word stays 0 until an event finds the region full; then it holds
+/// how many the warp had recorded. A trace section without `format` equal
+/// to this is an older layout klx-run cannot read.
+inline constexpr int kTraceFormat = 2;
+inline constexpr int kTraceHeaderWords = 6;
+enum class TraceHeader : int {
+  StartTimer = 0,
+  StartClock = 1,
+  EndTimer = 2,
+  EndClock = 3,
+  SmId = 4,
+  BlockId = 5,
+};
+
+/// What an instrumented kernel records; the numbers are the low byte of
+/// each event word.
 enum class TraceKind : int {
   WaitFullBegin = 1,
   WaitFullEnd = 2,

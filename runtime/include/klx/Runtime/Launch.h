@@ -41,6 +41,7 @@ struct DeviceOperands {
   uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
   uint64_t d = 0;                          // M x N f32
   uint64_t trace = 0;                      // the trace buffer, if any
+  int64_t traceEvents = 0;                 // its capacity per warp
   uint64_t tensorMapD = 0;        // D's boxes, when the epilogue stores by TMA
   uint64_t a = 0, b = 0;          // A and B, when they are memrefs (AMD)
   uint64_t idx = 0, x = 0, y = 0; // a gather's vectors

@@ -32,7 +32,10 @@ struct Param {
   std::array<int64_t, 2> box{}; // rows, columns
   int64_t swizzleBytes = 0;
   int64_t rank = 0;
-  unsigned abiSlots() const { return kind == Kind::Memref ? 3 + 2 * rank : 1; }
+  /// A trace is its buffer and its capacity (events per warp).
+  unsigned abiSlots() const {
+    return kind == Kind::Memref ? 3 + 2 * rank : kind == Kind::Trace ? 2 : 1;
+  }
 };
 
 /// y[i] = x[src(i) + offset] + add for i < N, src(i) = idx[i] (indirect)
@@ -50,7 +53,9 @@ struct TraceSection {
   std::string binary;
   std::vector<Param> params;
   std::vector<std::string> abi;
-  int64_t ctas = 0, warps = 0, events = 0;
+  /// The first `ctas` CTAs record (every CTA when 0), or those listed.
+  int64_t ctas = 0, warps = 0;
+  std::vector<int64_t> ctaList;
   std::vector<std::string> warpRoles;
 };
 

@@ -94,7 +94,11 @@ struct LaunchResult {
   bool traced = false;
   std::string tracePath;
   int64_t traceEvents = 0, traceDropped = 0;
-  int64_t traceWarps = 0, traceCtas = 0;
+  int64_t traceWarps = 0, traceCtas = 0, traceSms = 0;
+  /// Events per warp the buffer held; the first estimate, and whether a
+  /// warp filled it so the kernel was recorded again with room for all.
+  int64_t traceCapacity = 0, traceFirstCapacity = 0;
+  bool traceRecordedAgain = false;
   Timing tracedKernel; // the instrumented build, timed like the kernel
   std::vector<std::pair<std::string, double>> waitingShare; // per role
 };

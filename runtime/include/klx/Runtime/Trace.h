@@ -1,11 +1,15 @@
 //===- Trace.h - A measured timeline, decoded -------------------*- C++ -*-===//
 //
-// An instrumented kernel (klx export --trace) writes, for each warp of its
-// first CTAs, a count and then (clock64, what) pairs, what = kind | stage
-// << 8. This turns the buffer into per-warp events and writes Chrome trace
-// JSON (Perfetto opens it): one process per CTA, one thread per warp that
-// recorded anything, a slice per barrier wait, an instant per arrive,
-// copy and MMA issue.
+// An instrumented kernel (klx export --trace) writes, per traced CTA, a
+// header (globaltimer and clock64 at its start and end, its SM, its block
+// id) and per warp its events as clock64's low 32 bits, stage and kind
+// (BundleFormat.h, kTraceFormat). This turns the buffer into per-CTA spans
+// and per-warp events on one time axis (each SM's clock mapped onto
+// globaltimer through its CTA's two stamps) and writes Chrome trace JSON
+// (Perfetto opens it): one process per CTA, one thread per warp that
+// recorded anything, a slice per barrier wait, an instant per arrive, copy
+// and MMA issue, and a process "SMs" with a thread per SM whose slices are
+// the CTAs it ran.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +17,9 @@
 #define KLX_RUNTIME_TRACE_H
 
 #include "klx/Runtime/BundleFormat.h"
+#include "klx/Runtime/Manifest.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,29 +27,73 @@
 namespace klx::rt {
 
 struct TraceEvent {
-  int64_t clock = 0;
+  int64_t clock = 0; // the SM's clock64
+  double ns = 0;     // since the first CTA started, on globaltimer's axis
   TraceKind kind = TraceKind::CopyIssue;
   int stage = 0;
 };
 
 struct WarpTrace {
-  int cta = 0, warp = 0;
+  int cta = 0, warp = 0, sm = 0;
   std::string role;
   std::vector<TraceEvent> events;
   int64_t dropped = 0; // recorded past the buffer's end
 };
 
-struct TraceLayout {
-  int64_t ctas = 0, warps = 0, events = 0;
-  int64_t words() const { return ctas * warps * (1 + 2 * events); }
+/// When and where one CTA ran.
+struct CtaTrace {
+  int cta = 0, sm = 0;
+  double startNs = 0, endNs = 0; // since the first CTA started
+  bool ended = false;            // its end stamp was written
+  /// Nanoseconds per clock64 cycle on its SM, from the two stamps (or the
+  /// device's clock rate when the CTA has no end stamp).
+  double nsPerCycle = 0;
 };
 
-/// The warps that recorded something, in (cta, warp) order. Unknown kinds
-/// are kept out and counted in `unknown`.
-std::vector<WarpTrace> decodeTrace(const std::vector<int64_t> &buffer,
-                                   const TraceLayout &layout,
-                                   const std::vector<std::string> &warpRoles,
-                                   int64_t &unknown);
+/// Where the buffer's words go: `slots` CTAs of `warps` warps, `capacity`
+/// events per warp.
+struct TraceLayout {
+  int64_t slots = 0, warps = 0, capacity = 0;
+  int64_t ctaWords() const {
+    return kTraceHeaderWords + warps * (1 + capacity);
+  }
+  int64_t words() const { return slots * ctaWords(); }
+};
+
+struct DecodedTrace {
+  std::vector<CtaTrace> ctas;   // by block id
+  std::vector<WarpTrace> warps; // that recorded something, by (cta, warp)
+  int64_t unknown = 0;          // events of a kind klx does not know
+  /// The most events one warp recorded, written or not: the capacity that
+  /// would have kept every event.
+  int64_t mostRecorded = 0;
+  int64_t dropped() const;
+};
+
+/// `clockKHz` is the device's clock rate, used only for a CTA without an
+/// end stamp.
+DecodedTrace decodeTrace(const std::vector<int64_t> &buffer,
+                         const TraceLayout &layout,
+                         const std::vector<std::string> &warpRoles,
+                         double clockKHz);
+
+/// The buffer for a launch of `grid` CTAs: a slot per traced CTA, room for
+/// traceCapacityFor's events per warp.
+TraceLayout traceLayoutFor(const Manifest &m, const TraceSection &t,
+                           const ProblemSize &size,
+                           const std::array<unsigned, 3> &grid);
+
+/// The most a trace buffer may take on the GPU (and in klx-run's memory).
+inline constexpr int64_t kMaxTraceBytes = int64_t(4) << 30;
+
+/// How many SMs ran a traced CTA.
+int64_t countSms(const DecodedTrace &trace);
+
+/// Events per warp to make room for before a first recording: a k step
+/// records at most 6 events per warp (a wait's two ends, two copies or an
+/// MMA, an arrive), a tile a few more; `tilesPerCta` and `kSteps` from the
+/// problem and the grid.
+int64_t traceCapacityFor(int64_t tilesPerCta, int64_t kSteps);
 
 struct TraceSummary {
   int64_t events = 0;
@@ -54,11 +104,10 @@ struct TraceSummary {
 
 TraceSummary summarizeTrace(const std::vector<WarpTrace> &warps);
 
-/// Chrome trace JSON. `clockKHz` converts clock64 cycles to microseconds;
-/// each CTA's time starts at its first event (SM clocks are not shared).
-std::string chromeTraceJson(const std::vector<WarpTrace> &warps,
-                            double clockKHz, const std::string &kernel,
-                            const std::string &note);
+/// Chrome trace JSON, times in microseconds since the first CTA started;
+/// `clockKHz` is stated in otherData (the window turns times into cycles).
+std::string chromeTraceJson(const DecodedTrace &trace, double clockKHz,
+                            const std::string &kernel, const std::string &note);
 
 } // namespace klx::rt
 
