@@ -52,6 +52,17 @@ public:
     return false;
   }
 
+  /// Frees one allocation before the session ends (a trace buffer
+  /// replaced by a bigger one).
+  void release(cu::DevicePtr ptr) {
+    for (size_t i = 0; i < allocations.size(); ++i)
+      if (allocations[i] == ptr) {
+        cu.memFree(ptr);
+        allocations.erase(allocations.begin() + long(i));
+        return;
+      }
+  }
+
   bool alloc(cu::DevicePtr &ptr, size_t bytes) {
     if (!check("cuMemAlloc", cu.memAlloc(&ptr, bytes)))
       return false;

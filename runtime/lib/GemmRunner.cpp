@@ -101,10 +101,11 @@ public:
 
 private:
   /// The instrumented build's function, ready to launch.
-  bool loadTraceFunction(cu::Function &function);
-  /// One instrumented launch into a fresh buffer of `layout`, decoded.
+  bool loadTraceFunction(const std::string &cubin, cu::Function &function);
+  /// One instrumented launch into a fresh buffer of `layout` (`buffer`,
+  /// freed first if set), decoded.
   Failed recordOnce(cu::Function function, const TraceLayout &layout,
-                    DecodedTrace &decoded, Issue &issue);
+                    cu::DevicePtr &buffer, DecodedTrace &decoded, Issue &issue);
   bool launch(size_t set);
   /// D's `dCount` elements at `from`, as floats.
   bool readOutput(cu::DevicePtr from, std::vector<float> &values);
@@ -335,12 +336,8 @@ Failed GemmRun::time() {
   return std::nullopt;
 }
 
-bool GemmRun::loadTraceFunction(cu::Function &function) {
-  std::string cubin;
-  if (!readFile(dir + "/" + m.trace->binary, cubin) || cubin.empty()) {
-    s.error = dir + "/" + m.trace->binary + ": missing or empty";
-    return false;
-  }
+bool GemmRun::loadTraceFunction(const std::string &cubin,
+                                cu::Function &function) {
   return s.check("cuModuleLoadData",
                  cu.moduleLoadData(&s.traceModule, cubin.data())) &&
          s.check(
@@ -354,10 +351,13 @@ bool GemmRun::loadTraceFunction(cu::Function &function) {
 }
 
 Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
-                           DecodedTrace &decoded, Issue &issue) {
+                           cu::DevicePtr &buffer, DecodedTrace &decoded,
+                           Issue &issue) {
   const TraceSection &t = *m.trace;
   size_t bytes = size_t(layout.words()) * 8;
-  cu::DevicePtr buffer = 0;
+  if (buffer)
+    s.release(buffer);
+  buffer = 0;
   if (!s.alloc(buffer, bytes) ||
       !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)))
     return driverError();
@@ -390,11 +390,13 @@ Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
 // like the kernel to state what recording costs.
 Failed GemmRun::recordTrace() {
   const TraceSection &t = *m.trace; // checked before the driver
+  std::string cubin;
+  if (!readFile(dir + "/" + t.binary, cubin) || cubin.empty())
+    return fail(result, RunStatus::BundleError,
+                dir + "/" + t.binary + ": missing or empty");
   cu::Function function = nullptr;
-  if (!loadTraceFunction(function))
-    return s.error.find("missing") != std::string::npos
-               ? fail(result, RunStatus::BundleError, s.error)
-               : driverError();
+  if (!loadTraceFunction(cubin, function))
+    return driverError();
   TraceLayout layout = traceLayoutFor(m, t, result.size, result.grid);
   if (layout.words() * 8 > kMaxTraceBytes)
     return fail(result, RunStatus::BundleError,
@@ -406,14 +408,17 @@ Failed GemmRun::recordTrace() {
   result.traceFirstCapacity = layout.capacity;
   DecodedTrace decoded;
   Issue traced;
-  if (Failed failed = recordOnce(function, layout, decoded, traced))
+  cu::DevicePtr buffer = 0;
+  if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
     return failed;
-  if (decoded.dropped() > 0 &&
-      decoded.mostRecorded * 8 * layout.slots * layout.warps <=
-          kMaxTraceBytes) {
+  // A warp filled its buffer: once more with room for the most any warp
+  // recorded (the same launch records the same events), if that fits.
+  TraceLayout roomier = layout;
+  roomier.capacity = decoded.mostRecorded;
+  if (decoded.dropped() > 0 && roomier.words() * 8 <= kMaxTraceBytes) {
     result.traceRecordedAgain = true;
-    layout.capacity = decoded.mostRecorded;
-    if (Failed failed = recordOnce(function, layout, decoded, traced))
+    layout = roomier;
+    if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
       return failed;
   }
   TraceSummary summary = summarizeTrace(decoded.warps);

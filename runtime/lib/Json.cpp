@@ -125,11 +125,15 @@ void locate(std::string_view text, size_t byte, JsonError &error) {
 }
 
 /// nlohmann's "[json.exception.parse_error.101] parse error at line 2,
-/// column 7: syntax error while ..." without the part we print ourselves.
+/// column 7: syntax error while ..." without the part we print ourselves
+/// (the position, or the "[json.exception.NAME] " tag).
 std::string reason(const std::string &what) {
   size_t column = what.find("column ");
   size_t colon = column == std::string::npos ? column : what.find(": ", column);
-  return colon == std::string::npos ? what : what.substr(colon + 2);
+  if (colon != std::string::npos)
+    return what.substr(colon + 2);
+  size_t tag = what.rfind("] ", 64);
+  return tag == std::string::npos ? what : what.substr(tag + 2);
 }
 
 } // namespace
@@ -144,6 +148,9 @@ std::optional<Json> klx::rt::parseJson(std::string_view text,
     error.message = reason(e.what());
   } catch (const DuplicateKey &e) {
     error.message = e.message;
+  } catch (const Json::exception &e) {
+    // A number past a double's range (out_of_range.406) and the like.
+    error.message = reason(e.what());
   }
   return std::nullopt;
 }
@@ -166,4 +173,8 @@ std::optional<Json> klx::rt::parseJsonObject(std::string_view text,
     return std::nullopt;
   }
   return root;
+}
+
+std::string klx::rt::dumpJson(const Json &value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -489,12 +489,22 @@ bool readTraceSection(Reader &r, const Json &trace, Manifest &m,
                             " (export the bundle again)");
     return false;
   }
-  section.ctas = t.integer(bf::kCtas, 0, 1 << 20);
+  section.ctas = t.integer(bf::kCtas, 0, kMaxTraceCtas);
   section.warps = t.integer(bf::kWarps, 1, 32);
-  if (const Json *list = member(trace, bf::kCtaList); list && list->is_array())
+  // The kernel has its list built in; the buffer needs a slot for each.
+  if (const Json *list = member(trace, bf::kCtaList)) {
+    bool wellFormed = list->is_array() && list->size() <= kMaxTraceCtaList;
+    for (const Json &id : wellFormed ? *list : Json::array())
+      wellFormed &= id.is_number_integer() && id.get<int64_t>() >= 0;
+    if (!wellFormed) {
+      t.fail(bf::kCtaList, "must hold at most " +
+                               std::to_string(kMaxTraceCtaList) +
+                               " block ids (whole numbers from 0)");
+      return false;
+    }
     for (const Json &id : *list)
-      if (id.is_number_integer() && id.get<int64_t>() >= 0)
-        section.ctaList.push_back(id.get<int64_t>());
+      section.ctaList.push_back(id.get<int64_t>());
+  }
   const Json *params = t.field(bf::kParams, JsonKind::Array);
   const Json *abi = t.field(bf::kAbi, JsonKind::Array);
   if (t.failed())

@@ -197,7 +197,8 @@ std::string klx::rt::formatText(const LaunchResult &r) {
     if (r.traceRecordedAgain)
       out += " (a warp filled the first estimate, " +
              std::to_string(r.traceFirstCapacity) +
-             ", so the kernel was recorded again with room for every event)";
+             ", so the kernel was recorded again with room for the most one "
+             "warp recorded)";
     if (r.traceDropped)
       out += "; " + std::to_string(r.traceDropped) +
              " events past a full buffer were counted, not written";
@@ -282,5 +283,5 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
   }
   if (!r.blasNote.empty())
     j["cublas_note"] = r.blasNote;
-  return j.dump() + "\n";
+  return dumpJson(j) + "\n";
 }

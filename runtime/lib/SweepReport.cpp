@@ -231,7 +231,7 @@ std::string klx::rt::formatSweepJson(const SweepPlan &plan,
   j["exit_code"] = s.exitCode;
   j[sweepfile::kOrdered] = plan.ordered;
   j[sweepfile::kSizes] = sizes;
-  return j.dump() + "\n";
+  return dumpJson(j) + "\n";
 }
 
 std::string klx::rt::formatSweepCsv(const SweepPlan &plan,

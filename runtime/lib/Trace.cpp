@@ -93,7 +93,10 @@ WarpTrace readWarp(const std::vector<int64_t> &buffer, int64_t region,
     ++written;
   recorded = count > 0 ? count : written;
   trace.dropped = recorded - written;
-  uint32_t start32 = uint32_t(uint64_t(startClock));
+  // Each event's 32 clock bits are widened against the one before (one
+  // thread writes a warp's events in order), so a CTA may run past 2^32
+  // cycles as long as no two of a warp's events are that far apart.
+  int64_t previous = startClock;
   for (int64_t i = 0; i < written; ++i) {
     uint64_t word = uint64_t(buffer[size_t(region + 1 + i)]);
     int64_t kind = int64_t(word & 0xFF);
@@ -102,7 +105,9 @@ WarpTrace readWarp(const std::vector<int64_t> &buffer, int64_t region,
       continue;
     }
     uint32_t clock32 = uint32_t(word >> 32);
-    int64_t clock = startClock + int64_t(uint32_t(clock32 - start32));
+    int64_t clock =
+        previous + int64_t(uint32_t(clock32 - uint32_t(uint64_t(previous))));
+    previous = clock;
     trace.events.push_back({clock,
                             startNs + double(clock - startClock) * nsPerCycle,
                             TraceKind(kind), int((word >> 8) & 0xFFFFFF)});
@@ -247,7 +252,7 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
   bool first = true;
   auto emit = [&](const Json &event) {
     out += first ? "" : ",";
-    out += event.dump();
+    out += dumpJson(event);
     first = false;
   };
   auto us = [](double ns) { return ns / 1e3; };
@@ -333,6 +338,6 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                               "times from the first CTA's start"},
                 {"ctas", trace.ctas.size()},
                 {"note", note}};
-  out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + other.dump() + "}";
+  out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + dumpJson(other) + "}";
   return out + "\n";
 }

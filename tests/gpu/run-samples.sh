@@ -130,6 +130,7 @@ run_bundles() {
   printf '%-16s %-14s rc=%d  %s\n' "trace" "1024x1024x1024" "$rc" \
     "$(grep -o 'trace: [0-9]* events.*' "$log" | head -1)"
   if [[ $rc -ne 0 ]] || ! grep -q '"warp 8 (producer)"' "$hang.json" ||
+     ! grep -q '"args":{"name":"SMs"}' "$hang.json" ||
      ! grep -q '"warp 0 (consumer)"' "$hang.json"; then
     failed=1
     cat "$log"

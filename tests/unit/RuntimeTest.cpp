@@ -85,6 +85,11 @@ TEST_CASE("JSON: values, escapes and error positions", "[runtime]") {
   // Equal keys in different objects are fine.
   CHECK(parseJson(R"({"p": {"m": 1}, "q": [{"m": 1}, {"m": 2}]})", error));
   CHECK_FALSE(parseJson(std::string(100, '['), error));
+  // Past a double's range: a message, not an exception.
+  CHECK_FALSE(parseJson(R"({"M": 1e400})", error));
+  CHECK(error.message.find("1e400") != std::string::npos);
+  // Bytes that are not UTF-8 (a child's stderr) are replaced, not thrown.
+  CHECK(dumpJson(Json("a\xff")) == "\"a\xef\xbf\xbd\"");
   CHECK_FALSE(parseJson("\x01\xff", error));
   CHECK_FALSE(parseJson("", error));
   CHECK(error.line == 1);
@@ -614,6 +619,12 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
       manifestError(replaced(withTrace, R"("ptr", "i64"]},)", R"("ptr"]},)")) ==
       "manifest.json: trace.params must flatten to abi and hold one trace "
       "buffer");
+  // The kernel writes a slot per listed CTA: a list klx-run cannot size
+  // the buffer from is refused.
+  CHECK(manifestError(replaced(withTrace, R"("cta_list": [],)",
+                               R"("cta_list": [3, -1],)")) ==
+        "manifest.json: trace.cta_list must hold at most 64 block ids (whole "
+        "numbers from 0)");
   // A bundle exported before the whole-kernel layout says to export again.
   CHECK(manifestError(replaced(withTrace, R"("format": 2, )", "")) ==
         "manifest.json: trace.format is 1: the bundle's trace buffer is laid "

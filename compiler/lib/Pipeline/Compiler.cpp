@@ -19,6 +19,7 @@
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 #include "klx/InitAll.h"
 #include "klx/Pipeline/SnapshotRecorder.h"
+#include "klx/Runtime/BundleFormat.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -547,16 +548,20 @@ std::string klx::checkTraceCtas(llvm::StringRef ctas) {
     return "";
   llvm::SmallVector<llvm::StringRef> ids;
   ctas.split(ids, ',');
-  if (ids.size() > 64)
+  if (ids.size() > rt::kMaxTraceCtaList)
     return "lists " + std::to_string(ids.size()) +
-           " CTAs; a list holds at most 64 (or use all, or a count)";
+           " CTAs; a list holds at "
+           "most " +
+           std::to_string(rt::kMaxTraceCtaList) + " (or use all, or a count)";
   for (llvm::StringRef id : ids) {
-    unsigned value = 0;
-    if (id.trim().getAsInteger(10, value))
+    // No spaces: the text goes into klx-to-nvgpu's options as it is.
+    uint64_t value = 0;
+    if (id.getAsInteger(10, value))
       return "'" + id.str() +
              "' is not a CTA: give all, a count (4) or block ids (0,5,131)";
-    if (ids.size() == 1 && value == 0)
-      return "0 CTAs record nothing: give all, a count from 1, or block ids";
+    if (ids.size() == 1 && (value == 0 || value > uint64_t(rt::kMaxTraceCtas)))
+      return "records " + id.str() + " CTAs: give all, a count from 1 to " +
+             std::to_string(rt::kMaxTraceCtas) + ", or block ids";
   }
   return "";
 }

@@ -117,6 +117,10 @@ inline constexpr char kWarpRoles[] = "warp_roles";
 /// to this is an older layout klx-run cannot read.
 inline constexpr int kTraceFormat = 2;
 inline constexpr int kTraceHeaderWords = 6;
+/// A trace records every CTA, the first N (at most kMaxTraceCtas) or a
+/// list of at most kMaxTraceCtaList block ids.
+inline constexpr int64_t kMaxTraceCtas = int64_t(1) << 20;
+inline constexpr size_t kMaxTraceCtaList = 64;
 enum class TraceHeader : int {
   StartTimer = 0,
   StartClock = 1,

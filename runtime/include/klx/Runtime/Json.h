@@ -2,9 +2,10 @@
 //
 // klx-run builds on machines without LLVM, so it cannot use llvm::json; it
 // uses nlohmann's JSON (Debian's nlohmann-json3-dev, header only). This adds
-// what klx-run's messages need: errors as LINE:COL, a duplicate key refused
-// rather than silently overwritten, and the kind of a value in words
-// ("must be a number, not a string").
+// what klx-run's messages need: syntax errors as LINE:COL, a duplicate key
+// refused (named by its path; nlohmann's parser does not say where) rather
+// than silently overwritten, no exception escaping, and the kind of a value
+// in words ("must be a number, not a string").
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,10 @@ std::optional<Json> parseJsonObject(std::string_view text,
 
 /// A number for JSON output: NaN and infinities become null (JSON has none).
 Json finiteOrNull(double value);
+
+/// Compact JSON text. Bytes that are not UTF-8 (a child's stderr, a path)
+/// become U+FFFD instead of throwing.
+std::string dumpJson(const Json &value);
 
 } // namespace klx::rt
 

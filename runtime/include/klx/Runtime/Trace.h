@@ -62,7 +62,7 @@ struct TraceLayout {
 
 struct DecodedTrace {
   std::vector<CtaTrace> ctas;   // by block id
-  std::vector<WarpTrace> warps; // that recorded something, by (cta, warp)
+  std::vector<WarpTrace> warps; // that recorded something, by slot, then warp
   int64_t unknown = 0;          // events of a kind klx does not know
   /// The most events one warp recorded, written or not: the capacity that
   /// would have kept every event.
