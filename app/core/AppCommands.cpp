@@ -176,6 +176,9 @@ template <> void AppController::on(const cmd::StartSweep &c, double) {
 template <> void AppController::on(const cmd::OpenSweepResults &c, double) {
   openSweepResults(c.path);
 }
+template <> void AppController::on(const cmd::OpenTrace &c, double) {
+  openTrace(c.path);
+}
 
 } // namespace klx::app
 

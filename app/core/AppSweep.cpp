@@ -2,7 +2,8 @@
 //
 // A sweep asked for in the pane: its -D lists and sizes checked here (the
 // pane says what is wrong), then compiled and run by the SweepWorker; or
-// a sweep's results read from a file a machine with a GPU wrote.
+// a sweep's results, or a recorded trace (the Measured pane), read from a
+// file a machine with a GPU wrote.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,4 +88,29 @@ void AppController::openSweepResults(const std::string &path) {
   sweep.results = std::make_shared<const SweepResults>(std::move(*results));
   sweep.source = path;
   ++sweep.serial;
+}
+
+void AppController::openTrace(const std::string &path) {
+  showPanel("Measured");
+  GpuRunRecord record;
+  record.label = "trace " + path;
+  record.status = "error";
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  std::string error;
+  std::optional<MeasuredTimeline> timeline;
+  if (!buffer)
+    error = buffer.getError().message();
+  else
+    timeline = readMeasuredTimeline((*buffer)->getBuffer().str(), error);
+  if (!timeline) {
+    record.message = path + ": " + error;
+    setMessage(record.message, /*isError=*/true);
+  } else {
+    record.status = "imported";
+    record.message = "read from " + path;
+    timeline->label = record.label;
+    record.measured = std::make_shared<MeasuredTimeline>(std::move(*timeline));
+  }
+  appState.gpuRuns.push_back(std::move(record));
 }

@@ -151,6 +151,12 @@ struct OpenSweepResults {
   std::string path;
 };
 
+/// Read a Chrome trace klx-run --trace wrote (here or on a GPU machine) as
+/// a run of its own: the Measured pane and the Barrier timeline show it.
+struct OpenTrace {
+  std::string path;
+};
+
 } // namespace cmd
 
 using Command = std::variant<
@@ -163,7 +169,7 @@ using Command = std::variant<
     cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
     cmd::ResetLayout, cmd::SetLayout, cmd::SetZoom, cmd::SetTheme,
     cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule, cmd::StartSweep,
-    cmd::OpenSweepResults>;
+    cmd::OpenSweepResults, cmd::OpenTrace>;
 
 /// Commands collected while drawing a frame.
 class CommandQueue {

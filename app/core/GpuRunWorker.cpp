@@ -241,7 +241,8 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
       if (std::optional<MeasuredTimeline> t =
               readMeasuredTimeline((*text)->getBuffer().str(), why)) {
         t->label = label;
-        t->device = record.device;
+        if (t->device.empty()) // a trace says its SM count too
+          t->device = record.device;
         record.measured = std::make_shared<MeasuredTimeline>(std::move(*t));
       }
     }

@@ -2,12 +2,38 @@
 
 #include "MeasuredTimeline.h"
 
+#include "klx/Runtime/BundleFormat.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <map>
 
 using namespace klx::app;
+
+namespace {
+
+/// The lanes that have events, each sorted by start; returns the last end.
+double collectLanes(std::map<int64_t, MeasuredLane> &byId,
+                    std::vector<MeasuredLane> &out) {
+  double end = 0;
+  for (auto &[id, lane] : byId) {
+    if (lane.events.empty())
+      continue;
+    std::stable_sort(lane.events.begin(), lane.events.end(),
+                     [](const MeasuredEvent &a, const MeasuredEvent &b) {
+                       return a.start < b.start;
+                     });
+    for (const MeasuredEvent &e : lane.events) {
+      lane.longest = std::max(lane.longest, e.end - e.start);
+      end = std::max(end, e.end);
+    }
+    out.push_back(std::move(lane));
+  }
+  return end;
+}
+
+} // namespace
 
 std::optional<MeasuredTimeline>
 klx::app::readMeasuredTimeline(const std::string &text, std::string &error) {
@@ -27,6 +53,8 @@ klx::app::readMeasuredTimeline(const std::string &text, std::string &error) {
   // "clock64 cycles at 1980000 kHz; ..." gives the rate the microseconds
   // were computed at, to turn them back into cycles.
   if (const llvm::json::Object *other = root->getObject("otherData"))
+    timeline.device = other->getString("device").value_or("").str();
+  if (const llvm::json::Object *other = root->getObject("otherData"))
     if (std::optional<llvm::StringRef> clock = other->getString("clock")) {
       llvm::StringRef rest = clock->split(" at ").second;
       rest.take_while([](char c) { return isdigit(c); })
@@ -38,16 +66,19 @@ klx::app::readMeasuredTimeline(const std::string &text, std::string &error) {
   }
   double cyclesPerUs = timeline.clockKHz / 1e3;
   std::map<int64_t, MeasuredLane> lanes; // CTA 0's, by warp
+  std::map<int64_t, MeasuredLane> sms;   // the SMs process's, by SM
   for (const llvm::json::Value &value : *events) {
     const llvm::json::Object *e = value.getAsObject();
-    if (!e || e->getInteger("pid").value_or(-1) != 0)
+    int64_t pid = e ? e->getInteger("pid").value_or(-1) : -1;
+    if (pid != 0 && pid != klx::rt::kTraceSmsPid)
       continue;
+    std::map<int64_t, MeasuredLane> &into = pid == 0 ? lanes : sms;
     int64_t tid = e->getInteger("tid").value_or(-1);
     llvm::StringRef ph = e->getString("ph").value_or("");
     llvm::StringRef name = e->getString("name").value_or("");
     if (ph == "M" && name == "thread_name") {
       if (const llvm::json::Object *args = e->getObject("args"))
-        lanes[tid].name = args->getString("name").value_or("").str();
+        into[tid].name = args->getString("name").value_or("").str();
       continue;
     }
     if (ph != "X" && ph != "i")
@@ -56,20 +87,16 @@ klx::app::readMeasuredTimeline(const std::string &text, std::string &error) {
     event.name = name.str();
     event.start = e->getNumber("ts").value_or(0) * cyclesPerUs;
     event.end = event.start + e->getNumber("dur").value_or(0) * cyclesPerUs;
-    lanes[tid].events.push_back(std::move(event));
+    into[tid].events.push_back(std::move(event));
   }
-  for (auto &[tid, lane] : lanes) {
-    if (lane.events.empty())
-      continue;
-    std::stable_sort(lane.events.begin(), lane.events.end(),
-                     [](const MeasuredEvent &a, const MeasuredEvent &b) {
-                       return a.start < b.start;
-                     });
-    for (const MeasuredEvent &e : lane.events) {
-      lane.longest = std::max(lane.longest, e.end - e.start);
-      timeline.endTime = std::max(timeline.endTime, e.end);
-    }
-    timeline.lanes.push_back(std::move(lane));
-  }
+  timeline.endTime = collectLanes(lanes, timeline.lanes);
+  timeline.smsEndTime = collectLanes(sms, timeline.sms);
   return timeline;
+}
+
+size_t MeasuredTimeline::ctaCount() const {
+  size_t n = 0;
+  for (const MeasuredLane &sm : sms)
+    n += sm.events.size();
+  return n;
 }

@@ -1,8 +1,9 @@
 //===- MeasuredTimeline.h - A measured timeline, read back ------*- C++ -*-===//
 //
 // klx-run --trace writes Chrome trace JSON; the Barrier timeline pane
-// reads it back to draw the measured lanes under the simulated ones, on
-// the same axis of cycles.
+// reads it back to draw the first CTA's measured lanes under the simulated
+// ones, on the same axis of cycles, and the Measured pane draws its "SMs"
+// process: which CTA each SM ran, and when.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,11 @@ struct MeasuredTimeline {
   double clockKHz = 0;
   std::vector<MeasuredLane> lanes; // the first traced CTA's warps
   double endTime = 0;
+  /// One lane per SM that ran a traced CTA ("SM 12"), by SM; its events
+  /// are the CTAs ("CTA 5"), in cycles since the first CTA started.
+  std::vector<MeasuredLane> sms;
+  double smsEndTime = 0;
+  size_t ctaCount() const;
 };
 
 /// Reads the first CTA of a klx-run trace; nullopt with `error` when the

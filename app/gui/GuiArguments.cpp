@@ -91,6 +91,8 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
       args.run = arg.str();
     else if (arg.consume_front("--sweep="))
       args.sweep = arg.str();
+    else if (arg.consume_front("--open-trace="))
+      args.trace = arg.str();
     else if (arg.consume_front("--run-timeline=")) {
       args.run = arg.str();
       args.runTimeline = true;

@@ -33,6 +33,8 @@ struct GuiArguments {
   /// A sweep's results to show in the Sweep pane (`klx sweep --json` or
   /// `klx-run --sweep --json` output).
   std::string sweep;
+  /// A Chrome trace klx-run --trace wrote, opened as a run (Measured pane).
+  std::string trace;
   /// Seconds a compile may take before it is reported stopped.
   double timeout = kDefaultCompileSeconds;
   std::string ptxas, nvdisasm;

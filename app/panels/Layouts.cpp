@@ -61,7 +61,8 @@ constexpr Tab kExploreTabs[] = {{"Warp roles", "Structure"},
                                 {"Steps", "Structure"},
                                 {"Lesson", "Guide"},
                                 {"Run", "Guide"},
-                                {"Sweep", "Guide"}};
+                                {"Sweep", "Guide"},
+                                {"Measured", "Guide"}};
 constexpr Tab kTeachTabs[] = {{"Warp roles", "Structure"},
                               {"Steps", "Structure"},
                               {"Passes", "Structure"},
@@ -69,6 +70,7 @@ constexpr Tab kTeachTabs[] = {{"Warp roles", "Structure"},
                               {"Run", "Guide"},
                               {"Sweep", "Guide"},
                               {"Barrier timeline", "Output"},
+                              {"Measured", "Output"},
                               {"Assembly", "Output"}};
 
 template <size_t N>

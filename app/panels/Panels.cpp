@@ -19,6 +19,7 @@ std::unique_ptr<Panel> createAssemblyPanel();
 std::unique_ptr<Panel> createRunPanel();
 std::unique_ptr<Panel> createSweepPanel();
 std::unique_ptr<Panel> createTimelinePanel();
+std::unique_ptr<Panel> createMeasuredPanel();
 std::unique_ptr<Panel> createStepsPanel();
 std::unique_ptr<Panel> createComparePanel();
 std::unique_ptr<Panel> createLessonPanel();
@@ -37,6 +38,7 @@ std::vector<std::unique_ptr<klx::app::Panel>> klx::app::createPanels() {
   panels.push_back(createRunPanel());
   panels.push_back(createSweepPanel());
   panels.push_back(createTimelinePanel());
+  panels.push_back(createMeasuredPanel());
   // Last: drawn over the panes it compares while Compare mode is on. Which
   // panes share a window as tabs is the layout's (Layouts.cpp).
   panels.push_back(createComparePanel());

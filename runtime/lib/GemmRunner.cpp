@@ -428,7 +428,9 @@ Failed GemmRun::recordTrace() {
                      std::to_string(result.tracedKernel.median) + " ms vs " +
                      std::to_string(result.kernel.median) + " ms without";
   std::ofstream file(options.tracePath, std::ios::binary);
-  file << chromeTraceJson(decoded, result.clockKHz, m.entry, note);
+  file << chromeTraceJson(decoded, result.clockKHz, m.entry, note,
+                          result.device + " (" +
+                              std::to_string(result.smCount) + " SMs)");
   if (!file)
     return fail(result, RunStatus::BundleError,
                 options.tracePath + ": cannot write the trace");

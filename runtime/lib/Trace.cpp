@@ -245,7 +245,8 @@ TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
 
 std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                                      const std::string &kernel,
-                                     const std::string &note) {
+                                     const std::string &note,
+                                     const std::string &device) {
   // Written one event at a time: a whole kernel's trace holds millions, too
   // many to build as one document first.
   std::string out = "{\"traceEvents\":[";
@@ -257,14 +258,13 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
   };
   auto us = [](double ns) { return ns / 1e3; };
   // The SMs first: which CTA each ran, and when (waves, the tail).
-  constexpr int kSmsPid = 1 << 30;
   emit({{"name", "process_name"},
         {"ph", "M"},
-        {"pid", kSmsPid},
+        {"pid", kTraceSmsPid},
         {"args", {{"name", "SMs"}}}});
   emit({{"name", "process_sort_index"},
         {"ph", "M"},
-        {"pid", kSmsPid},
+        {"pid", kTraceSmsPid},
         {"args", {{"sort_index", -1}}}});
   std::vector<bool> named;
   for (const CtaTrace &cta : trace.ctas) {
@@ -273,7 +273,7 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
     if (!named[size_t(cta.sm)])
       emit({{"name", "thread_name"},
             {"ph", "M"},
-            {"pid", kSmsPid},
+            {"pid", kTraceSmsPid},
             {"tid", cta.sm},
             {"args", {{"name", "SM " + std::to_string(cta.sm)}}}});
     named[size_t(cta.sm)] = true;
@@ -281,7 +281,7 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
           {"ph", "X"},
           {"ts", us(cta.startNs)},
           {"dur", us(cta.endNs - cta.startNs)},
-          {"pid", kSmsPid},
+          {"pid", kTraceSmsPid},
           {"tid", cta.sm},
           {"args", {{"cta", cta.cta}, {"sm", cta.sm}}}});
     emit({{"name", "process_name"},
@@ -337,6 +337,7 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                               " kHz, every SM's mapped onto globaltimer; "
                               "times from the first CTA's start"},
                 {"ctas", trace.ctas.size()},
+                {"device", device},
                 {"note", note}};
   out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + dumpJson(other) + "}";
   return out + "\n";

@@ -549,3 +549,21 @@ TEST_CASE("GUI: a sweep measured on the H100, as a chart", "[gui][sweep]") {
   CHECK(after.blue > before.blue + 3000); // the seven others
   CHECK(countDiffering(empty, chart, kRun) > 10000);
 }
+
+TEST_CASE("GUI: a recorded trace opened as SMs x time", "[gui][trace]") {
+  // klx-run --trace on the H100 (fixture: the SMs and CTA 0 of the
+  // warp-specialized GEMM at 2048^3): the Measured tab draws a box per CTA
+  // on each of 128 SMs, and says how many ran where.
+  Image empty = screenshot("measured-empty.png", {"--show=Measured"});
+  Image sms = screenshot("measured-sms.png",
+                         {"--open-trace=" + std::string(KLX_SOURCE_DIR) +
+                          "/tests/fixtures/trace/h100-ws-2048.json"});
+  RegionStats before = measure(empty, kRun), after = measure(sms, kRun);
+  INFO("Guide pane: reddish " << before.reddish << " -> " << after.reddish
+                              << ", stddev " << before.stddev << " -> "
+                              << after.stddev);
+  // The CTAs' boxes (each SM's first CTA: the first stage colour, reddish)
+  // fill most of the pane.
+  CHECK(countDiffering(empty, sms, kRun) > 30000);
+  CHECK(after.reddish > before.reddish + 30000);
+}

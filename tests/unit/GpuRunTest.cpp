@@ -187,7 +187,8 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   klx::rt::WarpTrace other = consumer;
   other.cta = 1; // only the first CTA is drawn
   trace.warps = {consumer, other};
-  std::string json = klx::rt::chromeTraceJson(trace, 1980000, "gemm", "");
+  std::string json =
+      klx::rt::chromeTraceJson(trace, 1980000, "gemm", "", "H100 (132 SMs)");
   std::string error;
   std::optional<MeasuredTimeline> t = readMeasuredTimeline(json, error);
   INFO(error);
@@ -202,6 +203,16 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(t->lanes[0].events[1].name == "mma[2]");
   CHECK(t->lanes[0].events[1].start == Approx(700));
   CHECK(t->endTime == Approx(700));
+  // The SMs process: a lane per SM, a box per CTA (800 ns = 1584 cycles).
+  CHECK(t->device == "H100 (132 SMs)");
+  REQUIRE(t->sms.size() == 2);
+  CHECK(t->sms[0].name == "SM 5");
+  REQUIRE(t->sms[0].events.size() == 1);
+  CHECK(t->sms[0].events[0].name == "CTA 0");
+  CHECK(t->sms[0].events[0].end == Approx(1584));
+  CHECK(t->sms[1].name == "SM 6");
+  CHECK(t->ctaCount() == 2);
+  CHECK(t->smsEndTime == Approx(1584));
 
   CHECK_FALSE(readMeasuredTimeline("{}", error));
   CHECK(error == "the trace has no traceEvents");

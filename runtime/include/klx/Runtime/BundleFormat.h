@@ -121,6 +121,10 @@ inline constexpr int kTraceHeaderWords = 6;
 /// list of at most kMaxTraceCtaList block ids.
 inline constexpr int64_t kMaxTraceCtas = int64_t(1) << 20;
 inline constexpr size_t kMaxTraceCtaList = 64;
+/// In the Chrome trace klx-run writes, the process whose threads are the
+/// SMs and whose slices are the CTAs each ran (the CTAs' own processes are
+/// their block ids).
+inline constexpr int64_t kTraceSmsPid = int64_t(1) << 30;
 enum class TraceHeader : int {
   StartTimer = 0,
   StartClock = 1,

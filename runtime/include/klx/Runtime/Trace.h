@@ -107,7 +107,8 @@ TraceSummary summarizeTrace(const std::vector<WarpTrace> &warps);
 /// Chrome trace JSON, times in microseconds since the first CTA started;
 /// `clockKHz` is stated in otherData (the window turns times into cycles).
 std::string chromeTraceJson(const DecodedTrace &trace, double clockKHz,
-                            const std::string &kernel, const std::string &note);
+                            const std::string &kernel, const std::string &note,
+                            const std::string &device = "");
 
 } // namespace klx::rt
 
