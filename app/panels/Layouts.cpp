@@ -57,12 +57,10 @@ constexpr Slot kTeach[] = {
 struct Tab {
   const char *pane, *window;
 };
-constexpr Tab kExploreTabs[] = {{"Warp roles", "Structure"},
-                                {"Steps", "Structure"},
-                                {"Lesson", "Guide"},
-                                {"Run", "Guide"},
-                                {"Sweep", "Guide"},
-                                {"Measured", "Guide"}};
+constexpr Tab kExploreTabs[] = {
+    {"Warp roles", "Structure"}, {"Steps", "Structure"},
+    {"Lesson", "Guide"},         {"Run", "Guide"},
+    {"Sweep", "Guide"},          {"Measured", "Guide"}};
 constexpr Tab kTeachTabs[] = {{"Warp roles", "Structure"},
                               {"Steps", "Structure"},
                               {"Passes", "Structure"},
