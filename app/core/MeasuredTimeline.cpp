@@ -52,8 +52,17 @@ klx::app::readMeasuredTimeline(const std::string &text, std::string &error) {
   MeasuredTimeline timeline;
   // "clock64 cycles at 1980000 kHz; ..." gives the rate the microseconds
   // were computed at, to turn them back into cycles.
-  if (const llvm::json::Object *other = root->getObject("otherData"))
+  if (const llvm::json::Object *other = root->getObject("otherData")) {
     timeline.device = other->getString("device").value_or("").str();
+    if (const llvm::json::Array *lines = other->getArray("critical_path"))
+      for (const llvm::json::Value &line : *lines)
+        if (std::optional<llvm::StringRef> text = line.getAsString())
+          timeline.criticalPath.push_back(
+              text->starts_with("critical path: ")
+                  ? text->drop_front(llvm::StringRef("critical path: ").size())
+                        .str()
+                  : text->str());
+  }
   if (const llvm::json::Object *other = root->getObject("otherData"))
     if (std::optional<llvm::StringRef> clock = other->getString("clock")) {
       llvm::StringRef rest = clock->split(" at ").second;

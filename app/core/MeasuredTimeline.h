@@ -38,6 +38,9 @@ struct MeasuredTimeline {
   /// are the CTAs ("CTA 5"), in cycles since the first CTA started.
   std::vector<MeasuredLane> sms;
   double smsEndTime = 0;
+  /// What klx-run found set the kernel's time ("the kernel ended with CTA
+  /// 17 on SM 40 at ..."), from the trace's otherData.
+  std::vector<std::string> criticalPath;
   size_t ctaCount() const;
 };
 

@@ -82,6 +82,7 @@ public:
       fit(t);
     }
     drawSummary(t);
+    drawCriticalPath(state, t);
     if (!GpuLanes::get().available())
       ImGui::TextDisabled("lanes drawn on the CPU: %s",
                           GpuLanes::get().whyNot().c_str());
@@ -121,6 +122,58 @@ private:
                        s.mostPerSm, s.mostPerSm == 1 ? "" : "s",
                        usOf(t, s.lastDone - s.firstDone), idle.c_str());
     ImGui::PopStyleColor();
+  }
+
+  /// klx-run's findings (what the kernel's end was made of, the waits
+  /// ranked), folded under a header, with the model's waits beside them.
+  void drawCriticalPath(const AppState &state, const MeasuredTimeline &t) {
+    if (t.criticalPath.empty())
+      return;
+    // Open where the pane has room for it and the lanes.
+    bool roomy = ImGui::GetContentRegionAvail().y >
+                 ImGui::GetTextLineHeightWithSpacing() * 24;
+    if (!ImGui::CollapsingHeader("critical path",
+                                 roomy ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+      return;
+    // Wrapped: the lines are long and the pane is often narrow.
+    for (const std::string &line : t.criticalPath) {
+      ImGui::Bullet();
+      ImGui::TextWrapped("%s", line.c_str());
+    }
+    if (std::string model = simulatedWaits(state); !model.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("the model (Barrier timeline): %s", model.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+
+  /// "producer waits 96%, consumer 35%" from the simulated timeline of the
+  /// kernel as compiled now (lanes of one role averaged).
+  static std::string simulatedWaits(const AppState &state) {
+    if (!state.lastGoodTimeline)
+      return "";
+    const TimelineView &view =
+        state.lastGoodTimeline->pick(state.view.timelineStep);
+    std::vector<std::pair<std::string, std::pair<double, int>>> roles;
+    for (const TimelineLane &lane : view.lanes) {
+      auto it = std::find_if(roles.begin(), roles.end(), [&](const auto &r) {
+        return r.first == lane.colourRole;
+      });
+      if (it == roles.end())
+        it = roles.insert(roles.end(), {lane.colourRole, {0.0, 0}});
+      it->second.first += lane.waitingShare;
+      ++it->second.second;
+    }
+    std::string out;
+    for (const auto &[role, sum] : roles) {
+      char part[96];
+      std::snprintf(part, sizeof part, "%s%s waits %.0f%%",
+                    out.empty() ? "" : ", ", role.c_str(),
+                    100 * sum.first / std::max(1, sum.second));
+      out += part;
+    }
+    return out;
   }
 
   void drawLanes(const MeasuredTimeline &t, const std::string &key) {

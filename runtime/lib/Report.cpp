@@ -66,6 +66,30 @@ Json timingJson(const Timing &t) {
           {"runs", t.ms.size()}};
 }
 
+/// Times in microseconds, as the text report says them.
+Json criticalPathJson(const CriticalPath &path) {
+  const KernelEnd &e = path.end;
+  Json waits = Json::array();
+  for (const WaitRow &row : path.waits)
+    waits.push_back({{"role", row.role},
+                     {"barrier", row.barrier},
+                     {"us", row.ns / 1e3},
+                     {"waits", row.waits},
+                     {"share", finiteOrNull(row.share)}});
+  Json j = {{"cta", e.cta},
+            {"sm", e.sm},
+            {"end_us", e.endNs / 1e3},
+            {"median_end_us", e.medianEndNs / 1e3},
+            {"tail_us", e.tailNs() / 1e3}};
+  if (e.firstMmaNs >= 0) {
+    j["before_first_mma_us"] = e.beforeMmaNs() / 1e3;
+    j["first_to_last_mma_us"] = e.mainLoopNs() / 1e3;
+    j["after_last_mma_us"] = e.afterMmaNs() / 1e3;
+  }
+  j["waits"] = waits;
+  return j;
+}
+
 /// ", clusters of 2 (66 fit at once)" after the grid, or nothing.
 std::string clusterWords(const LaunchResult &r) {
   if (r.clusterSize <= 1)
@@ -211,6 +235,7 @@ std::string klx::rt::formatText(const LaunchResult &r) {
     for (const auto &[role, share] : r.waitingShare)
       out += "trace: " + role +
              format(" waits on barriers %.0f%% of its time\n", 100 * share);
+    out += formatCriticalPath(r.criticalPath);
   }
   if (r.status == RunStatus::Passed)
     out += "result: passed\n";
@@ -280,6 +305,8 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
                   {"recorded_again", r.traceRecordedAgain},
                   {"instrumented_time", timingJson(r.tracedKernel)},
                   {"waiting_share", shares}};
+    if (r.criticalPath.known())
+      j["trace"]["critical_path"] = criticalPathJson(r.criticalPath);
   }
   if (!r.blasNote.empty())
     j["cublas_note"] = r.blasNote;

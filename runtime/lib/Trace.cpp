@@ -246,7 +246,8 @@ TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
 std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                                      const std::string &kernel,
                                      const std::string &note,
-                                     const std::string &device) {
+                                     const std::string &device,
+                                     const std::vector<std::string> &findings) {
   // Written one event at a time: a whole kernel's trace holds millions, too
   // many to build as one document first.
   std::string out = "{\"traceEvents\":[";
@@ -338,6 +339,7 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                               "times from the first CTA's start"},
                 {"ctas", trace.ctas.size()},
                 {"device", device},
+                {"critical_path", findings},
                 {"note", note}};
   out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + dumpJson(other) + "}";
   return out + "\n";

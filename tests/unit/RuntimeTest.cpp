@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "klx/Runtime/CriticalPath.h"
 #include "klx/Runtime/CudaDriver.h"
 #include "klx/Runtime/HostMath.h"
 #include "klx/Runtime/Json.h"
@@ -647,4 +648,55 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
   CHECK(manifestError(
             replaced(withTrace, R"("binary": "kernel.trace.cubin",)", "")) ==
         "manifest.json: trace.binary is missing");
+}
+
+TEST_CASE("trace: the critical path of a measured kernel", "[runtime]") {
+  // Three CTAs; CTA 2 on SM 9 ends last, at 10 us, when the median CTA had
+  // ended at 7 us. Its consumer waited 1 us on full and issued MMAs from 2
+  // to 8 us; its producer waited 0.5 us on empty.
+  DecodedTrace trace;
+  trace.ctas = {{0, 1, 0, 6000, true, 1},
+                {1, 4, 0, 7000, true, 1},
+                {2, 9, 500, 10000, true, 1}};
+  WarpTrace consumer;
+  consumer.cta = 2;
+  consumer.role = "consumer";
+  consumer.events = {{0, 1000, TraceKind::WaitFullBegin, 0},
+                     {0, 2000, TraceKind::WaitFullEnd, 0},
+                     {0, 2000, TraceKind::MmaIssue, 0},
+                     {0, 8000, TraceKind::MmaIssue, 1},
+                     {0, 9000, TraceKind::ReleaseEmpty, 1}};
+  WarpTrace producer;
+  producer.cta = 2;
+  producer.warp = 8;
+  producer.role = "producer";
+  producer.events = {{0, 600, TraceKind::WaitEmptyBegin, 0},
+                     {0, 1100, TraceKind::WaitEmptyEnd, 0},
+                     {0, 1600, TraceKind::CopyIssue, 0}};
+  trace.warps = {consumer, producer};
+
+  CriticalPath path = analyzeCriticalPath(trace);
+  REQUIRE(path.known());
+  CHECK(path.end.cta == 2);
+  CHECK(path.end.sm == 9);
+  CHECK(path.end.medianEndNs == 7000);
+  CHECK(path.end.tailNs() == 3000);
+  CHECK(path.end.beforeMmaNs() == 1500);
+  CHECK(path.end.mainLoopNs() == 6000);
+  CHECK(path.end.afterMmaNs() == 2000);
+  REQUIRE(path.waits.size() == 2);
+  CHECK(path.waits[0].role == "consumer"); // the longest first
+  CHECK(path.waits[0].barrier == "full");
+  CHECK(path.waits[0].share == Approx(1000.0 / 8000.0));
+  CHECK(path.waits[1].role == "producer");
+  CHECK(path.waits[1].barrier == "empty");
+  CHECK(path.waits[1].share == Approx(0.5));
+  std::string text = formatCriticalPath(path);
+  CHECK(text.find("the kernel ended with CTA 2 on SM 9 at 10.00 us; half "
+                  "the CTAs had ended by 7.00 us (tail 3.00 us)") !=
+        std::string::npos);
+  CHECK(text.find("1.50 us before its first MMA") != std::string::npos);
+  CHECK(text.find("consumer waits on full 12.5% of its time") !=
+        std::string::npos);
+  CHECK(formatCriticalPath(CriticalPath()).empty());
 }

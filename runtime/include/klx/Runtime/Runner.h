@@ -3,6 +3,7 @@
 #ifndef KLX_RUNTIME_RUNNER_H
 #define KLX_RUNTIME_RUNNER_H
 
+#include "klx/Runtime/CriticalPath.h"
 #include "klx/Runtime/HostMath.h"
 #include "klx/Runtime/Manifest.h"
 
@@ -101,6 +102,7 @@ struct LaunchResult {
   bool traceRecordedAgain = false;
   Timing tracedKernel; // the instrumented build, timed like the kernel
   std::vector<std::pair<std::string, double>> waitingShare; // per role
+  CriticalPath criticalPath; // what set the kernel's end, from the trace
 };
 
 LaunchResult runBundle(const std::string &dir, const RunOptions &options);

@@ -106,9 +106,12 @@ TraceSummary summarizeTrace(const std::vector<WarpTrace> &warps);
 
 /// Chrome trace JSON, times in microseconds since the first CTA started;
 /// `clockKHz` is stated in otherData (the window turns times into cycles).
+/// `findings` (the critical path's lines) go into otherData for a reader
+/// of the file to show.
 std::string chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                             const std::string &kernel, const std::string &note,
-                            const std::string &device = "");
+                            const std::string &device = "",
+                            const std::vector<std::string> &findings = {});
 
 } // namespace klx::rt
 

@@ -1,0 +1,136 @@
+//===- CriticalPath.cpp - What set a measured kernel's time ---------------===//
+
+#include "klx/Runtime/CriticalPath.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+using namespace klx::rt;
+
+namespace {
+
+const char *barrierOf(TraceKind begin) {
+  switch (begin) {
+  case TraceKind::WaitFullBegin:
+    return "full";
+  case TraceKind::WaitEmptyBegin:
+    return "empty";
+  default:
+    return "turn";
+  }
+}
+
+bool isBegin(TraceKind k) {
+  return k == TraceKind::WaitFullBegin || k == TraceKind::WaitEmptyBegin ||
+         k == TraceKind::WaitTurnBegin;
+}
+
+/// Sums each (role, barrier)'s waits and each role's recorded time.
+std::vector<WaitRow> rankWaits(const std::vector<WarpTrace> &warps) {
+  std::map<std::pair<std::string, std::string>, WaitRow> rows;
+  std::map<std::string, double> recorded;
+  for (const WarpTrace &w : warps) {
+    if (w.events.empty())
+      continue;
+    std::string role = w.role.empty() ? "warp" : w.role;
+    recorded[role] += w.events.back().ns - w.events.front().ns;
+    const TraceEvent *open = nullptr;
+    for (const TraceEvent &e : w.events) {
+      if (isBegin(e.kind)) {
+        open = &e;
+      } else if (open && int(e.kind) == int(open->kind) + 1) {
+        WaitRow &row = rows[{role, barrierOf(open->kind)}];
+        row.role = role;
+        row.barrier = barrierOf(open->kind);
+        row.ns += e.ns - open->ns;
+        ++row.waits;
+        open = nullptr;
+      }
+    }
+  }
+  std::vector<WaitRow> out;
+  for (auto &[key, row] : rows) {
+    double total = recorded[row.role];
+    row.share = total > 0 ? row.ns / total : 0;
+    out.push_back(row);
+  }
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const WaitRow &a, const WaitRow &b) { return a.ns > b.ns; });
+  return out;
+}
+
+/// The last CTA to end, its MMAs' span and the median end.
+KernelEnd kernelEnd(const DecodedTrace &trace) {
+  KernelEnd end;
+  if (trace.ctas.empty())
+    return end;
+  std::vector<double> ends;
+  const CtaTrace *last = &trace.ctas.front();
+  for (const CtaTrace &cta : trace.ctas) {
+    ends.push_back(cta.endNs);
+    if (cta.endNs > last->endNs)
+      last = &cta;
+  }
+  std::nth_element(ends.begin(), ends.begin() + long(ends.size() / 2),
+                   ends.end());
+  end.medianEndNs = ends[ends.size() / 2];
+  end.cta = last->cta;
+  end.sm = last->sm;
+  end.startNs = last->startNs;
+  end.endNs = last->endNs;
+  end.firstMmaNs = end.lastMmaNs = -1;
+  for (const WarpTrace &w : trace.warps) {
+    if (w.cta != last->cta)
+      continue;
+    for (const TraceEvent &e : w.events) {
+      if (e.kind != TraceKind::MmaIssue)
+        continue;
+      if (end.firstMmaNs < 0 || e.ns < end.firstMmaNs)
+        end.firstMmaNs = e.ns;
+      end.lastMmaNs = std::max(end.lastMmaNs, e.ns);
+    }
+  }
+  return end;
+}
+
+std::string format(const char *fmt, double a, double b = 0, double c = 0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, fmt, a, b, c);
+  return buffer;
+}
+
+} // namespace
+
+CriticalPath klx::rt::analyzeCriticalPath(const DecodedTrace &trace) {
+  CriticalPath path;
+  path.waits = rankWaits(trace.warps);
+  path.end = kernelEnd(trace);
+  return path;
+}
+
+std::string klx::rt::formatCriticalPath(const CriticalPath &path) {
+  if (!path.known())
+    return "";
+  const KernelEnd &e = path.end;
+  std::string out =
+      "critical path: the kernel ended with CTA " + std::to_string(e.cta) +
+      " on SM " + std::to_string(e.sm) +
+      format(" at %.2f us; half the CTAs had ended by %.2f us (tail %.2f "
+             "us)\n",
+             e.endNs / 1e3, e.medianEndNs / 1e3, e.tailNs() / 1e3);
+  if (e.firstMmaNs >= 0)
+    out += "critical path: CTA " + std::to_string(e.cta) +
+           format(": %.2f us before its first MMA (its first loads), %.2f us "
+                  "from first to last MMA, %.2f us after its last (the "
+                  "epilogue)\n",
+                  e.beforeMmaNs() / 1e3, e.mainLoopNs() / 1e3,
+                  e.afterMmaNs() / 1e3);
+  for (const WaitRow &row : path.waits)
+    out += "critical path: " + row.role + " waits on " + row.barrier +
+           format(" %.1f%% of its time (%.0f waits, %.2f us per warp-wait)\n",
+                  100 * row.share, double(row.waits),
+                  row.waits ? row.ns / double(row.waits) / 1e3 : 0);
+  return out;
+}
