@@ -236,6 +236,16 @@ std::string klx::rt::formatText(const LaunchResult &r) {
       out += "trace: " + role +
              format(" waits on barriers %.0f%% of its time\n", 100 * share);
     out += formatCriticalPath(r.criticalPath);
+    // The trace is one launch; where it ran much longer than the timed
+    // instrumented launches, its times are an outlier's.
+    double recordedMs = r.criticalPath.end.endNs / 1e6;
+    if (r.criticalPath.known() && r.tracedKernel.median > 0 &&
+        recordedMs > 1.1 * r.tracedKernel.median)
+      out += format("trace: the recorded launch ran %.3f ms, ", recordedMs) +
+             format("%.0f%% longer than the instrumented launches' median",
+                    100 * (recordedMs / r.tracedKernel.median - 1)) +
+             format(" (%.3f ms): an outlier; record again to compare\n",
+                    r.tracedKernel.median);
   }
   if (r.status == RunStatus::Passed)
     out += "result: passed\n";
