@@ -513,7 +513,7 @@ void AppController::applyAll(CommandQueue &queue, double now) {
 }
 
 bool AppController::tick(double now) {
-  bool changed = false;
+  bool changed = takeTrace();
   if (recompileAt >= 0 && now >= recompileAt) {
     recompileAt = -1;
     startCompile();

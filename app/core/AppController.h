@@ -6,6 +6,7 @@
 #include "AppState.h"
 #include "Artifacts.h"
 #include "Autosave.h"
+#include "Background.h"
 #include "CompileWorker.h"
 
 #include <functional>
@@ -106,6 +107,12 @@ private:
   /// The message says what the compile in flight does ("compiling with
   /// -D ..."): replaced by the result when it arrives.
   bool messageAwaitsCompile = false;
+  /// Traces opened (cmd::OpenTrace), read off the GUI thread: a whole
+  /// kernel's runs to hundreds of MB.
+  Background<GpuRunRecord> traceReader;
+  uint64_t tracesAsked = 0, tracesTaken = 0;
+  /// The read trace, into the run history, once it landed.
+  bool takeTrace();
 };
 
 } // namespace klx::app

@@ -90,8 +90,11 @@ void AppController::openSweepResults(const std::string &path) {
   ++sweep.serial;
 }
 
-void AppController::openTrace(const std::string &path) {
-  showPanel("Measured");
+namespace {
+
+/// A trace file as a run of its own; status "error" with the reason when
+/// it cannot be read.
+GpuRunRecord readTraceRecord(const std::string &path) {
   GpuRunRecord record;
   record.label = "trace " + path;
   record.status = "error";
@@ -102,15 +105,41 @@ void AppController::openTrace(const std::string &path) {
   if (!buffer)
     error = buffer.getError().message();
   else
-    timeline = readMeasuredTimeline((*buffer)->getBuffer().str(), error);
+    timeline =
+        readMeasuredTimeline(std::string_view((*buffer)->getBufferStart(),
+                                              (*buffer)->getBufferSize()),
+                             error);
   if (!timeline) {
     record.message = path + ": " + error;
-    setMessage(record.message, /*isError=*/true);
-  } else {
-    record.status = "imported";
-    record.message = "read from " + path;
-    timeline->label = record.label;
-    record.measured = std::make_shared<MeasuredTimeline>(std::move(*timeline));
+    return record;
   }
-  appState.gpuRuns.push_back(std::move(record));
+  record.status = "imported";
+  record.message = "read from " + path;
+  record.device = timeline->device;
+  timeline->label = record.label;
+  record.measured = std::make_shared<MeasuredTimeline>(std::move(*timeline));
+  return record;
+}
+
+} // namespace
+
+void AppController::openTrace(const std::string &path) {
+  showPanel("Measured");
+  setMessage("reading the trace " + path, /*isError=*/false);
+  traceReader.request(++tracesAsked, [path] {
+    return std::make_shared<const GpuRunRecord>(readTraceRecord(path));
+  });
+}
+
+bool AppController::takeTrace() {
+  if (tracesTaken == tracesAsked)
+    return false;
+  std::shared_ptr<const GpuRunRecord> record = traceReader.get();
+  if (!record)
+    return false;
+  tracesTaken = tracesAsked;
+  bool failed = record->status == "error";
+  setMessage(failed ? record->message : "opened the " + record->label, failed);
+  appState.gpuRuns.push_back(*record);
+  return true;
 }

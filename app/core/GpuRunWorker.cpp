@@ -239,7 +239,9 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
     if (auto text = llvm::MemoryBuffer::getFile(tracePath)) {
       std::string why;
       if (std::optional<MeasuredTimeline> t =
-              readMeasuredTimeline((*text)->getBuffer().str(), why)) {
+              readMeasuredTimeline(std::string_view((*text)->getBufferStart(),
+                                                    (*text)->getBufferSize()),
+                                   why)) {
         t->label = label;
         if (t->device.empty()) // a trace says its SM count too
           t->device = record.device;

@@ -1,17 +1,44 @@
 //===- MeasuredTimeline.cpp - A measured timeline, read back --------------===//
+//
+// Read with nlohmann's parser and a callback that takes each of
+// traceEvents' objects as it completes and drops it from the document, so
+// a trace of millions of events never becomes a document of millions of
+// objects: only the compact lanes are kept.
+//
+//===----------------------------------------------------------------------===//
 
 #include "MeasuredTimeline.h"
 
 #include "klx/Runtime/BundleFormat.h"
 
-#include "llvm/Support/JSON.h"
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <unordered_map>
 
 using namespace klx::app;
+using Json = nlohmann::json;
 
 namespace {
+
+int64_t integer(const Json &e, const char *key, int64_t fallback) {
+  auto it = e.find(key);
+  return it != e.end() && it->is_number() ? it->get<int64_t>() : fallback;
+}
+double number(const Json &e, const char *key) {
+  auto it = e.find(key);
+  return it != e.end() && it->is_number() ? it->get<double>() : 0;
+}
+std::string text(const Json &e, const char *key) {
+  auto it = e.find(key);
+  return it != e.end() && it->is_string() ? it->get<std::string>() : "";
+}
+std::string argsName(const Json &e) {
+  auto it = e.find("args");
+  return it != e.end() && it->is_object() ? text(*it, "name") : "";
+}
 
 /// The lanes that have events, each sorted by start; returns the last end.
 double collectLanes(std::map<int64_t, MeasuredLane> &byId,
@@ -33,73 +60,205 @@ double collectLanes(std::map<int64_t, MeasuredLane> &byId,
   return end;
 }
 
+/// What the events say, in microseconds until the clock rate (in
+/// otherData, after the events) turns them into cycles.
+struct EventReader {
+  std::map<int64_t, MeasuredLane> cta0, sms;
+  struct Cta {
+    int sm = -1;
+    std::map<int64_t, MeasuredCtaLane> warps;
+    std::map<std::string, int64_t> protonLanes; // tid -> lane, in order seen
+    double first = 0, last = -1;                // Proton: the CTA's span
+  };
+  std::map<int64_t, Cta> ctas;
+  std::unordered_map<std::string, uint32_t> nameIndex;
+  std::vector<std::string> names;
+
+  bool proton = false; // the events are Proton's (see consumeProton)
+
+  uint32_t nameOf(const std::string &name) {
+    auto [it, added] = nameIndex.try_emplace(name, uint32_t(names.size()));
+    if (added)
+      names.push_back(name);
+    return it->second;
+  }
+
+  /// Proton's intra-kernel traces: "X" events whose pid is "KERNEL CoreN
+  /// CTAM" (N the SM) and tid "warp U (line L)", times in microseconds of
+  /// a clock Proton takes to run at 1 GHz, no SMs process: the SMs' lanes
+  /// are made from each CTA's first and last event.
+  void consumeProton(const Json &e, const std::string &pid) {
+    size_t core = pid.rfind(" Core"), block = pid.rfind(" CTA");
+    if (core == std::string::npos || block == std::string::npos ||
+        block < core || text(e, "ph") != "X")
+      return;
+    proton = true;
+    int64_t id = std::atoll(pid.c_str() + block + 4);
+    Cta &cta = ctas[id];
+    cta.sm = std::atoi(pid.c_str() + core + 5);
+    std::string tid = text(e, "tid");
+    auto [lane, added] =
+        cta.protonLanes.try_emplace(tid, int64_t(cta.protonLanes.size()));
+    MeasuredCtaLane &warp = cta.warps[lane->second];
+    if (added)
+      warp.name = tid;
+    double start = number(e, "ts"), end = start + number(e, "dur");
+    warp.events.push_back({float(start), float(end), nameOf(text(e, "name"))});
+    cta.first = cta.last < 0 ? start : std::min(cta.first, start);
+    cta.last = std::max(cta.last, end);
+    if (id == 0)
+      cta0[lane->second].events.push_back({start, end, text(e, "name")});
+    if (id == 0 && added)
+      cta0[lane->second].name = tid;
+  }
+
+  void consume(const Json &e) {
+    if (!e.is_object())
+      return;
+    if (auto pid = e.find("pid"); pid != e.end() && pid->is_string())
+      return consumeProton(e, pid->get<std::string>());
+    int64_t pid = integer(e, "pid", -1), tid = integer(e, "tid", -1);
+    std::string ph = text(e, "ph"), name = text(e, "name");
+    if (pid < 0)
+      return;
+    bool sm = pid == klx::rt::kTraceSmsPid;
+    if (ph == "M") {
+      if (name == "thread_name" && sm)
+        sms[tid].name = argsName(e);
+      else if (name == "thread_name") {
+        ctas[pid].warps[tid].name = argsName(e);
+        if (pid == 0)
+          cta0[tid].name = argsName(e);
+      } else if (name == "process_name" && !sm) {
+        // "CTA 5 (SM 12)"
+        std::string label = argsName(e);
+        size_t at = label.find("(SM ");
+        if (at != std::string::npos)
+          ctas[pid].sm = std::atoi(label.c_str() + at + 4);
+      }
+      return;
+    }
+    if (ph != "X" && ph != "i")
+      return;
+    double start = number(e, "ts"), end = start + number(e, "dur");
+    if (sm) {
+      sms[tid].events.push_back({start, end, name});
+      return;
+    }
+    ctas[pid].warps[tid].events.push_back(
+        {float(start), float(end), nameOf(name)});
+    if (pid == 0)
+      cta0[tid].events.push_back({start, end, name});
+  }
+
+  /// Into cycles, sorted, into `t`.
+  void finish(MeasuredTimeline &t, double cyclesPerUs) {
+    for (auto &[id, cta] : ctas)
+      if (proton && cta.last >= 0) {
+        MeasuredLane &sm = sms[cta.sm];
+        sm.name = "SM " + std::to_string(cta.sm);
+        sm.events.push_back({cta.first, cta.last, "CTA " + std::to_string(id)});
+      }
+    for (auto *lanes : {&cta0, &sms})
+      for (auto &[id, lane] : *lanes)
+        for (MeasuredEvent &e : lane.events) {
+          e.start *= cyclesPerUs;
+          e.end *= cyclesPerUs;
+        }
+    t.endTime = collectLanes(cta0, t.lanes);
+    t.smsEndTime = collectLanes(sms, t.sms);
+    for (auto &[id, built] : ctas) {
+      MeasuredCta cta;
+      cta.cta = id;
+      cta.sm = built.sm;
+      for (auto &[warp, lane] : built.warps) {
+        if (lane.events.empty())
+          continue;
+        for (MeasuredCtaEvent &e : lane.events) {
+          e.start = float(e.start * cyclesPerUs);
+          e.end = float(e.end * cyclesPerUs);
+          lane.longest = std::max(lane.longest, e.end - e.start);
+        }
+        std::stable_sort(
+            lane.events.begin(), lane.events.end(),
+            [](const MeasuredCtaEvent &a, const MeasuredCtaEvent &b) {
+              return a.start < b.start;
+            });
+        cta.warps.push_back(std::move(lane));
+      }
+      if (!cta.warps.empty())
+        t.ctas.push_back(std::move(cta));
+    }
+    t.eventNames = std::move(names);
+  }
+};
+
+/// otherData: the device, klx-run's critical path, and the clock rate
+/// ("clock64 cycles at 1980000 kHz, ...") the microseconds were computed
+/// at, to turn them back into cycles.
+void readOtherData(const Json &other, MeasuredTimeline &t) {
+  if (!other.is_object())
+    return;
+  t.device = text(other, "device");
+  auto lines = other.find("critical_path");
+  if (lines != other.end() && lines->is_array())
+    for (const Json &line : *lines)
+      if (line.is_string()) {
+        std::string s = line.get<std::string>();
+        const std::string prefix = "critical path: ";
+        t.criticalPath.push_back(
+            s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s);
+      }
+  std::string clock = text(other, "clock");
+  size_t at = clock.find(" at ");
+  if (at != std::string::npos)
+    t.clockKHz = std::atof(clock.c_str() + at + 4);
+}
+
 } // namespace
 
 std::optional<MeasuredTimeline>
-klx::app::readMeasuredTimeline(const std::string &text, std::string &error) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
-  if (!parsed) {
-    error = "the trace is not JSON: " + llvm::toString(parsed.takeError());
+klx::app::readMeasuredTimeline(std::string_view text, std::string &error) {
+  EventReader reader;
+  std::string topKey;
+  bool sawEvents = false;
+  auto callback = [&](int depth, Json::parse_event_t event, Json &parsed) {
+    if (event == Json::parse_event_t::key && depth == 1)
+      topKey = parsed.get<std::string>();
+    bool inEvents = topKey == "traceEvents";
+    if (inEvents && depth == 1 && event == Json::parse_event_t::array_start)
+      sawEvents = true;
+    // Each event, once complete: read, then dropped from the document.
+    if (inEvents && depth == 2 && event == Json::parse_event_t::object_end) {
+      reader.consume(parsed);
+      return false;
+    }
+    return true;
+  };
+  Json root;
+  try {
+    root = Json::parse(text, callback);
+  } catch (const Json::exception &e) {
+    error = std::string("the trace is not JSON: ") + e.what();
     return std::nullopt;
   }
-  const llvm::json::Object *root = parsed->getAsObject();
-  const llvm::json::Array *events =
-      root ? root->getArray("traceEvents") : nullptr;
-  if (!events) {
+  if (!root.is_object() || !sawEvents) {
     error = "the trace has no traceEvents";
     return std::nullopt;
   }
   MeasuredTimeline timeline;
-  // "clock64 cycles at 1980000 kHz; ..." gives the rate the microseconds
-  // were computed at, to turn them back into cycles.
-  if (const llvm::json::Object *other = root->getObject("otherData")) {
-    timeline.device = other->getString("device").value_or("").str();
-    if (const llvm::json::Array *lines = other->getArray("critical_path"))
-      for (const llvm::json::Value &line : *lines)
-        if (std::optional<llvm::StringRef> text = line.getAsString())
-          timeline.criticalPath.push_back(
-              text->starts_with("critical path: ")
-                  ? text->drop_front(llvm::StringRef("critical path: ").size())
-                        .str()
-                  : text->str());
+  if (auto other = root.find("otherData"); other != root.end())
+    readOtherData(*other, timeline);
+  if (reader.proton && timeline.clockKHz <= 0) {
+    timeline.clockKHz = 1e6;
+    timeline.source = "Proton's intra-kernel trace (its times assume a 1 GHz "
+                      "clock)";
   }
-  if (const llvm::json::Object *other = root->getObject("otherData"))
-    if (std::optional<llvm::StringRef> clock = other->getString("clock")) {
-      llvm::StringRef rest = clock->split(" at ").second;
-      rest.take_while([](char c) { return isdigit(c); })
-          .getAsInteger(10, timeline.clockKHz);
-    }
   if (timeline.clockKHz <= 0) {
     error = "the trace does not say its clock rate";
     return std::nullopt;
   }
-  double cyclesPerUs = timeline.clockKHz / 1e3;
-  std::map<int64_t, MeasuredLane> lanes; // CTA 0's, by warp
-  std::map<int64_t, MeasuredLane> sms;   // the SMs process's, by SM
-  for (const llvm::json::Value &value : *events) {
-    const llvm::json::Object *e = value.getAsObject();
-    int64_t pid = e ? e->getInteger("pid").value_or(-1) : -1;
-    if (pid != 0 && pid != klx::rt::kTraceSmsPid)
-      continue;
-    std::map<int64_t, MeasuredLane> &into = pid == 0 ? lanes : sms;
-    int64_t tid = e->getInteger("tid").value_or(-1);
-    llvm::StringRef ph = e->getString("ph").value_or("");
-    llvm::StringRef name = e->getString("name").value_or("");
-    if (ph == "M" && name == "thread_name") {
-      if (const llvm::json::Object *args = e->getObject("args"))
-        into[tid].name = args->getString("name").value_or("").str();
-      continue;
-    }
-    if (ph != "X" && ph != "i")
-      continue;
-    MeasuredEvent event;
-    event.name = name.str();
-    event.start = e->getNumber("ts").value_or(0) * cyclesPerUs;
-    event.end = event.start + e->getNumber("dur").value_or(0) * cyclesPerUs;
-    into[tid].events.push_back(std::move(event));
-  }
-  timeline.endTime = collectLanes(lanes, timeline.lanes);
-  timeline.smsEndTime = collectLanes(sms, timeline.sms);
+  reader.finish(timeline, timeline.clockKHz / 1e3);
   return timeline;
 }
 
@@ -108,4 +267,11 @@ size_t MeasuredTimeline::ctaCount() const {
   for (const MeasuredLane &sm : sms)
     n += sm.events.size();
   return n;
+}
+
+const MeasuredCta *MeasuredTimeline::findCta(int64_t cta) const {
+  auto it = std::lower_bound(
+      ctas.begin(), ctas.end(), cta,
+      [](const MeasuredCta &c, int64_t id) { return c.cta < id; });
+  return it != ctas.end() && it->cta == cta ? &*it : nullptr;
 }

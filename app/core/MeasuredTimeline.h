@@ -10,8 +10,10 @@
 #ifndef KLX_APP_CORE_MEASUREDTIMELINE_H
 #define KLX_APP_CORE_MEASUREDTIMELINE_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace klx::app {
@@ -28,9 +30,28 @@ struct MeasuredLane {
   double longest = 0;
 };
 
+/// Every traced CTA's warps, compactly (a whole kernel's trace holds
+/// millions of events): times in cycles, names by index into the
+/// timeline's eventNames.
+struct MeasuredCtaEvent {
+  float start = 0, end = 0;
+  uint32_t name = 0;
+};
+struct MeasuredCtaLane {
+  std::string name;                     // "warp 8 (producer)"
+  std::vector<MeasuredCtaEvent> events; // by start
+  float longest = 0;
+};
+struct MeasuredCta {
+  int64_t cta = 0;
+  int sm = -1;
+  std::vector<MeasuredCtaLane> warps; // that recorded, by warp
+};
+
 struct MeasuredTimeline {
   std::string device;
-  std::string label; // which run it came from
+  std::string label;  // which run it came from
+  std::string source; // what wrote it, when not klx-run
   double clockKHz = 0;
   std::vector<MeasuredLane> lanes; // the first traced CTA's warps
   double endTime = 0;
@@ -41,12 +62,15 @@ struct MeasuredTimeline {
   /// What klx-run found set the kernel's time ("the kernel ended with CTA
   /// 17 on SM 40 at ..."), from the trace's otherData.
   std::vector<std::string> criticalPath;
+  std::vector<MeasuredCta> ctas; // every traced CTA's warps, by block id
+  std::vector<std::string> eventNames;
   size_t ctaCount() const;
+  const MeasuredCta *findCta(int64_t cta) const;
 };
 
-/// Reads the first CTA of a klx-run trace; nullopt with `error` when the
-/// text is not one.
-std::optional<MeasuredTimeline> readMeasuredTimeline(const std::string &json,
+/// Reads a klx-run trace (its events one at a time: a whole kernel's JSON
+/// runs to hundreds of MB); nullopt with `error` when the text is not one.
+std::optional<MeasuredTimeline> readMeasuredTimeline(std::string_view json,
                                                      std::string &error);
 
 } // namespace klx::app

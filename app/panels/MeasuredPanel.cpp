@@ -79,6 +79,7 @@ public:
                       std::to_string(t.smsEndTime);
     if (key != shownKey) {
       shownKey = key;
+      pickedCta = -1; // the CTA that ended last, in drawLanes
       fit(t);
     }
     drawSummary(t);
@@ -117,6 +118,8 @@ private:
             : "";
     ImGui::PushStyleColor(ImGuiCol_Text,
                           ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (!t.source.empty())
+      ImGui::TextWrapped("read from %s", t.source.c_str());
     ImGui::TextWrapped("up to %zu CTA%s per SM; the last SM finished %.1f us "
                        "after the first%s",
                        s.mostPerSm, s.mostPerSm == 1 ? "" : "s",
@@ -176,18 +179,64 @@ private:
     return out;
   }
 
+  /// The SMs' lanes and, below them, the picked CTA's warps, on one time
+  /// axis with one label column.
   void drawLanes(const MeasuredTimeline &t, const std::string &key) {
+    // The CTA clicked, else the one that ended last, else the first that
+    // recorded (a trace of some CTAs may lack both).
+    const MeasuredCta *cta = t.findCta(pickedCta);
+    bool untraced = pickedCta >= 0 && !cta;
+    if (!cta)
+      cta = t.findCta(lastToEnd(t));
+    if (!cta && !t.ctas.empty())
+      cta = &t.ctas.front();
+    float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
+    float label = ImGui::CalcTextSize("SM 131 ").x;
+    for (const MeasuredCtaLane &warp :
+         cta ? cta->warps : std::vector<MeasuredCtaLane>())
+      label = std::max(label, ImGui::CalcTextSize(warp.name.c_str()).x + 8);
+    label = std::min(label, width * 0.35f);
+    float avail = ImGui::GetContentRegionAvail().y;
+    float smHeight = cta ? avail * 0.55f : avail;
+    drawSmLanes(t, key, width, label, smHeight);
+    if (!cta)
+      return;
+    ImGui::Text("CTA %lld on SM %d, its warps", (long long)cta->cta, cta->sm);
+    if (untraced) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(CTA %lld recorded no warps: not traced)",
+                          (long long)pickedCta);
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Click a CTA's box among the SMs to show its warps; "
+                        "first shown: the CTA that ended last");
+    drawCtaLanes(t, *cta, key, width, label);
+  }
+
+  /// The CTA whose box ends last: the kernel's end.
+  static int64_t lastToEnd(const MeasuredTimeline &t) {
+    const MeasuredEvent *last = nullptr;
+    for (const MeasuredLane &sm : t.sms)
+      for (const MeasuredEvent &e : sm.events)
+        if (!last || e.end > last->end)
+          last = &e;
+    return last ? ctaOf(*last) : -1;
+  }
+  static int64_t ctaOf(const MeasuredEvent &box) { // "CTA 5"
+    return box.name.size() > 4 ? std::atoll(box.name.c_str() + 4) : -1;
+  }
+
+  void drawSmLanes(const MeasuredTimeline &t, const std::string &key,
+                   float width, float label, float budget) {
     ImDrawList *draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
-    float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
     float axisH = ImGui::GetTextLineHeightWithSpacing();
-    float avail = ImGui::GetContentRegionAvail().y - axisH;
-    float laneH = std::clamp(avail / float(t.sms.size()), 3.0f,
+    // As thin as a pixel: all SMs fit and the CTA's warps stay in view.
+    float laneH = std::clamp((budget - axisH) / float(t.sms.size()), 1.0f,
                              ImGui::GetFontSize() * 1.2f);
     float height = laneH * float(t.sms.size());
     ImGui::InvisibleButton("sms", ImVec2(width, height + axisH));
     bool hovered = ImGui::IsItemHovered();
-    float label = ImGui::CalcTextSize("SM 131 ").x;
     float x0 = origin.x + label, x1 = origin.x + width;
     navigate(t, hovered, x0, x1);
     // Labels where they fit; every SM's otherwise on hover.
@@ -201,23 +250,151 @@ private:
                         palette::theme().measuredLaneBackground);
     float gap = laneH >= 6 ? 1 : 0;
     if (GpuLanes::get().available()) {
-      LaneRenderer::View view;
-      view.start = viewStart;
-      view.end = viewEnd;
-      view.x0 = x0;
-      view.x1 = x1;
-      view.y0 = origin.y;
-      view.laneHeight = laneH;
-      view.laneGap = gap;
       GpuLanes::get().draw(
-          draw, "measured-sms/" + key, [&] { return laneEvents(t); }, view);
+          draw, "measured-sms/" + key, [&] { return laneEvents(t); },
+          plot(x0, x1, origin.y, laneH, gap));
     } else {
       drawOnCpu(draw, t, origin.y, laneH, gap, x0, x1);
     }
     draw->PopClipRect();
     drawAxis(draw, t, ImVec2(x0, origin.y + height), x1);
+    if (!hovered)
+      return;
+    const MeasuredEvent *box =
+        hoverTooltip(t, ImGui::GetIO().MousePos, origin.y, laneH, x0, x1);
+    ImGuiIO &io = ImGui::GetIO();
+    if (box && ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+        io.MouseDragMaxDistanceSqr[0] <
+            io.MouseDragThreshold * io.MouseDragThreshold)
+      pickedCta = ctaOf(*box);
+  }
+
+  LaneRenderer::View plot(float x0, float x1, float y0, float laneH,
+                          float gap) const {
+    LaneRenderer::View view;
+    view.start = viewStart;
+    view.end = viewEnd;
+    view.x0 = x0;
+    view.x1 = x1;
+    view.y0 = y0;
+    view.laneHeight = laneH;
+    view.laneGap = gap;
+    return view;
+  }
+
+  /// One lane per warp that recorded: waits as boxes in their stage's
+  /// colour, copies, MMAs and arrives as ticks.
+  void drawCtaLanes(const MeasuredTimeline &t, const MeasuredCta &cta,
+                    const std::string &key, float width, float label) {
+    ImDrawList *draw = ImGui::GetWindowDrawList();
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float laneH =
+        std::clamp((ImGui::GetContentRegionAvail().y -
+                    ImGui::GetTextLineHeightWithSpacing()) /
+                       float(cta.warps.size()),
+                   ImGui::GetFontSize() * 0.8f, ImGui::GetFontSize() * 1.4f);
+    float height = laneH * float(cta.warps.size());
+    ImGui::InvisibleButton("warps", ImVec2(width, height));
+    bool hovered = ImGui::IsItemHovered();
+    float x0 = origin.x + label, x1 = origin.x + width;
+    navigate(t, hovered, x0, x1);
+    for (size_t r = 0; r < cta.warps.size(); ++r) {
+      float y = origin.y + laneH * float(r);
+      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
+                          palette::theme().measuredLaneBackground);
+      draw->PushClipRect(ImVec2(origin.x, y), ImVec2(x0 - 2, y + laneH), true);
+      draw->AddText(ImVec2(origin.x + 2, y + 1),
+                    palette::theme().measuredLaneText,
+                    cta.warps[r].name.c_str());
+      draw->PopClipRect();
+    }
+    draw->PushClipRect(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height),
+                       true);
+    if (GpuLanes::get().available())
+      GpuLanes::get().draw(
+          draw, "measured-cta/" + key + "/" + std::to_string(cta.cta),
+          [&] { return warpEvents(t, cta); },
+          plot(x0, x1, origin.y + 2, laneH, 5));
+    else
+      drawWarpsOnCpu(draw, t, cta, origin.y, laneH, x0, x1);
+    draw->PopClipRect();
     if (hovered)
-      hoverTooltip(t, ImGui::GetIO().MousePos, origin.y, laneH, x0, x1);
+      warpTooltip(t, cta, ImGui::GetIO().MousePos, origin.y, laneH, x0, x1);
+  }
+
+  static ImU32 warpEventColour(const std::string &name, bool wait) {
+    if (wait) {
+      size_t open = name.find('[');
+      return palette::stage(
+          open == std::string::npos ? 0 : std::atoi(name.c_str() + open + 1));
+    }
+    if (name.rfind("mma", 0) == 0)
+      return palette::theme().mmaTick;
+    if (name.rfind("copy", 0) == 0)
+      return palette::theme().copyTick;
+    if (name.rfind("arrive", 0) == 0)
+      return palette::theme().arriveTick;
+    return palette::theme().brightText;
+  }
+
+  static std::vector<LaneEvent> warpEvents(const MeasuredTimeline &t,
+                                           const MeasuredCta &cta) {
+    std::vector<LaneEvent> events;
+    for (size_t r = 0; r < cta.warps.size(); ++r)
+      for (const MeasuredCtaEvent &e : cta.warps[r].events)
+        events.push_back(
+            {e.start, e.end, uint32_t(r),
+             warpEventColour(t.eventNames[e.name], e.end > e.start)});
+    return events;
+  }
+
+  void drawWarpsOnCpu(ImDrawList *draw, const MeasuredTimeline &t,
+                      const MeasuredCta &cta, float y0, float laneH, float x0,
+                      float x1) const {
+    for (size_t r = 0; r < cta.warps.size(); ++r) {
+      const MeasuredCtaLane &lane = cta.warps[r];
+      float y = y0 + laneH * float(r);
+      auto it = std::lower_bound(
+          lane.events.begin(), lane.events.end(),
+          float(viewStart - lane.longest),
+          [](const MeasuredCtaEvent &e, float at) { return e.start < at; });
+      for (; it != lane.events.end() && it->start <= viewEnd; ++it) {
+        float a = xOf(it->start, x0, x1), b = xOf(it->end, x0, x1);
+        draw->AddRectFilled(
+            ImVec2(a, y + 2), ImVec2(std::max(b, a + 1), y + laneH - 4),
+            warpEventColour(t.eventNames[it->name], it->end > it->start));
+      }
+    }
+  }
+
+  void warpTooltip(const MeasuredTimeline &t, const MeasuredCta &cta,
+                   ImVec2 mouse, float y0, float laneH, float x0,
+                   float x1) const {
+    int r = int((mouse.y - y0) / laneH);
+    if (r < 0 || size_t(r) >= cta.warps.size())
+      return;
+    const MeasuredCtaLane &lane = cta.warps[size_t(r)];
+    if (mouse.x < x0) {
+      ImGui::SetTooltip("%s: %zu events", lane.name.c_str(),
+                        lane.events.size());
+      return;
+    }
+    double at = timeAt(mouse.x, x0, x1);
+    double slack = 2 * span() / std::max(1.0f, x1 - x0);
+    auto it = std::upper_bound(
+        lane.events.begin(), lane.events.end(), float(at + slack),
+        [](float value, const MeasuredCtaEvent &e) { return value < e.start; });
+    while (it != lane.events.begin()) {
+      --it;
+      if (it->end + slack >= at) {
+        ImGui::SetTooltip("%s, %s\n%.3f - %.3f us (%.3f us)", lane.name.c_str(),
+                          t.eventNames[it->name].c_str(), usOf(t, it->start),
+                          usOf(t, it->end), usOf(t, it->end - it->start));
+        return;
+      }
+      if (it->start + lane.longest < at - slack)
+        return;
+    }
   }
 
   /// One box per CTA, its colour its place in its SM's order.
@@ -258,15 +435,16 @@ private:
                   palette::theme().measuredLaneText, text);
   }
 
-  void hoverTooltip(const MeasuredTimeline &t, ImVec2 mouse, float y0,
-                    float laneH, float x0, float x1) const {
+  const MeasuredEvent *hoverTooltip(const MeasuredTimeline &t, ImVec2 mouse,
+                                    float y0, float laneH, float x0,
+                                    float x1) const {
     int r = int((mouse.y - y0) / laneH);
     if (r < 0 || size_t(r) >= t.sms.size())
-      return;
+      return nullptr;
     const MeasuredLane &sm = t.sms[size_t(r)];
     if (mouse.x < x0) {
       ImGui::SetTooltip("%s: %zu CTAs", sm.name.c_str(), sm.events.size());
-      return;
+      return nullptr;
     }
     double at = timeAt(mouse.x, x0, x1);
     double slack = 2 * span() / std::max(1.0f, x1 - x0);
@@ -274,16 +452,17 @@ private:
         sm.events.begin(), sm.events.end(), at + slack,
         [](double value, const MeasuredEvent &e) { return value < e.start; });
     if (it == sm.events.begin())
-      return;
+      return nullptr;
     --it;
     if (it->end + slack < at)
-      return;
+      return nullptr;
     ImGui::SetTooltip("%s on %s (CTA %zu of %zu there)\n%.2f - %.2f us "
-                      "(%.2f us)",
+                      "(%.2f us)\nclick: its warps below",
                       it->name.c_str(), sm.name.c_str(),
                       size_t(it - sm.events.begin()) + 1, sm.events.size(),
                       usOf(t, it->start), usOf(t, it->end),
                       usOf(t, it->end - it->start));
+    return &*it;
   }
 
   void navigate(const MeasuredTimeline &t, bool hovered, float x0, float x1) {
@@ -319,6 +498,7 @@ private:
 
   std::string shownKey;
   double viewStart = 0, viewEnd = 1; // cycles
+  int64_t pickedCta = -1;            // whose warps show under the SMs
 };
 
 } // namespace

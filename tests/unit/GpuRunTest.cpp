@@ -213,11 +213,60 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(t->sms[1].name == "SM 6");
   CHECK(t->ctaCount() == 2);
   CHECK(t->smsEndTime == Approx(1584));
+  // Every CTA's warps, compactly, for the Measured pane's picked CTA.
+  REQUIRE(t->ctas.size() == 2);
+  CHECK(t->ctas[0].sm == 5);
+  CHECK(t->ctas[1].cta == 1);
+  CHECK(t->ctas[1].sm == 6);
+  REQUIRE(t->ctas[1].warps.size() == 1);
+  CHECK(t->ctas[1].warps[0].name == "warp 0 (consumer)");
+  REQUIRE(t->ctas[1].warps[0].events.size() == 2);
+  CHECK(t->eventNames[t->ctas[1].warps[0].events[0].name] == "wait full[2]");
+  CHECK(t->ctas[1].warps[0].events[0].end == Approx(600));
+  CHECK(t->findCta(1) == &t->ctas[1]);
+  CHECK(t->findCta(7) == nullptr);
 
+  CHECK_FALSE(readMeasuredTimeline("{\"traceEvents\": [", error));
+  CHECK(error.rfind("the trace is not JSON: ", 0) == 0);
   CHECK_FALSE(readMeasuredTimeline("{}", error));
   CHECK(error == "the trace has no traceEvents");
   CHECK_FALSE(readMeasuredTimeline(R"({"traceEvents": []})", error));
   CHECK(error == "the trace does not say its clock rate");
+}
+
+TEST_CASE("Measured pane: a trace Proton's intra-kernel profiler wrote",
+          "[app][gpu-run]") {
+  // The shape Proton's chrome trace writer gives (pid "KERNEL CoreN CTAM",
+  // tid "warp U (line L)", microseconds of a clock taken as 1 GHz, no
+  // metadata events, keys in any order), written here by hand.
+  std::string json = R"json({"displayTimeUnit":"ns","traceEvents":[
+    {"args":{"Frequency (MHz)":1000.0},"cat":"add","dur":0.04,"name":"load",
+     "ph":"X","pid":"add Core3 CTA5","tid":"warp 0 (line 0)","ts":0.0},
+    {"cat":"add","dur":0.05,"name":"compute","ph":"X",
+     "pid":"add Core3 CTA5","tid":"warp 0 (line 1)","ts":0.028},
+    {"ts":0.5,"tid":"warp 0 (line 0)","pid":"add Core7 CTA6","ph":"X",
+     "name":"load","dur":0.04,"cat":"add"}]})json";
+  std::string error;
+  std::optional<MeasuredTimeline> t = readMeasuredTimeline(json, error);
+  INFO(error);
+  REQUIRE(t);
+  CHECK(t->clockKHz == 1e6);
+  CHECK(t->source.find("Proton") != std::string::npos);
+  REQUIRE(t->sms.size() == 2);
+  CHECK(t->sms[0].name == "SM 3");
+  REQUIRE(t->sms[0].events.size() == 1);
+  CHECK(t->sms[0].events[0].name == "CTA 5");
+  CHECK(t->sms[0].events[0].start == Approx(0));
+  CHECK(t->sms[0].events[0].end == Approx(78)); // 0.078 us at 1 GHz
+  CHECK(t->sms[1].name == "SM 7");
+  CHECK(t->sms[1].events[0].start == Approx(500));
+  REQUIRE(t->ctas.size() == 2);
+  CHECK(t->ctas[0].cta == 5);
+  CHECK(t->ctas[0].sm == 3);
+  REQUIRE(t->ctas[0].warps.size() == 2);
+  CHECK(t->ctas[0].warps[1].name == "warp 0 (line 1)");
+  CHECK(t->eventNames[t->ctas[0].warps[1].events[0].name] == "compute");
+  CHECK(t->ctaCount() == 2);
 }
 
 TEST_CASE("Compare mode: both variants run, each record names its variant",
