@@ -19,7 +19,8 @@ export)
     --size=8192x8192x8192 --size=4096x4096x4096 -o "$dir" \
     --ladder="TMA + wgmma, one 128x128 tile per CTA, one stage: warp_specialize=0,persistent=0,tile_n=128,epilogue=direct,group_m=1,stages=1,consumers=1" \
     --ladder="two consumer warpgroups: consumers=2" \
-    --ladder="4 stages: stages=4" \
+    --ladder="4 stages, each released after its MMA: stages=4,deferred_release=0" \
+    --ladder="one MMA in flight (stages released a step later): deferred_release=1" \
     --ladder="128x256 tiles: tile_n=256" \
     --ladder="warp specialization (40/232 registers): warp_specialize=1" \
     --ladder="persistent: persistent=1" \

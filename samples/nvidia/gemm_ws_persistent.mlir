@@ -79,7 +79,7 @@ module attributes {klx.target = "sm_90a",
                                  tile_k = 64 : i64, stages = 4 : i64, group_m = 4 : i64,
                                  epilogue = "tma", out_dtype = "f32", cluster_n = 1 : i64,
                                  consumers = 2 : i64, persistent = true,
-                                 warp_specialize = true, cluster_m = 1 : i64,
+                                 warp_specialize = true, cluster_m = 1 : i64, deferred_release = true,
                                  producer_regs = 40 : i64, raster = "grouped",
                                  consumer_regs = 232 : i64, dtype = "f16"}} {
   klx.kernel @gemm(%A: !klx.tensor, %B: !klx.tensor, %D: !klx.tensor,

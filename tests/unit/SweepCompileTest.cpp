@@ -218,19 +218,23 @@ TEST_CASE("sweep results: klx sweep --json and klx-run --sweep --json",
 }
 
 TEST_CASE("sweep results: a ladder in its order", "[sweep]") {
-  // The H100's ladder of 2026-11-27 (bench/gpu/ladder.sh).
+  // The H100's ladder of 2026-11-27 with its deferred-release rung
+  // (bench/gpu/ladder.sh, klx-run --sweep --json).
   llvm::Expected<app::SweepResults> ladder = app::parseSweepResults(
       test::readSource("tests/fixtures/sweep/h100-ladder.json"));
   REQUIRE(!!ladder);
   REQUIRE(ladder->sizes.size() == 2);
   const app::SweepSizeResult &size = ladder->sizes[0];
   CHECK(size.ordered);
-  REQUIRE(size.bars.size() == 9);
+  REQUIRE(size.bars.size() == 10);
   CHECK(llvm::StringRef(size.bars[0].variant).starts_with("TMA + wgmma"));
-  CHECK(size.bars[7].variant == "clusters of 2 sharing B (multicast)");
-  CHECK(size.bars[8].variant == "tile order, groups of 4 rows");
-  CHECK(size.bars[8].rank == 1);
-  CHECK(size.bars[0].tflops < size.bars[8].tflops);
+  CHECK(size.bars[2].variant == "4 stages, each released after its MMA");
+  CHECK(llvm::StringRef(size.bars[3].variant).starts_with("one MMA in flight"));
+  CHECK(size.bars[2].tflops < size.bars[3].tflops);
+  CHECK(size.bars[8].variant == "clusters of 2 sharing B (multicast)");
+  CHECK(size.bars[9].variant == "tile order, groups of 4 rows");
+  CHECK(size.bars[9].rank == 1);
+  CHECK(size.bars[0].tflops < size.bars[9].tflops);
 }
 
 TEST_CASE("sweep results: the pane's -D lists", "[sweep]") {

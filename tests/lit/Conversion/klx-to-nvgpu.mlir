@@ -5,6 +5,10 @@
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s
 // A pipeline with other stages than the schedule's would overrun shared
 // memory (sized, and the epilogue's boxes placed, by the schedule):
+// -D deferred_release=0: each k step waits for its own MMA (wait_group 0)
+// before releasing the stage, instead of keeping one MMA in flight.
+// RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --stop-after=klx-to-nvgpu --emit=mlir | FileCheck %s --check-prefix=DEFERRED
+// RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir -D deferred_release=0 --stop-after=klx-to-nvgpu --emit=mlir | FileCheck %s --check-prefix=NOTDEFERRED
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --stop-after=klx-persistent --emit=mlir | sed -e 's/klx.pipeline stages(4)/klx.pipeline stages(3)/' | not klx-opt --klx-to-nvgpu 2>&1 | FileCheck %s --check-prefix=STAGES
 // STAGES: error: 'klx.pipeline' op has 3 stages, the schedule 4: klx-to-nvgpu sizes shared memory by the schedule
 
@@ -61,3 +65,7 @@
 // CHECK: nvvm.cp.async.bulk.wait_group 0
 // CHECK-NEXT: gpu.return
 // CHECK-NOT: klx.
+// DEFERRED: nvgpu.warpgroup.mma {{.*}} {transposeB}
+// DEFERRED: nvvm.wgmma.wait.group.sync.aligned 0
+// NOTDEFERRED: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64}
+// NOTDEFERRED-NOT: nvvm.wgmma.wait.group.sync.aligned

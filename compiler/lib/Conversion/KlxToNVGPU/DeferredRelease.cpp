@@ -99,7 +99,8 @@ void deferInLoop(Lowering &l, scf::ForOp loop, MmaOp mma,
 } // namespace
 
 void klx::nvgpu_lowering::deferStageReleases(Lowering &l, gpu::GPUFuncOp func) {
-  if (l.schedule.getStages() < 2 || l.schedule.getPingpong())
+  if (!l.schedule.getDeferRelease() || l.schedule.getStages() < 2 ||
+      l.schedule.getPingpong())
     return;
   SmallVector<std::pair<scf::ForOp, MmaOp>> loops;
   func.walk([&](MmaOp mma) {

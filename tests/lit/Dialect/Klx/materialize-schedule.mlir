@@ -76,7 +76,7 @@ module attributes {klx.params = {stages = 7 : i64, tile_n = 256 : i64}} {
 // -----
 
 module attributes {klx.params = {stage = 3 : i64}} {
-  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: alias_scopes, bridge_steps, cluster_m, cluster_n, const_reg_tensor, consumer_regs, consumers, dtype, epilogue, group_m, out_dtype, persistent, pingpong, producer_regs, producers, raster, shared_full_barrier, stages, tile_k, tile_m, tile_n, warp_specialize)}}
+  // expected-error @+1 {{klx.params: unknown parameter 'stage' (known: alias_scopes, bridge_steps, cluster_m, cluster_n, const_reg_tensor, consumer_regs, consumers, deferred_release, dtype, epilogue, group_m, out_dtype, persistent, pingpong, producer_regs, producers, raster, shared_full_barrier, stages, tile_k, tile_m, tile_n, warp_specialize)}}
   klx.kernel @typo(%M: index) {
   }
 }

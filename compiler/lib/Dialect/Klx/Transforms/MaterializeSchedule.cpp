@@ -54,28 +54,15 @@ llvm::ArrayRef<llvm::StringLiteral> klx::scheduleParamNames() {
   // alias_scopes, bridge_steps and const_reg_tensor are the pipeline's
   // (klx-lds-alias-scope, klx-bridge-steps, klx-const-reg-tensor), not the
   // schedule's, but live in the same klx.params.
-  static const llvm::StringLiteral names[] = {"alias_scopes",
-                                              "bridge_steps",
-                                              "cluster_m",
-                                              "cluster_n",
-                                              "const_reg_tensor",
-                                              "consumer_regs",
-                                              "consumers",
-                                              "dtype",
-                                              "epilogue",
-                                              "group_m",
-                                              "out_dtype",
-                                              "persistent",
-                                              "pingpong",
-                                              "producer_regs",
-                                              "producers",
-                                              "raster",
-                                              "shared_full_barrier",
-                                              "stages",
-                                              "tile_k",
-                                              "tile_m",
-                                              "tile_n",
-                                              "warp_specialize"};
+  static const llvm::StringLiteral names[] = {
+      "alias_scopes", "bridge_steps",     "cluster_m",
+      "cluster_n",    "const_reg_tensor", "consumer_regs",
+      "consumers",    "deferred_release", "dtype",
+      "epilogue",     "group_m",          "out_dtype",
+      "persistent",   "pingpong",         "producer_regs",
+      "producers",    "raster",           "shared_full_barrier",
+      "stages",       "tile_k",           "tile_m",
+      "tile_n",       "warp_specialize"};
   return names;
 }
 
@@ -172,6 +159,7 @@ struct ScheduleParams {
   int64_t clusterM = 1, clusterN = 1;
   bool warpSpecialize = true, pingpong = false, persistent = false;
   bool sharedFullBarrier = false, hilbert = false, tmaStore = false;
+  bool deferRelease = true;
   Type dtype, outDtype; // outDtype: null for f32
   std::string outName;
 
@@ -207,6 +195,7 @@ LogicalResult ScheduleParams::readFrom(KernelOp kernel, DictionaryAttr params) {
       failed(read(kernel, params, "producer_regs", producerRegs)) ||
       failed(read(kernel, params, "consumer_regs", consumerRegs)) ||
       failed(read(kernel, params, "warp_specialize", warpSpecialize)) ||
+      failed(read(kernel, params, "deferred_release", deferRelease)) ||
       failed(read(kernel, params, "pingpong", pingpong)) ||
       failed(read(kernel, params, "persistent", persistent)) ||
       failed(read(kernel, params, "producers", producers)) ||
@@ -355,7 +344,8 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
       kernel.getContext(), p.tileM, p.tileN, p.tileK, p.stages, p.consumers,
       p.warpSpecialize, p.pingpong, p.persistent, p.producerRegs,
       p.consumerRegs, p.dtype, p.producers, p.sharedFullBarrier, p.groupM,
-      p.tmaStore, p.outDtype, p.clusterM, p.clusterN, p.hilbert);
+      p.tmaStore, p.outDtype, p.clusterM, p.clusterN, p.hilbert,
+      p.deferRelease);
   int64_t shared = schedule.dynamicSharedBytes();
   if (shared > kMaxSharedBytes) {
     InFlightDiagnostic error = kernel.emitOpError("schedule: ")

@@ -52,6 +52,9 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     its share of the shared operand (its rows of every box) and multicasts
     it to all; each consumer thread releases a stage to one CTA of the
     cluster, so every CTA's empty barrier hears from all of them.
+    `deferRelease` keeps one MMA in flight across k steps: each stage is
+    released a step later, after `wgmma.wait_group 1` (two or more stages,
+    not ping-pong); off, each step waits for its MMA before releasing.
 
     ```mlir
     #klx.schedule<tileM = 128, tileN = 128, tileK = 64, stages = 4,
@@ -73,7 +76,8 @@ def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
     OptionalParameter<"::mlir::Type">:$outDtype,
     DefaultValuedParameter<"int64_t", "1">:$clusterM,
     DefaultValuedParameter<"int64_t", "1">:$clusterN,
-    DefaultValuedParameter<"bool", "false">:$hilbert);
+    DefaultValuedParameter<"bool", "false">:$hilbert,
+    DefaultValuedParameter<"bool", "true">:$deferRelease);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Bytes of one operand tile in shared memory.
