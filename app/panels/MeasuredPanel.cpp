@@ -198,6 +198,7 @@ private:
     label = std::min(label, width * 0.35f);
     float avail = ImGui::GetContentRegionAvail().y;
     float smHeight = cta ? avail * 0.55f : avail;
+    shownCta = cta ? cta->cta : -1;
     drawSmLanes(t, key, width, label, smHeight);
     if (!cta)
       return;
@@ -209,7 +210,9 @@ private:
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Click a CTA's box among the SMs to show its warps; "
-                        "first shown: the CTA that ended last");
+                        "first shown: the CTA that ended last.\nOutlined "
+                        "among the SMs: this CTA (white) and the one that "
+                        "ended the kernel (red)");
     drawCtaLanes(t, *cta, key, width, label);
   }
 
@@ -256,6 +259,12 @@ private:
     } else {
       drawOnCpu(draw, t, origin.y, laneH, gap, x0, x1);
     }
+    // Outlined over the boxes: the CTA that ended the kernel, and the one
+    // whose warps show below.
+    outlineCta(draw, t, lastToEnd(t), origin.y, laneH, x0, x1,
+               palette::theme().deadlockLine);
+    outlineCta(draw, t, shownCta, origin.y, laneH, x0, x1,
+               palette::theme().brightText);
     draw->PopClipRect();
     drawAxis(draw, t, ImVec2(x0, origin.y + height), x1);
     if (!hovered)
@@ -267,6 +276,21 @@ private:
         io.MouseDragMaxDistanceSqr[0] <
             io.MouseDragThreshold * io.MouseDragThreshold)
       pickedCta = ctaOf(*box);
+  }
+
+  void outlineCta(ImDrawList *draw, const MeasuredTimeline &t, int64_t cta,
+                  float y0, float laneH, float x0, float x1,
+                  ImU32 colour) const {
+    for (size_t r = 0; r < t.sms.size(); ++r)
+      for (const MeasuredEvent &box : t.sms[r].events)
+        if (ctaOf(box) == cta) {
+          float y = y0 + laneH * float(r);
+          draw->AddRect(
+              ImVec2(std::max(x0, xOf(box.start, x0, x1)) - 1, y - 1),
+              ImVec2(std::min(x1, xOf(box.end, x0, x1)) + 1, y + laneH + 1),
+              colour, 0, 0, 2);
+          return;
+        }
   }
 
   LaneRenderer::View plot(float x0, float x1, float y0, float laneH,
@@ -499,6 +523,7 @@ private:
   std::string shownKey;
   double viewStart = 0, viewEnd = 1; // cycles
   int64_t pickedCta = -1;            // whose warps show under the SMs
+  int64_t shownCta = -1;             // ... or, unpicked, the one shown
 };
 
 } // namespace
