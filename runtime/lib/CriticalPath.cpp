@@ -10,22 +10,6 @@ using namespace klx::rt;
 
 namespace {
 
-const char *barrierOf(TraceKind begin) {
-  switch (begin) {
-  case TraceKind::WaitFullBegin:
-    return "full";
-  case TraceKind::WaitEmptyBegin:
-    return "empty";
-  default:
-    return "turn";
-  }
-}
-
-bool isBegin(TraceKind k) {
-  return k == TraceKind::WaitFullBegin || k == TraceKind::WaitEmptyBegin ||
-         k == TraceKind::WaitTurnBegin;
-}
-
 /// Sums each (role, barrier)'s waits and each role's recorded time.
 std::vector<WaitRow> rankWaits(const std::vector<WarpTrace> &warps) {
   std::map<std::pair<std::string, std::string>, WaitRow> rows;
@@ -37,12 +21,12 @@ std::vector<WaitRow> rankWaits(const std::vector<WarpTrace> &warps) {
     recorded[role] += w.events.back().ns - w.events.front().ns;
     const TraceEvent *open = nullptr;
     for (const TraceEvent &e : w.events) {
-      if (isBegin(e.kind)) {
+      if (isWaitBegin(e.kind)) {
         open = &e;
-      } else if (open && int(e.kind) == int(open->kind) + 1) {
-        WaitRow &row = rows[{role, barrierOf(open->kind)}];
+      } else if (open && e.kind == waitEndOf(open->kind)) {
+        WaitRow &row = rows[{role, waitBarrier(open->kind)}];
         row.role = role;
-        row.barrier = barrierOf(open->kind);
+        row.barrier = waitBarrier(open->kind);
         row.ns += e.ns - open->ns;
         ++row.waits;
         open = nullptr;

@@ -13,17 +13,6 @@ namespace {
 
 bool knownKind(int64_t kind) { return kind >= 1 && kind <= 10; }
 
-const char *waitName(TraceKind begin) {
-  switch (begin) {
-  case TraceKind::WaitFullBegin:
-    return "wait full";
-  case TraceKind::WaitEmptyBegin:
-    return "wait empty";
-  default:
-    return "wait turn";
-  }
-}
-
 const char *instantName(TraceKind kind) {
   switch (kind) {
   case TraceKind::CopyIssue:
@@ -38,23 +27,6 @@ const char *instantName(TraceKind kind) {
     return "?";
   }
 }
-
-bool isBegin(TraceKind k) {
-  return k == TraceKind::WaitFullBegin || k == TraceKind::WaitEmptyBegin ||
-         k == TraceKind::WaitTurnBegin;
-}
-
-/// The end that closes a begin.
-TraceKind endOf(TraceKind begin) { return TraceKind(int(begin) + 1); }
-
-bool isEnd(TraceKind k) {
-  return k == TraceKind::WaitFullEnd || k == TraceKind::WaitEmptyEnd ||
-         k == TraceKind::WaitTurnEnd;
-}
-
-} // namespace
-
-namespace {
 
 int64_t header(const std::vector<int64_t> &buffer, int64_t base,
                TraceHeader word) {
@@ -225,9 +197,9 @@ TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
     double waiting = 0;
     int64_t openAt = -1;
     for (const TraceEvent &e : w.events) {
-      if (isBegin(e.kind))
+      if (isWaitBegin(e.kind))
         openAt = e.clock;
-      else if (isEnd(e.kind) && openAt >= 0) {
+      else if (isWaitEnd(e.kind) && openAt >= 0) {
         waiting += double(e.clock - openAt);
         openAt = -1;
       }
@@ -302,18 +274,18 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                          (t.role.empty() ? "" : " (" + t.role + ")")}}}});
     const TraceEvent *open = nullptr;
     for (const TraceEvent &e : t.events) {
-      if (isBegin(e.kind)) {
+      if (isWaitBegin(e.kind)) {
         open = &e;
         continue;
       }
       // An end without its begin (the begin fell past the buffer's end).
-      if (isEnd(e.kind) && (!open || endOf(open->kind) != e.kind)) {
+      if (isWaitEnd(e.kind) && (!open || waitEndOf(open->kind) != e.kind)) {
         open = nullptr;
         continue;
       }
       std::string stage = "[" + std::to_string(e.stage) + "]";
-      if (isEnd(e.kind)) {
-        emit({{"name", std::string(waitName(open->kind)) +
+      if (isWaitEnd(e.kind)) {
+        emit({{"name", "wait " + std::string(waitBarrier(open->kind)) +
                            (e.kind == TraceKind::WaitTurnEnd ? "" : stage)},
               {"ph", "X"},
               {"ts", us(open->ns)},

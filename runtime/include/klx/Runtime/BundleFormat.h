@@ -149,6 +149,30 @@ enum class TraceKind : int {
   PassTurn = 10,
 };
 
+/// A barrier wait is recorded as a begin and, one kind later, its end.
+inline bool isWaitBegin(TraceKind k) {
+  return k == TraceKind::WaitFullBegin || k == TraceKind::WaitEmptyBegin ||
+         k == TraceKind::WaitTurnBegin;
+}
+inline bool isWaitEnd(TraceKind k) {
+  return k == TraceKind::WaitFullEnd || k == TraceKind::WaitEmptyEnd ||
+         k == TraceKind::WaitTurnEnd;
+}
+inline TraceKind waitEndOf(TraceKind begin) {
+  return TraceKind(int(begin) + 1);
+}
+/// "full", "empty" or "turn": the barrier a wait's begin waits on.
+inline const char *waitBarrier(TraceKind begin) {
+  switch (begin) {
+  case TraceKind::WaitFullBegin:
+    return "full";
+  case TraceKind::WaitEmptyBegin:
+    return "empty";
+  default:
+    return "turn";
+  }
+}
+
 /// M x N x K of a gemm; a gather's element count N is m, with n = k = 0.
 struct ProblemSize {
   int64_t m = 0, n = 0, k = 0;
