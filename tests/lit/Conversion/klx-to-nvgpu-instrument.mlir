@@ -5,7 +5,8 @@
 // returning); each warp's one writer counts its events in an alloca (a
 // register once LLVM promotes it) and stores clock << 32 | stage << 8 |
 // kind, one 8-byte store per event; past the capacity it stores its count
-// in the warp's first word instead.
+// in the warp's first word instead. A barrier wait is recorded only where a
+// non-blocking mbarrier.test_wait finds its phase incomplete.
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-ctas=2" | FileCheck %s --check-prefix=FIRST
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-cta-list=3,7" | FileCheck %s --check-prefix=LIST
@@ -21,7 +22,13 @@
 // CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
 // CHECK:   nvvm.read.ptx.sreg.clock64 : i64
 // CHECK:   nvvm.read.ptx.sreg.smid : i32
-// Producer: a wait on empty, bracketed, then the copies, by lane 0.
+// Producer: a wait on empty, tested, bracketed where it blocks, then the
+// copies, by lane 0.
+// CHECK: %[[EMPTY:.*]] = nvgpu.mbarrier.get %{{.*}}[%{{.*}}] : {{.*}} -> i32
+// CHECK: %[[PTR:.*]] = llvm.inttoptr %[[EMPTY]] : i32 to !llvm.ptr<3>
+// CHECK: %[[READY:.*]] = nvvm.mbarrier.test.wait %[[PTR]], %{{.*}} : !llvm.ptr<3>, i32 -> i1
+// CHECK: %[[BLOCKS:.*]] = arith.xori %[[READY]], %{{.*}} : i1
+// CHECK: scf.if %[[BLOCKS]] {
 // CHECK: nvvm.read.ptx.sreg.clock64 : i64
 // CHECK: %[[N:.*]] = llvm.load %[[COUNTER]] : !llvm.ptr -> i64
 // CHECK: llvm.store %{{.*}}, %[[COUNTER]] : i64, !llvm.ptr
@@ -36,6 +43,7 @@
 // CHECK: arith.ori %c5_i64
 // CHECK: nvgpu.tma.async.load
 // Consumers: by the first thread of each warpgroup.
+// CHECK: nvvm.mbarrier.test.wait
 // CHECK: arith.ori %c1_i64
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.ori %c2_i64

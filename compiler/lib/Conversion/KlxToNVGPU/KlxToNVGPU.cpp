@@ -286,16 +286,18 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
     Location loc = op->getLoc();
     b.setInsertionPoint(op);
     if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
-      recordEvent(l, loc, TraceEventKind::WaitFullBegin, wait.getIndex(), true);
-      tryWait(l, loc, l.barriers[wait.getPipeline()].full, wait.getIndex(),
-              wait.getPhase());
-      recordEvent(l, loc, TraceEventKind::WaitFullEnd, wait.getIndex(), true);
+      Value full = l.barriers[wait.getPipeline()].full;
+      waitAndRecord(l, loc, full, wait.getIndex(), wait.getPhase(),
+                    TraceEventKind::WaitFullBegin, true, [&] {
+                      tryWait(l, loc, full, wait.getIndex(), wait.getPhase());
+                    });
       wait.erase();
     } else if (auto take = dyn_cast<TakeTurnOp>(op)) {
-      recordEvent(l, loc, TraceEventKind::WaitTurnBegin, Value(), true);
-      tryWait(l, loc, l.turns, l.index(loc, take.getConsumer()),
-              take.getPhase());
-      recordEvent(l, loc, TraceEventKind::WaitTurnEnd, Value(), true);
+      Value consumer = l.index(loc, take.getConsumer());
+      waitAndRecord(l, loc, l.turns, consumer, take.getPhase(),
+                    TraceEventKind::WaitTurnBegin, true, [&] {
+                      tryWait(l, loc, l.turns, consumer, take.getPhase());
+                    });
       take.erase();
     } else if (auto pass = dyn_cast<PassTurnOp>(op)) {
       recordEvent(l, loc, TraceEventKind::PassTurn, Value(), true);
@@ -548,11 +550,11 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
         b, aloc, acquire.getPhase(),
         arith::ConstantIntOp::create(b, aloc, b.getI1Type(), 1));
     const Lowering::Barriers &barriers = l.barriers[acquire.getPipeline()];
-    recordEvent(l, aloc, TraceEventKind::WaitEmptyBegin, acquire.getIndex(),
-                false);
-    tryWait(l, aloc, barriers.empty, acquire.getIndex(), previous);
-    recordEvent(l, aloc, TraceEventKind::WaitEmptyEnd, acquire.getIndex(),
-                false);
+    waitAndRecord(l, aloc, barriers.empty, acquire.getIndex(), previous,
+                  TraceEventKind::WaitEmptyBegin, false, [&] {
+                    tryWait(l, aloc, barriers.empty, acquire.getIndex(),
+                            previous);
+                  });
     nvgpu::MBarrierArriveExpectTxOp::create(b, aloc, barriers.full,
                                             l.index(aloc, barriers.txBytes),
                                             acquire.getIndex(), Value());

@@ -122,6 +122,14 @@ void finishTrace(Lowering &l, gpu::GPUFuncOp func);
 void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
                  bool wholeWarpgroup);
 
+/// Waits for phase `parity` of `barriers[index]` (`wait` emits the
+/// blocking wait) and records the wait as `begin` and its end, but only
+/// where a non-blocking test finds the phase incomplete: a wait that does
+/// not block costs the kernel one test and no events.
+void waitAndRecord(Lowering &l, Location loc, Value barriers, Value index,
+                   Value parity, TraceEventKind begin, bool wholeWarpgroup,
+                   llvm::function_ref<void()> wait);
+
 /// Keeps one wgmma in flight per consumer: each stage is released one k
 /// step later, after wgmma.wait_group 1 (needs two or more stages).
 void deferStageReleases(Lowering &l, gpu::GPUFuncOp func);
