@@ -14,6 +14,7 @@
 
 #include "widgets/GpuLanes.h"
 #include "widgets/Palette.h"
+#include "widgets/TimeWindow.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -80,7 +81,7 @@ public:
     if (key != shownKey) {
       shownKey = key;
       pickedCta = -1; // the CTA that ended last, in drawLanes
-      fit(t);
+      window.fit(t.smsEndTime);
     }
     drawSummary(t);
     drawCriticalPath(state, t);
@@ -241,7 +242,7 @@ private:
     ImGui::InvisibleButton("sms", ImVec2(width, height + axisH));
     bool hovered = ImGui::IsItemHovered();
     float x0 = origin.x + label, x1 = origin.x + width;
-    navigate(t, hovered, x0, x1);
+    window.wheelDragAndFit(hovered, x0, x1, t.smsEndTime);
     // Labels where they fit; every SM's otherwise on hover.
     bool labels = laneH >= ImGui::GetFontSize();
     for (size_t r = 0; r < t.sms.size() && labels; ++r)
@@ -286,8 +287,9 @@ private:
         if (ctaOf(box) == cta) {
           float y = y0 + laneH * float(r);
           draw->AddRect(
-              ImVec2(std::max(x0, xOf(box.start, x0, x1)) - 1, y - 1),
-              ImVec2(std::min(x1, xOf(box.end, x0, x1)) + 1, y + laneH + 1),
+              ImVec2(std::max(x0, window.xOf(box.start, x0, x1)) - 1, y - 1),
+              ImVec2(std::min(x1, window.xOf(box.end, x0, x1)) + 1,
+                     y + laneH + 1),
               colour, 0, 0, 2);
           return;
         }
@@ -296,8 +298,8 @@ private:
   LaneRenderer::View plot(float x0, float x1, float y0, float laneH,
                           float gap) const {
     LaneRenderer::View view;
-    view.start = viewStart;
-    view.end = viewEnd;
+    view.start = window.start;
+    view.end = window.end;
     view.x0 = x0;
     view.x1 = x1;
     view.y0 = y0;
@@ -321,7 +323,7 @@ private:
     ImGui::InvisibleButton("warps", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
     float x0 = origin.x + label, x1 = origin.x + width;
-    navigate(t, hovered, x0, x1);
+    window.wheelDragAndFit(hovered, x0, x1, t.smsEndTime);
     for (size_t r = 0; r < cta.warps.size(); ++r) {
       float y = origin.y + laneH * float(r);
       draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
@@ -380,10 +382,11 @@ private:
       float y = y0 + laneH * float(r);
       auto it = std::lower_bound(
           lane.events.begin(), lane.events.end(),
-          float(viewStart - lane.longest),
+          float(window.start - lane.longest),
           [](const MeasuredCtaEvent &e, float at) { return e.start < at; });
-      for (; it != lane.events.end() && it->start <= viewEnd; ++it) {
-        float a = xOf(it->start, x0, x1), b = xOf(it->end, x0, x1);
+      for (; it != lane.events.end() && it->start <= window.end; ++it) {
+        float a = window.xOf(it->start, x0, x1),
+              b = window.xOf(it->end, x0, x1);
         draw->AddRectFilled(
             ImVec2(a, y + 2), ImVec2(std::max(b, a + 1), y + laneH - 4),
             warpEventColour(t.eventNames[it->name], it->end > it->start));
@@ -403,8 +406,8 @@ private:
                         lane.events.size());
       return;
     }
-    double at = timeAt(mouse.x, x0, x1);
-    double slack = 2 * span() / std::max(1.0f, x1 - x0);
+    double at = window.timeAt(mouse.x, x0, x1);
+    double slack = 2 * window.span() / std::max(1.0f, x1 - x0);
     auto it = std::upper_bound(
         lane.events.begin(), lane.events.end(), float(at + slack),
         [](float value, const MeasuredCtaEvent &e) { return value < e.start; });
@@ -437,14 +440,15 @@ private:
       const MeasuredLane &sm = t.sms[r];
       float y = y0 + laneH * float(r);
       auto it = std::lower_bound(
-          sm.events.begin(), sm.events.end(), viewStart - sm.longest,
+          sm.events.begin(), sm.events.end(), window.start - sm.longest,
           [](const MeasuredEvent &e, double at) { return e.start < at; });
-      for (; it != sm.events.end() && it->start <= viewEnd; ++it)
+      for (; it != sm.events.end() && it->start <= window.end; ++it)
         draw->AddRectFilled(
-            ImVec2(std::max(x0 - 1, xOf(it->start, x0, x1)), y),
-            ImVec2(std::min(x1 + 1, std::max(xOf(it->end, x0, x1),
-                                             xOf(it->start, x0, x1) + 1)),
-                   y + laneH - gap),
+            ImVec2(std::max(x0 - 1, window.xOf(it->start, x0, x1)), y),
+            ImVec2(
+                std::min(x1 + 1, std::max(window.xOf(it->end, x0, x1),
+                                          window.xOf(it->start, x0, x1) + 1)),
+                y + laneH - gap),
             palette::stage(int(it - sm.events.begin())));
     }
   }
@@ -452,9 +456,9 @@ private:
   void drawAxis(ImDrawList *draw, const MeasuredTimeline &t, ImVec2 at,
                 float x1) const {
     char text[48];
-    std::snprintf(text, sizeof text, "%.2f us", usOf(t, viewStart));
+    std::snprintf(text, sizeof text, "%.2f us", usOf(t, window.start));
     draw->AddText(at, palette::theme().measuredLaneText, text);
-    std::snprintf(text, sizeof text, "%.2f us", usOf(t, viewEnd));
+    std::snprintf(text, sizeof text, "%.2f us", usOf(t, window.end));
     draw->AddText(ImVec2(x1 - ImGui::CalcTextSize(text).x, at.y),
                   palette::theme().measuredLaneText, text);
   }
@@ -470,8 +474,8 @@ private:
       ImGui::SetTooltip("%s: %zu CTAs", sm.name.c_str(), sm.events.size());
       return nullptr;
     }
-    double at = timeAt(mouse.x, x0, x1);
-    double slack = 2 * span() / std::max(1.0f, x1 - x0);
+    double at = window.timeAt(mouse.x, x0, x1);
+    double slack = 2 * window.span() / std::max(1.0f, x1 - x0);
     auto it = std::upper_bound(
         sm.events.begin(), sm.events.end(), at + slack,
         [](double value, const MeasuredEvent &e) { return value < e.start; });
@@ -489,41 +493,10 @@ private:
     return &*it;
   }
 
-  void navigate(const MeasuredTimeline &t, bool hovered, float x0, float x1) {
-    ImGuiIO &io = ImGui::GetIO();
-    if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0) {
-      double at = timeAt(io.MousePos.x, x0, x1);
-      double factor = std::clamp(io.MouseWheel > 0 ? 0.8 : 1.25, 20.0 / span(),
-                                 std::max(1.0, t.smsEndTime * 1.1 / span()));
-      viewStart = at - (at - viewStart) * factor;
-      viewEnd = at + (viewEnd - at) * factor;
-    }
-    if (ImGui::IsItemActive() &&
-        ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-      double by = -io.MouseDelta.x / (x1 - x0) * span();
-      viewStart += by;
-      viewEnd += by;
-    }
-    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
-      fit(t);
-  }
-
-  void fit(const MeasuredTimeline &t) {
-    viewStart = 0;
-    viewEnd = std::max(1.0, t.smsEndTime * 1.02);
-  }
-  double span() const { return std::max(1e-9, viewEnd - viewStart); }
-  float xOf(double at, float x0, float x1) const {
-    return float(x0 + (at - viewStart) / span() * (x1 - x0));
-  }
-  double timeAt(float x, float x0, float x1) const {
-    return viewStart + double(x - x0) / (x1 - x0) * span();
-  }
-
   std::string shownKey;
-  double viewStart = 0, viewEnd = 1; // cycles
-  int64_t pickedCta = -1;            // whose warps show under the SMs
-  int64_t shownCta = -1;             // ... or, unpicked, the one shown
+  TimeWindow window;
+  int64_t pickedCta = -1; // whose warps show under the SMs
+  int64_t shownCta = -1;  // ... or, unpicked, the one shown
 };
 
 } // namespace

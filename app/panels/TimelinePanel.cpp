@@ -19,6 +19,7 @@
 #include "widgets/GpuLanes.h"
 #include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"
+#include "widgets/TimeWindow.h"
 #include "widgets/TimelineLanes.h"
 
 #include <algorithm>
@@ -299,10 +300,10 @@ private:
     float x0 = origin.x + labelWidth(), x1 = origin.x + width;
     ImGuiIO &io = ImGui::GetIO();
     navigate(view, hovered, x0, x1);
-    auto toX = [&](double t) { return xOf(t, x0, x1); };
+    auto toX = [&](double t) { return window.xOf(t, x0, x1); };
     draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
     const sim::Event *under = drawSimulatedLanes(
-        draw, view, origin, width, {viewStart, viewEnd},
+        draw, view, origin, width, {window.start, window.end},
         hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt, laneH);
     // Measured lanes (klx-run --trace, the first traced CTA) on the same
     // axis of cycles.
@@ -320,10 +321,10 @@ private:
       draw->AddText(ImVec2(origin.x + 4, y + 3),
                     palette::theme().measuredLaneText, ("GPU " + role).c_str());
       auto first = std::lower_bound(
-          lane.events.begin(), lane.events.end(), viewStart - lane.longest,
+          lane.events.begin(), lane.events.end(), window.start - lane.longest,
           [](const MeasuredEvent &e, double t) { return e.start < t; });
       float lastX = -1e9f;
-      for (auto it = first; it != lane.events.end() && it->start <= viewEnd;
+      for (auto it = first; it != lane.events.end() && it->start <= window.end;
            ++it) {
         float a = toX(it->start), b = toX(it->end);
         if (b < x0 || a > x1)
@@ -354,7 +355,7 @@ private:
     // Time axis in cycles (or moves, for a counterexample), and a legend.
     float axis =
         drawTimeAxis(draw, ImVec2(origin.x, origin.y + lanesHeight + 2), width,
-                     origin.y, {viewStart, viewEnd}, unit);
+                     origin.y, {window.start, window.end}, unit);
     drawLaneLegend(draw, ImVec2(origin.x, origin.y + lanesHeight + 2 + axis),
                    width);
     drawFlows(draw, view, under, origin, laneH, x0, x1);
@@ -392,11 +393,11 @@ private:
     ImGuiIO &io = ImGui::GetIO();
     // Zoom around the pointer; drag to pan (with Shift: measure).
     if (hovered && io.MouseWheel != 0 && io.MousePos.x > x0)
-      zoomAround(view, timeAt(io.MousePos.x, x0, x1),
+      zoomAround(view, window.timeAt(io.MousePos.x, x0, x1),
                  io.MouseWheel > 0 ? 0.8 : 1.25);
     if (hovered && io.KeyShift &&
         ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-      double at = timeAt(io.MousePos.x, x0, x1);
+      double at = window.timeAt(io.MousePos.x, x0, x1);
       measure = {true, at, at};
     } else if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
       measure.shown = false;
@@ -404,50 +405,28 @@ private:
     if (ImGui::IsItemActive() &&
         ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
       if (io.KeyShift && measure.shown)
-        measure.to = timeAt(io.MousePos.x, x0, x1);
+        measure.to = window.timeAt(io.MousePos.x, x0, x1);
       else
-        panBy(-io.MouseDelta.x / (x1 - x0) * span());
+        window.panBy(-io.MouseDelta.x / (x1 - x0) * window.span());
     }
     // W/S zoom in and out around the middle, A/D pan, as in Perfetto.
     if (hovered && !io.WantTextInput) {
-      double middle = (viewStart + viewEnd) / 2;
+      double middle = (window.start + window.end) / 2;
       if (ImGui::IsKeyDown('W'))
         zoomAround(view, middle, 0.96);
       if (ImGui::IsKeyDown('S'))
         zoomAround(view, middle, 1.04);
       if (ImGui::IsKeyDown('A'))
-        panBy(-span() * 0.02);
+        window.panBy(-window.span() * 0.02);
       if (ImGui::IsKeyDown('D'))
-        panBy(span() * 0.02);
+        window.panBy(window.span() * 0.02);
     }
   }
 
-  /// The cycles across the lanes, and where a time is across [x0, x1] (and
-  /// back): one mapping for drawing, hovering, measuring and arrows.
-  double span() const { return std::max(1e-9, viewEnd - viewStart); }
-  float xOf(double t, float x0, float x1) const {
-    return float(x0 + (t - viewStart) / span() * (x1 - x0));
-  }
-  double timeAt(float x, float x0, float x1) const {
-    return viewStart + double(x - x0) / (x1 - x0) * span();
-  }
-  /// Zooms by `factor` keeping `at` in place, from 20 cycles across to the
-  /// whole run and a bit.
   void zoomAround(const TimelineView &view, double at, double factor) {
-    factor = std::clamp(factor, 20.0 / span(),
-                        std::max(1.0, view.endTime * 1.1 / span()));
-    viewStart = at - (at - viewStart) * factor;
-    viewEnd = at + (viewEnd - at) * factor;
+    window.zoomAround(at, factor, view.endTime);
   }
-  void panBy(double cycles) {
-    viewStart += cycles;
-    viewEnd += cycles;
-  }
-  /// The whole run and a little room after it.
-  void fit(const TimelineView &view) {
-    viewStart = 0;
-    viewEnd = std::max(1.0, view.endTime * 1.02);
-  }
+  void fit(const TimelineView &view) { window.fit(view.endTime); }
 
   /// The range Shift+drag measured: a band over the lanes, its length on
   /// top.
@@ -455,10 +434,10 @@ private:
                    float x1, const char *unit) {
     if (!measure.shown || measure.from == measure.to)
       return;
-    float a =
-        std::clamp(xOf(std::min(measure.from, measure.to), x0, x1), x0, x1);
-    float b =
-        std::clamp(xOf(std::max(measure.from, measure.to), x0, x1), x0, x1);
+    float a = std::clamp(window.xOf(std::min(measure.from, measure.to), x0, x1),
+                         x0, x1);
+    float b = std::clamp(window.xOf(std::max(measure.from, measure.to), x0, x1),
+                         x0, x1);
     draw->AddRectFilled(ImVec2(a, top), ImVec2(b, bottom),
                         palette::theme().measureWash);
     draw->AddLine(ImVec2(a, top), ImVec2(a, bottom),
@@ -488,9 +467,10 @@ private:
     if (lane < 0)
       return;
     for (const FlowArrow &flow : view.flowsOf(lane, *under)) {
-      ImVec2 from(xOf(flow.from, x0, x1),
+      ImVec2 from(window.xOf(flow.from, x0, x1),
                   origin.y + laneH * (flow.fromLane + 0.5f));
-      ImVec2 to(xOf(flow.to, x0, x1), origin.y + laneH * (flow.toLane + 0.5f));
+      ImVec2 to(window.xOf(flow.to, x0, x1),
+                origin.y + laneH * (flow.toLane + 0.5f));
       ImU32 colour = palette::theme().flowArrow;
       draw->AddLine(from, to, colour, 2);
       float head = ImGui::GetFontSize() * 0.4f;
@@ -535,7 +515,7 @@ private:
   uint64_t shownRun = ~uint64_t(0);
   std::string shownStep;
   bool shownCounter = false;
-  double viewStart = 0, viewEnd = 1;
+  TimeWindow window; // cycles
   struct Measure {
     bool shown = false;
     double from = 0, to = 0;
