@@ -374,10 +374,16 @@ Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
         "cuLaunchKernelEx",
         cu.launchKernelEx(&config, function, pointers.data(), nullptr));
   };
-  // Two launches back to back, the second one kept: it writes the same
-  // words as the first (each warp's events land by their count), and runs
-  // with the clocks up and the caches as the timed launches see them.
-  if (!issue(0) || !issue(0))
+  // Two launches, the second one kept: it runs with the clocks up and the
+  // caches as the timed launches see them. The buffer is zeroed between
+  // them: a warp's events end at its first zero word, and a wait is
+  // recorded only where it blocks, so the second launch may record fewer
+  // events than the first, whose tail would read as events of its own.
+  // (The stream is a blocking one: the memset, on the default stream,
+  // runs after the first launch and before the second.)
+  if (!issue(0) ||
+      !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)) ||
+      !issue(0))
     return driverError();
   if (!s.wait(options.timeoutMs))
     return stopped("instrumented launch");

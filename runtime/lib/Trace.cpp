@@ -33,9 +33,12 @@ int64_t header(const std::vector<int64_t> &buffer, int64_t base,
   return buffer[size_t(base + int64_t(word))];
 }
 
-/// One CTA's stamps; `startTimer` is globaltimer's, not yet made relative.
+/// One CTA's stamps, on globaltimer's axis less `origin` (the first CTA's
+/// start): made relative in integers, because globaltimer counts
+/// nanoseconds since 1970 and a double that large holds them only to
+/// 256 ns.
 CtaTrace readCta(const std::vector<int64_t> &buffer, int64_t base,
-                 double clockKHz) {
+                 double clockKHz, int64_t origin) {
   CtaTrace cta;
   cta.cta = int(header(buffer, base, TraceHeader::BlockId) - 1);
   cta.sm = int(header(buffer, base, TraceHeader::SmId));
@@ -48,8 +51,8 @@ CtaTrace readCta(const std::vector<int64_t> &buffer, int64_t base,
       cta.ended ? double(endTimer - startTimer) / double(endClock - startClock)
       : clockKHz > 0 ? 1e6 / clockKHz
                      : 1.0;
-  cta.startNs = double(startTimer);
-  cta.endNs = cta.ended ? double(endTimer) : double(startTimer);
+  cta.startNs = double(startTimer - origin);
+  cta.endNs = cta.ended ? double(endTimer - origin) : cta.startNs;
   return cta;
 }
 
@@ -144,11 +147,22 @@ DecodedTrace klx::rt::decodeTrace(const std::vector<int64_t> &buffer,
   DecodedTrace out;
   if (int64_t(buffer.size()) < layout.words())
     return out;
+  // One time axis: nanoseconds since the first CTA started.
+  int64_t origin = 0;
+  bool first = true;
+  for (int64_t slot = 0; slot < layout.slots; ++slot) {
+    int64_t base = slot * layout.ctaWords();
+    if (header(buffer, base, TraceHeader::BlockId) <= 0)
+      continue;
+    int64_t start = header(buffer, base, TraceHeader::StartTimer);
+    origin = first ? start : std::min(origin, start);
+    first = false;
+  }
   for (int64_t slot = 0; slot < layout.slots; ++slot) {
     int64_t base = slot * layout.ctaWords();
     if (header(buffer, base, TraceHeader::BlockId) <= 0)
       continue; // a slot no CTA wrote (a listed CTA the grid lacks)
-    CtaTrace cta = readCta(buffer, base, clockKHz);
+    CtaTrace cta = readCta(buffer, base, clockKHz, origin);
     int64_t startClock = header(buffer, base, TraceHeader::StartClock);
     for (int64_t warp = 0; warp < layout.warps; ++warp) {
       int64_t region = base + kTraceHeaderWords + warp * (1 + layout.capacity);
@@ -169,18 +183,6 @@ DecodedTrace klx::rt::decodeTrace(const std::vector<int64_t> &buffer,
     }
     out.ctas.push_back(cta);
   }
-  // One time axis: nanoseconds since the first CTA started.
-  double origin = 0;
-  for (size_t i = 0; i < out.ctas.size(); ++i)
-    origin =
-        i == 0 ? out.ctas[i].startNs : std::min(origin, out.ctas[i].startNs);
-  for (CtaTrace &cta : out.ctas) {
-    cta.startNs -= origin;
-    cta.endNs -= origin;
-  }
-  for (WarpTrace &w : out.warps)
-    for (TraceEvent &e : w.events)
-      e.ns -= origin;
   std::sort(out.ctas.begin(), out.ctas.end(),
             [](const CtaTrace &a, const CtaTrace &b) { return a.cta < b.cta; });
   return out;

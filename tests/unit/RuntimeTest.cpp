@@ -506,14 +506,17 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
   // full[1], then issued its MMA; warp 1 recorded 5 events (2 past the
   // buffer: its count word says 5), one of an unknown kind. CTA 9 on SM 3
   // started 500 ns later, its clock near 2^32 (the low 32 bits wrap), and
-  // has no end stamp (the device's 1 GHz clock is used).
+  // has no end stamp (the device's 1 GHz clock is used). globaltimer
+  // counts nanoseconds since 1970: at that size a double holds only
+  // multiples of 256 ns, so the times must be made relative first.
+  const int64_t epoch = int64_t(1764250000123456789);
   TraceLayout layout{2, 2, 3};
   CHECK(layout.ctaWords() == kTraceHeaderWords + 2 * 4);
   std::vector<int64_t> buffer;
   auto append = [&](std::vector<int64_t> words) {
     buffer.insert(buffer.end(), words.begin(), words.end());
   };
-  append(ctaHeader(10000, 5000, 12000, 6000, 7, 4));
+  append(ctaHeader(epoch + 10000, 5000, epoch + 12000, 6000, 7, 4));
   append({0, eventWord(5050, TraceKind::WaitFullBegin, 1),
           eventWord(5100, TraceKind::WaitFullEnd, 1),
           eventWord(5160, TraceKind::MmaIssue, 1)});
@@ -521,7 +524,7 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
           int64_t(uint64_t(5210) << 32 | 99),
           eventWord(5220, TraceKind::ReleaseEmpty, 0)});
   int64_t late = (int64_t(1) << 32) - 10;
-  append(ctaHeader(10500, late, 0, 0, 3, 9));
+  append(ctaHeader(epoch + 10500, late, 0, 0, 3, 9));
   append({0, eventWord(late + 20, TraceKind::WaitEmptyBegin, 0), 0, 0});
   append({0, 0, 0, 0}); // warp 1 recorded nothing
   REQUIRE(buffer.size() == size_t(layout.words()));
