@@ -174,6 +174,7 @@ struct EventReader {
       for (auto &[warp, lane] : built.warps) {
         if (lane.events.empty())
           continue;
+        lane.warp = warp;
         for (MeasuredCtaEvent &e : lane.events) {
           e.start = float(e.start * cyclesPerUs);
           e.end = float(e.end * cyclesPerUs);
@@ -209,6 +210,17 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
         t.criticalPath.push_back(
             s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : s);
       }
+  if (auto chain = other.find("critical_chain");
+      chain != other.end() && chain->is_object()) {
+    t.chainCta = integer(*chain, "cta", -1);
+    auto links = chain->find("links");
+    if (links != chain->end() && links->is_array())
+      for (const Json &l : *links)
+        if (l.is_array() && l.size() == 4 && l[0].is_number() &&
+            l[1].is_number() && l[2].is_number() && l[3].is_string())
+          t.chain.push_back({l[0].get<int64_t>(), l[1].get<float>(),
+                             l[2].get<float>(), l[3].get<std::string>()});
+  }
   std::string clock = text(other, "clock");
   size_t at = clock.find(" at ");
   if (at != std::string::npos)
@@ -259,6 +271,10 @@ klx::app::readMeasuredTimeline(std::string_view text, std::string &error) {
     return std::nullopt;
   }
   reader.finish(timeline, timeline.clockKHz / 1e3);
+  for (MeasuredTimeline::ChainLink &link : timeline.chain) {
+    link.start *= float(timeline.clockKHz / 1e3);
+    link.end *= float(timeline.clockKHz / 1e3);
+  }
   return timeline;
 }
 

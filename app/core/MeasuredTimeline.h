@@ -39,6 +39,7 @@ struct MeasuredCtaEvent {
 };
 struct MeasuredCtaLane {
   std::string name;                     // "warp 8 (producer)"
+  int64_t warp = -1;                    // its warp (tid) in the trace
   std::vector<MeasuredCtaEvent> events; // by start
   float longest = 0;
 };
@@ -63,6 +64,17 @@ struct MeasuredTimeline {
   /// 17 on SM 40 at ..."), from the trace's otherData.
   std::vector<std::string> criticalPath;
   std::vector<MeasuredCta> ctas; // every traced CTA's warps, by block id
+  /// The chain klx-run found set the kernel's end, in CTA `chainCta`
+  /// (otherData's critical_chain): stretches on its warps, in cycles;
+  /// `part` is "work", "load", "release", "turn", "unrecorded", "setup"
+  /// or "epilogue".
+  struct ChainLink {
+    int64_t warp = 0;
+    float start = 0, end = 0;
+    std::string part;
+  };
+  int64_t chainCta = -1;
+  std::vector<ChainLink> chain;
   std::vector<std::string> eventNames;
   size_t ctaCount() const;
   const MeasuredCta *findCta(int64_t cta) const;

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MeasuredChain.h"
 #include "Panel.h"
 
 #include "widgets/GpuLanes.h"
@@ -214,6 +215,11 @@ private:
                         "first shown: the CTA that ended last.\nOutlined "
                         "among the SMs: this CTA (white) and the one that "
                         "ended the kernel (red)");
+    if (cta->cta == t.chainCta)
+      drawCriticalChainLegend(t);
+    else if (!t.chain.empty())
+      ImGui::TextDisabled("(the critical chain shows under CTA %lld's warps)",
+                          (long long)t.chainCta);
     drawCtaLanes(t, *cta, key, width, label);
   }
 
@@ -343,6 +349,7 @@ private:
           plot(x0, x1, origin.y + 2, laneH, 5));
     else
       drawWarpsOnCpu(draw, t, cta, origin.y, laneH, x0, x1);
+    drawCriticalChain(draw, t, cta, {window, origin.y, laneH, x0, x1});
     draw->PopClipRect();
     if (hovered)
       warpTooltip(t, cta, ImGui::GetIO().MousePos, origin.y, laneH, x0, x1);
@@ -408,20 +415,26 @@ private:
     }
     double at = window.timeAt(mouse.x, x0, x1);
     double slack = 2 * window.span() / std::max(1.0f, x1 - x0);
+    std::string chain = criticalChainAt(t, cta.cta, lane.warp, at);
     auto it = std::upper_bound(
         lane.events.begin(), lane.events.end(), float(at + slack),
         [](float value, const MeasuredCtaEvent &e) { return value < e.start; });
     while (it != lane.events.begin()) {
       --it;
       if (it->end + slack >= at) {
-        ImGui::SetTooltip("%s, %s\n%.3f - %.3f us (%.3f us)", lane.name.c_str(),
-                          t.eventNames[it->name].c_str(), usOf(t, it->start),
-                          usOf(t, it->end), usOf(t, it->end - it->start));
+        ImGui::SetTooltip("%s, %s\n%.3f - %.3f us (%.3f us)%s%s",
+                          lane.name.c_str(), t.eventNames[it->name].c_str(),
+                          usOf(t, it->start), usOf(t, it->end),
+                          usOf(t, it->end - it->start),
+                          chain.empty() ? "" : "\n", chain.c_str());
         return;
       }
       if (it->start + lane.longest < at - slack)
-        return;
+        break;
     }
+    if (!chain.empty())
+      ImGui::SetTooltip("%s at %.3f us\n%s", lane.name.c_str(), usOf(t, at),
+                        chain.c_str());
   }
 
   /// One box per CTA, its colour its place in its SM's order.

@@ -85,12 +85,37 @@ std::string format(const char *fmt, double a, double b = 0, double c = 0) {
   return buffer;
 }
 
+/// "critical path: what set CTA 2's end: consumer working 6.00 us (63%),
+/// ...", the four longest parts and the rest summed.
+std::string formatChain(const CriticalPath &path) {
+  std::vector<ChainShare> shares = summarizeChain(path.chain);
+  if (shares.empty())
+    return "";
+  double total = 0;
+  for (const ChainShare &s : shares)
+    total += s.ns;
+  std::string out =
+      "critical path: what set CTA " + std::to_string(path.end.cta) + "'s end:";
+  double rest = total;
+  for (size_t i = 0; i < shares.size() && i < 4; ++i) {
+    out += (i ? ", " : " ") + shares[i].what +
+           format(" %.2f us (%.0f%%)", shares[i].ns / 1e3,
+                  100 * shares[i].ns / total);
+    rest -= shares[i].ns;
+  }
+  if (shares.size() > 4)
+    out += format(", the rest %.2f us", rest / 1e3);
+  return out + format(" (%.0f links)\n", double(path.chain.size()));
+}
+
 } // namespace
 
 CriticalPath klx::rt::analyzeCriticalPath(const DecodedTrace &trace) {
   CriticalPath path;
   path.waits = rankWaits(trace.warps);
   path.end = kernelEnd(trace);
+  if (path.known())
+    path.chain = traceCriticalChain(trace, path.end.cta);
   return path;
 }
 
@@ -111,9 +136,11 @@ std::string klx::rt::formatCriticalPath(const CriticalPath &path) {
                   "epilogue)\n",
                   e.beforeMmaNs() / 1e3, e.mainLoopNs() / 1e3,
                   e.afterMmaNs() / 1e3);
+  out += formatChain(path);
   for (const WaitRow &row : path.waits)
     out += "critical path: " + row.role + " waits on " + row.barrier +
-           format(" %.1f%% of its time (%.0f waits, %.2f us per warp-wait)\n",
+           format(" %.1f%% of its time (%.0f waits that blocked, %.2f us "
+                  "each)\n",
                   100 * row.share, double(row.waits),
                   row.waits ? row.ns / double(row.waits) / 1e3 : 0);
   return out;

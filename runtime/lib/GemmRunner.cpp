@@ -382,8 +382,7 @@ Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
   // (The stream is a blocking one: the memset, on the default stream,
   // runs after the first launch and before the second.)
   if (!issue(0) ||
-      !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)) ||
-      !issue(0))
+      !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)) || !issue(0))
     return driverError();
   if (!s.wait(options.timeoutMs))
     return stopped("instrumented launch");
@@ -438,17 +437,10 @@ Failed GemmRun::recordTrace() {
                      std::to_string(result.kernel.median) + " ms without";
   std::ofstream file(options.tracePath, std::ios::binary);
   result.criticalPath = analyzeCriticalPath(decoded);
-  std::vector<std::string> findings;
-  std::string lines = formatCriticalPath(result.criticalPath);
-  for (size_t at = 0; at < lines.size();) {
-    size_t next = std::min(lines.find('\n', at), lines.size());
-    findings.push_back(lines.substr(at, next - at));
-    at = next + 1;
-  }
   file << chromeTraceJson(decoded, result.clockKHz, m.entry, note,
                           result.device + " (" +
                               std::to_string(result.smCount) + " SMs)",
-                          findings);
+                          &result.criticalPath);
   if (!file)
     return fail(result, RunStatus::BundleError,
                 options.tracePath + ": cannot write the trace");

@@ -87,6 +87,11 @@ Json criticalPathJson(const CriticalPath &path) {
     j["after_last_mma_us"] = e.afterMmaNs() / 1e3;
   }
   j["waits"] = waits;
+  Json chain = Json::array();
+  for (const ChainShare &share : summarizeChain(path.chain))
+    chain.push_back(
+        {{"what", share.what}, {"us", share.ns / 1e3}, {"links", share.links}});
+  j["chain"] = chain;
   return j;
 }
 

@@ -1,6 +1,7 @@
 //===- Trace.cpp - A measured timeline, decoded ---------------------------===//
 
 #include "klx/Runtime/Trace.h"
+#include "klx/Runtime/CriticalPath.h"
 
 #include "klx/Runtime/Json.h"
 
@@ -221,7 +222,7 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                                      const std::string &kernel,
                                      const std::string &note,
                                      const std::string &device,
-                                     const std::vector<std::string> &findings) {
+                                     const CriticalPath *path) {
   // Written one event at a time: a whole kernel's trace holds millions, too
   // many to build as one document first.
   std::string out = "{\"traceEvents\":[";
@@ -313,8 +314,21 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                               "times from the first CTA's start"},
                 {"ctas", trace.ctas.size()},
                 {"device", device},
-                {"critical_path", findings},
+                {"critical_path", Json::array()},
                 {"note", note}};
+  if (path) {
+    std::string lines = formatCriticalPath(*path);
+    for (size_t at = 0; at < lines.size();) {
+      size_t next = std::min(lines.find('\n', at), lines.size());
+      other["critical_path"].push_back(lines.substr(at, next - at));
+      at = next + 1;
+    }
+    Json links = Json::array();
+    for (const ChainLink &link : path->chain)
+      links.push_back({link.warp, us(link.startNs), us(link.endNs),
+                       chainPartKey(link.part)});
+    other["critical_chain"] = {{"cta", path->end.cta}, {"links", links}};
+  }
   out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + dumpJson(other) + "}";
   return out + "\n";
 }

@@ -168,6 +168,7 @@ TEST_CASE("Run pane: without a GPU it says why and runs nothing",
 
 // klx-run writes the trace (runtime/lib/Trace.cpp); the pane reads it back.
 #include "core/MeasuredTimeline.h"
+#include "klx/Runtime/CriticalPath.h"
 #include "klx/Runtime/Trace.h"
 
 TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
@@ -225,6 +226,22 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(t->ctas[1].warps[0].events[0].end == Approx(600));
   CHECK(t->findCta(1) == &t->ctas[1]);
   CHECK(t->findCta(7) == nullptr);
+  CHECK(t->ctas[1].warps[0].warp == 0);
+  CHECK(t->chain.empty()); // written without a critical path
+
+  // With klx-run's critical path: its lines and its chain, in cycles.
+  klx::rt::CriticalPath path = klx::rt::analyzeCriticalPath(trace);
+  REQUIRE(path.chain.size() >= 2);
+  json = klx::rt::chromeTraceJson(trace, 1980000, "gemm", "", "H100", &path);
+  t = readMeasuredTimeline(json, error);
+  REQUIRE(t);
+  CHECK(t->chainCta == path.end.cta);
+  REQUIRE(t->chain.size() == path.chain.size());
+  CHECK(t->chain.back().part == "epilogue");
+  CHECK(t->chain.back().end == Approx(path.chain.back().endNs * 1.98));
+  CHECK(t->chain.front().warp == path.chain.front().warp);
+  REQUIRE_FALSE(t->criticalPath.empty());
+  CHECK(t->criticalPath[0].rfind("the kernel ended with CTA", 0) == 0);
 
   CHECK_FALSE(readMeasuredTimeline("{\"traceEvents\": [", error));
   CHECK(error.rfind("the trace is not JSON: ", 0) == 0);

@@ -702,4 +702,76 @@ TEST_CASE("trace: the critical path of a measured kernel", "[runtime]") {
   CHECK(text.find("consumer waits on full 12.5% of its time") !=
         std::string::npos);
   CHECK(formatCriticalPath(CriticalPath()).empty());
+
+  // The chain, walked back from CTA 2's end: the consumer's epilogue and
+  // work back to its wait on full[0], which the producer's copy at 1.6 us
+  // ended; the producer back to its wait on empty[0], which no release in
+  // the trace ended; its start.
+  REQUIRE(path.chain.size() == 6);
+  auto link = [&](size_t i) { return path.chain[i]; };
+  CHECK(link(0).part == ChainPart::Setup);
+  CHECK(link(0).startNs == 500);
+  CHECK(link(1).part == ChainPart::Unrecorded);
+  CHECK(link(1).warp == 8);
+  CHECK(link(2).part == ChainPart::Work);
+  CHECK(link(2).role == "producer");
+  CHECK(link(3).part == ChainPart::Load);
+  CHECK(link(3).startNs == 1600);
+  CHECK(link(3).endNs == 2000);
+  CHECK(link(4).part == ChainPart::Work);
+  CHECK(link(4).role == "consumer");
+  CHECK(link(4).ns() == 7000);
+  CHECK(link(5).part == ChainPart::Epilogue);
+  CHECK(link(5).endNs == 10000);
+  for (size_t i = 1; i < path.chain.size(); ++i)
+    CHECK(link(i).startNs == link(i - 1).endNs); // no gaps
+  CHECK(text.find("what set CTA 2's end: consumer working 7.00 us (74%), "
+                  "after the last event (the epilogue) 1.00 us (11%)") !=
+        std::string::npos);
+  CHECK(text.find("(1 waits that blocked, 1.00 us each)") != std::string::npos);
+}
+
+TEST_CASE("trace: the critical chain follows turns, releases and loads",
+          "[runtime]") {
+  // Ping-pong: consumer 1 (warp 4) waits for its turn until 3 us, passed
+  // by consumer 0 (warp 0) at 2.9 us; consumer 0 had waited on full[1]
+  // until 2 us, filled by the producer's copy at 1.5 us, issued once
+  // consumer 1's release of stage 1 at 1 us let the producer on.
+  DecodedTrace trace;
+  trace.ctas = {{0, 3, 0, 5000, true, 1}};
+  WarpTrace c0, c1, producer;
+  c0.warp = 0;
+  c0.role = "consumer";
+  c0.events = {{0, 1200, TraceKind::WaitFullBegin, 1},
+               {0, 2000, TraceKind::WaitFullEnd, 1},
+               {0, 2000, TraceKind::MmaIssue, 1},
+               {0, 2900, TraceKind::PassTurn, 0}};
+  c1.warp = 4;
+  c1.role = "consumer";
+  c1.events = {{0, 900, TraceKind::ReleaseEmpty, 1},
+               {0, 1000, TraceKind::WaitTurnBegin, 0},
+               {0, 3000, TraceKind::WaitTurnEnd, 0},
+               {0, 3000, TraceKind::MmaIssue, 0},
+               {0, 4000, TraceKind::ReleaseEmpty, 0}};
+  producer.warp = 8;
+  producer.role = "producer";
+  producer.events = {{0, 300, TraceKind::WaitEmptyBegin, 1},
+                     {0, 1100, TraceKind::WaitEmptyEnd, 1},
+                     {0, 1500, TraceKind::CopyIssue, 1}};
+  trace.warps = {c0, c1, producer};
+  std::vector<ChainLink> chain = traceCriticalChain(trace, 0);
+  std::vector<std::pair<int, ChainPart>> parts;
+  for (const ChainLink &link : chain)
+    parts.push_back({link.warp, link.part});
+  std::vector<std::pair<int, ChainPart>> expected = {
+      {4, ChainPart::Setup}, {4, ChainPart::Release}, {8, ChainPart::Work},
+      {8, ChainPart::Load},  {0, ChainPart::Work},    {0, ChainPart::Turn},
+      {4, ChainPart::Work},  {4, ChainPart::Epilogue}};
+  CHECK(parts == expected);
+  REQUIRE(chain.size() == expected.size());
+  CHECK(chain[1].startNs == 900); // the release ...
+  CHECK(chain[1].endNs == 1100);  // ... to the producer's wait's end
+  CHECK(chain[5].startNs == 2900);
+  CHECK(chain[5].endNs == 3000);
+  CHECK(traceCriticalChain(trace, 7).empty()); // no such CTA
 }

@@ -4,7 +4,9 @@
 // how long (ranked), and what the kernel's end was made of: the CTA that
 // finished last, how long it ran before its first MMA (its loads in
 // flight), its main loop (first to last MMA), its epilogue (after its
-// last MMA), and the tail (how long after most CTAs had ended it did).
+// last MMA), and the tail (how long after most CTAs had ended it did);
+// and, in that CTA, the chain of work and waits that set its end, walked
+// back from its end (CriticalChain.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,9 +42,45 @@ struct KernelEnd {
   double tailNs() const { return endNs - medianEndNs; }
 };
 
+/// What one stretch of the chain was: a warp working (issuing, its MMAs
+/// and their waits), a load in flight (a copy issued, the consumer
+/// waiting for the stage), a released stage reaching the producer, a
+/// ping-pong turn passed, a wait whose signal the trace does not hold
+/// (another CTA's, in a cluster), or the CTA before its first event and
+/// after its last.
+enum class ChainPart { Setup, Work, Load, Release, Turn, Unrecorded, Epilogue };
+const char *chainPartKey(ChainPart part); // "work", "load", ...
+
+/// One stretch of the chain, on the warp that was on it then.
+struct ChainLink {
+  int warp = 0;
+  std::string role;
+  double startNs = 0, endNs = 0;
+  ChainPart part = ChainPart::Work;
+  int stage = 0; // the stage loaded or released
+  double ns() const { return endNs - startNs; }
+};
+
+/// The chain's time by what it was ("consumer working", "loads in
+/// flight", ...), longest first.
+struct ChainShare {
+  std::string what;
+  double ns = 0;
+  int64_t links = 0;
+};
+std::vector<ChainShare> summarizeChain(const std::vector<ChainLink> &chain);
+
+/// Walks back from the end of `cta`: along the warp that recorded last;
+/// where it had waited on a barrier, to the event that completed the
+/// barrier (the copy that filled a stage, the release that emptied it,
+/// the turn passed), and on along that warp, to the CTA's start. The
+/// links come out in time order.
+std::vector<ChainLink> traceCriticalChain(const DecodedTrace &trace, int cta);
+
 struct CriticalPath {
   std::vector<WaitRow> waits; // longest first
   KernelEnd end;
+  std::vector<ChainLink> chain; // in the CTA that ended the kernel
   bool known() const { return end.cta >= 0; }
 };
 

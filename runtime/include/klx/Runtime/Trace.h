@@ -26,6 +26,8 @@
 
 namespace klx::rt {
 
+struct CriticalPath;
+
 struct TraceEvent {
   int64_t clock = 0; // the SM's clock64
   double ns = 0;     // since the first CTA started, on globaltimer's axis
@@ -106,12 +108,12 @@ TraceSummary summarizeTrace(const std::vector<WarpTrace> &warps);
 
 /// Chrome trace JSON, times in microseconds since the first CTA started;
 /// `clockKHz` is stated in otherData (the window turns times into cycles).
-/// `findings` (the critical path's lines) go into otherData for a reader
-/// of the file to show.
+/// `path`'s lines and its chain (as [warp, start us, end us, part] in
+/// "critical_chain") go into otherData for a reader of the file to show.
 std::string chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                             const std::string &kernel, const std::string &note,
                             const std::string &device = "",
-                            const std::vector<std::string> &findings = {});
+                            const CriticalPath *path = nullptr);
 
 } // namespace klx::rt
 

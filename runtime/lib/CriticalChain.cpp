@@ -1,0 +1,214 @@
+//===- CriticalChain.cpp - The waits that set a CTA's end -----------------===//
+//
+// A CTA ends when its last warp does. Walking back from there: while the
+// warp was not waiting, its own work set the pace; where it had waited on
+// a barrier, whatever completed the barrier did: the copy that filled the
+// stage (a load in flight from its issue to the wait's end), the release
+// that emptied it, the turn the other consumer passed. The walk follows
+// that event's warp back in turn, down to the CTA's start. A wait that
+// did not block records nothing (Trace.cpp), and then the warp's work
+// runs on through it, which is what happened.
+//
+//===----------------------------------------------------------------------===//
+
+#include "klx/Runtime/CriticalPath.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+using namespace klx::rt;
+
+namespace {
+
+/// How far back one search for a wait's signal looks in a warp: the
+/// signal of a stage's wait is a few k steps back at most, and an
+/// unbounded search would make a chain of a long kernel quadratic.
+constexpr long kSignalSearchEvents = 4096;
+
+struct Signal {
+  const WarpTrace *warp = nullptr;
+  long index = 0;
+  double ns() const { return warp->events[size_t(index)].ns; }
+};
+
+/// What completes a wait ending in `end`, and what its stretch is called.
+struct SignalKind {
+  TraceKind kind;
+  bool sameStage;
+  ChainPart part;
+};
+SignalKind signalKindOf(TraceKind end) {
+  switch (end) {
+  case TraceKind::WaitFullEnd:
+    return {TraceKind::CopyIssue, true, ChainPart::Load};
+  case TraceKind::WaitEmptyEnd:
+    return {TraceKind::ReleaseEmpty, true, ChainPart::Release};
+  default:
+    return {TraceKind::PassTurn, false, ChainPart::Turn};
+  }
+}
+
+/// The index of `w`'s last event at or before `ns`, or -1.
+long lastAtOrBefore(const WarpTrace &w, double ns) {
+  auto it = std::upper_bound(
+      w.events.begin(), w.events.end(), ns,
+      [](double at, const TraceEvent &e) { return at < e.ns; });
+  return long(it - w.events.begin()) - 1;
+}
+
+class ChainWalker {
+public:
+  ChainWalker(const CtaTrace &cta, std::vector<const WarpTrace *> warps)
+      : cta(cta), warps(std::move(warps)) {}
+
+  std::vector<ChainLink> walk() {
+    const WarpTrace *w = *std::max_element(
+        warps.begin(), warps.end(), [](const WarpTrace *a, const WarpTrace *b) {
+          return a->events.back().ns < b->events.back().ns;
+        });
+    long i = long(w->events.size()) - 1;
+    double t = w->events.back().ns;
+    add(w, t, cta.endNs, ChainPart::Epilogue);
+    size_t steps = 16;
+    for (const WarpTrace *each : warps)
+      steps += each->events.size();
+    while (steps-- > 0) {
+      long j = i;
+      while (j >= 0 && !isWaitEnd(w->events[size_t(j)].kind))
+        --j;
+      if (j < 0) {
+        add(w, w->events.front().ns, t, ChainPart::Work);
+        add(w, cta.startNs, w->events.front().ns, ChainPart::Setup);
+        break;
+      }
+      const TraceEvent &end = w->events[size_t(j)];
+      add(w, end.ns, t, ChainPart::Work);
+      bool paired = j > 0 && isWaitBegin(w->events[size_t(j - 1)].kind) &&
+                    waitEndOf(w->events[size_t(j - 1)].kind) == end.kind;
+      double begin = paired ? w->events[size_t(j - 1)].ns : end.ns;
+      SignalKind kind = signalKindOf(end.kind);
+      std::optional<Signal> signal = signalOf(kind, end, w);
+      // No signal in this CTA (a cluster's other CTA sent it), or none
+      // that moves the walk back: the wait itself is the link.
+      if (!signal || (signal->warp == w && signal->index >= j)) {
+        add(w, begin, end.ns, ChainPart::Unrecorded, end.stage);
+        t = begin;
+        i = paired ? j - 2 : j - 1;
+        continue;
+      }
+      add(signal->warp, signal->ns(), end.ns, kind.part, end.stage);
+      w = signal->warp;
+      i = signal->index;
+      t = signal->ns();
+    }
+    std::reverse(links.begin(), links.end());
+    return links;
+  }
+
+private:
+  void add(const WarpTrace *w, double start, double end, ChainPart part,
+           int stage = 0) {
+    if (end > start)
+      links.push_back({w->warp, w->role, start, end, part, stage});
+  }
+
+  /// The latest event of `kind` at or before the wait's end among the
+  /// CTA's warps (the waiting warp among them: without roles one warp
+  /// loads and multiplies; a turn comes from the other consumer).
+  std::optional<Signal> signalOf(const SignalKind &kind, const TraceEvent &end,
+                                 const WarpTrace *waiter) const {
+    std::optional<Signal> best;
+    for (const WarpTrace *w : warps) {
+      if (kind.kind == TraceKind::PassTurn && w == waiter)
+        continue;
+      long last = lastAtOrBefore(*w, end.ns);
+      for (long i = last; i >= 0 && last - i < kSignalSearchEvents; --i) {
+        const TraceEvent &e = w->events[size_t(i)];
+        if (e.kind != kind.kind || (kind.sameStage && e.stage != end.stage))
+          continue;
+        if (!best || e.ns > best->ns())
+          best = Signal{w, i};
+        break;
+      }
+    }
+    return best;
+  }
+
+  const CtaTrace &cta;
+  std::vector<const WarpTrace *> warps;
+  std::vector<ChainLink> links; // from the end backwards
+};
+
+std::string whatOf(const ChainLink &link) {
+  switch (link.part) {
+  case ChainPart::Setup:
+    return "before the first event (start-up)";
+  case ChainPart::Work:
+    return (link.role.empty() ? "warp" : link.role) + " working";
+  case ChainPart::Load:
+    return "loads in flight";
+  case ChainPart::Release:
+    return "released stages reaching the producer";
+  case ChainPart::Turn:
+    return "turns passed between consumers";
+  case ChainPart::Unrecorded:
+    return "waits on signals from outside the trace";
+  case ChainPart::Epilogue:
+    return "after the last event (the epilogue)";
+  }
+  return "";
+}
+
+} // namespace
+
+const char *klx::rt::chainPartKey(ChainPart part) {
+  switch (part) {
+  case ChainPart::Setup:
+    return "setup";
+  case ChainPart::Work:
+    return "work";
+  case ChainPart::Load:
+    return "load";
+  case ChainPart::Release:
+    return "release";
+  case ChainPart::Turn:
+    return "turn";
+  case ChainPart::Unrecorded:
+    return "unrecorded";
+  case ChainPart::Epilogue:
+    return "epilogue";
+  }
+  return "";
+}
+
+std::vector<ChainLink> klx::rt::traceCriticalChain(const DecodedTrace &trace,
+                                                   int ctaId) {
+  auto cta = std::find_if(trace.ctas.begin(), trace.ctas.end(),
+                          [&](const CtaTrace &c) { return c.cta == ctaId; });
+  std::vector<const WarpTrace *> warps;
+  for (const WarpTrace &w : trace.warps)
+    if (w.cta == ctaId && !w.events.empty())
+      warps.push_back(&w);
+  if (cta == trace.ctas.end() || warps.empty())
+    return {};
+  return ChainWalker(*cta, std::move(warps)).walk();
+}
+
+std::vector<ChainShare>
+klx::rt::summarizeChain(const std::vector<ChainLink> &chain) {
+  std::map<std::string, ChainShare> byWhat;
+  for (const ChainLink &link : chain) {
+    ChainShare &share = byWhat[whatOf(link)];
+    share.what = whatOf(link);
+    share.ns += link.ns();
+    ++share.links;
+  }
+  std::vector<ChainShare> out;
+  for (auto &[what, share] : byWhat)
+    out.push_back(share);
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const ChainShare &a, const ChainShare &b) { return a.ns > b.ns; });
+  return out;
+}
