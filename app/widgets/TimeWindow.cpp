@@ -9,8 +9,10 @@
 using namespace klx::app;
 
 void TimeWindow::zoomAround(double at, double factor, double length) {
-  factor =
-      std::clamp(factor, 20.0 / span(), std::max(1.0, length * 1.1 / span()));
+  // The bounds cross for a run under ~18 cycles (or none): the widest.
+  double narrowest = 20.0 / span();
+  factor = std::clamp(factor, narrowest,
+                      std::max({1.0, narrowest, length * 1.1 / span()}));
   start = at - (at - start) * factor;
   end = at + (end - at) * factor;
 }
