@@ -26,7 +26,7 @@ const PartLook kParts[] = {
     {"release", "release", "a released stage reaching the producer",
      [] { return palette::theme().goodText; }},
     {"turn", "turn", "the turn passed to the other consumer",
-     [] { return palette::theme().goodText; }},
+     [] { return palette::theme().mmaTick; }},
     {"unrecorded", "outside",
      "waiting on a signal from outside the trace (another CTA's)",
      [] { return palette::theme().deadlockLine; }},

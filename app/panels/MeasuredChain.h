@@ -33,7 +33,7 @@ void drawCriticalChain(ImDrawList *draw, const MeasuredTimeline &t,
 /// A line of the chain's colours and what each means.
 void drawCriticalChainLegend(const MeasuredTimeline &t);
 
-/// "on the critical chain: a load in flight (stage 2)" for warp `warp` at
+/// "on the critical chain: a load in flight (...)" for warp `warp` at
 /// `at` (cycles), or "" when the chain was elsewhere.
 std::string criticalChainAt(const MeasuredTimeline &t, int64_t cta,
                             int64_t warp, double at);

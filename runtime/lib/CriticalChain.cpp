@@ -7,7 +7,10 @@
 // that emptied it, the turn the other consumer passed. The walk follows
 // that event's warp back in turn, down to the CTA's start. A wait that
 // did not block records nothing (Trace.cpp), and then the warp's work
-// runs on through it, which is what happened.
+// runs on through it, which is what happened. A signal is matched by
+// kind, stage and pipeline. What the trace cannot say: in a cluster a
+// stage is full when every CTA's share has landed, so a load link names
+// this CTA's copy though the other CTA's may have been the later one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,9 +92,15 @@ public:
       double begin = paired ? w->events[size_t(j - 1)].ns : end.ns;
       SignalKind kind = signalKindOf(end.kind);
       std::optional<Signal> signal = signalOf(kind, end, w);
-      // No signal in this CTA (a cluster's other CTA sent it), or none
-      // that moves the walk back: the wait itself is the link.
-      if (!signal || (signal->warp == w && signal->index >= j)) {
+      // No signal in this CTA, or none that moves the walk back: the wait
+      // itself is the link. A release or a turn ends a wait as it
+      // arrives, so one from before the wait began did not end it: the
+      // arrive that did came from outside the trace (in a cluster, the
+      // other CTA's consumers release this CTA's stages too).
+      bool arrivedBefore = paired && kind.part != ChainPart::Load && signal &&
+                           signal->ns() < begin;
+      if (!signal || arrivedBefore ||
+          (signal->warp == w && signal->index >= j)) {
         add(w, begin, end.ns, ChainPart::Unrecorded, end.stage);
         t = begin;
         i = paired ? j - 2 : j - 1;
@@ -125,7 +134,9 @@ private:
       long last = lastAtOrBefore(*w, end.ns);
       for (long i = last; i >= 0 && last - i < kSignalSearchEvents; --i) {
         const TraceEvent &e = w->events[size_t(i)];
-        if (e.kind != kind.kind || (kind.sameStage && e.stage != end.stage))
+        if (e.kind != kind.kind ||
+            (kind.sameStage &&
+             (e.stage != end.stage || e.pipeline != end.pipeline)))
           continue;
         if (!best || e.ns > best->ns())
           best = Signal{w, i};

@@ -92,6 +92,20 @@ Json criticalPathJson(const CriticalPath &path) {
     chain.push_back(
         {{"what", share.what}, {"us", share.ns / 1e3}, {"links", share.links}});
   j["chain"] = chain;
+  Json tiles = Json::array();
+  for (const TileSpan &tile : path.tiles.tiles) {
+    Json parts = Json::object();
+    for (const ChainShare &share : tile.chain)
+      parts[share.what] = share.ns / 1e3;
+    tiles.push_back({{"tile", tile.index},
+                     {"start_us", tile.startNs / 1e3},
+                     {"last_mma_us", tile.lastMmaNs / 1e3},
+                     {"end_us", tile.endNs / 1e3},
+                     {"chain_us", parts}});
+  }
+  j["tiles"] = tiles;
+  if (!path.tiles.unknown.empty())
+    j["tiles_unknown"] = path.tiles.unknown;
   return j;
 }
 

@@ -84,9 +84,9 @@ WarpTrace readWarp(const std::vector<int64_t> &buffer, int64_t region,
     int64_t clock =
         previous + int64_t(uint32_t(clock32 - uint32_t(uint64_t(previous))));
     previous = clock;
-    trace.events.push_back({clock,
-                            startNs + double(clock - startClock) * nsPerCycle,
-                            TraceKind(kind), int((word >> 8) & 0xFFFFFF)});
+    trace.events.push_back(
+        {clock, startNs + double(clock - startClock) * nsPerCycle,
+         TraceKind(kind), int((word >> 8) & 0xFFFF), int((word >> 24) & 0xFF)});
   }
   // One writer per warp records in order; sorted anyway for safety.
   std::stable_sort(trace.events.begin(), trace.events.end(),
@@ -286,7 +286,10 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
         open = nullptr;
         continue;
       }
-      std::string stage = "[" + std::to_string(e.stage) + "]";
+      // "[2]", or "[2] of pipeline 1" where a second producer fills its own.
+      std::string stage =
+          "[" + std::to_string(e.stage) + "]" +
+          (e.pipeline ? " of pipeline " + std::to_string(e.pipeline) : "");
       if (isWaitEnd(e.kind)) {
         emit({{"name", "wait " + std::string(waitBarrier(open->kind)) +
                            (e.kind == TraceKind::WaitTurnEnd ? "" : stage)},

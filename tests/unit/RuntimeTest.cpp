@@ -486,8 +486,9 @@ namespace {
 
 /// An event word as the kernel writes it: clock64's low 32 bits, stage,
 /// kind.
-int64_t eventWord(int64_t clock, TraceKind kind, int stage) {
-  return int64_t(uint64_t(clock) << 32) | int64_t(stage) << 8 | int64_t(kind);
+int64_t eventWord(int64_t clock, TraceKind kind, int stage, int pipeline = 0) {
+  return int64_t(uint64_t(clock) << 32) | int64_t(pipeline) << 24 |
+         int64_t(stage) << 8 | int64_t(kind);
 }
 
 /// A CTA's header (BundleFormat.h): stamps at start and end, SM, id + 1.
@@ -774,4 +775,109 @@ TEST_CASE("trace: the critical chain follows turns, releases and loads",
   CHECK(chain[5].startNs == 2900);
   CHECK(chain[5].endNs == 3000);
   CHECK(traceCriticalChain(trace, 7).empty()); // no such CTA
+}
+
+TEST_CASE("trace: two pipelines' events, and arrives from outside",
+          "[runtime]") {
+  // The pipeline is the byte above the stage; the Chrome name says it.
+  TraceLayout layout{1, 1, 2};
+  std::vector<int64_t> buffer = ctaHeader(1000, 0, 2000, 1000, 2, 0);
+  buffer.insert(buffer.end(), {0, eventWord(10, TraceKind::CopyIssue, 3, 1),
+                               eventWord(20, TraceKind::CopyIssue, 3)});
+  DecodedTrace decoded = decodeTrace(buffer, layout, {"producer"}, 1e6);
+  REQUIRE(decoded.warps.size() == 1);
+  REQUIRE(decoded.warps[0].events.size() == 2);
+  CHECK(decoded.warps[0].events[0].stage == 3);
+  CHECK(decoded.warps[0].events[0].pipeline == 1);
+  CHECK(decoded.warps[0].events[1].pipeline == 0);
+  std::string json = chromeTraceJson(decoded, 1e6, "gemm", "");
+  CHECK(json.find("\"copy[3] of pipeline 1\"") != std::string::npos);
+  CHECK(json.find("\"copy[3]\"") != std::string::npos);
+
+  // Two producers: the consumer's wait on stage 0 of pipeline 1 was ended
+  // by warp 9's copy, though warp 8 copied into its own stage 0 later.
+  // Warp 9 had waited on empty[0] of pipeline 1 from 300 to 700 ns; the
+  // consumer's release of that stage came at 200, before the wait began,
+  // so the arrive that ended it is not in the trace.
+  DecodedTrace trace;
+  trace.ctas = {{0, 1, 0, 3000, true, 1}};
+  WarpTrace consumer, a, b;
+  consumer.warp = 0;
+  consumer.role = "consumer";
+  consumer.events = {{0, 200, TraceKind::ReleaseEmpty, 0, 1},
+                     {0, 1000, TraceKind::WaitFullBegin, 0, 1},
+                     {0, 2000, TraceKind::WaitFullEnd, 0, 1},
+                     {0, 2000, TraceKind::MmaIssue, 0}};
+  a.warp = 8;
+  a.role = "producer_a";
+  a.events = {{0, 1800, TraceKind::CopyIssue, 0, 0}};
+  b.warp = 9;
+  b.role = "producer_b";
+  b.events = {{0, 300, TraceKind::WaitEmptyBegin, 0, 1},
+              {0, 700, TraceKind::WaitEmptyEnd, 0, 1},
+              {0, 1500, TraceKind::CopyIssue, 0, 1}};
+  trace.warps = {consumer, a, b};
+  std::vector<ChainLink> chain = traceCriticalChain(trace, 0);
+  std::vector<std::pair<int, ChainPart>> parts;
+  for (const ChainLink &link : chain)
+    parts.push_back({link.warp, link.part});
+  std::vector<std::pair<int, ChainPart>> expected = {{9, ChainPart::Setup},
+                                                     {9, ChainPart::Unrecorded},
+                                                     {9, ChainPart::Work},
+                                                     {9, ChainPart::Load},
+                                                     {0, ChainPart::Epilogue}};
+  CHECK(parts == expected);
+}
+
+TEST_CASE("trace: the chain tile by tile", "[runtime]") {
+  // Two k steps a tile. Consumers that split a tile's rows (warps 0 and 4)
+  // multiply side by side: two tiles. Ping-pong consumers take turns: three.
+  auto mmas = [](int warp, std::vector<double> at) {
+    WarpTrace w;
+    w.warp = warp;
+    w.role = "consumer";
+    for (double ns : at)
+      w.events.push_back({0, ns, TraceKind::MmaIssue, 0});
+    return w;
+  };
+  DecodedTrace shared;
+  shared.ctas = {{0, 1, 0, 3000, true, 1}};
+  shared.warps = {mmas(0, {100, 200, 1000, 1100}),
+                  mmas(4, {110, 210, 1010, 1110})};
+  std::vector<ChainLink> chain = {
+      {0, "consumer", 0, 500, ChainPart::Load, 0},
+      {0, "consumer", 500, 3000, ChainPart::Work, 0}};
+  TileBreakdown tiles = splitByTile(shared, 0, 2, chain);
+  REQUIRE(tiles.tiles.size() == 2);
+  CHECK(tiles.tiles[0].startNs == 100);
+  CHECK(tiles.tiles[0].lastMmaNs == 210);
+  CHECK(tiles.tiles[0].endNs == 1000); // the next tile's first MMA
+  CHECK(tiles.tiles[1].endNs == 3000); // the chain's (the CTA's) end
+  REQUIRE(tiles.tiles[0].chain.size() == 2);
+  CHECK(tiles.tiles[0].chain[0].what == "consumer working");
+  CHECK(tiles.tiles[0].chain[0].ns == 500);
+  CHECK(tiles.tiles[0].chain[1].what == "loads in flight");
+  CHECK(tiles.tiles[0].chain[1].ns == 400);
+
+  DecodedTrace pingpong = shared;
+  pingpong.warps = {mmas(0, {100, 200, 2000, 2100}), mmas(4, {1000, 1100})};
+  tiles = splitByTile(pingpong, 0, 2, chain);
+  REQUIRE(tiles.tiles.size() == 3);
+  CHECK(tiles.tiles[1].startNs == 1000);
+  CHECK(tiles.tiles[1].endNs == 2000);
+
+  tiles = splitByTile(pingpong, 0, 3, chain);
+  CHECK(tiles.tiles.empty());
+  CHECK(tiles.unknown ==
+        "warp 0 recorded 4 MMAs, not a multiple of the 3 k steps of a tile");
+  CHECK(splitByTile(pingpong, 0, 0, chain).tiles.empty()); // k unknown
+
+  // klx-run's line: the tiles' median, shortest and longest.
+  DecodedTrace ended = shared;
+  CriticalPath path = analyzeCriticalPath(ended, 2);
+  REQUIRE(path.tiles.tiles.size() == 2);
+  std::string text = formatCriticalPath(path);
+  CHECK(text.find("CTA 0's 2 tiles, first MMA to the next tile's: median") !=
+        std::string::npos);
+  CHECK(text.find("longest 2.00 us (tile 1") != std::string::npos);
 }

@@ -11,6 +11,9 @@
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-ctas=2" | FileCheck %s --check-prefix=FIRST
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-cta-list=3,7" | FileCheck %s --check-prefix=LIST
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s --check-prefix=PLAIN
+// Two producers: the second pipeline's events carry its index above the
+// stage (1 << 24): its copies (kind 5) and releases (kind 7).
+// RUN: klx-opt %samples/nvidia/gemm_two_producers.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=TWO
 
 // CHECK: gpu.func @gemm({{.*}}, %{{.*}}: index, %[[TRACE:.*]]: !llvm.ptr, %[[CAP:.*]]: i64) kernel
 // CHECK-SAME: {cta_list = array<i64>, ctas = 0 : i64, format = 2 : i64, kind = "trace", name = "trace", warps = 12 : i64}
@@ -67,3 +70,7 @@
 // PLAIN: gpu.func @gemm({{.*}}, %{{.*}}: index) kernel
 // PLAIN-NOT: clock64
 // PLAIN-NOT: globaltimer
+
+// TWO-DAG: arith.constant 16777221 : i64
+// TWO-DAG: arith.constant 16777223 : i64
+// TWO-DAG: arith.constant 5 : i64

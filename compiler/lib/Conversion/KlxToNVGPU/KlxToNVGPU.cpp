@@ -286,16 +286,17 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
     Location loc = op->getLoc();
     b.setInsertionPoint(op);
     if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
-      Value full = l.barriers[wait.getPipeline()].full;
+      const Lowering::Barriers &barriers = l.barriers[wait.getPipeline()];
+      Value full = barriers.full;
       waitAndRecord(l, loc, full, wait.getIndex(), wait.getPhase(),
-                    TraceEventKind::WaitFullBegin, true, [&] {
+                    TraceEventKind::WaitFullBegin, true, barriers.index, [&] {
                       tryWait(l, loc, full, wait.getIndex(), wait.getPhase());
                     });
       wait.erase();
     } else if (auto take = dyn_cast<TakeTurnOp>(op)) {
       Value consumer = l.index(loc, take.getConsumer());
       waitAndRecord(l, loc, l.turns, consumer, take.getPhase(),
-                    TraceEventKind::WaitTurnBegin, true, [&] {
+                    TraceEventKind::WaitTurnBegin, true, 0, [&] {
                       tryWait(l, loc, l.turns, consumer, take.getPhase());
                     });
       take.erase();
@@ -305,9 +306,10 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
                                       l.index(loc, pass.getConsumer()));
       pass.erase();
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
+      const Lowering::Barriers &barriers = l.barriers[release.getPipeline()];
       recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(),
-                  true);
-      Value empty = l.barriers[release.getPipeline()].empty;
+                  true, barriers.index);
+      Value empty = barriers.empty;
       if (l.schedule.clusterSize() > 1)
         releaseAcrossCluster(l, loc, empty, release.getIndex());
       else
@@ -315,7 +317,8 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
       release.erase();
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
       // One elected thread issues copies.
-      recordEvent(l, loc, TraceEventKind::CopyIssue, copy.getIndex(), false);
+      recordEvent(l, loc, TraceEventKind::CopyIssue, copy.getIndex(), false,
+                  l.barriers[copy.getPipeline()].index);
       lowerCopy(l, copy);
     } else if (auto mma = dyn_cast<MmaOp>(op)) {
       recordEvent(l, loc, TraceEventKind::MmaIssue,
@@ -551,7 +554,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
         arith::ConstantIntOp::create(b, aloc, b.getI1Type(), 1));
     const Lowering::Barriers &barriers = l.barriers[acquire.getPipeline()];
     waitAndRecord(l, aloc, barriers.empty, acquire.getIndex(), previous,
-                  TraceEventKind::WaitEmptyBegin, false, [&] {
+                  TraceEventKind::WaitEmptyBegin, false, barriers.index, [&] {
                     tryWait(l, aloc, barriers.empty, acquire.getIndex(),
                             previous);
                   });

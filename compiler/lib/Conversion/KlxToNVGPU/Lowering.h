@@ -56,6 +56,7 @@ struct Lowering {
   struct Barriers {
     Value full, empty;
     int64_t txBytes = 0;
+    int64_t index = 0; // the pipeline's place, recorded with its events
   };
   DenseMap<Value, Barriers> barriers;
   Value turns; // ping-pong: one mbarrier per consumer
@@ -116,11 +117,12 @@ void setUpTrace(Lowering &l, Location loc, Value buffer, Value capacity,
 /// Stamps the CTA's end (globaltimer and clock) before each return.
 void finishTrace(Lowering &l, gpu::GPUFuncOp func);
 
-/// Records `kind` (with the stage, when there is one) at the builder's
+/// Records `kind` (with the stage, when there is one, and the pipeline's
+/// index) at the builder's
 /// insertion point, by the warpgroup's first thread when `wholeWarpgroup`,
 /// else by whichever thread runs it. Nothing without a trace buffer.
 void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
-                 bool wholeWarpgroup);
+                 bool wholeWarpgroup, int64_t pipeline = 0);
 
 /// Waits for phase `parity` of `barriers[index]` (`wait` emits the
 /// blocking wait) and records the wait as `begin` and its end, but only
@@ -128,7 +130,7 @@ void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
 /// not block costs the kernel one test and no events.
 void waitAndRecord(Lowering &l, Location loc, Value barriers, Value index,
                    Value parity, TraceEventKind begin, bool wholeWarpgroup,
-                   llvm::function_ref<void()> wait);
+                   int64_t pipeline, llvm::function_ref<void()> wait);
 
 /// Keeps one wgmma in flight per consumer: each stage is released one k
 /// step later, after wgmma.wait_group 1 (needs two or more stages).

@@ -70,6 +70,7 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
       suffix = std::to_string(i);
     Lowering::Barriers &own = l.barriers[pipeline.getPipeline()];
     own.txBytes = pipeline.getTxBytes();
+    own.index = int64_t(i);
     // A full barrier shared by the producers is plain "full".
     if (!pipeline.getFullOf())
       own.full = create(sharedFull ? "full" : "full" + suffix);

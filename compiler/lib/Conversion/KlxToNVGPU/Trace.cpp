@@ -6,7 +6,8 @@
 // its slot (BundleFormat.h): thread 0 stamps %globaltimer, %clock64 and
 // %smid when the CTA starts and the first two again when it returns, so
 // klx-run can put every SM's clock on one time axis; each warp writes one
-// word per event: the low 32 bits of clock64, the stage and the kind.
+// word per event: the low 32 bits of clock64, the pipeline (two producers
+// each fill their own), the stage and the kind.
 //
 // What keeps recording cheap: each warp's events have one writer (ops a
 // whole warpgroup runs are recorded by its first thread, the producer's by
@@ -163,7 +164,7 @@ void klx::nvgpu_lowering::finishTrace(Lowering &l, gpu::GPUFuncOp func) {
 void klx::nvgpu_lowering::waitAndRecord(Lowering &l, Location loc,
                                         Value barriers, Value index,
                                         Value parity, TraceEventKind begin,
-                                        bool wholeWarpgroup,
+                                        bool wholeWarpgroup, int64_t pipeline,
                                         llvm::function_ref<void()> wait) {
   if (!l.trace.buffer)
     return wait();
@@ -181,14 +182,14 @@ void klx::nvgpu_lowering::waitAndRecord(Lowering &l, Location loc,
   auto slow = scf::IfOp::create(b, loc, blocks, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(slow.thenBlock()->getTerminator());
-  recordEvent(l, loc, begin, index, wholeWarpgroup);
+  recordEvent(l, loc, begin, index, wholeWarpgroup, pipeline);
   wait();
-  recordEvent(l, loc, rt::waitEndOf(begin), index, wholeWarpgroup);
+  recordEvent(l, loc, rt::waitEndOf(begin), index, wholeWarpgroup, pipeline);
 }
 
 void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
                                       TraceEventKind kind, Value stage,
-                                      bool wholeWarpgroup) {
+                                      bool wholeWarpgroup, int64_t pipeline) {
   if (!l.trace.buffer)
     return;
   OpBuilder &b = l.b;
@@ -212,7 +213,7 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   Value stage64 = stage ? Value(arith::IndexCastOp::create(b, loc, i64, stage))
                         : Value(constant(0));
   Value what =
-      arith::OrIOp::create(b, loc, constant(int64_t(kind)),
+      arith::OrIOp::create(b, loc, constant(int64_t(kind) | pipeline << 24),
                            arith::ShLIOp::create(b, loc, stage64, constant(8)));
   Value word = arith::OrIOp::create(
       b, loc, what, arith::ShLIOp::create(b, loc, clock, constant(32)));

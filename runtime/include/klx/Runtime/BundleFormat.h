@@ -111,7 +111,9 @@ inline constexpr char kWarpRoles[] = "warp_roles";
 /// per traced CTA a header of kTraceHeaderWords i64 words, then per warp a
 /// count word and `capacity` event words. Header: globaltimer and clock64
 /// at the CTA's start, the same at its end, %smid, the linear block id + 1.
-/// An event word: clock64's low 32 bits << 32 | stage << 8 | kind. The
+/// An event word: clock64's low 32 bits << 32 | pipeline << 24 | stage << 8
+/// | kind (the pipeline's bits were the stage's before 2026-11-27, always 0
+/// there: stages are few). The
 /// count word stays 0 until an event finds the region full; then it holds
 /// how many the warp had recorded. A trace section without `format` equal
 /// to this is an older layout klx-run cannot read.

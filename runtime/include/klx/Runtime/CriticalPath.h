@@ -77,14 +77,34 @@ std::vector<ChainShare> summarizeChain(const std::vector<ChainLink> &chain);
 /// links come out in time order.
 std::vector<ChainLink> traceCriticalChain(const DecodedTrace &trace, int cta);
 
+/// One output tile of a CTA: from its first MMA to the next tile's first
+/// (or the CTA's end), its last MMA between, and the chain's time then.
+struct TileSpan {
+  int index = 0; // in the CTA's order
+  double startNs = 0, lastMmaNs = 0, endNs = 0;
+  std::vector<ChainShare> chain;
+  double ns() const { return endNs - startNs; }
+};
+struct TileBreakdown {
+  std::vector<TileSpan> tiles;
+  std::string unknown; // why there are no tiles, when it is known why
+};
+
+/// The tiles of `cta` from its consumers' MMAs, `kSteps` to a tile
+/// (CriticalTiles.cpp), each with `chain` cut to its time.
+TileBreakdown splitByTile(const DecodedTrace &trace, int cta, int64_t kSteps,
+                          const std::vector<ChainLink> &chain);
+
 struct CriticalPath {
   std::vector<WaitRow> waits; // longest first
   KernelEnd end;
   std::vector<ChainLink> chain; // in the CTA that ended the kernel
+  TileBreakdown tiles;          // ... and its tiles, when k steps are known
   bool known() const { return end.cta >= 0; }
 };
 
-CriticalPath analyzeCriticalPath(const DecodedTrace &trace);
+/// `kSteps` (K / tile_k; 0 when unknown) splits the last CTA into tiles.
+CriticalPath analyzeCriticalPath(const DecodedTrace &trace, int64_t kSteps = 0);
 
 /// The analysis as "critical path: ..." lines for klx-run's report.
 std::string formatCriticalPath(const CriticalPath &path);

@@ -33,6 +33,7 @@ struct TraceEvent {
   double ns = 0;     // since the first CTA started, on globaltimer's axis
   TraceKind kind = TraceKind::CopyIssue;
   int stage = 0;
+  int pipeline = 0; // which producer's stages (two producers: 0 and 1)
 };
 
 struct WarpTrace {
