@@ -8,9 +8,13 @@
 // that event's warp back in turn, down to the CTA's start. A wait that
 // did not block records nothing (Trace.cpp), and then the warp's work
 // runs on through it, which is what happened. A signal is matched by
-// kind, stage and pipeline. What the trace cannot say: in a cluster a
-// stage is full when every CTA's share has landed, so a load link names
-// this CTA's copy though the other CTA's may have been the later one.
+// kind, stage and pipeline, and is the latest one recorded before the
+// wait's end. What the trace cannot say: a release is recorded by a
+// warpgroup's first thread, and the barrier completes with the last of its
+// threads' arrives, a little later; in a cluster a stage is full when
+// every CTA's share has landed, and empty when every CTA's consumers have
+// released it, so a load or release link names this CTA's event though
+// the other CTA's may have been the later one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,14 +97,8 @@ public:
       SignalKind kind = signalKindOf(end.kind);
       std::optional<Signal> signal = signalOf(kind, end, w);
       // No signal in this CTA, or none that moves the walk back: the wait
-      // itself is the link. A release or a turn ends a wait as it
-      // arrives, so one from before the wait began did not end it: the
-      // arrive that did came from outside the trace (in a cluster, the
-      // other CTA's consumers release this CTA's stages too).
-      bool arrivedBefore = paired && kind.part != ChainPart::Load && signal &&
-                           signal->ns() < begin;
-      if (!signal || arrivedBefore ||
-          (signal->warp == w && signal->index >= j)) {
+      // itself is the link.
+      if (!signal || (signal->warp == w && signal->index >= j)) {
         add(w, begin, end.ns, ChainPart::Unrecorded, end.stage);
         t = begin;
         i = paired ? j - 2 : j - 1;
