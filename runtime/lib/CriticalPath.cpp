@@ -126,18 +126,26 @@ std::string formatTiles(const CriticalPath &path) {
       byTime.begin(), byTime.end(),
       [](const TileSpan *a, const TileSpan *b) { return a->ns() < b->ns(); });
   const TileSpan &longest = *byTime.back(), &shortest = *byTime.front();
+  auto chainOf = [](const TileSpan &tile) {
+    std::string parts;
+    for (size_t i = 0; i < tile.chain.size() && i < 3; ++i)
+      parts += (i ? ", " : "") + tile.chain[i].what +
+               format(" %.0f%%", 100 * tile.chain[i].ns / tile.ns());
+    return parts;
+  };
+  if (t.tiles.size() == 1)
+    return "critical path: " + cta +
+           format("'s one tile, first MMA to its end: %.2f us (",
+                  longest.ns() / 1e3) +
+           chainOf(longest) + ")\n";
   std::string out =
       "critical path: " + cta + "'s " + std::to_string(t.tiles.size()) +
-      (t.tiles.size() == 1 ? " tile" : " tiles") +
-      format(", first MMA to the next tile's: median %.2f us, shortest "
-             "%.2f us",
+      format(" tiles, first MMA to the next tile's: median %.2f us, "
+             "shortest %.2f us",
              byTime[byTime.size() / 2]->ns() / 1e3, shortest.ns() / 1e3) +
       " (tile " + std::to_string(shortest.index) + ")" +
       format(", longest %.2f us", longest.ns() / 1e3) + " (tile " +
-      std::to_string(longest.index);
-  for (size_t i = 0; i < longest.chain.size() && i < 3; ++i)
-    out += (i ? ", " : ": ") + longest.chain[i].what +
-           format(" %.0f%%", 100 * longest.chain[i].ns / longest.ns());
+      std::to_string(longest.index) + ": " + chainOf(longest);
   return out + ")\n";
 }
 

@@ -880,4 +880,8 @@ TEST_CASE("trace: the chain tile by tile", "[runtime]") {
   CHECK(text.find("CTA 0's 2 tiles, first MMA to the next tile's: median") !=
         std::string::npos);
   CHECK(text.find("longest 2.00 us (tile 1") != std::string::npos);
+  // Four k steps: the two consumers' MMAs are one tile.
+  text = formatCriticalPath(analyzeCriticalPath(ended, 4));
+  CHECK(text.find("CTA 0's one tile, first MMA to its end: 2.90 us (") !=
+        std::string::npos);
 }
