@@ -10,13 +10,7 @@
 
 using namespace klx::app;
 
-namespace {
-/// What the vertex shader reads per instance: 16 bytes.
-struct Instance {
-  float start, end, lane;
-  uint32_t rgba;
-};
-} // namespace
+using Instance = LaneRenderer::Instance;
 
 llvm::Expected<std::unique_ptr<LaneRenderer>> LaneRenderer::create() {
   std::unique_ptr<LaneRenderer> r(new LaneRenderer());
@@ -115,7 +109,11 @@ std::vector<Instance> mergeBuckets(const std::vector<Instance> &events,
 
 } // namespace
 
-void LaneRenderer::upload(const std::vector<LaneEvent> &events) {
+std::shared_ptr<const LaneRenderer::Prepared>
+LaneRenderer::prepare(const std::vector<LaneEvent> &events) {
+  auto out = std::make_shared<Prepared>();
+  double &origin = out->origin;
+  std::vector<Level> &levels = out->levels;
   origin = events.empty() ? 0 : events.front().start;
   double last = origin;
   uint32_t lanes = 1;
@@ -175,12 +173,21 @@ void LaneRenderer::upload(const std::vector<LaneEvent> &events) {
           std::max(level.longest, double(all[i].end - all[i].start));
     }
   }
+  out->count = raw.size();
+  out->instances = std::move(all);
+  return out;
+}
+
+void LaneRenderer::upload(const Prepared &prepared) {
   const GlFunctions &gl = functions;
   gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
-  gl.BufferData(GL_ARRAY_BUFFER, GLsizeiptr(all.size() * sizeof(Instance)),
-                all.data(), GL_STATIC_DRAW);
+  gl.BufferData(GL_ARRAY_BUFFER,
+                GLsizeiptr(prepared.instances.size() * sizeof(Instance)),
+                prepared.instances.data(), GL_STATIC_DRAW);
   gl.BindBuffer(GL_ARRAY_BUFFER, 0);
-  count = raw.size();
+  origin = prepared.origin;
+  levels = prepared.levels;
+  count = prepared.count;
 }
 
 void LaneRenderer::draw(const View &view, bool timed) {

@@ -36,15 +36,46 @@ struct LaneEvent {
 
 class LaneRenderer {
 public:
+  /// What the vertex shader reads per instance: 16 bytes.
+  struct Instance {
+    float start, end, lane;
+    uint32_t rgba;
+  };
+  /// Level 0 is every event; level k, each lane's events merged into
+  /// buckets of `bucket` cycles (twice level k-1's), drawn when a bucket
+  /// is narrower than a pixel. All levels sit in one buffer.
+  struct Level {
+    double bucket = 0;
+    size_t offset = 0;          // the level's first instance in the buffer
+    std::vector<double> starts; // sorted
+    double longest = 0;         // its longest rectangle's length
+    size_t count = 0;
+  };
+  struct Prepared {
+    double origin = 0;
+    size_t count = 0;                // events (level 0)
+    std::vector<Instance> instances; // every level's, one after another
+    std::vector<Level> levels;
+  };
+
   /// Loads OpenGL 3.3 from the current context and builds the shaders;
   /// an error says what is missing or which shader line failed, and the
   /// caller draws the slower way.
   static llvm::Expected<std::unique_ptr<LaneRenderer>> create();
   ~LaneRenderer();
 
+  /// What the GPU buffer will hold: the events sorted, their levels of
+  /// detail. Made without OpenGL, so on any thread: for millions of
+  /// events it takes seconds, which GpuLanes spends off the GUI thread.
+  struct Prepared;
+  static std::shared_ptr<const Prepared>
+  prepare(const std::vector<LaneEvent> &events);
   /// Replaces the events on the GPU (once per change of data, not per
-  /// frame).
-  void upload(const std::vector<LaneEvent> &events);
+  /// frame): a buffer upload.
+  void upload(const Prepared &prepared);
+  void upload(const std::vector<LaneEvent> &events) {
+    upload(*prepare(events));
+  }
   size_t eventCount() const { return count; }
 
   struct View {
@@ -76,16 +107,6 @@ private:
         framebuffer = -1, laneHeight = -1, laneGap = -1;
   size_t count = 0, drawn = 0, lastLevel = 0;
   double origin = 0; // subtracted from every time before it becomes a float
-  /// Level 0 is every event; level k, each lane's events merged into
-  /// buckets of `bucket` cycles (twice level k-1's), drawn when a bucket
-  /// is narrower than a pixel. All levels sit in one buffer.
-  struct Level {
-    double bucket = 0;
-    size_t offset = 0;          // the level's first instance in the buffer
-    std::vector<double> starts; // sorted
-    double longest = 0;         // its longest rectangle's length
-    size_t count = 0;
-  };
   std::vector<Level> levels;
   bool queried = false;
 };

@@ -2,15 +2,21 @@
 
 #include "widgets/GpuLanes.h"
 
+#include "core/Background.h"
 #include "render/Window.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 using namespace klx::app;
 
 namespace {
 constexpr size_t kKeptSets = 8;
+/// Below this many events preparing takes a few milliseconds: done at once,
+/// with no frame of empty lanes.
+constexpr size_t kPrepareAtOnce = 100000;
 } // namespace
 
 GpuLanes &GpuLanes::get() {
@@ -51,12 +57,22 @@ void GpuLanes::draw(ImDrawList *draw, const std::string &key,
   }
   auto found = sets.find(key);
   if (found == sets.end()) {
+    std::shared_ptr<const LaneRenderer::Prepared> prepared =
+        takePrepared(key, build);
+    if (!prepared) {
+      char text[96];
+      std::snprintf(text, sizeof text, "preparing %zu events for the GPU...",
+                    preparing[key]->events);
+      draw->AddText(ImVec2(view.x0 + 4, view.y0),
+                    ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+      return;
+    }
     llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
     if (!made) {
       why = llvm::toString(made.takeError());
       return;
     }
-    (*made)->upload(build());
+    (*made)->upload(*prepared);
     found = sets.emplace(key, std::move(*made)).first;
   } else {
     order.erase(std::find(order.begin(), order.end(), key));
@@ -73,6 +89,40 @@ void GpuLanes::draw(ImDrawList *draw, const std::string &key,
   pending.push_back({found->second.get(), view});
   draw->AddCallback(&GpuLanes::callback, &pending.back());
   draw->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+std::shared_ptr<const LaneRenderer::Prepared>
+GpuLanes::takePrepared(const std::string &key,
+                       const std::function<std::vector<LaneEvent>()> &build) {
+  auto it = preparing.find(key);
+  if (it == preparing.end()) {
+    std::vector<LaneEvent> events = build();
+    if (events.size() < kPrepareAtOnce)
+      return LaneRenderer::prepare(events);
+    auto job = std::make_shared<Preparing>();
+    job->events = events.size();
+    preparing.emplace(key, job);
+    background::started();
+    std::thread([job, events = std::move(events)] {
+      std::shared_ptr<const LaneRenderer::Prepared> prepared =
+          LaneRenderer::prepare(events);
+      {
+        std::lock_guard<std::mutex> lock(job->mutex);
+        job->ready = std::move(prepared);
+      }
+      background::finished();
+      background::wake();
+    }).detach();
+    return nullptr;
+  }
+  std::shared_ptr<const LaneRenderer::Prepared> ready;
+  {
+    std::lock_guard<std::mutex> lock(it->second->mutex);
+    ready = it->second->ready;
+  }
+  if (ready)
+    preparing.erase(it);
+  return ready;
 }
 
 void GpuLanes::callback(const ImDrawList *, const ImDrawCmd *cmd) {
@@ -107,6 +157,7 @@ void GpuLanes::callback(const ImDrawList *, const ImDrawCmd *cmd) {
 
 void GpuLanes::release() {
   sets.clear();
+  preparing.clear(); // a thread still preparing holds its own job
   order.clear();
   pending.clear();
   retired.clear();

@@ -4,8 +4,11 @@
 // the window has OpenGL 3.3: each set of lanes is uploaded once (keyed by
 // what it shows) and drawn by an ImGui draw callback at its place in the
 // pane's draw list, clipped to the pane, so text and overlays drawn after
-// it land on top. Without OpenGL 3.3 (or with KLX_CPU_LANES=1) it says
-// why and the panes draw with ImGui's draw lists, as before.
+// it land on top. A large set (a whole kernel's trace: millions of events)
+// is sorted and given its levels of detail on a thread of its own; the
+// lanes say so until it lands, and the window stays responsive. Without
+// OpenGL 3.3 (or with KLX_CPU_LANES=1) it says why and the panes draw with
+// ImGui's draw lists, as before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -52,6 +56,17 @@ private:
     LaneRenderer::View view; // ImGui coordinates until the callback
   };
   static void callback(const ImDrawList *, const ImDrawCmd *cmd);
+  /// The events of `key`, prepared: at once for a small set; for a large
+  /// one, null until the thread preparing it has finished.
+  std::shared_ptr<const LaneRenderer::Prepared>
+  takePrepared(const std::string &key,
+               const std::function<std::vector<LaneEvent>()> &build);
+  struct Preparing {
+    std::mutex mutex;
+    std::shared_ptr<const LaneRenderer::Prepared> ready;
+    size_t events = 0;
+  };
+  std::map<std::string, std::shared_ptr<Preparing>> preparing;
 
   bool tried = false;
   std::string why;
