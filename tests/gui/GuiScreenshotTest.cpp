@@ -567,3 +567,42 @@ TEST_CASE("GUI: a recorded trace opened as SMs x time", "[gui][trace]") {
   CHECK(countDiffering(empty, sms, kRun) > 30000);
   CHECK(after.reddish > before.reddish + 30000);
 }
+
+namespace {
+/// A trace of one CTA on one SM whose 4 warps hold `perWarp` waits each.
+std::string syntheticTrace(int perWarp) {
+  std::string out = R"({"traceEvents":[)"
+                    R"({"name":"process_name","ph":"M","pid":1073741824,)"
+                    R"("args":{"name":"SMs"}},)"
+                    R"({"name":"thread_name","ph":"M","pid":1073741824,)"
+                    R"("tid":0,"args":{"name":"SM 0"}},)"
+                    R"({"name":"CTA 0","ph":"X","ts":0,"dur":500,)"
+                    R"("pid":1073741824,"tid":0})";
+  for (int w = 0; w < 4; ++w) {
+    out += R"(,{"name":"thread_name","ph":"M","pid":0,"tid":)" +
+           std::to_string(w) + R"(,"args":{"name":"warp )" + std::to_string(w) +
+           R"x( (consumer)"}})x";
+    for (int i = 0; i < perWarp; ++i)
+      out += R"(,{"name":"wait full[)" + std::to_string(i % 4) +
+             R"(]","ph":"X","ts":)" + std::to_string(i * 500.0 / perWarp) +
+             R"(,"dur":0.001,"pid":0,"tid":)" + std::to_string(w) + "}";
+  }
+  return out + R"(],"otherData":{"clock":"clock64 cycles at 1980000 kHz"}})";
+}
+} // namespace
+
+TEST_CASE("GUI: a large trace's lanes are prepared off the GUI thread",
+          "[gui][trace]") {
+  // 160,000 events on the warps' lanes: prepared on a thread of their own
+  // (GpuLanes, from 100,000), and the screenshot waits for them; the same
+  // CTA without events draws none.
+  std::string big = outputPath("trace-160k.json");
+  std::string none = outputPath("trace-no-events.json");
+  writeFile(big, syntheticTrace(40000));
+  writeFile(none, syntheticTrace(0));
+  Image drawn = screenshot("measured-160k.png", {"--open-trace=" + big});
+  Image empty = screenshot("measured-no-events.png", {"--open-trace=" + none});
+  size_t differing = countDiffering(empty, drawn, kRun);
+  INFO("Guide pane: " << differing << " pixels differ");
+  CHECK(differing > 5000);
+}
