@@ -2,13 +2,11 @@
 
 #include "widgets/GpuLanes.h"
 
-#include "core/Background.h"
 #include "render/Window.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
 using namespace klx::app;
 
@@ -62,7 +60,7 @@ void GpuLanes::draw(ImDrawList *draw, const std::string &key,
     if (!prepared) {
       char text[96];
       std::snprintf(text, sizeof text, "preparing %zu events for the GPU...",
-                    preparing[key]->events);
+                    preparing[key].events);
       draw->AddText(ImVec2(view.x0 + 4, view.y0),
                     ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
       return;
@@ -99,27 +97,15 @@ GpuLanes::takePrepared(const std::string &key,
     std::vector<LaneEvent> events = build();
     if (events.size() < kPrepareAtOnce)
       return LaneRenderer::prepare(events);
-    auto job = std::make_shared<Preparing>();
-    job->events = events.size();
-    preparing.emplace(key, job);
-    background::started();
-    std::thread([job, events = std::move(events)] {
-      std::shared_ptr<const LaneRenderer::Prepared> prepared =
-          LaneRenderer::prepare(events);
-      {
-        std::lock_guard<std::mutex> lock(job->mutex);
-        job->ready = std::move(prepared);
-      }
-      background::finished();
-      background::wake();
-    }).detach();
+    it = preparing.try_emplace(key).first;
+    it->second.events = events.size();
+    auto shared =
+        std::make_shared<const std::vector<LaneEvent>>(std::move(events));
+    it->second.job.request(0,
+                           [shared] { return LaneRenderer::prepare(*shared); });
     return nullptr;
   }
-  std::shared_ptr<const LaneRenderer::Prepared> ready;
-  {
-    std::lock_guard<std::mutex> lock(it->second->mutex);
-    ready = it->second->ready;
-  }
+  std::shared_ptr<const LaneRenderer::Prepared> ready = it->second.job.get();
   if (ready)
     preparing.erase(it);
   return ready;

@@ -15,6 +15,7 @@
 #ifndef KLX_APP_WIDGETS_GPULANES_H
 #define KLX_APP_WIDGETS_GPULANES_H
 
+#include "core/Background.h"
 #include "render/LaneRenderer.h"
 
 #include <imgui.h>
@@ -23,7 +24,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -62,11 +62,10 @@ private:
   takePrepared(const std::string &key,
                const std::function<std::vector<LaneEvent>()> &build);
   struct Preparing {
-    std::mutex mutex;
-    std::shared_ptr<const LaneRenderer::Prepared> ready;
+    Background<LaneRenderer::Prepared> job;
     size_t events = 0;
   };
-  std::map<std::string, std::shared_ptr<Preparing>> preparing;
+  std::map<std::string, Preparing> preparing;
 
   bool tried = false;
   std::string why;
