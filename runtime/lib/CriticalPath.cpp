@@ -105,7 +105,7 @@ std::string formatChain(const CriticalPath &path) {
   }
   if (shares.size() > 4)
     out += format(", the rest %.2f us", rest / 1e3);
-  return out + format(" (%.0f links)\n", double(path.chain.size()));
+  return out + format(" (%.0f links)", double(path.chain.size()));
 }
 
 /// "critical path: CTA 6's 16 tiles, first MMA to the next tile's: median
@@ -115,10 +115,9 @@ std::string formatTiles(const CriticalPath &path) {
   const TileBreakdown &t = path.tiles;
   std::string cta = "CTA " + std::to_string(path.end.cta);
   if (t.tiles.empty())
-    return t.unknown.empty()
-               ? ""
-               : "critical path: " + cta + "'s tiles: unknown, because " +
-                     t.unknown + "\n";
+    return t.unknown.empty() ? ""
+                             : "critical path: " + cta +
+                                   "'s tiles: unknown, because " + t.unknown;
   std::vector<const TileSpan *> byTime;
   for (const TileSpan &tile : t.tiles)
     byTime.push_back(&tile);
@@ -137,7 +136,7 @@ std::string formatTiles(const CriticalPath &path) {
     return "critical path: " + cta +
            format("'s one tile, first MMA to its end: %.2f us (",
                   longest.ns() / 1e3) +
-           chainOf(longest) + ")\n";
+           chainOf(longest) + ")";
   std::string out =
       "critical path: " + cta + "'s " + std::to_string(t.tiles.size()) +
       format(" tiles, first MMA to the next tile's: median %.2f us, "
@@ -146,7 +145,7 @@ std::string formatTiles(const CriticalPath &path) {
       " (tile " + std::to_string(shortest.index) + ")" +
       format(", longest %.2f us", longest.ns() / 1e3) + " (tile " +
       std::to_string(longest.index) + ": " + chainOf(longest);
-  return out + ")\n";
+  return out + ")";
 }
 
 } // namespace
@@ -163,30 +162,41 @@ CriticalPath klx::rt::analyzeCriticalPath(const DecodedTrace &trace,
   return path;
 }
 
-std::string klx::rt::formatCriticalPath(const CriticalPath &path) {
+std::vector<std::string> klx::rt::criticalPathLines(const CriticalPath &path) {
   if (!path.known())
-    return "";
+    return {};
   const KernelEnd &e = path.end;
-  std::string out =
+  std::vector<std::string> lines;
+  lines.push_back(
       "critical path: the kernel ended with CTA " + std::to_string(e.cta) +
       " on SM " + std::to_string(e.sm) +
       format(" at %.2f us; half the CTAs had ended by %.2f us (tail %.2f "
-             "us)\n",
-             e.endNs / 1e3, e.medianEndNs / 1e3, e.tailNs() / 1e3);
+             "us)",
+             e.endNs / 1e3, e.medianEndNs / 1e3, e.tailNs() / 1e3));
   if (e.firstMmaNs >= 0)
-    out += "critical path: CTA " + std::to_string(e.cta) +
-           format(": %.2f us before its first MMA (its first loads), %.2f us "
-                  "from first to last MMA, %.2f us after its last (the "
-                  "epilogue)\n",
-                  e.beforeMmaNs() / 1e3, e.mainLoopNs() / 1e3,
-                  e.afterMmaNs() / 1e3);
-  out += formatChain(path);
-  out += formatTiles(path);
+    lines.push_back(
+        "critical path: CTA " + std::to_string(e.cta) +
+        format(": %.2f us before its first MMA (its first loads), %.2f us "
+               "from first to last MMA, %.2f us after its last (the "
+               "epilogue)",
+               e.beforeMmaNs() / 1e3, e.mainLoopNs() / 1e3,
+               e.afterMmaNs() / 1e3));
+  for (const std::string &line : {formatChain(path), formatTiles(path)})
+    if (!line.empty())
+      lines.push_back(line);
   for (const WaitRow &row : path.waits)
-    out += "critical path: " + row.role + " waits on " + row.barrier +
-           format(" %.1f%% of its time (%.0f waits that blocked, %.2f us "
-                  "each)\n",
-                  100 * row.share, double(row.waits),
-                  row.waits ? row.ns / double(row.waits) / 1e3 : 0);
+    lines.push_back(
+        "critical path: " + row.role + " waits on " + row.barrier +
+        format(" %.1f%% of its time (%.0f waits that blocked, %.2f us "
+               "each)",
+               100 * row.share, double(row.waits),
+               row.waits ? row.ns / double(row.waits) / 1e3 : 0));
+  return lines;
+}
+
+std::string klx::rt::formatCriticalPath(const CriticalPath &path) {
+  std::string out;
+  for (const std::string &line : criticalPathLines(path))
+    out += line + "\n";
   return out;
 }

@@ -320,12 +320,7 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                 {"critical_path", Json::array()},
                 {"note", note}};
   if (path) {
-    std::string lines = formatCriticalPath(*path);
-    for (size_t at = 0; at < lines.size();) {
-      size_t next = std::min(lines.find('\n', at), lines.size());
-      other["critical_path"].push_back(lines.substr(at, next - at));
-      at = next + 1;
-    }
+    other["critical_path"] = criticalPathLines(*path);
     Json links = Json::array();
     for (const ChainLink &link : path->chain)
       links.push_back({link.warp, us(link.startNs), us(link.endNs),

@@ -108,6 +108,8 @@ CriticalPath analyzeCriticalPath(const DecodedTrace &trace, int64_t kSteps = 0);
 
 /// The analysis as "critical path: ..." lines for klx-run's report.
 std::string formatCriticalPath(const CriticalPath &path);
+/// ... a line each, without the newlines (the trace's otherData).
+std::vector<std::string> criticalPathLines(const CriticalPath &path);
 
 } // namespace klx::rt
 
