@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 using namespace klx::rt;
 
@@ -100,6 +101,9 @@ public:
   Failed recordTrace();
 
 private:
+  /// The instrumented build's D against the checked launch's, bit for bit:
+  /// recording adds instructions, never a different sum.
+  Failed checkRecordedOutput();
   /// The instrumented build's function, ready to launch.
   bool loadTraceFunction(const std::string &cubin, cu::Function &function);
   /// One instrumented launch into a fresh buffer of `layout` (`buffer`,
@@ -417,7 +421,12 @@ Failed GemmRun::recordTrace() {
   DecodedTrace decoded;
   Issue traced;
   cu::DevicePtr buffer = 0;
+  if (!s.check("cuMemsetD32",
+               cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4)))
+    return driverError();
   if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
+    return failed;
+  if (Failed failed = checkRecordedOutput())
     return failed;
   // A warp filled its buffer: once more with room for the most any warp
   // recorded (the same launch records the same events), if that fits.
@@ -456,6 +465,26 @@ Failed GemmRun::recordTrace() {
   result.traceWarps = int64_t(decoded.warps.size());
   result.waitingShare = summary.waitingShare;
   return std::nullopt;
+}
+
+Failed GemmRun::checkRecordedOutput() {
+  std::vector<float> recorded;
+  if (!readOutput(sets[0].d, recorded))
+    return driverError();
+  int64_t differ = 0, first = -1;
+  for (size_t i = 0; i < out.size(); ++i)
+    if (std::memcmp(&recorded[i], &out[i], sizeof(float)) != 0 && differ++ == 0)
+      first = int64_t(i);
+  result.traceOutputChecked = int64_t(out.size());
+  if (differ == 0)
+    return std::nullopt;
+  int64_t stride = layout.rowStride > 0 ? layout.rowStride : result.size.n;
+  std::ostringstream why;
+  why << "the instrumented build wrote a different D: " << differ << " of "
+      << out.size() << " elements differ, the first at row " << first / stride
+      << ", column " << first % stride << " (" << recorded[first]
+      << " against the kernel's " << out[first] << ")";
+  return fail(result, RunStatus::WrongResult, why.str());
 }
 
 } // namespace

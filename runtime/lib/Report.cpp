@@ -235,6 +235,9 @@ std::string klx::rt::formatText(const LaunchResult &r) {
            std::to_string(r.traceWarps) + " warps of " +
            std::to_string(r.traceCtas) + " CTAs on " +
            std::to_string(r.traceSms) + " SMs -> " + r.tracePath + "\n";
+    out += "trace: the instrumented build's D equals the kernel's, bit for "
+           "bit (" +
+           std::to_string(r.traceOutputChecked) + " elements)\n";
     out += "trace: buffers of " + std::to_string(r.traceCapacity) +
            " events per warp";
     if (r.traceRecordedAgain)
@@ -332,6 +335,7 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
                   {"warps", r.traceWarps},
                   {"capacity", r.traceCapacity},
                   {"recorded_again", r.traceRecordedAgain},
+                  {"output_checked", r.traceOutputChecked},
                   {"instrumented_time", timingJson(r.tracedKernel)},
                   {"waiting_share", shares}};
     if (r.criticalPath.known())

@@ -101,6 +101,9 @@ struct LaunchResult {
   int64_t traceCapacity = 0, traceFirstCapacity = 0;
   bool traceRecordedAgain = false;
   Timing tracedKernel; // the instrumented build, timed like the kernel
+  /// Elements of the instrumented build's D found bitwise equal to the
+  /// checked launch's (a difference fails the run).
+  int64_t traceOutputChecked = 0;
   std::vector<std::pair<std::string, double>> waitingShare; // per role
   CriticalPath criticalPath; // what set the kernel's end, from the trace
 };
