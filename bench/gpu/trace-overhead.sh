@@ -10,7 +10,8 @@
 # under DIR/traces.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-sizes=(2048x2048x2048 8192x8192x8192)
+# TRACE_SIZES="2048x2048x2048" measures fewer sizes.
+read -ra sizes <<<"${TRACE_SIZES:-2048x2048x2048 8192x8192x8192}"
 
 export_bundles() {
   local out=$1 klx=${KLX:-$root/build/bin/klx} nv=$root/samples/nvidia

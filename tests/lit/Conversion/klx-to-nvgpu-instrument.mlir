@@ -2,15 +2,20 @@
 // (events per warp) as its last two parameters. Each traced CTA owns a slot
 // of 6 header words + 12 warps x (1 + capacity): thread 0 stamps
 // globaltimer, clock64 and smid at the start (and the first two before
-// returning); each warp's one writer counts its events in an alloca (a
-// register once LLVM promotes it) and stores clock << 32 | stage << 8 |
-// kind, one 8-byte store per event; past the capacity it stores its count
-// in the warp's first word instead. A barrier wait is recorded only where a
-// non-blocking mbarrier.test_wait finds its phase incomplete.
+// returning); each warp counts its events in an alloca (a register once
+// LLVM promotes it) and builds clock << 32 | stage << 8 | kind in every
+// thread; only its writer stores it (one guarded 8-byte store), or past the
+// capacity its count in the warp's first word instead. A barrier wait is
+// recorded only where a non-blocking mbarrier.test_wait finds its phase
+// incomplete.
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-ctas=2" | FileCheck %s --check-prefix=FIRST
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-cta-list=3,7" | FileCheck %s --check-prefix=LIST
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s --check-prefix=PLAIN
+// Ping-pong waits for each MMA at once: its issue is stamped after the
+// group is committed (wait_group 1, the default, free), then the
+// wait_group 0.
+// RUN: klx-opt %samples/nvidia/gemm_pingpong.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=PINGPONG
 // Two producers: the second pipeline's events carry its index above the
 // stage (1 << 24): its copies (kind 5) and releases (kind 7).
 // RUN: klx-opt %samples/nvidia/gemm_two_producers.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=TWO
@@ -35,12 +40,15 @@
 // CHECK: nvvm.read.ptx.sreg.clock64 : i64
 // CHECK: %[[N:.*]] = llvm.load %[[COUNTER]] : !llvm.ptr -> i64
 // CHECK: llvm.store %{{.*}}, %[[COUNTER]] : i64, !llvm.ptr
-// CHECK: arith.cmpi ult, %[[N]], %{{.*}} : i64
+// CHECK: %[[FITS:.*]] = arith.cmpi ult, %[[N]], %{{.*}} : i64
+// CHECK: arith.ori %c3_i64
+// CHECK: %[[STORE:.*]] = arith.andi %{{.*}}, %[[FITS]] : i1
+// CHECK: scf.if %[[STORE]] {
+// CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
+// CHECK-NEXT: }
 // CHECK: scf.if
-// CHECK:   arith.ori %c3_i64
-// CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
-// CHECK: } else {
-// CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
+// CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
+// CHECK-NEXT: }
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.ori %c4_i64
 // CHECK: arith.ori %c5_i64
@@ -66,6 +74,11 @@
 // LIST: arith.cmpi eq, %{{.*}}, %c3 : index
 // LIST: arith.cmpi eq, %{{.*}}, %c7 : index
 // LIST: arith.select
+
+// PINGPONG: nvgpu.warpgroup.mma {{.*}} {transposeB} :
+// PINGPONG: arith.ori %c6_i64
+// PINGPONG: nvvm.wgmma.wait.group.sync.aligned 0
+// PINGPONG: arith.ori %c7_i64
 
 // PLAIN: gpu.func @gemm({{.*}}, %{{.*}}: index) kernel
 // PLAIN-NOT: clock64

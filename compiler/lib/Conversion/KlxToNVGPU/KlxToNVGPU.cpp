@@ -170,7 +170,8 @@ void lowerCopy(Lowering &l, CopyOp copy) {
   copy.erase();
 }
 
-void lowerMma(Lowering &l, MmaOp mma) {
+/// `groupsLeftPending`: the wgmma.wait_group the MMA ends in.
+void lowerMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
   OpBuilder &b = l.b;
   Location loc = mma.getLoc();
   b.setInsertionPoint(mma);
@@ -209,16 +210,37 @@ void lowerMma(Lowering &l, MmaOp mma) {
                .getResult(0);
   Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType,
                                                              bView, mapB);
-  // nvgpu.warpgroup.mma ends in its own wgmma.wait_group (1 when the
-  // attribute is left out), so the wait is said here and nowhere else:
-  // done reading the stage before it is released (0), or all but this
-  // step's group when the release waits a step (1, deferStageReleases).
-  int64_t waitGroup = l.mmasInFlight.contains(mma) ? 1 : 0;
   Value result = nvgpu::WarpgroupMmaOp::create(
-      b, loc, l.accType, descA, descB, b.getI64IntegerAttr(waitGroup),
+      b, loc, l.accType, descA, descB, b.getI64IntegerAttr(groupsLeftPending),
       UnitAttr(), b.getUnitAttr(), mma.getAcc());
   mma.replaceAllUsesWith(result);
   mma.erase();
+}
+
+/// nvgpu.warpgroup.mma ends in its own wgmma.wait_group: done reading the
+/// stage before it is released (0), or all but this step's group when the
+/// release waits a step (1, deferStageReleases). With a trace the MMA's
+/// issue is recorded too. One waited for at once is stamped after its group
+/// is committed, while the tensor cores work, and waited for after the
+/// stamp (its own wait_group 1 is then free, a wait_group 0 follows):
+/// stamped before it, the event sat between one MMA and the next. On the
+/// H100 that took ping-pong from +22% to +17% at 2048^3 and from +13% to +9%
+/// at 8192^3. One left in flight is stamped before it is issued: after it,
+/// the stamp would include the wait for the previous group.
+void lowerAndRecordMma(Lowering &l, MmaOp mma) {
+  Location loc = mma.getLoc();
+  Value stage = mma.getA().getDefiningOp<StageTileOp>().getIndex();
+  bool inFlight = l.mmasInFlight.contains(mma);
+  if (!l.trace.buffer || inFlight) {
+    l.b.setInsertionPoint(mma);
+    recordEvent(l, loc, TraceEventKind::MmaIssue, stage, true);
+    return lowerMma(l, mma, inFlight ? 1 : 0);
+  }
+  Operation *next = mma->getNextNode();
+  lowerMma(l, mma, 1);
+  l.b.setInsertionPoint(next);
+  recordEvent(l, loc, TraceEventKind::MmaIssue, stage, true);
+  NVVM::WgmmaWaitGroupSyncOp::create(l.b, loc, uint64_t(0));
 }
 
 void lowerStore(Lowering &l, StoreOp store, Value output) {
@@ -321,9 +343,7 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
                   l.barriers[copy.getPipeline()].index);
       lowerCopy(l, copy);
     } else if (auto mma = dyn_cast<MmaOp>(op)) {
-      recordEvent(l, loc, TraceEventKind::MmaIssue,
-                  mma.getA().getDefiningOp<StageTileOp>().getIndex(), true);
-      lowerMma(l, mma);
+      lowerAndRecordMma(l, mma);
     } else if (auto zero = dyn_cast<ZeroOp>(op)) {
       Value acc =
           nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, l.accType);
