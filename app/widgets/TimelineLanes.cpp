@@ -123,13 +123,13 @@ const sim::Event *eventAt(const TimelineView &view, const TimelineLane &lane,
 
 } // namespace
 
-const sim::Event *
-klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
-                             ImVec2 origin, float width, CycleWindow window,
-                             std::optional<ImVec2> mouse, float lane) {
+const sim::Event *klx::app::drawSimulatedLanes(
+    ImDrawList *draw, const TimelineView &view, ImVec2 origin, float width,
+    CycleWindow window, std::optional<ImVec2> mouse, float lane, float labels) {
   float laneH = std::max(lane, laneHeight());
   double viewStart = window.start, viewEnd = window.end;
-  float x0 = origin.x + labelWidth(), x1 = origin.x + width;
+  float x0 = origin.x + (labels > 0 ? labels : labelWidth()),
+        x1 = origin.x + width;
   double span = std::max(1e-9, viewEnd - viewStart);
   auto toX = [&](double t) {
     return float(x0 + (t - viewStart) / span * (x1 - x0));
@@ -148,8 +148,19 @@ klx::app::drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
     else
       std::snprintf(label, sizeof label, "%s %.0f%%", role.c_str(),
                     100 * events.waitingShare);
+    draw->PushClipRect(ImVec2(origin.x, y), ImVec2(x0 - 2, y + laneH), true);
     draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.colourRole),
                   label);
+    draw->PopClipRect();
+    // The column clips a long label ("CTA 1 consumer 35%"): whole on hover.
+    if (mouse && mouse->x >= origin.x && mouse->x < x0 && mouse->y >= y &&
+        mouse->y < y + laneH)
+      ImGui::SetTooltip("%s", view.moves ? events.role.c_str()
+                                         : (events.role + ": waits " +
+                                            std::to_string(int(std::lround(
+                                                100 * events.waitingShare))) +
+                                            "% of its time")
+                                               .c_str());
     if (!gpu)
       drawLaneOnCpu(draw, view, events, y, laneH, x0, x1, window, mouse, under);
   }

@@ -37,14 +37,14 @@ struct CycleWindow {
   double start = 0, end = 1;
 };
 
-/// Draws `view`'s lanes from `origin`, `width` wide (labels included),
-/// each `lane` tall (laneHeight() at least); returns the event under
-/// `mouse`, if any.
+/// Draws `view`'s lanes from `origin`, `width` wide (labels included, in
+/// a column `labels` wide: labelWidth() where 0), each `lane` tall
+/// (laneHeight() at least); returns the event under `mouse`, if any.
 const sim::Event *drawSimulatedLanes(ImDrawList *draw, const TimelineView &view,
                                      ImVec2 origin, float width,
                                      CycleWindow window,
                                      std::optional<ImVec2> mouse,
-                                     float lane = 0);
+                                     float lane = 0, float labels = 0);
 
 /// One lane drawn with ImGui's draw list (where the GPU cannot): the
 /// events in `window`, runs narrower than kFoldPixels folded into one box;
