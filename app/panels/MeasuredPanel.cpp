@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MeasuredChain.h"
+#include "MeasuredModel.h"
 #include "Panel.h"
 
 #include "widgets/GpuLanes.h"
@@ -89,7 +90,7 @@ public:
     if (!GpuLanes::get().available())
       ImGui::TextDisabled("lanes drawn on the CPU: %s",
                           GpuLanes::get().whyNot().c_str());
-    drawLanes(t, key);
+    drawLanes(t, key, modelToCompare(state));
   }
 
 private:
@@ -130,7 +131,8 @@ private:
   }
 
   /// klx-run's findings (what the kernel's end was made of, the waits
-  /// ranked), folded under a header, with the model's waits beside them.
+  /// ranked), folded under a header, and each role's waits beside the
+  /// model's.
   void drawCriticalPath(const AppState &state, const MeasuredTimeline &t) {
     if (t.criticalPath.empty())
       return;
@@ -145,45 +147,13 @@ private:
       ImGui::Bullet();
       ImGui::TextWrapped("%s", line.c_str());
     }
-    if (std::string model = simulatedWaits(state); !model.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text,
-                            ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("the model (Barrier timeline): %s", model.c_str());
-      ImGui::PopStyleColor();
-    }
-  }
-
-  /// "producer waits 96%, consumer 35%" from the simulated timeline of the
-  /// kernel as compiled now (lanes of one role averaged).
-  static std::string simulatedWaits(const AppState &state) {
-    if (!state.lastGoodTimeline)
-      return "";
-    const TimelineView &view =
-        state.lastGoodTimeline->pick(state.view.timelineStep);
-    std::vector<std::pair<std::string, std::pair<double, int>>> roles;
-    for (const TimelineLane &lane : view.lanes) {
-      auto it = std::find_if(roles.begin(), roles.end(), [&](const auto &r) {
-        return r.first == lane.colourRole;
-      });
-      if (it == roles.end())
-        it = roles.insert(roles.end(), {lane.colourRole, {0.0, 0}});
-      it->second.first += lane.waitingShare;
-      ++it->second.second;
-    }
-    std::string out;
-    for (const auto &[role, sum] : roles) {
-      char part[96];
-      std::snprintf(part, sizeof part, "%s%s waits %.0f%%",
-                    out.empty() ? "" : ", ", role.c_str(),
-                    100 * sum.first / std::max(1, sum.second));
-      out += part;
-    }
-    return out;
+    drawWaitComparison(t, modelToCompare(state));
   }
 
   /// The SMs' lanes and, below them, the picked CTA's warps, on one time
   /// axis with one label column.
-  void drawLanes(const MeasuredTimeline &t, const std::string &key) {
+  void drawLanes(const MeasuredTimeline &t, const std::string &key,
+                 const TimelineView *model) {
     // The CTA clicked, else the one that ended last, else the first that
     // recorded (a trace of some CTAs may lack both).
     const MeasuredCta *cta = t.findCta(pickedCta);
@@ -198,7 +168,11 @@ private:
          cta ? cta->warps : std::vector<MeasuredCtaLane>())
       label = std::max(label, ImGui::CalcTextSize(warp.name.c_str()).x + 8);
     label = std::min(label, width * 0.35f);
+    // The SMs take a little over half of what the warps and the model's
+    // lanes leave.
     float avail = ImGui::GetContentRegionAvail().y;
+    if (cta && model && showModel)
+      avail -= modelLanesHeight(*model);
     float smHeight = cta ? avail * 0.55f : avail;
     shownCta = cta ? cta->cta : -1;
     drawSmLanes(t, key, width, label, smHeight);
@@ -215,12 +189,44 @@ private:
                         "first shown: the CTA that ended last.\nOutlined "
                         "among the SMs: this CTA (white) and the one that "
                         "ended the kernel (red)");
+    if (model) {
+      ImGui::SameLine();
+      ImGui::Checkbox("the model below", &showModel);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The Barrier timeline's simulation of this kernel, "
+                          "under these warps on the same axis");
+    }
     if (cta->cta == t.chainCta)
       drawCriticalChainLegend(t);
     else if (!t.chain.empty())
       ImGui::TextDisabled("(the critical chain shows under CTA %lld's warps)",
                           (long long)t.chainCta);
-    drawCtaLanes(t, *cta, key, width, label);
+    const MeasuredEvent *box = ctaBox(t, cta->cta);
+    bool withModel = model && showModel && box;
+    // The model's lanes share the pane where the warps keep readable
+    // lanes; else they go below, reached by scrolling.
+    float reserve = withModel ? modelLanesHeight(*model) : 0;
+    float warpsNeed =
+        float(cta->warps.size() + 1) * ImGui::GetFontSize() * 1.2f;
+    if (ImGui::GetContentRegionAvail().y - reserve < warpsNeed)
+      reserve = 0;
+    drawCtaLanes(t, *cta, key, width, label, reserve);
+    if (withModel)
+      drawModelLanes(*model, t, cta->cta, box->start, window, width, label,
+                     t.smsEndTime);
+  }
+
+  /// CTA `cta`'s box among the SMs and its SM's lane, or null.
+  static const MeasuredEvent *ctaBox(const MeasuredTimeline &t, int64_t cta,
+                                     size_t *lane = nullptr) {
+    for (size_t r = 0; r < t.sms.size(); ++r)
+      for (const MeasuredEvent &box : t.sms[r].events)
+        if (ctaOf(box) == cta) {
+          if (lane)
+            *lane = r;
+          return &box;
+        }
+    return nullptr;
   }
 
   /// The CTA whose box ends last: the kernel's end.
@@ -288,17 +294,15 @@ private:
   void outlineCta(ImDrawList *draw, const MeasuredTimeline &t, int64_t cta,
                   float y0, float laneH, float x0, float x1,
                   ImU32 colour) const {
-    for (size_t r = 0; r < t.sms.size(); ++r)
-      for (const MeasuredEvent &box : t.sms[r].events)
-        if (ctaOf(box) == cta) {
-          float y = y0 + laneH * float(r);
-          draw->AddRect(
-              ImVec2(std::max(x0, window.xOf(box.start, x0, x1)) - 1, y - 1),
-              ImVec2(std::min(x1, window.xOf(box.end, x0, x1)) + 1,
-                     y + laneH + 1),
-              colour, 0, 0, 2);
-          return;
-        }
+    size_t r = 0;
+    const MeasuredEvent *box = ctaBox(t, cta, &r);
+    if (!box)
+      return;
+    float y = y0 + laneH * float(r);
+    draw->AddRect(
+        ImVec2(std::max(x0, window.xOf(box->start, x0, x1)) - 1, y - 1),
+        ImVec2(std::min(x1, window.xOf(box->end, x0, x1)) + 1, y + laneH + 1),
+        colour, 0, 0, 2);
   }
 
   LaneRenderer::View plot(float x0, float x1, float y0, float laneH,
@@ -317,11 +321,12 @@ private:
   /// One lane per warp that recorded: waits as boxes in their stage's
   /// colour, copies, MMAs and arrives as ticks.
   void drawCtaLanes(const MeasuredTimeline &t, const MeasuredCta &cta,
-                    const std::string &key, float width, float label) {
+                    const std::string &key, float width, float label,
+                    float reserve) {
     ImDrawList *draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
     float laneH =
-        std::clamp((ImGui::GetContentRegionAvail().y -
+        std::clamp((ImGui::GetContentRegionAvail().y - reserve -
                     ImGui::GetTextLineHeightWithSpacing()) /
                        float(cta.warps.size()),
                    ImGui::GetFontSize() * 0.8f, ImGui::GetFontSize() * 1.4f);
@@ -510,6 +515,7 @@ private:
   TimeWindow window;
   int64_t pickedCta = -1; // whose warps show under the SMs
   int64_t shownCta = -1;  // ... or, unpicked, the one shown
+  bool showModel = true;  // the model's lanes under the warps
 };
 
 } // namespace

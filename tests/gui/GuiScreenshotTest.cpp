@@ -568,6 +568,34 @@ TEST_CASE("GUI: a recorded trace opened as SMs x time", "[gui][trace]") {
   CHECK(after.reddish > before.reddish + 30000);
 }
 
+TEST_CASE("GUI: the model's lanes under a recorded CTA's warps",
+          "[gui][trace]") {
+  // The same trace beside a kernel with a protocol model (the sample it
+  // was recorded from: a producer and a consumer lane under the warps)
+  // and one without (saxpy: no barriers to model, no lanes).
+  std::string trace = "--open-trace=" + std::string(KLX_SOURCE_DIR) +
+                      "/tests/fixtures/trace/h100-ws-2048.json";
+  auto sample = [](const char *name) {
+    return std::string(KLX_SOURCE_DIR) + "/samples/nvidia/" + name;
+  };
+  ScreenSize large{2560, 1440};
+  Image with = screenshotOn(large, "measured-model.png",
+                            {sample("gemm_ws_persistent.mlir"), trace});
+  Image without = screenshotOn(large, "measured-no-model.png",
+                               {sample("saxpy.mlir"), trace});
+  // The lowest eighth of the pane: empty under saxpy's warps, the model's
+  // lanes (their upper part above it) under the sample's.
+  Rect pane = paneRect(with, kRun);
+  Rect bottom{pane.x0, pane.y1 - (pane.y1 - pane.y0) / 8, pane.x1, pane.y1};
+  RegionStats a = measure(without, bottom), b = measure(with, bottom);
+  size_t differing = countDiffering(without, with, bottom);
+  INFO("Guide pane's lowest eighth: "
+       << differing << " pixels differ; blue " << a.blue << " -> " << b.blue
+       << ", colours " << a.distinctColours << " -> " << b.distinctColours);
+  CHECK(differing > 3000);
+  CHECK(b.blue > a.blue + 500); // the model's consumer lane, its MMAs
+}
+
 namespace {
 /// A trace of one CTA on one SM whose 4 warps hold `perWarp` waits each.
 std::string syntheticTrace(int perWarp) {

@@ -1,0 +1,108 @@
+//===- MeasuredModel.cpp - The model beside a measured timeline -----------===//
+
+#include "MeasuredModel.h"
+
+#include "core/WaitComparison.h"
+#include "widgets/Palette.h"
+#include "widgets/TimelineLanes.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace klx::app {
+
+const TimelineView *modelToCompare(const AppState &state) {
+  if (!state.lastGoodTimeline)
+    return nullptr;
+  const TimelineView &view =
+      state.lastGoodTimeline->pick(state.view.timelineStep);
+  if (!view.unavailable.empty() || view.moves || view.lanes.empty())
+    return nullptr;
+  return &view;
+}
+
+void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model) {
+  std::vector<RoleWaits> roles = compareWaits(t, model);
+  if (roles.empty())
+    return;
+  ImGui::TextUnformatted("time spent waiting on barriers, by role");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "On the GPU: every traced warp of the role, each from its first "
+        "event to its last (as klx-run counts it).\nThe model: the Barrier "
+        "timeline's simulation of the kernel as compiled now%s%s.",
+        model ? ", " : " (none: compile a kernel with a protocol model)",
+        model ? model->bound.c_str() : "");
+  ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH |
+                          ImGuiTableFlags_SizingStretchProp |
+                          ImGuiTableFlags_RowBg;
+  if (!ImGui::BeginTable("waits", 3, flags))
+    return;
+  ImGui::TableSetupColumn("role", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+  std::string gpu = "on the GPU (" + std::to_string(t.ctas.size()) +
+                    (t.ctas.size() == 1 ? " CTA)" : " CTAs)");
+  ImGui::TableSetupColumn(gpu.c_str(), ImGuiTableColumnFlags_WidthStretch,
+                          1.0f);
+  ImGui::TableSetupColumn("the model", ImGuiTableColumnFlags_WidthStretch,
+                          1.0f);
+  ImGui::TableHeadersRow();
+  for (const RoleWaits &r : roles) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::role(r.role)),
+                       "%s", r.role.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", r.measured.describe().c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", r.model.describe().c_str());
+  }
+  ImGui::EndTable();
+}
+
+float modelLanesHeight(const TimelineView &model) {
+  // Its line, its lanes, and the spacing after the warps' lanes and after
+  // its own.
+  return ImGui::GetTextLineHeightWithSpacing() +
+         laneHeight() * float(model.lanes.size()) +
+         2 * ImGui::GetStyle().ItemSpacing.y;
+}
+
+void drawModelLanes(const TimelineView &model, const MeasuredTimeline &t,
+                    int64_t cta, double ctaStart, TimeWindow &window,
+                    float width, float labels, double fitLength) {
+  ImGui::TextDisabled("the model, from CTA %lld's start (%s)", (long long)cta,
+                      model.bound.empty() ? model.stepName.c_str()
+                                          : model.bound.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The Barrier timeline's simulation of the kernel as compiled now "
+        "(after %s), its cycle 0 placed where CTA %lld started, on the "
+        "measured axis.\nIt covers %s; its latencies are assumptions: "
+        "%s\nThe lane labels give each role's waiting share in the model.",
+        model.stepName.c_str(), (long long)cta,
+        model.bound.empty() ? "the whole model" : model.bound.c_str(),
+        model.assumptions.c_str());
+  ImDrawList *draw = ImGui::GetWindowDrawList();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  float height = laneHeight() * float(model.lanes.size());
+  ImGui::InvisibleButton("model lanes", ImVec2(width, height));
+  bool hovered = ImGui::IsItemHovered();
+  float x0 = origin.x + labels, x1 = origin.x + width;
+  window.wheelDragAndFit(hovered, x0, x1, fitLength);
+  std::optional<ImVec2> mouse;
+  if (hovered)
+    mouse = ImGui::GetIO().MousePos;
+  const sim::Event *under = drawSimulatedLanes(
+      draw, model, origin, width,
+      CycleWindow{window.start - ctaStart, window.end - ctaStart}, mouse, 0,
+      labels);
+  if (!under)
+    return;
+  double cyclesPerUs = std::max(1e-9, t.clockKHz / 1e3);
+  ImGui::SetTooltip("the model: %s\nat %.3f us on the measured axis",
+                    describeEvent(model, *under).c_str(),
+                    (under->start + ctaStart) / cyclesPerUs);
+}
+
+} // namespace klx::app

@@ -1,0 +1,43 @@
+//===- MeasuredModel.h - The model beside a measured timeline ---*- C++ -*-===//
+//
+// The Measured pane compares the GPU with klx's model of the kernel as
+// compiled now (the Barrier timeline's simulation): a table of each
+// role's waits, measured and modelled, and the model's lanes drawn under
+// the picked CTA's warps on the same time axis, starting where that CTA
+// started, so a k step's rhythm on the GPU can be read against the one the
+// latency model predicts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_PANELS_MEASUREDMODEL_H
+#define KLX_APP_PANELS_MEASUREDMODEL_H
+
+#include "core/AppState.h"
+#include "core/MeasuredTimeline.h"
+#include "widgets/TimeWindow.h"
+
+namespace klx::app {
+
+/// The simulated timeline of the kernel as compiled now, at the Barrier
+/// timeline's step; null where there is none to compare with (no compile
+/// yet, no protocol model, a counterexample).
+const TimelineView *modelToCompare(const AppState &state);
+
+/// A table: role, waiting on the GPU (every traced CTA), waiting in the
+/// model; each split by barrier.
+void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model);
+
+/// The height drawModelLanes takes for `model`: a line and its lanes.
+float modelLanesHeight(const TimelineView &model);
+
+/// The model's lanes, `width` wide with a label column `labels` wide, on
+/// the measured axis through `window`, cycle 0 of the model at
+/// `ctaStart`; the wheel, a drag and a double click move `window` as over
+/// the warps (`fitLength`: the kernel's span).
+void drawModelLanes(const TimelineView &model, const MeasuredTimeline &t,
+                    int64_t cta, double ctaStart, TimeWindow &window,
+                    float width, float labels, double fitLength);
+
+} // namespace klx::app
+
+#endif // KLX_APP_PANELS_MEASUREDMODEL_H

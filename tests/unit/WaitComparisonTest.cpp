@@ -1,0 +1,114 @@
+//===- WaitComparisonTest.cpp - Each role's waits, GPU beside model -------===//
+
+#include "TestSupport.h"
+
+#include "core/TimelineView.h"
+#include "core/WaitComparison.h"
+#include "klx/Pipeline/Compiler.h"
+
+using namespace klx;
+using namespace klx::app;
+
+namespace {
+
+const RoleWaits *find(const std::vector<RoleWaits> &roles,
+                      const std::string &role) {
+  for (const RoleWaits &r : roles)
+    if (r.role == role)
+      return &r;
+  return nullptr;
+}
+
+/// Two CTAs, a consumer and a producer warp each, times in cycles.
+MeasuredTimeline twoCtas() {
+  MeasuredTimeline t;
+  t.eventNames = {"wait full[0]", "mma[0]", "wait empty[1] of pipeline 1",
+                  "copy[1]", "wait turn"};
+  MeasuredCta first, second;
+  first.cta = 0;
+  second.cta = 1;
+  // From 0 to 300: 100 + 50 waiting on full, 30 on its turn.
+  first.warps.push_back({"warp 0 (consumer)",
+                         0,
+                         {{0, 100, 0},
+                          {100, 100, 1},
+                          {120, 150, 4},
+                          {200, 250, 0},
+                          {300, 300, 1}},
+                         100});
+  // From 10 to 110: 10 waiting on empty.
+  first.warps.push_back(
+      {"warp 8 (producer)", 8, {{10, 20, 2}, {20, 20, 3}, {110, 110, 3}}, 10});
+  // From 1000 to 1100: none waiting.
+  second.warps.push_back(
+      {"warp 0 (consumer)", 0, {{1000, 1000, 1}, {1100, 1100, 1}}, 0});
+  t.ctas = {first, second};
+  return t;
+}
+
+} // namespace
+
+TEST_CASE("Measured pane: each role's waits, summed over every CTA",
+          "[app][measured]") {
+  std::vector<RoleWaits> roles = compareWaits(twoCtas(), nullptr);
+  REQUIRE(roles.size() == 2);
+  CHECK(roles[0].role == "consumer");
+  CHECK(roles[1].role == "producer");
+  // Consumer: 180 waiting of 300 + 100 cycles.
+  const WaitShare &consumer = roles[0].measured;
+  REQUIRE(consumer.known);
+  CHECK(consumer.share == Approx(180.0 / 400));
+  REQUIRE(consumer.byBarrier.size() == 2);
+  CHECK(consumer.byBarrier[0].first == "full");
+  CHECK(consumer.byBarrier[0].second == Approx(150.0 / 400));
+  CHECK(consumer.byBarrier[1].first == "turn");
+  CHECK(consumer.describe() == "45% (full 38%, turn 8%)");
+  // Producer: one barrier, so no parts; its pipeline does not split it.
+  CHECK(roles[1].measured.share == Approx(0.1));
+  CHECK(roles[1].measured.byBarrier[0].first == "empty");
+  CHECK(roles[1].measured.describe() == "10%");
+  CHECK_FALSE(roles[0].model.known);
+  CHECK(roles[0].model.describe() == "-");
+  CHECK(roleOfWarp("warp 4 (consumer1)") == "consumer1");
+  CHECK(roleOfWarp("warp 4") == "warp 4");
+}
+
+TEST_CASE("Measured pane: the model's waits beside the GPU's",
+          "[app][measured]") {
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  std::string path = "samples/nvidia/gemm_ws_persistent.mlir";
+  PipelineRun run = runPipeline(test::readSource(path), path, options);
+  TimelineViews views = buildTimelineViews(run);
+  const TimelineView &view = views.pick("");
+  REQUIRE(view.unavailable.empty());
+  std::vector<RoleWaits> roles = compareWaits(twoCtas(), &view);
+  // The model's share is the simulator's own (klx timeline: producer 96%,
+  // consumer 35%), split by barrier; within 0.1%: the simulator counts to
+  // the cycle after the role's last op, the lanes have the op's end.
+  for (const TimelineLane &lane : view.lanes) {
+    const RoleWaits *r = find(roles, lane.colourRole);
+    REQUIRE(r);
+    REQUIRE(r->model.known);
+    CHECK(r->model.share == Approx(lane.waitingShare).margin(1e-3));
+  }
+  const RoleWaits *consumer = find(roles, "consumer");
+  REQUIRE(consumer);
+  CHECK(consumer->model.share == Approx(0.35).margin(0.01));
+  CHECK(consumer->model.byBarrier[0].first == "full");
+  CHECK(consumer->measured.known);
+  const RoleWaits *producer = find(roles, "producer");
+  REQUIRE(producer);
+  CHECK(producer->model.share == Approx(0.96).margin(0.01));
+  CHECK(producer->model.byBarrier[0].first == "empty");
+
+  // A role the trace lacks still shows, measured unknown.
+  MeasuredTimeline consumersOnly = twoCtas();
+  for (MeasuredCta &cta : consumersOnly.ctas)
+    cta.warps.resize(1);
+  roles = compareWaits(consumersOnly, &view);
+  producer = find(roles, "producer");
+  REQUIRE(producer);
+  CHECK_FALSE(producer->measured.known);
+  CHECK(producer->model.known);
+}
