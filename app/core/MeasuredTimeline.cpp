@@ -74,7 +74,8 @@ struct EventReader {
   std::unordered_map<std::string, uint32_t> nameIndex;
   std::vector<std::string> names;
 
-  bool proton = false; // the events are Proton's (see consumeProton)
+  bool proton = false;      // the events are Proton's (see consumeProton)
+  std::string protonKernel; // from the first event's pid
 
   uint32_t nameOf(const std::string &name) {
     auto [it, added] = nameIndex.try_emplace(name, uint32_t(names.size()));
@@ -93,6 +94,8 @@ struct EventReader {
         block < core || text(e, "ph") != "X")
       return;
     proton = true;
+    if (protonKernel.empty())
+      protonKernel = pid.substr(0, core);
     int64_t id = std::atoll(pid.c_str() + block + 4);
     Cta &cta = ctas[id];
     cta.sm = std::atoi(pid.c_str() + core + 5);
@@ -201,6 +204,7 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
   if (!other.is_object())
     return;
   t.device = text(other, "device");
+  t.kernel = text(other, "kernel");
   auto lines = other.find("critical_path");
   if (lines != other.end() && lines->is_array())
     for (const Json &line : *lines)
@@ -265,6 +269,7 @@ klx::app::readMeasuredTimeline(std::string_view text, std::string &error) {
     timeline.clockKHz = 1e6;
     timeline.source = "Proton's intra-kernel trace (its times assume a 1 GHz "
                       "clock)";
+    timeline.kernel = reader.protonKernel;
   }
   if (timeline.clockKHz <= 0) {
     error = "the trace does not say its clock rate";
@@ -283,6 +288,10 @@ size_t MeasuredTimeline::ctaCount() const {
   for (const MeasuredLane &sm : sms)
     n += sm.events.size();
   return n;
+}
+
+bool MeasuredTimeline::recordedFromKlx(const std::string &modelKernel) const {
+  return source.empty() && !kernel.empty() && kernel == modelKernel;
 }
 
 const MeasuredCta *MeasuredTimeline::findCta(int64_t cta) const {

@@ -53,6 +53,7 @@ struct MeasuredTimeline {
   std::string device;
   std::string label;  // which run it came from
   std::string source; // what wrote it, when not klx-run
+  std::string kernel; // the kernel it recorded ("gemm")
   double clockKHz = 0;
   std::vector<MeasuredLane> lanes; // the first traced CTA's warps
   double endTime = 0;
@@ -77,6 +78,10 @@ struct MeasuredTimeline {
   std::vector<ChainLink> chain;
   std::vector<std::string> eventNames;
   size_t ctaCount() const;
+  /// Whether klx-run recorded it from a kernel named `modelKernel`: only
+  /// then do klx's model of that kernel and the trace describe the same
+  /// code (a Proton trace is of a Triton kernel klx never compiled).
+  bool recordedFromKlx(const std::string &modelKernel) const;
   const MeasuredCta *findCta(int64_t cta) const;
 };
 

@@ -12,17 +12,40 @@
 
 namespace klx::app {
 
-const TimelineView *modelToCompare(const AppState &state) {
-  if (!state.lastGoodTimeline)
+const TimelineView *modelToCompare(const AppState &state,
+                                   const MeasuredTimeline &t,
+                                   std::string &why) {
+  if (!state.lastGoodTimeline) {
+    why = "no kernel compiled yet";
     return nullptr;
+  }
   const TimelineView &view =
       state.lastGoodTimeline->pick(state.view.timelineStep);
-  if (!view.unavailable.empty() || view.moves || view.lanes.empty())
+  if (!view.unavailable.empty()) {
+    why = view.unavailable;
     return nullptr;
+  }
+  if (view.moves || view.lanes.empty()) {
+    why = "the kernel compiled now has no simulated timeline";
+    return nullptr;
+  }
+  if (!t.source.empty()) {
+    why = "the trace is " + t.source + ", of " +
+          (t.kernel.empty() ? "a kernel" : "@" + t.kernel) +
+          ", not of a kernel klx compiled";
+    return nullptr;
+  }
+  if (!t.recordedFromKlx(view.kernel)) {
+    why = "the trace is of @" + t.kernel + "; the kernel compiled now is @" +
+          view.kernel;
+    return nullptr;
+  }
+  why.clear();
   return &view;
 }
 
-void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model) {
+void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model,
+                        const std::string &noModel) {
   std::vector<RoleWaits> roles = compareWaits(t, model);
   if (roles.empty())
     return;
@@ -32,8 +55,8 @@ void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model) {
         "On the GPU: every traced warp of the role, each from its first "
         "event to its last (as klx-run counts it).\nThe model: the Barrier "
         "timeline's simulation of the kernel as compiled now%s%s.",
-        model ? ", " : " (none: compile a kernel with a protocol model)",
-        model ? model->bound.c_str() : "");
+        model ? ", " : "; none here: ",
+        model ? model->bound.c_str() : noModel.c_str());
   ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH |
                           ImGuiTableFlags_SizingStretchProp |
                           ImGuiTableFlags_RowBg;

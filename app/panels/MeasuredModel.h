@@ -19,13 +19,16 @@
 namespace klx::app {
 
 /// The simulated timeline of the kernel as compiled now, at the Barrier
-/// timeline's step; null where there is none to compare with (no compile
-/// yet, no protocol model, a counterexample).
-const TimelineView *modelToCompare(const AppState &state);
+/// timeline's step, when `t` was recorded from that kernel; else null and
+/// `why` says why (no compile yet, no protocol model, a trace of another
+/// kernel or from another tool).
+const TimelineView *modelToCompare(const AppState &state,
+                                   const MeasuredTimeline &t, std::string &why);
 
 /// A table: role, waiting on the GPU (every traced CTA), waiting in the
-/// model; each split by barrier.
-void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model);
+/// model (`noModel`: why that column is empty); each split by barrier.
+void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model,
+                        const std::string &noModel);
 
 /// The height drawModelLanes takes for `model`: a line and its lanes.
 float modelLanesHeight(const TimelineView &model);

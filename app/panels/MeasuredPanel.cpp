@@ -86,11 +86,12 @@ public:
       window.fit(t.smsEndTime);
     }
     drawSummary(t);
-    drawCriticalPath(state, t);
+    const TimelineView *model = modelToCompare(state, t, noModel);
+    drawCriticalPath(t, model);
     if (!GpuLanes::get().available())
       ImGui::TextDisabled("lanes drawn on the CPU: %s",
                           GpuLanes::get().whyNot().c_str());
-    drawLanes(t, key, modelToCompare(state));
+    drawLanes(t, key, model);
   }
 
 private:
@@ -133,7 +134,7 @@ private:
   /// klx-run's findings (what the kernel's end was made of, the waits
   /// ranked), folded under a header, and each role's waits beside the
   /// model's.
-  void drawCriticalPath(const AppState &state, const MeasuredTimeline &t) {
+  void drawCriticalPath(const MeasuredTimeline &t, const TimelineView *model) {
     if (t.criticalPath.empty())
       return;
     // Open where the pane has room for it and the lanes.
@@ -147,7 +148,7 @@ private:
       ImGui::Bullet();
       ImGui::TextWrapped("%s", line.c_str());
     }
-    drawWaitComparison(t, modelToCompare(state));
+    drawWaitComparison(t, model, noModel);
   }
 
   /// The SMs' lanes and, below them, the picked CTA's warps, on one time
@@ -189,14 +190,20 @@ private:
                         "first shown: the CTA that ended last.\nOutlined "
                         "among the SMs: this CTA (white) and the one that "
                         "ended the kernel (red)");
+    ImGui::SameLine();
     if (model) {
-      ImGui::SameLine();
       ImGui::Checkbox("the model below", &showModel);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The Barrier timeline's simulation of this kernel, "
                           "under these warps on the same axis");
+    } else {
+      ImGui::TextDisabled("(no model to compare)");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", noModel.c_str());
     }
-    if (cta->cta == t.chainCta)
+    if (!t.source.empty())
+      drawScopeLegend(t, *cta);
+    else if (cta->cta == t.chainCta)
       drawCriticalChainLegend(t);
     else if (!t.chain.empty())
       ImGui::TextDisabled("(the critical chain shows under CTA %lld's warps)",
@@ -360,19 +367,51 @@ private:
       warpTooltip(t, cta, ImGui::GetIO().MousePos, origin.y, laneH, x0, x1);
   }
 
-  static ImU32 warpEventColour(const std::string &name, bool wait) {
-    if (wait) {
-      size_t open = name.find('[');
+  /// A wait in its stage's colour; another span (a Proton scope) in a
+  /// colour of its name's own; instants as ticks by kind.
+  static ImU32 warpEventColour(const MeasuredTimeline &t, uint32_t name,
+                               bool span) {
+    const std::string &text = t.eventNames[name];
+    if (span && text.rfind("wait", 0) != 0)
+      return palette::stage(int(name));
+    if (span) {
+      size_t open = text.find('[');
       return palette::stage(
-          open == std::string::npos ? 0 : std::atoi(name.c_str() + open + 1));
+          open == std::string::npos ? 0 : std::atoi(text.c_str() + open + 1));
     }
-    if (name.rfind("mma", 0) == 0)
+    if (text.rfind("mma", 0) == 0)
       return palette::theme().mmaTick;
-    if (name.rfind("copy", 0) == 0)
+    if (text.rfind("copy", 0) == 0)
       return palette::theme().copyTick;
-    if (name.rfind("arrive", 0) == 0)
+    if (text.rfind("arrive", 0) == 0)
       return palette::theme().arriveTick;
     return palette::theme().brightText;
+  }
+
+  /// What the colours of a foreign trace's scopes mean (klx's own events
+  /// are the Barrier timeline's, whose legend is there).
+  static void drawScopeLegend(const MeasuredTimeline &t,
+                              const MeasuredCta &cta) {
+    std::vector<uint32_t> names;
+    for (const MeasuredCtaLane &warp : cta.warps)
+      for (const MeasuredCtaEvent &e : warp.events)
+        if (e.end > e.start &&
+            std::find(names.begin(), names.end(), e.name) == names.end())
+          names.push_back(e.name);
+    if (names.empty())
+      return;
+    ImGui::TextDisabled("scopes:");
+    for (size_t i = 0; i < names.size() && i < 12; ++i) {
+      ImGui::SameLine();
+      ImVec2 at = ImGui::GetCursorScreenPos();
+      float side = ImGui::GetFontSize() * 0.8f;
+      ImGui::GetWindowDrawList()->AddRectFilled(
+          ImVec2(at.x, at.y + 2), ImVec2(at.x + side, at.y + 2 + side),
+          warpEventColour(t, names[i], true));
+      ImGui::Dummy(ImVec2(side, side));
+      ImGui::SameLine();
+      ImGui::TextUnformatted(t.eventNames[names[i]].c_str());
+    }
   }
 
   static std::vector<LaneEvent> warpEvents(const MeasuredTimeline &t,
@@ -380,9 +419,8 @@ private:
     std::vector<LaneEvent> events;
     for (size_t r = 0; r < cta.warps.size(); ++r)
       for (const MeasuredCtaEvent &e : cta.warps[r].events)
-        events.push_back(
-            {e.start, e.end, uint32_t(r),
-             warpEventColour(t.eventNames[e.name], e.end > e.start)});
+        events.push_back({e.start, e.end, uint32_t(r),
+                          warpEventColour(t, e.name, e.end > e.start)});
     return events;
   }
 
@@ -399,9 +437,9 @@ private:
       for (; it != lane.events.end() && it->start <= window.end; ++it) {
         float a = window.xOf(it->start, x0, x1),
               b = window.xOf(it->end, x0, x1);
-        draw->AddRectFilled(
-            ImVec2(a, y + 2), ImVec2(std::max(b, a + 1), y + laneH - 4),
-            warpEventColour(t.eventNames[it->name], it->end > it->start));
+        draw->AddRectFilled(ImVec2(a, y + 2),
+                            ImVec2(std::max(b, a + 1), y + laneH - 4),
+                            warpEventColour(t, it->name, it->end > it->start));
       }
     }
   }
@@ -516,6 +554,7 @@ private:
   int64_t pickedCta = -1; // whose warps show under the SMs
   int64_t shownCta = -1;  // ... or, unpicked, the one shown
   bool showModel = true;  // the model's lanes under the warps
+  std::string noModel;    // why there is no model to compare, if none
 };
 
 } // namespace

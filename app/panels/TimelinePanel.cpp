@@ -97,10 +97,13 @@ private:
       ImGui::TextDisabled("lanes drawn on the CPU: %s",
                           GpuLanes::get().whyNot().c_str());
     const MeasuredTimeline *measured = nullptr;
+    // The latest recording, where it is of this kernel (a Proton trace,
+    // or one of another kernel, opened since, is not).
     for (auto it = state.gpuRuns.rbegin();
          it != state.gpuRuns.rend() && !counter; ++it)
       if (it->measured) {
-        measured = it->measured.get();
+        if (it->measured->recordedFromKlx(view.kernel))
+          measured = it->measured.get();
         break;
       }
     drawLanes(state, view, measured, commands, counter ? "move" : "cycles");

@@ -84,7 +84,8 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
       "#!/bin/sh\n"
       "if [ \"$1\" = --device ]; then echo 'Stand-in GPU (sm_90, 1 SMs)'; "
       "exit 0; fi\n"
-      // With --trace=FILE, a measured timeline of two warps.
+      // With --trace=FILE, a measured timeline of two warps of @gemm (the
+      // Barrier timeline draws a recording only under its own kernel).
       "for a in \"$@\"; do case \"$a\" in --trace=*) "
       "echo '{\"traceEvents\":["
       "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
@@ -95,7 +96,8 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
       "\"args\":{\"name\":\"warp 8 (producer)\"}},"
       "{\"name\":\"wait empty[1]\",\"ph\":\"X\",\"ts\":0.5,\"dur\":2,"
       "\"pid\":0,\"tid\":8}],"
-      "\"otherData\":{\"clock\":\"clock64 cycles at 1980000 kHz\"}}' "
+      "\"otherData\":{\"kernel\":\"gemm\","
+      "\"clock\":\"clock64 cycles at 1980000 kHz\"}}' "
       "> \"${a#--trace=}\";; esac; done\n"
       "echo '{\"status\":\"passed\",\"device\":\"Stand-in GPU\","
       "\"grid\":[4,1,1],\"block\":384,\"dynamic_shared_memory\":133120,"

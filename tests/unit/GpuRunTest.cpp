@@ -15,6 +15,7 @@
 #include "llvm/Support/Path.h"
 
 #include <chrono>
+#include <map>
 #include <thread>
 
 using namespace klx;
@@ -195,6 +196,9 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   INFO(error);
   REQUIRE(t);
   CHECK(t->clockKHz == 1980000);
+  CHECK(t->kernel == "gemm");
+  CHECK(t->recordedFromKlx("gemm"));
+  CHECK_FALSE(t->recordedFromKlx("matmul"));
   REQUIRE(t->lanes.size() == 1);
   CHECK(t->lanes[0].name == "warp 0 (consumer)");
   REQUIRE(t->lanes[0].events.size() == 2);
@@ -284,6 +288,49 @@ TEST_CASE("Measured pane: a trace Proton's intra-kernel profiler wrote",
   CHECK(t->ctas[0].warps[1].name == "warp 0 (line 1)");
   CHECK(t->eventNames[t->ctas[0].warps[1].events[0].name] == "compute");
   CHECK(t->ctaCount() == 2);
+}
+
+TEST_CASE("Measured pane: a real Proton trace from the H100",
+          "[app][gpu-run]") {
+  // Triton 3.6.0's Proton, backend="instrumentation", data="trace", on an
+  // H100 (bench/gpu/proton-trace.py: a 1024^3 f16 matmul, 128 x 128 x 64
+  // blocks, scopes "load", "mma" and "store"), trimmed to its first three
+  // CTAs: 16 k steps, so 16 loads, 16 MMAs and a store per warp.
+  std::string json = klx::test::readSource(
+      "tests/fixtures/trace/h100-proton-matmul.chrome_trace");
+  std::string error;
+  std::optional<MeasuredTimeline> t = readMeasuredTimeline(json, error);
+  INFO(error);
+  REQUIRE(t);
+  CHECK(t->kernel == "matmul");
+  CHECK(t->source.find("Proton") != std::string::npos);
+  CHECK(t->clockKHz == 1e6);
+  REQUIRE(t->sms.size() == 3);
+  CHECK(t->sms[0].name == "SM 0");
+  CHECK(t->sms[2].name == "SM 4");
+  REQUIRE(t->ctas.size() == 3);
+  CHECK(t->ctas[0].cta == 8);
+  CHECK(t->ctas[0].sm == 0);
+  CHECK(t->ctas[2].cta == 20);
+  for (const MeasuredCta &cta : t->ctas) {
+    REQUIRE(cta.warps.size() == 4);
+    CHECK(cta.warps[3].name == "warp 3 (line 0)");
+    std::map<std::string, int> kinds;
+    for (const MeasuredCtaEvent &e : cta.warps[0].events)
+      ++kinds[t->eventNames[e.name]];
+    CHECK(kinds["load"] == 16);
+    CHECK(kinds["mma"] == 16);
+    CHECK(kinds["store"] == 1);
+  }
+  // CTA 8's box: its first event at 0.032 us to its last's end, 13.112.
+  REQUIRE(t->sms[0].events.size() == 1);
+  CHECK(t->sms[0].events[0].name == "CTA 8");
+  CHECK(t->sms[0].events[0].end - t->sms[0].events[0].start ==
+        Approx(13112 - 32).epsilon(1e-6));
+  // Not a kernel klx compiled: no model to put beside it, even one named
+  // alike.
+  CHECK_FALSE(t->recordedFromKlx("matmul"));
+  CHECK(t->criticalPath.empty());
 }
 
 TEST_CASE("Compare mode: both variants run, each record names its variant",
