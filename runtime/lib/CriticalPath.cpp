@@ -45,6 +45,19 @@ std::vector<WaitRow> rankWaits(const std::vector<WarpTrace> &warps) {
   return out;
 }
 
+/// Each role's rows of `waits` summed, for every role that recorded.
+std::vector<std::pair<std::string, double>>
+waitingByRole(const std::vector<WarpTrace> &warps,
+              const std::vector<WaitRow> &waits) {
+  std::map<std::string, double> byRole;
+  for (const WarpTrace &w : warps)
+    if (!w.events.empty())
+      byRole[w.role.empty() ? "warp" : w.role];
+  for (const WaitRow &row : waits)
+    byRole[row.role] += row.share;
+  return {byRole.begin(), byRole.end()};
+}
+
 /// The last CTA to end, its MMAs' span and the median end.
 KernelEnd kernelEnd(const DecodedTrace &trace) {
   KernelEnd end;
@@ -154,6 +167,7 @@ CriticalPath klx::rt::analyzeCriticalPath(const DecodedTrace &trace,
                                           int64_t kSteps) {
   CriticalPath path;
   path.waits = rankWaits(trace.warps);
+  path.waitingByRole = waitingByRole(trace.warps, path.waits);
   path.end = kernelEnd(trace);
   if (path.known()) {
     path.chain = traceCriticalChain(trace, path.end.cta);

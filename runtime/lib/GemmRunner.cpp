@@ -463,7 +463,7 @@ Failed GemmRun::recordTrace() {
   result.traceSms = countSms(decoded);
   result.traceCapacity = layout.capacity;
   result.traceWarps = int64_t(decoded.warps.size());
-  result.waitingShare = summary.waitingShare;
+  result.waitingShare = result.criticalPath.waitingByRole;
   return std::nullopt;
 }
 

@@ -6,7 +6,6 @@
 #include "klx/Runtime/Json.h"
 
 #include <algorithm>
-#include <map>
 
 using namespace klx::rt;
 
@@ -191,30 +190,10 @@ DecodedTrace klx::rt::decodeTrace(const std::vector<int64_t> &buffer,
 
 TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
   TraceSummary summary;
-  std::map<std::string, std::pair<double, double>> byRole; // waiting, total
   for (const WarpTrace &w : warps) {
     summary.events += int64_t(w.events.size());
     summary.dropped += w.dropped;
-    if (w.events.empty())
-      continue;
-    double waiting = 0;
-    int64_t openAt = -1;
-    for (const TraceEvent &e : w.events) {
-      if (isWaitBegin(e.kind))
-        openAt = e.clock;
-      else if (isWaitEnd(e.kind) && openAt >= 0) {
-        waiting += double(e.clock - openAt);
-        openAt = -1;
-      }
-    }
-    double total = double(w.events.back().clock - w.events.front().clock);
-    auto &entry = byRole[w.role.empty() ? "warp" : w.role];
-    entry.first += waiting;
-    entry.second += total;
   }
-  for (const auto &[role, times] : byRole)
-    summary.waitingShare.push_back(
-        {role, times.second > 0 ? times.first / times.second : 0});
   return summary;
 }
 

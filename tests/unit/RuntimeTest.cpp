@@ -564,9 +564,12 @@ TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
   TraceSummary summary = summarizeTrace(warps);
   CHECK(summary.events == 6);
   CHECK(summary.dropped == 2);
-  REQUIRE(summary.waitingShare.size() == 2);
-  CHECK(summary.waitingShare[0].first == "consumer");
-  CHECK(summary.waitingShare[0].second == Approx(50.0 / 110.0));
+  // How long each role waited: the critical path's rows, summed.
+  std::vector<std::pair<std::string, double>> waiting =
+      analyzeCriticalPath(trace).waitingByRole;
+  REQUIRE(waiting.size() == 2);
+  CHECK(waiting[0].first == "consumer");
+  CHECK(waiting[0].second == Approx(50.0 / 110.0));
   std::string json = chromeTraceJson(trace, 1e6, "gemm", "a note");
   JsonError error;
   std::optional<Json> parsed = parseJson(json, error);

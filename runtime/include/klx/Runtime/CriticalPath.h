@@ -97,6 +97,9 @@ TileBreakdown splitByTile(const DecodedTrace &trace, int cta, int64_t kSteps,
 
 struct CriticalPath {
   std::vector<WaitRow> waits; // longest first
+  /// Per role that recorded, by name: its rows' shares summed (0 for a
+  /// role whose waits never blocked).
+  std::vector<std::pair<std::string, double>> waitingByRole;
   KernelEnd end;
   std::vector<ChainLink> chain; // in the CTA that ended the kernel
   TileBreakdown tiles;          // ... and its tiles, when k steps are known

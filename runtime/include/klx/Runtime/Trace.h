@@ -98,11 +98,11 @@ int64_t countSms(const DecodedTrace &trace);
 /// problem and the grid.
 int64_t traceCapacityFor(int64_t tilesPerCta, int64_t kSteps);
 
+/// What was recorded; how long each role waited is the critical path's
+/// (CriticalPath::waitingByRole).
 struct TraceSummary {
   int64_t events = 0;
   int64_t dropped = 0;
-  /// Per role: share of its recorded time spent waiting on barriers.
-  std::vector<std::pair<std::string, double>> waitingShare;
 };
 
 TraceSummary summarizeTrace(const std::vector<WarpTrace> &warps);
