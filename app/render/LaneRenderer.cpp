@@ -2,9 +2,6 @@
 
 #include "render/LaneRenderer.h"
 
-#include "render/ShaderProgram.h"
-#include "render/Shaders.h"
-
 #include <algorithm>
 #include <cstddef>
 
@@ -12,26 +9,11 @@ using namespace klx::app;
 
 using Instance = LaneRenderer::Instance;
 
-llvm::Expected<std::unique_ptr<LaneRenderer>> LaneRenderer::create() {
+std::unique_ptr<LaneRenderer>
+LaneRenderer::create(std::shared_ptr<const LaneProgram> program) {
   std::unique_ptr<LaneRenderer> r(new LaneRenderer());
-  std::string error;
-  if (!r->functions.load(error))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
-  const GlFunctions &gl = r->functions;
-  llvm::Expected<GLuint> program = buildProgram(
-      gl, "shaders/lanes.vert", embeddedShader("shaders/lanes.vert"),
-      "shaders/lanes.frag", embeddedShader("shaders/lanes.frag"));
-  if (!program)
-    return program.takeError();
-  r->program = *program;
-  r->viewStart = gl.GetUniformLocation(r->program, "viewStart");
-  r->viewStartLow = gl.GetUniformLocation(r->program, "viewStartLow");
-  r->viewSpan = gl.GetUniformLocation(r->program, "viewSpan");
-  r->plotPixels = gl.GetUniformLocation(r->program, "plotPixels");
-  r->framebuffer = gl.GetUniformLocation(r->program, "framebuffer");
-  r->laneHeight = gl.GetUniformLocation(r->program, "laneHeight");
-  r->laneGap = gl.GetUniformLocation(r->program, "laneGap");
-
+  r->program = std::move(program);
+  const GlFunctions &gl = r->gl();
   gl.GenVertexArrays(1, &r->vertexArray);
   gl.GenBuffers(1, &r->buffer);
   gl.GenQueries(1, &r->query);
@@ -42,11 +24,19 @@ llvm::Expected<std::unique_ptr<LaneRenderer>> LaneRenderer::create() {
   }
   r->pointAttributesAt(0);
   gl.BindVertexArray(0);
-  return std::move(r);
+  return r;
+}
+
+llvm::Expected<std::unique_ptr<LaneRenderer>> LaneRenderer::create() {
+  llvm::Expected<std::shared_ptr<const LaneProgram>> program =
+      LaneProgram::create();
+  if (!program)
+    return program.takeError();
+  return create(std::move(*program));
 }
 
 void LaneRenderer::pointAttributesAt(size_t first) {
-  const GlFunctions &gl = functions;
+  const GlFunctions &gl = this->gl();
   auto at = [&](size_t member) {
     return reinterpret_cast<void *>(first * sizeof(Instance) + member);
   };
@@ -61,9 +51,7 @@ void LaneRenderer::pointAttributesAt(size_t first) {
 }
 
 LaneRenderer::~LaneRenderer() {
-  const GlFunctions &gl = functions;
-  if (gl.DeleteProgram && program)
-    gl.DeleteProgram(program);
+  const GlFunctions &gl = this->gl();
   if (gl.DeleteBuffers && buffer)
     gl.DeleteBuffers(1, &buffer);
   if (gl.DeleteVertexArrays && vertexArray)
@@ -179,7 +167,7 @@ LaneRenderer::prepare(const std::vector<LaneEvent> &events) {
 }
 
 void LaneRenderer::upload(const Prepared &prepared) {
-  const GlFunctions &gl = functions;
+  const GlFunctions &gl = this->gl();
   gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
   gl.BufferData(GL_ARRAY_BUFFER,
                 GLsizeiptr(prepared.instances.size() * sizeof(Instance)),
@@ -215,20 +203,21 @@ void LaneRenderer::draw(const View &view, bool timed) {
   drawn = last > first ? last - first : 0;
   if (drawn == 0)
     return;
-  const GlFunctions &gl = functions;
+  const GlFunctions &gl = this->gl();
+  const LaneProgram::Uniforms &u = program->uniforms();
   if (timed)
     gl.BeginQuery(GL_TIME_ELAPSED, query);
-  gl.UseProgram(program);
+  gl.UseProgram(program->id());
   double start = view.start - origin;
   float high = float(start);
-  gl.Uniform1f(viewStart, high);
-  gl.Uniform1f(viewStartLow, float(start - double(high)));
-  gl.Uniform1f(viewSpan, float(view.end - view.start));
-  gl.Uniform4f(plotPixels, view.x0, view.y0, view.x1, 0);
-  gl.Uniform2f(framebuffer, float(view.framebufferWidth),
+  gl.Uniform1f(u.viewStart, high);
+  gl.Uniform1f(u.viewStartLow, float(start - double(high)));
+  gl.Uniform1f(u.viewSpan, float(view.end - view.start));
+  gl.Uniform4f(u.plotPixels, view.x0, view.y0, view.x1, 0);
+  gl.Uniform2f(u.framebuffer, float(view.framebufferWidth),
                float(view.framebufferHeight));
-  gl.Uniform1f(laneHeight, view.laneHeight);
-  gl.Uniform1f(laneGap, view.laneGap);
+  gl.Uniform1f(u.laneHeight, view.laneHeight);
+  gl.Uniform1f(u.laneGap, view.laneGap);
   gl.Viewport(0, 0, view.framebufferWidth, view.framebufferHeight);
   gl.BindVertexArray(vertexArray);
   pointAttributesAt(level.offset + first);
@@ -245,6 +234,6 @@ double LaneRenderer::lastGpuMs() {
   if (!queried)
     return -1;
   GLuint64 nanoseconds = 0;
-  functions.GetQueryObjectui64v(query, GL_QUERY_RESULT, &nanoseconds);
+  gl().GetQueryObjectui64v(query, GL_QUERY_RESULT, &nanoseconds);
   return double(nanoseconds) / 1e6;
 }

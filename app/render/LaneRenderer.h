@@ -19,6 +19,7 @@
 #define KLX_APP_RENDER_LANERENDERER_H
 
 #include "render/GlFunctions.h"
+#include "render/LaneProgram.h"
 
 #include "llvm/Support/Error.h"
 
@@ -58,9 +59,13 @@ public:
     std::vector<Level> levels;
   };
 
-  /// Loads OpenGL 3.3 from the current context and builds the shaders;
-  /// an error says what is missing or which shader line failed, and the
-  /// caller draws the slower way.
+  /// A buffer and a vertex array for one set of lanes, drawn with
+  /// `program` (shared by every set of one context).
+  static std::unique_ptr<LaneRenderer>
+  create(std::shared_ptr<const LaneProgram> program);
+  /// ... with a program of its own (benchmarks, tests): an error says
+  /// what is missing or which shader line failed, and the caller draws
+  /// the slower way.
   static llvm::Expected<std::unique_ptr<LaneRenderer>> create();
   ~LaneRenderer();
 
@@ -94,17 +99,15 @@ public:
   size_t lastDrawn() const { return drawn; }
   size_t lastLevelDrawn() const { return lastLevel; }
 
-  const GlFunctions &gl() const { return functions; }
+  const GlFunctions &gl() const { return program->gl(); }
 
 private:
   LaneRenderer() = default;
   /// The per-instance attributes read from instance `first` on (the VAO
   /// bound).
   void pointAttributesAt(size_t first);
-  GlFunctions functions;
-  GLuint program = 0, vertexArray = 0, buffer = 0, query = 0;
-  GLint viewStart = -1, viewStartLow = -1, viewSpan = -1, plotPixels = -1,
-        framebuffer = -1, laneHeight = -1, laneGap = -1;
+  std::shared_ptr<const LaneProgram> program;
+  GLuint vertexArray = 0, buffer = 0, query = 0;
   size_t count = 0, drawn = 0, lastLevel = 0;
   double origin = 0; // subtracted from every time before it becomes a float
   std::vector<Level> levels;

@@ -30,13 +30,14 @@ bool GpuLanes::available() {
       why = "KLX_CPU_LANES=1";
       return false;
     }
-    // A trial renderer: loads OpenGL 3.3 and compiles the shaders once.
-    llvm::Expected<std::unique_ptr<LaneRenderer>> trial =
-        LaneRenderer::create();
-    if (!trial) {
-      why = llvm::toString(trial.takeError());
+    // Loads OpenGL 3.3 and compiles the shaders, once for every set.
+    llvm::Expected<std::shared_ptr<const LaneProgram>> made =
+        LaneProgram::create();
+    if (!made) {
+      why = llvm::toString(made.takeError());
       return false;
     }
+    program = std::move(*made);
   }
   return why.empty();
 }
@@ -65,13 +66,9 @@ void GpuLanes::draw(ImDrawList *draw, const std::string &key,
                     ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
       return;
     }
-    llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
-    if (!made) {
-      why = llvm::toString(made.takeError());
-      return;
-    }
-    (*made)->upload(*prepared);
-    found = sets.emplace(key, std::move(*made)).first;
+    std::unique_ptr<LaneRenderer> made = LaneRenderer::create(program);
+    made->upload(*prepared);
+    found = sets.emplace(key, std::move(made)).first;
   } else {
     order.erase(std::find(order.begin(), order.end(), key));
   }
@@ -147,6 +144,7 @@ void GpuLanes::release() {
   order.clear();
   pending.clear();
   retired.clear();
+  program.reset(); // after the sets that draw with it
   tried = false;
   why.clear();
 }

@@ -69,6 +69,7 @@ private:
 
   bool tried = false;
   std::string why;
+  std::shared_ptr<const LaneProgram> program; // every set draws with it
   /// One renderer (buffer) per set of lanes shown, by key; the oldest go
   /// when there are more than a few.
   std::map<std::string, std::unique_ptr<LaneRenderer>> sets;
