@@ -2,10 +2,11 @@
 //
 // Index:
 //   [SECTION] Kernel signature and launch facts
-//   [SECTION] Pipeline, copy and MMA ops
+//   [SECTION] Pipeline and copy ops
 //   [SECTION] lowerKernelToNVGPU
 //
-// The roles and the barriers are in RolesAndBarriers.cpp.
+// The roles and the barriers are in RolesAndBarriers.cpp, the MMAs in
+// Mma.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -168,79 +169,6 @@ void lowerCopy(Lowering &l, CopyOp copy) {
     }
   }
   copy.erase();
-}
-
-/// `groupsLeftPending`: the wgmma.wait_group the MMA ends in.
-void lowerMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
-  OpBuilder &b = l.b;
-  Location loc = mma.getLoc();
-  b.setInsertionPoint(mma);
-  ScheduleAttr s = l.schedule;
-  auto aTile = mma.getA().getDefiningOp<StageTileOp>();
-  auto bTile = mma.getB().getDefiningOp<StageTileOp>();
-  int64_t rows = s.rowsPerConsumer();
-  int64_t elementBytes = s.getDtype().getIntOrFloatBitWidth() / 8;
-  // This consumer's rows of the A tile (consumer c is warpgroup c; a
-  // ping-pong consumer has them all), and the whole B tile.
-  Value stage = l.stageOffset(loc, aTile.getIndex());
-  Value aOffset =
-      s.getPingpong()
-          ? stage
-          : l.add(loc, stage,
-                  l.mul(loc, l.warpgroup, rows * s.getTileK() * elementBytes));
-  Value aView = l.view(loc, aOffset, {rows, s.getTileK()});
-  Value bOffset = l.add(loc, l.stageOffset(loc, bTile.getIndex()),
-                        l.index(loc, s.tileBytes(Operand::A)));
-  Value bView = l.view(loc, bOffset, {s.getTileK(), s.getTileN()});
-  auto shared3 = IntegerAttr::get(b.getI64Type(), 3);
-  auto aDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
-      b.getContext(), MemRefType::get({rows, s.getTileK()}, s.getDtype(),
-                                      AffineMap(), shared3));
-  auto bDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
-      b.getContext(), MemRefType::get({s.getTileK(), s.getTileN()},
-                                      s.getDtype(), AffineMap(), shared3));
-  Value consumerMapA =
-      UnrealizedConversionCastOp::create(b, loc, l.consumerDescA, l.descA)
-          .getResult(0);
-  Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-      b, loc, aDescType, aView, consumerMapA);
-  Value mapB = l.descB;
-  if (l.consumerDescB)
-    mapB = UnrealizedConversionCastOp::create(b, loc, l.consumerDescB, l.descB)
-               .getResult(0);
-  Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType,
-                                                             bView, mapB);
-  Value result = nvgpu::WarpgroupMmaOp::create(
-      b, loc, l.accType, descA, descB, b.getI64IntegerAttr(groupsLeftPending),
-      UnitAttr(), b.getUnitAttr(), mma.getAcc());
-  mma.replaceAllUsesWith(result);
-  mma.erase();
-}
-
-/// nvgpu.warpgroup.mma ends in its own wgmma.wait_group: done reading the
-/// stage before it is released (0), or all but this step's group when the
-/// release waits a step (1, deferStageReleases). With a trace the MMA's
-/// issue is recorded too. One waited for at once is stamped after its group
-/// is committed, while the tensor cores work, and waited for after the
-/// stamp (its own wait_group 1 is then free, a wait_group 0 follows):
-/// stamped before it, the event sat between one MMA and the next. On the
-/// H100 that took ping-pong from +22% to +17% at 2048^3 and from +13% to +9%
-/// at 8192^3. One left in flight is stamped before it is issued: after it,
-/// the stamp would include the wait for the previous group.
-void lowerAndRecordMma(Lowering &l, MmaOp mma) {
-  Location loc = mma.getLoc();
-  Value stage = mma.getA().getDefiningOp<StageTileOp>().getIndex();
-  bool inFlight = l.mmasInFlight.contains(mma);
-  if (!l.trace.buffer || inFlight) {
-    l.b.setInsertionPoint(mma);
-    recordEvent(l, loc, TraceEventKind::MmaIssue, stage, true);
-    return lowerMma(l, mma, inFlight ? 1 : 0);
-  }
-  Operation *next = mma->getNextNode();
-  lowerMma(l, mma, 1);
-  l.b.setInsertionPoint(next);
-  recordEvent(l, loc, TraceEventKind::MmaIssue, stage, true);
-  NVVM::WgmmaWaitGroupSyncOp::create(l.b, loc, uint64_t(0));
 }
 
 void lowerStore(Lowering &l, StoreOp store, Value output) {

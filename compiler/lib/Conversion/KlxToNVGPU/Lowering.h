@@ -161,6 +161,10 @@ int64_t emptyArrivals(const Lowering &l, PipelineOp pipeline);
 void syncClusterAfterInit(Lowering &l, Location loc);
 void syncClusterAtEnd(gpu::GPUFuncOp func);
 
+/// Replaces `mma` with a wgmma of the consumer's rows (Mma.cpp), its issue
+/// recorded when the kernel records a trace.
+void lowerAndRecordMma(Lowering &l, MmaOp mma);
+
 /// The roles become one if/else on the warpgroup index: the branch is where
 /// each role's setmaxnreg goes, and where ptxas can honour it.
 LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles);
