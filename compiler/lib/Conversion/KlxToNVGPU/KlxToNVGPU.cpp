@@ -417,25 +417,16 @@ SmallVector<Value> lowerArguments(Lowering &l, ArrayRef<TensorUse> uses,
 // [SECTION] lowerKernelToNVGPU
 // -------------------------------------------------
 
-LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
-                                      const TraceOptions &trace) {
-  ScheduleAttr schedule = kernel.getScheduleAttr();
-  if (!schedule)
-    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
-                              "first");
-  FailureOr<SmallVector<TensorUse>> uses =
-      classifyArguments(kernel, "klx-to-nvgpu");
-  if (failed(uses))
-    return failure();
-  MLIRContext *context = kernel.getContext();
-  Location loc = kernel.getLoc();
-  OpBuilder b(context);
+namespace {
 
-  gpu::GPUFuncOp func = createKernelFunc(kernel, module, *uses, trace, b);
-  int64_t clusterSize = schedule.clusterSize();
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  Lowering l(schedule, b);
+/// What every lowering step reads: the thread's index and warpgroup, the
+/// trace's buffer (its last two parameters), the accumulator and
+/// descriptor types, and the CTA's rank in its cluster.
+void setUpLowering(Lowering &l, Block &entry, Location loc,
+                   const TraceOptions &trace) {
+  OpBuilder &b = l.b;
+  MLIRContext *context = b.getContext();
+  ScheduleAttr schedule = l.schedule;
   l.threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   l.warpgroup = arith::DivUIOp::create(b, loc, l.threadId, l.index(loc, 128));
   if (trace.enabled)
@@ -450,15 +441,14 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   if (schedule.getClusterM() > 1)
     l.consumerDescB =
         descriptorType(context, schedule.getTileK(), schedule.getDtype());
-  if (clusterSize > 1)
+  if (schedule.clusterSize() > 1)
     l.clusterRank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+}
 
-  SmallVector<Value> lowered = lowerArguments(l, *uses, entry, loc);
-  InlinedBody inlined = inlineKernelBody(kernel, func, lowered, b);
-  DenseMap<Value, Value> &tensors = inlined.tensors;
-
-  retypeAccumulators(func, l.accType);
-
+/// The kernel's pipelines, each with the schedule's stages (shared memory
+/// is sized, and the epilogue's boxes placed, by them).
+FailureOr<SmallVector<PipelineOp>>
+collectPipelines(KernelOp kernel, gpu::GPUFuncOp func, ScheduleAttr schedule) {
   SmallVector<PipelineOp> pipelines;
   func.walk([&](PipelineOp p) { pipelines.push_back(p); });
   if (pipelines.empty())
@@ -469,60 +459,99 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
       return p.emitOpError("klx-to-nvgpu lays both operands of a stage out "
                            "together, so every pipeline needs the same "
                            "number of stages");
-    // Shared memory is sized, and the epilogue's boxes placed, by the
-    // schedule's stages.
     if (p.getStages() != schedule.getStages())
       return p.emitOpError("has ")
              << p.getStages() << " stages, the schedule "
              << schedule.getStages()
              << ": klx-to-nvgpu sizes shared memory by the schedule";
   }
+  return pipelines;
+}
+
+/// The one klx.warp_specialize of a warp-specialized schedule (none
+/// otherwise: all warpgroups run the same code), lowered.
+LogicalResult lowerRolesIfAny(Lowering &l, KernelOp kernel,
+                              gpu::GPUFuncOp func) {
   SmallVector<WarpSpecializeOp> roles;
   func.walk([&](WarpSpecializeOp r) { roles.push_back(r); });
-  // Without warp specialization all warpgroups run the same code.
-  size_t expectedRoles = schedule.getWarpSpecialize() ? 1 : 0;
+  size_t expectedRoles = l.schedule.getWarpSpecialize() ? 1 : 0;
   if (roles.size() != expectedRoles)
     return kernel.emitOpError("klx-to-nvgpu expects ")
            << expectedRoles << " klx.warp_specialize for this schedule, found "
            << roles.size() << " (run klx-warp-specialize first)";
-  if (!roles.empty() && failed(lowerRoles(l, roles[0])))
+  return roles.empty() ? success() : lowerRoles(l, roles[0]);
+}
+
+/// producer_acquire: wait until the consumers emptied the stage (the
+/// phase before the one the acquire names), recorded where it blocks,
+/// then expect the stage's bytes on its full barrier.
+void lowerProducerAcquires(Lowering &l, gpu::GPUFuncOp func) {
+  OpBuilder &b = l.b;
+  SmallVector<ProducerAcquireOp> acquires;
+  func.walk([&](ProducerAcquireOp a) { acquires.push_back(a); });
+  for (ProducerAcquireOp acquire : acquires) {
+    b.setInsertionPoint(acquire);
+    Location loc = acquire.getLoc();
+    Value previous = arith::XOrIOp::create(
+        b, loc, acquire.getPhase(),
+        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    const Lowering::Barriers &barriers = l.barriers[acquire.getPipeline()];
+    waitAndRecord(
+        l, loc, barriers.empty, acquire.getIndex(), previous,
+        TraceEventKind::WaitEmptyBegin, false, barriers.index,
+        [&] { tryWait(l, loc, barriers.empty, acquire.getIndex(), previous); });
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, barriers.full,
+                                            l.index(loc, barriers.txBytes),
+                                            acquire.getIndex(), Value());
+    acquire.erase();
+  }
+}
+
+} // namespace
+
+LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
+                                      const TraceOptions &trace) {
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  if (!schedule)
+    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
+                              "first");
+  FailureOr<SmallVector<TensorUse>> uses =
+      classifyArguments(kernel, "klx-to-nvgpu");
+  if (failed(uses))
+    return failure();
+  OpBuilder b(kernel.getContext());
+  gpu::GPUFuncOp func = createKernelFunc(kernel, module, *uses, trace, b);
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  Lowering l(schedule, b);
+  setUpLowering(l, entry, kernel.getLoc(), trace);
+
+  SmallVector<Value> lowered = lowerArguments(l, *uses, entry, kernel.getLoc());
+  InlinedBody inlined = inlineKernelBody(kernel, func, lowered, b);
+  retypeAccumulators(func, l.accType);
+
+  FailureOr<SmallVector<PipelineOp>> pipelines =
+      collectPipelines(kernel, func, schedule);
+  if (failed(pipelines) || failed(lowerRolesIfAny(l, kernel, func)))
     return failure();
   SmallVector<TurnsOp> turns;
   func.walk([&](TurnsOp t) { turns.push_back(t); });
   if (turns.size() > 1)
     return kernel.emitOpError("klx-to-nvgpu expects at most one klx.turns");
-  lowerPipelines(l, pipelines, turns.empty() ? TurnsOp() : turns.front());
-  SmallVector<ProducerAcquireOp> acquires;
-  func.walk([&](ProducerAcquireOp a) { acquires.push_back(a); });
-  for (ProducerAcquireOp acquire : acquires) {
-    b.setInsertionPoint(acquire);
-    Location aloc = acquire.getLoc();
-    Value previous = arith::XOrIOp::create(
-        b, aloc, acquire.getPhase(),
-        arith::ConstantIntOp::create(b, aloc, b.getI1Type(), 1));
-    const Lowering::Barriers &barriers = l.barriers[acquire.getPipeline()];
-    waitAndRecord(l, aloc, barriers.empty, acquire.getIndex(), previous,
-                  TraceEventKind::WaitEmptyBegin, false, barriers.index, [&] {
-                    tryWait(l, aloc, barriers.empty, acquire.getIndex(),
-                            previous);
-                  });
-    nvgpu::MBarrierArriveExpectTxOp::create(b, aloc, barriers.full,
-                                            l.index(aloc, barriers.txBytes),
-                                            acquire.getIndex(), Value());
-    acquire.erase();
-  }
+  lowerPipelines(l, *pipelines, turns.empty() ? TurnsOp() : turns.front());
+  lowerProducerAcquires(l, func);
   deferStageReleases(l, func);
-  if (failed(lowerBodyOps(l, func, tensors)))
+  if (failed(lowerBodyOps(l, func, inlined.tensors)))
     return failure();
   if (schedule.getTmaStore())
     waitForTmaStores(func);
-  if (clusterSize > 1)
+  if (schedule.clusterSize() > 1)
     syncClusterAtEnd(func);
   if (trace.enabled)
     finishTrace(l, func);
   for (TurnsOp t : turns)
     t.erase();
-  for (PipelineOp p : llvm::reverse(pipelines))
+  for (PipelineOp p : llvm::reverse(*pipelines))
     p.erase();
   for (Operation *standIn : inlined.standIns)
     standIn->erase();
