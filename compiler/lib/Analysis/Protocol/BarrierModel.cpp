@@ -307,21 +307,15 @@ Groups addCtaGroups(sim::ProtocolModel &model, ScheduleAttr schedule,
              int(space), int64_t(model.buffers.size()) << 20, bytes});
     }
   }
-  bool several = pipelines.size() > 1;
-  bool sharedFull =
-      llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
   for (auto [i, p] : llvm::enumerate(pipelines)) {
-    std::string which = several ? operandSuffix(p.getPipeline()) : "";
-    if (several && which.empty())
-      which = std::to_string(i);
+    PipelineBarrierNames names = pipelineBarrierNames(pipelines, i);
     if (!p.getFullOf()) {
       g.full[p.getPipeline()] = int(model.barriers.size());
-      model.barriers.push_back(
-          {(sharedFull ? "full" : "full" + which) + suffix, int(stages), 1});
+      model.barriers.push_back({names.full + suffix, int(stages), 1});
     }
     g.empty[p.getPipeline()] = int(model.barriers.size());
     model.barriers.push_back(
-        {"empty" + which + suffix, int(stages), int(p.getArrivals())});
+        {names.empty + suffix, int(stages), int(p.getArrivals())});
   }
   for (PipelineOp p : pipelines)
     if (Value other = p.getFullOf())

@@ -60,21 +60,15 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
     group.getDefiningOp()->setAttr(kBarrierNameAttrName, b.getStringAttr(name));
     return group;
   };
-  bool several = pipelines.size() > 1;
-  bool sharedFull =
-      llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
   for (auto [i, pipeline] : llvm::enumerate(pipelines)) {
-    // The same names the role tree gives the pipelines before lowering.
-    std::string suffix = several ? operandSuffix(pipeline.getPipeline()) : "";
-    if (several && suffix.empty())
-      suffix = std::to_string(i);
+    // The names the protocol model and the role tree give them.
+    PipelineBarrierNames names = pipelineBarrierNames(pipelines, i);
     Lowering::Barriers &own = l.barriers[pipeline.getPipeline()];
     own.txBytes = pipeline.getTxBytes();
     own.index = int64_t(i);
-    // A full barrier shared by the producers is plain "full".
     if (!pipeline.getFullOf())
-      own.full = create(sharedFull ? "full" : "full" + suffix);
-    own.empty = create("empty" + suffix);
+      own.full = create(names.full);
+    own.empty = create(names.empty);
   }
   for (PipelineOp pipeline : pipelines)
     if (Value other = pipeline.getFullOf())

@@ -264,3 +264,17 @@ std::string klx::operandSuffix(Value queue) {
 
 #define GET_OP_CLASSES
 #include "klx/Dialect/Klx/IR/KlxOps.cpp.inc"
+
+PipelineBarrierNames klx::pipelineBarrierNames(ArrayRef<PipelineOp> pipelines,
+                                               size_t i) {
+  std::string suffix;
+  if (pipelines.size() > 1) {
+    PipelineOp pipeline = pipelines[i]; // its accessors are not const
+    suffix = operandSuffix(pipeline.getPipeline());
+    if (suffix.empty())
+      suffix = std::to_string(i);
+  }
+  bool sharedFull =
+      llvm::any_of(pipelines, [](PipelineOp p) { return bool(p.getFullOf()); });
+  return {sharedFull ? "full" : "full" + suffix, "empty" + suffix};
+}

@@ -21,6 +21,17 @@ namespace klx {
 /// nothing: how barriers are named once there are two producers.
 std::string operandSuffix(mlir::Value queue);
 
+/// The names of the barriers of `pipelines[i]`, as klx-to-nvgpu creates
+/// them and the protocol model reads them: "full" and "empty" with one
+/// pipeline; with several, suffixed by the operand it carries ("full_a"),
+/// else by its index; a full barrier the producers share (full_of) is
+/// plain "full".
+struct PipelineBarrierNames {
+  std::string full, empty;
+};
+PipelineBarrierNames pipelineBarrierNames(llvm::ArrayRef<PipelineOp> pipelines,
+                                          size_t i);
+
 } // namespace klx
 
 #endif // KLX_DIALECT_KLX_IR_KLXOPS_H
