@@ -445,9 +445,7 @@ Failed GemmRun::recordTrace() {
                      std::to_string(result.tracedKernel.median) + " ms vs " +
                      std::to_string(result.kernel.median) + " ms without";
   std::ofstream file(options.tracePath, std::ios::binary);
-  int64_t kSteps =
-      m.tile[2] > 0 ? (result.size.k + m.tile[2] - 1) / m.tile[2] : 0;
-  result.criticalPath = analyzeCriticalPath(decoded, kSteps);
+  result.criticalPath = analyzeCriticalPath(decoded, kStepsFor(m, result.size));
   file << chromeTraceJson(decoded, result.clockKHz, m.entry, note,
                           result.device + " (" +
                               std::to_string(result.smCount) + " SMs)",

@@ -15,6 +15,10 @@ OutputLayout klx::rt::outputLayout(const Manifest &m, const ProblemSize &size) {
           ceilDiv(size.n, m.tile[1]) * m.tile[1]};
 }
 
+int64_t klx::rt::kStepsFor(const Manifest &m, const ProblemSize &size) {
+  return m.tile[2] > 0 ? ceilDiv(size.k, m.tile[2]) : 0;
+}
+
 std::array<unsigned, 3> klx::rt::gridFor(const Manifest &m,
                                          const ProblemSize &size, int smCount,
                                          int maxClusters) {

@@ -1,9 +1,10 @@
 //===- Trace.cpp - A measured timeline, decoded ---------------------------===//
 
 #include "klx/Runtime/Trace.h"
-#include "klx/Runtime/CriticalPath.h"
 
+#include "klx/Runtime/CriticalPath.h"
 #include "klx/Runtime/Json.h"
+#include "klx/Runtime/Launch.h"
 
 #include <algorithm>
 
@@ -123,8 +124,7 @@ TraceLayout klx::rt::traceLayoutFor(const Manifest &m, const TraceSection &t,
                  : t.ctas == 0      ? ctas
                                     : std::min(t.ctas, ctas);
   int64_t tiles = ceilDiv(size.m, m.tile[0]) * ceilDiv(size.n, m.tile[1]);
-  layout.capacity =
-      traceCapacityFor(ceilDiv(tiles, ctas), ceilDiv(size.k, m.tile[2]));
+  layout.capacity = traceCapacityFor(ceilDiv(tiles, ctas), kStepsFor(m, size));
   return layout;
 }
 

@@ -36,6 +36,10 @@ struct OutputLayout {
 };
 OutputLayout outputLayout(const Manifest &manifest, const ProblemSize &size);
 
+/// The k steps of one output tile: K / tile_k rounded up (0 where the
+/// manifest has no tile_k).
+int64_t kStepsFor(const Manifest &manifest, const ProblemSize &size);
+
 /// Device addresses of one set of inputs and output.
 struct DeviceOperands {
   uint64_t tensorMapA = 0, tensorMapB = 0; // CUtensorMaps in global memory
