@@ -2,6 +2,7 @@
 
 #include "MeasuredModel.h"
 
+#include "core/ModelChain.h"
 #include "core/WaitComparison.h"
 #include "widgets/Palette.h"
 #include "widgets/TimelineLanes.h"
@@ -81,6 +82,20 @@ void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model,
     ImGui::TextWrapped("%s", r.model.describe().c_str());
   }
   ImGui::EndTable();
+  if (!model)
+    return;
+  // The GPU's chain is klx-run's line above ("what set CTA N's end").
+  ModelChain chain = modelCriticalChain(*model);
+  if (chain.parts.empty())
+    return;
+  ImGui::TextWrapped("what set the model's end (%.0f cycles): %s", chain.end,
+                     chain.describe().c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "klx-run's walk on the simulation: back from the role that finished "
+        "last, to each wait that blocked and the signal that ended it (a "
+        "copy's bytes landing: back to the copy's issue; an arrive), and "
+        "on along the signalling role.");
 }
 
 float modelLanesHeight(const TimelineView &model) {
