@@ -176,3 +176,34 @@ TEST_CASE("Measured pane: what set the model's end", "[app][measured]") {
   CHECK(chain.end == Approx(14616).margin(4));
   CHECK(partOf(chain, "loads in flight") > 0);
 }
+
+TEST_CASE("Measured pane: the model's chain of every sample's every model",
+          "[app][measured]") {
+  // klx's own kernels and the hand-written nvgpu one (MLIR's integration
+  // tests' shape, read from its nvgpu ops): each model's chain covers its
+  // whole run, or says where it stopped.
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  for (const char *name :
+       {"gemm_tma_wgmma", "gemm_ws_persistent", "gemm_pingpong",
+        "gemm_two_producers", "gemm_bar_array"}) {
+    std::string path = std::string("samples/nvidia/") + name + ".mlir";
+    PipelineRun run = runPipeline(test::readSource(path), path, options);
+    TimelineViews views = buildTimelineViews(run);
+    for (const TimelineView &view : views.views) {
+      if (!view.unavailable.empty())
+        continue;
+      ModelChain chain = modelCriticalChain(view);
+      INFO(name << " read from " << view.readFrom << " after " << view.stepName
+                << ": " << chain.describe());
+      CHECK(chain.end > 0);
+      double sum = 0;
+      for (const auto &part : chain.parts)
+        sum += part.second;
+      if (chain.unknown.empty())
+        CHECK(sum == Approx(chain.end));
+      else
+        CHECK(sum < chain.end);
+    }
+  }
+}
