@@ -332,11 +332,13 @@ private:
                     float reserve) {
     ImDrawList *draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
+    // Never shorter than a line of text, so the labels stay whole: where
+    // the pane is short it scrolls instead.
     float laneH =
         std::clamp((ImGui::GetContentRegionAvail().y - reserve -
                     ImGui::GetTextLineHeightWithSpacing()) /
                        float(cta.warps.size()),
-                   ImGui::GetFontSize() * 0.8f, ImGui::GetFontSize() * 1.4f);
+                   ImGui::GetTextLineHeight() + 2, ImGui::GetFontSize() * 1.4f);
     float height = laneH * float(cta.warps.size());
     ImGui::InvisibleButton("warps", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
