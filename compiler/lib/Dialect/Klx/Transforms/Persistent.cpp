@@ -211,6 +211,55 @@ SmallVector<Value> hilbertTile(OpBuilder &b, Location loc, Value tile,
           select(onCurve, curveN, select(onRight, rightN, belowN))};
 }
 
+/// The (row, column) of tile number `tile` in the schedule's order: along
+/// a Hilbert curve; row by row (group_m = 1); or in groups of group_m tile
+/// rows (the last one may be shorter), walked column by column: tile t of a
+/// group is row t % rows, column t / rows.
+SmallVector<Value> tileInOrder(OpBuilder &b, Location loc, Value tile,
+                               Value tilesM, Value tilesN,
+                               ScheduleAttr schedule) {
+  if (schedule.getHilbert())
+    return hilbertTile(b, loc, tile, tilesM, tilesN,
+                       ScheduleAttr::kHilbertBlock);
+  int64_t groupM = schedule.getGroupM();
+  if (groupM == 1)
+    return {arith::DivUIOp::create(b, loc, tile, tilesN),
+            arith::RemUIOp::create(b, loc, tile, tilesN)};
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value perGroup = arith::MulIOp::create(b, loc, tilesN, c(groupM));
+  Value group = arith::DivUIOp::create(b, loc, tile, perGroup);
+  Value firstRow = arith::MulIOp::create(b, loc, group, c(groupM));
+  Value rows = arith::MinUIOp::create(
+      b, loc, c(groupM), arith::SubIOp::create(b, loc, tilesM, firstRow));
+  Value inGroup = arith::RemUIOp::create(b, loc, tile, perGroup);
+  return {arith::AddIOp::create(b, loc, firstRow,
+                                arith::RemUIOp::create(b, loc, inGroup, rows)),
+          arith::DivUIOp::create(b, loc, inGroup, rows)};
+}
+
+/// How many of `tiles` a CTA visits that owns tiles first, first + stride,
+/// ...: ceil((tiles - first) / stride), or 0 when first >= tiles; of those,
+/// a ping-pong consumer takes its firstTile-th and then every tileStep-th:
+/// ceil((mine - firstTile) / tileStep), or none.
+Value tilesVisited(IRRewriter &rewriter, Location loc, Value tiles, Value first,
+                   Value stride, int64_t firstTile, int64_t tileStep) {
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value owns = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     first, tiles);
+  Value left = arith::SubIOp::create(rewriter, loc, tiles, first);
+  Value mine = arith::SelectOp::create(
+      rewriter, loc, owns,
+      arith::CeilDivUIOp::create(rewriter, loc, left, stride), zero);
+  if (firstTile == 0 && tileStep == 1)
+    return mine;
+  Value firstValue = arith::ConstantIndexOp::create(rewriter, loc, firstTile);
+  Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ugt,
+                                    mine, firstValue);
+  Value rest = arith::SubIOp::create(rewriter, loc, mine, firstValue);
+  return arith::SelectOp::create(rewriter, loc, any,
+                                 ceilDiv(rewriter, loc, rest, tileStep), zero);
+}
+
 void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
@@ -227,29 +276,8 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
   Value kTiles = loop.hasK()
                      ? ceilDiv(rewriter, loc, extents[2], schedule.getTileK())
                      : Value();
-  int64_t groupM = schedule.getGroupM();
-  auto groupCoordinates = [&](OpBuilder &b, Value tile) -> SmallVector<Value> {
-    if (schedule.getHilbert())
-      return hilbertTile(b, loc, tile, tilesM, tilesN,
-                         ScheduleAttr::kHilbertBlock);
-    if (groupM == 1)
-      return {arith::DivUIOp::create(b, loc, tile, tilesN),
-              arith::RemUIOp::create(b, loc, tile, tilesN)};
-    // Groups of groupM tile rows (the last one may be shorter), walked
-    // column by column: tile t of a group is row t % rows, column t / rows.
-    auto c = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    Value perGroup = arith::MulIOp::create(b, loc, tilesN, c(groupM));
-    Value group = arith::DivUIOp::create(b, loc, tile, perGroup);
-    Value firstRow = arith::MulIOp::create(b, loc, group, c(groupM));
-    Value rows = arith::MinUIOp::create(
-        b, loc, c(groupM), arith::SubIOp::create(b, loc, tilesM, firstRow));
-    Value inGroup = arith::RemUIOp::create(b, loc, tile, perGroup);
-    return {
-        arith::AddIOp::create(b, loc, firstRow,
-                              arith::RemUIOp::create(b, loc, inGroup, rows)),
-        arith::DivUIOp::create(b, loc, inGroup, rows)};
+  auto groupCoordinates = [&](OpBuilder &b, Value tile) {
+    return tileInOrder(b, loc, tile, tilesM, tilesN, schedule);
   };
 
   // The CTA's own tile of its cluster's group: the CTAs of a 1-D cluster
@@ -293,26 +321,10 @@ void mapLoop(ForEachTileOp loop, ScheduleAttr schedule, bool gridStride) {
     first = arith::DivUIOp::create(rewriter, loc, first, size);
     stride = arith::DivUIOp::create(rewriter, loc, stride, size);
   }
-  Value tiles = arith::MulIOp::create(rewriter, loc, tilesM, tilesN);
-  // ceil((tiles - first) / stride), or 0 when first >= tiles.
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value owns = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                     first, tiles);
-  Value left = arith::SubIOp::create(rewriter, loc, tiles, first);
-  Value mine = arith::SelectOp::create(
-      rewriter, loc, owns,
-      arith::CeilDivUIOp::create(rewriter, loc, left, stride), zero);
-  // A ping-pong consumer takes its first_tile-th tile, then every
-  // tile_step-th: ceil((mine - first) / step) of them, or none.
   int64_t firstTile = loop.firstTile(), tileStep = loop.tileStep();
-  if (firstTile != 0 || tileStep != 1) {
-    Value firstValue = arith::ConstantIndexOp::create(rewriter, loc, firstTile);
-    Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ugt,
-                                      mine, firstValue);
-    Value rest = arith::SubIOp::create(rewriter, loc, mine, firstValue);
-    mine = arith::SelectOp::create(
-        rewriter, loc, any, ceilDiv(rewriter, loc, rest, tileStep), zero);
-  }
+  Value mine = tilesVisited(
+      rewriter, loc, arith::MulIOp::create(rewriter, loc, tilesM, tilesN),
+      first, stride, firstTile, tileStep);
   // The j-th of this CTA's tiles (of those it visits) as (tm, tn).
   auto tileOf = [&](OpBuilder &b, Location, Value j) -> SmallVector<Value> {
     if (firstTile != 0 || tileStep != 1)
