@@ -205,6 +205,15 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
     return;
   t.device = text(other, "device");
   t.kernel = text(other, "kernel");
+  if (auto source = other.find("source"); source != other.end()) {
+    t.knowsBuild = true;
+    t.kernelFile = text(other, "source");
+    if (auto defines = other.find("defines");
+        defines != other.end() && defines->is_object())
+      for (const auto &[name, value] : defines->items())
+        if (value.is_string())
+          t.defines.emplace_back(name, value.get<std::string>());
+  }
   auto lines = other.find("critical_path");
   if (lines != other.end() && lines->is_array())
     for (const Json &line : *lines)
@@ -290,8 +299,35 @@ size_t MeasuredTimeline::ctaCount() const {
   return n;
 }
 
-bool MeasuredTimeline::recordedFromKlx(const std::string &modelKernel) const {
-  return source.empty() && !kernel.empty() && kernel == modelKernel;
+namespace {
+std::string lastComponent(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+} // namespace
+
+bool MeasuredTimeline::recordedFromKlx(
+    const std::string &modelKernel, const std::string &file,
+    const std::vector<std::pair<std::string, std::string>> &definesNow) const {
+  if (!source.empty() || kernel.empty() || kernel != modelKernel)
+    return false;
+  if (!knowsBuild)
+    return true;
+  auto sorted = [](std::vector<std::pair<std::string, std::string>> d) {
+    std::sort(d.begin(), d.end());
+    return d;
+  };
+  return lastComponent(kernelFile) == lastComponent(file) &&
+         sorted(defines) == sorted(definesNow);
+}
+
+std::string MeasuredTimeline::buildName() const {
+  if (!knowsBuild)
+    return "";
+  std::string out = lastComponent(kernelFile);
+  for (const auto &[name, value] : defines)
+    out += " -D " + name + "=" + value;
+  return out;
 }
 
 const MeasuredCta *MeasuredTimeline::findCta(int64_t cta) const {

@@ -54,6 +54,11 @@ struct MeasuredTimeline {
   std::string label;  // which run it came from
   std::string source; // what wrote it, when not klx-run
   std::string kernel; // the kernel it recorded ("gemm")
+  /// The bundle's source file and -D values (klx-run's otherData; empty
+  /// in traces written before it said them).
+  std::string kernelFile;
+  std::vector<std::pair<std::string, std::string>> defines;
+  bool knowsBuild = false; // whether kernelFile and defines were said
   double clockKHz = 0;
   std::vector<MeasuredLane> lanes; // the first traced CTA's warps
   double endTime = 0;
@@ -78,10 +83,18 @@ struct MeasuredTimeline {
   std::vector<ChainLink> chain;
   std::vector<std::string> eventNames;
   size_t ctaCount() const;
-  /// Whether klx-run recorded it from a kernel named `modelKernel`: only
-  /// then do klx's model of that kernel and the trace describe the same
-  /// code (a Proton trace is of a Triton kernel klx never compiled).
-  bool recordedFromKlx(const std::string &modelKernel) const;
+  /// Whether klx-run recorded it from kernel `modelKernel` of the file
+  /// named `file` (its last component compared) built with `defines`:
+  /// only then do klx's model of that kernel and the trace describe the
+  /// same code (a Proton trace is of a Triton kernel klx never compiled;
+  /// ping-pong and two producers are both @gemm). A trace that does not
+  /// say its file and defines is matched by the kernel's name alone.
+  bool recordedFromKlx(const std::string &modelKernel,
+                       const std::string &file = "",
+                       const std::vector<std::pair<std::string, std::string>>
+                           &defines = {}) const;
+  /// "gemm_pingpong.mlir -D stages=3", or "" when the trace does not say.
+  std::string buildName() const;
   const MeasuredCta *findCta(int64_t cta) const;
 };
 

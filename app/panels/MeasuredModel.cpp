@@ -36,9 +36,14 @@ const TimelineView *modelToCompare(const AppState &state,
           ", not of a kernel klx compiled";
     return nullptr;
   }
-  if (!t.recordedFromKlx(view.kernel)) {
-    why = "the trace is of @" + t.kernel + "; the kernel compiled now is @" +
-          view.kernel;
+  if (!t.recordedFromKlx(view.kernel, state.source.path, state.defines)) {
+    std::string now = "@" + view.kernel + " of " + state.source.path;
+    for (const auto &[name, value] : state.defines)
+      now += " -D " + name + "=" + value;
+    std::string recorded = "@" + (t.kernel.empty() ? "?" : t.kernel);
+    if (!t.buildName().empty())
+      recorded += " of " + t.buildName();
+    why = "the trace is of " + recorded + "; the kernel compiled now is " + now;
     return nullptr;
   }
   why.clear();

@@ -102,7 +102,8 @@ private:
     for (auto it = state.gpuRuns.rbegin();
          it != state.gpuRuns.rend() && !counter; ++it)
       if (it->measured) {
-        if (it->measured->recordedFromKlx(view.kernel))
+        if (it->measured->recordedFromKlx(view.kernel, state.source.path,
+                                          state.defines))
           measured = it->measured.get();
         break;
       }

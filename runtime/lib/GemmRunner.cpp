@@ -101,8 +101,9 @@ public:
   Failed recordTrace();
 
 private:
-  /// The instrumented build's D against the checked launch's, bit for bit:
-  /// recording adds instructions, never a different sum.
+  /// The instrumented build's D (the kept launch's, into poison) against
+  /// the checked launch's, bit for bit, padding included: recording adds
+  /// instructions, never a different sum.
   Failed checkRecordedOutput();
   /// The instrumented build's function, ready to launch.
   bool loadTraceFunction(const std::string &cubin, cu::Function &function);
@@ -383,10 +384,14 @@ Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
   // them: a warp's events end at its first zero word, and a wait is
   // recorded only where it blocks, so the second launch may record fewer
   // events than the first, whose tail would read as events of its own.
-  // (The stream is a blocking one: the memset, on the default stream,
-  // runs after the first launch and before the second.)
+  // D is poisoned again too, so that checkRecordedOutput sees what the
+  // kept launch wrote. (The stream is a blocking one: the memsets, on the
+  // default stream, run after the first launch and before the second.)
   if (!issue(0) ||
-      !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)) || !issue(0))
+      !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)) ||
+      !s.check("cuMemsetD32",
+               cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4)) ||
+      !issue(0))
     return driverError();
   if (!s.wait(options.timeoutMs))
     return stopped("instrumented launch");
@@ -421,9 +426,6 @@ Failed GemmRun::recordTrace() {
   DecodedTrace decoded;
   Issue traced;
   cu::DevicePtr buffer = 0;
-  if (!s.check("cuMemsetD32",
-               cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4)))
-    return driverError();
   if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
     return failed;
   if (Failed failed = checkRecordedOutput())
@@ -437,6 +439,8 @@ Failed GemmRun::recordTrace() {
     layout = roomier;
     if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
       return failed;
+    if (Failed failed = checkRecordedOutput())
+      return failed;
   }
   TraceSummary summary = summarizeTrace(decoded.warps);
   if (!timeIssues({traced}, {&result.tracedKernel}))
@@ -449,7 +453,7 @@ Failed GemmRun::recordTrace() {
   file << chromeTraceJson(decoded, result.clockKHz, m.entry, note,
                           result.device + " (" +
                               std::to_string(result.smCount) + " SMs)",
-                          &result.criticalPath);
+                          &result.criticalPath, &m);
   if (!file)
     return fail(result, RunStatus::BundleError,
                 options.tracePath + ": cannot write the trace");

@@ -237,7 +237,8 @@ std::string klx::rt::formatText(const LaunchResult &r) {
            std::to_string(r.traceSms) + " SMs -> " + r.tracePath + "\n";
     out += "trace: the instrumented build's D equals the kernel's, bit for "
            "bit (" +
-           std::to_string(r.traceOutputChecked) + " elements)\n";
+           std::to_string(r.traceOutputChecked) +
+           " elements, the tiles' padding included)\n";
     out += "trace: buffers of " + std::to_string(r.traceCapacity) +
            " events per warp";
     if (r.traceRecordedAgain)

@@ -201,7 +201,8 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                                      const std::string &kernel,
                                      const std::string &note,
                                      const std::string &device,
-                                     const CriticalPath *path) {
+                                     const CriticalPath *path,
+                                     const Manifest *bundle) {
   // Written one event at a time: a whole kernel's trace holds millions, too
   // many to build as one document first.
   std::string out = "{\"traceEvents\":[";
@@ -298,6 +299,13 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                 {"device", device},
                 {"critical_path", Json::array()},
                 {"note", note}};
+  if (bundle) {
+    other["source"] = bundle->source;
+    Json defines = Json::object();
+    for (const auto &[name, value] : bundle->defines)
+      defines[name] = value;
+    other["defines"] = defines;
+  }
   if (path) {
     other["critical_path"] = criticalPathLines(*path);
     Json links = Json::array();

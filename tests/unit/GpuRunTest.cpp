@@ -255,6 +255,36 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(error == "the trace does not say its clock rate");
 }
 
+TEST_CASE("Measured pane: a trace says which build of which kernel it is",
+          "[app][gpu-run]") {
+  // ping-pong and two producers are both @gemm: the bundle's file and -D
+  // values tell them apart.
+  klx::rt::DecodedTrace trace;
+  trace.ctas = {{0, 5, 0, 800, true, 1.0}};
+  klx::rt::WarpTrace warp;
+  warp.role = "consumer";
+  warp.events = {{1000, 0, klx::rt::TraceKind::MmaIssue, 0}};
+  trace.warps = {warp};
+  klx::rt::Manifest bundle;
+  bundle.source = "samples/nvidia/gemm_pingpong.mlir";
+  bundle.defines = {{"stages", "3"}, {"dtype", "bf16"}};
+  std::string json = klx::rt::chromeTraceJson(trace, 1980000, "gemm", "", "",
+                                              nullptr, &bundle);
+  std::string error;
+  std::optional<MeasuredTimeline> t = readMeasuredTimeline(json, error);
+  REQUIRE(t);
+  CHECK(t->knowsBuild);
+  CHECK(t->buildName() == "gemm_pingpong.mlir -D dtype=bf16 -D stages=3");
+  // Another directory, the defines in another order: the same build.
+  CHECK(t->recordedFromKlx("gemm", "/home/me/klx/gemm_pingpong.mlir",
+                           {{"stages", "3"}, {"dtype", "bf16"}}));
+  CHECK_FALSE(t->recordedFromKlx("gemm", "gemm_two_producers.mlir",
+                                 {{"stages", "3"}, {"dtype", "bf16"}}));
+  CHECK_FALSE(t->recordedFromKlx("gemm", "gemm_pingpong.mlir",
+                                 {{"stages", "4"}, {"dtype", "bf16"}}));
+  CHECK_FALSE(t->recordedFromKlx("gemm", "gemm_pingpong.mlir", {}));
+}
+
 TEST_CASE("Measured pane: a trace Proton's intra-kernel profiler wrote",
           "[app][gpu-run]") {
   // The shape Proton's chrome trace writer gives (pid "KERNEL CoreN CTAM",
