@@ -2,6 +2,8 @@
 
 #include "core/ModelChain.h"
 
+#include "core/WaitComparison.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -72,7 +74,8 @@ ModelChain klx::app::modelCriticalChain(const TimelineView &view) {
   for (size_t guard = 0; guard < 1000000 && t > 0; ++guard) {
     const TimelineLane &here = view.lanes[size_t(lane)];
     const sim::Event *wait = lastWaitBefore(here, t);
-    parts[here.colourRole + " working"] += t - (wait ? wait->end : 0);
+    parts[roleWithoutCta(here.colourRole) + " working"] +=
+        t - (wait ? wait->end : 0);
     if (!wait)
       break;
     std::vector<FlowArrow> flows = view.flowsOf(lane, *wait);
@@ -91,8 +94,12 @@ ModelChain klx::app::modelCriticalChain(const TimelineView &view) {
                                   ? copyIssueOf(from, *signal)
                                   : nullptr;
     double back = issue ? issue->start : flow.from;
-    if (back >= t)
-      break; // no progress: a model out of order
+    if (back >= t) {
+      chain.unknown = "unknown, because what ended " + here.role +
+                      "'s wait at cycle " + std::to_string(int64_t(wait->end)) +
+                      " came no earlier than the wait's end";
+      break;
+    }
     bool turn = wait->barrier >= 0 &&
                 size_t(wait->barrier) < view.barrierNames.size() &&
                 view.barrierNames[size_t(wait->barrier)].rfind("turn", 0) == 0;

@@ -32,9 +32,7 @@ struct Tally {
 /// "full" from "wait full[2]" or "wait full[2] of pipeline 1", "turn" from
 /// "wait turn".
 std::string barrierOfWait(const std::string &name) {
-  size_t begin = name.rfind("wait ", 0) == 0 ? 5 : 0;
-  size_t end = name.find_first_of("[ ", begin);
-  return name.substr(begin, end == std::string::npos ? end : end - begin);
+  return barrierKind(name.rfind("wait ", 0) == 0 ? name.substr(5) : name);
 }
 
 RoleWaits &entryFor(std::vector<RoleWaits> &roles, const std::string &role) {
@@ -67,12 +65,13 @@ void tallyMeasured(const MeasuredTimeline &t, std::vector<RoleWaits> &roles,
     }
 }
 
-/// The model's lanes of one role (a cluster's CTAs, ping-pong's consumers
-/// where the model names them alike) add up like the GPU's warps.
+/// The model's lanes of one role (a cluster's CTAs, "consumer (CTA 1)",
+/// are one role, as the GPU's warps of all CTAs are) add up like the
+/// GPU's warps, each barrier by its kind ("full_a (CTA 1)" is "full").
 void tallyModel(const TimelineView &view, std::vector<RoleWaits> &roles,
                 std::map<std::string, Tally> &tallies) {
   for (const TimelineLane &lane : view.lanes) {
-    const std::string &role = lane.colourRole;
+    std::string role = roleWithoutCta(lane.colourRole);
     entryFor(roles, role);
     Tally &tally = tallies[role];
     // From the start to the role's last op, as the simulator counts it: a
@@ -90,7 +89,7 @@ void tallyModel(const TimelineView &view, std::vector<RoleWaits> &roles,
       tally.waiting += e.end - e.start;
       std::string barrier =
           e.barrier >= 0 && size_t(e.barrier) < view.barrierNames.size()
-              ? view.barrierNames[size_t(e.barrier)]
+              ? barrierKind(view.barrierNames[size_t(e.barrier)])
               : "barrier";
       tally.byBarrier[barrier] += e.end - e.start;
     }
@@ -117,6 +116,16 @@ std::string WaitShare::describe() const {
   if (byBarrier.size() > 1 && !parts.empty())
     out += " (" + parts + ")";
   return out;
+}
+
+std::string klx::app::roleWithoutCta(const std::string &lane) {
+  size_t open = lane.rfind(" (CTA ");
+  return open == std::string::npos || lane.back() != ')' ? lane
+                                                         : lane.substr(0, open);
+}
+
+std::string klx::app::barrierKind(const std::string &name) {
+  return name.substr(0, name.find_first_of("_ ["));
 }
 
 std::string klx::app::roleOfWarp(const std::string &warpName) {

@@ -46,6 +46,11 @@ std::vector<RoleWaits> compareWaits(const MeasuredTimeline &measured,
 /// "producer" from a measured warp's name "warp 8 (producer)"; the name
 /// itself where it has no role in parentheses.
 std::string roleOfWarp(const std::string &warpName);
+/// "consumer" from a clustered model's lane "consumer (CTA 1)".
+std::string roleWithoutCta(const std::string &lane);
+/// "full" from "full_a", "full (CTA 1)" or "full[2]": what the GPU's
+/// events name (they say the stage and pipeline apart).
+std::string barrierKind(const std::string &name);
 
 } // namespace klx::app
 

@@ -213,8 +213,10 @@ private:
     // The model's lanes share the pane where the warps keep readable
     // lanes; else they go below, reached by scrolling.
     float reserve = withModel ? modelLanesHeight(*model) : 0;
+    // As drawCtaLanes sizes them: a line of text each, and the line above.
     float warpsNeed =
-        float(cta->warps.size() + 1) * ImGui::GetFontSize() * 1.2f;
+        float(cta->warps.size()) * (ImGui::GetTextLineHeight() + 2) +
+        ImGui::GetTextLineHeightWithSpacing();
     if (ImGui::GetContentRegionAvail().y - reserve < warpsNeed)
       reserve = 0;
     drawCtaLanes(t, *cta, key, width, label, reserve);

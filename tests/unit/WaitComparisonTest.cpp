@@ -207,3 +207,33 @@ TEST_CASE("Measured pane: the model's chain of every sample's every model",
     }
   }
 }
+
+TEST_CASE("Measured pane: a cluster's model lanes are one role each",
+          "[app][measured]") {
+  // The clustered sample's model has a lane per role per CTA ("consumer
+  // (CTA 1)") and barriers per CTA ("full (CTA 1)"); the GPU's warps of
+  // every CTA are one role, its waits name the barrier's kind.
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  options.defines = {{"cluster_m", "2"}};
+  std::string path = "samples/nvidia/gemm_ws_persistent.mlir";
+  PipelineRun run = runPipeline(test::readSource(path), path, options);
+  TimelineViews views = buildTimelineViews(run);
+  const TimelineView &view = views.pick("");
+  REQUIRE(view.unavailable.empty());
+  REQUIRE(view.lanes.size() == 4);
+  CHECK(view.lanes[1].colourRole == "consumer (CTA 0)");
+  std::vector<RoleWaits> roles = compareWaits(twoCtas(), &view);
+  REQUIRE(roles.size() == 2);
+  for (const RoleWaits &r : roles) {
+    CHECK(r.model.known);
+    for (const auto &[barrier, share] : r.model.byBarrier)
+      CHECK((barrier == "full" || barrier == "empty"));
+  }
+  ModelChain chain = modelCriticalChain(view);
+  INFO(chain.describe());
+  CHECK(chain.describe().find("(CTA") == std::string::npos);
+  CHECK(barrierKind("full_a (CTA 1)") == "full");
+  CHECK(barrierKind("turn") == "turn");
+  CHECK(roleWithoutCta("producer (CTA 12)") == "producer");
+}
