@@ -108,10 +108,16 @@ private:
   /// The instrumented build's function, ready to launch.
   bool loadTraceFunction(const std::string &cubin, cu::Function &function);
   /// One instrumented launch into a fresh buffer of `layout` (`buffer`,
-  /// freed first if set), decoded.
+  /// freed first if set), decoded, its D checked.
   Failed recordOnce(cu::Function function, const TraceLayout &layout,
                     cu::DevicePtr &buffer, DecodedTrace &decoded, Issue &issue);
   bool launch(size_t set);
+  /// Set 0's D filled with a word no kernel writes (NaN), so that an
+  /// element a launch leaves unwritten cannot pass a check.
+  bool poisonOutput() {
+    return s.check("cuMemsetD32",
+                   cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4));
+  }
   /// D's `dCount` elements at `from`, as floats.
   bool readOutput(cu::DevicePtr from, std::vector<float> &values);
   bool timeIssues(const std::vector<Issue> &issues,
@@ -240,9 +246,7 @@ LaunchResult GemmRun::stopped(const char *when) {
 // The checked launch: into poisoned output, so that an element the kernel
 // never writes cannot pass.
 Failed GemmRun::checkedLaunch() {
-  if (!s.check("cuMemsetD32",
-               cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4)) ||
-      !launch(0))
+  if (!poisonOutput() || !launch(0))
     return driverError();
   if (!s.wait(options.timeoutMs))
     return stopped("checked launch");
@@ -389,9 +393,7 @@ Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
   // default stream, run after the first launch and before the second.)
   if (!issue(0) ||
       !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)) ||
-      !s.check("cuMemsetD32",
-               cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4)) ||
-      !issue(0))
+      !poisonOutput() || !issue(0))
     return driverError();
   if (!s.wait(options.timeoutMs))
     return stopped("instrumented launch");
@@ -399,7 +401,7 @@ Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
   if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(words.data(), buffer, bytes)))
     return driverError();
   decoded = decodeTrace(words, layout, t.warpRoles, result.clockKHz);
-  return std::nullopt;
+  return checkRecordedOutput();
 }
 
 // The instrumented build: a launch whose events are written out (again,
@@ -428,8 +430,6 @@ Failed GemmRun::recordTrace() {
   cu::DevicePtr buffer = 0;
   if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
     return failed;
-  if (Failed failed = checkRecordedOutput())
-    return failed;
   // A warp filled its buffer: once more with room for the most any warp
   // recorded (the same launch records the same events), if that fits.
   TraceLayout roomier = layout;
@@ -438,8 +438,6 @@ Failed GemmRun::recordTrace() {
     result.traceRecordedAgain = true;
     layout = roomier;
     if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
-      return failed;
-    if (Failed failed = checkRecordedOutput())
       return failed;
   }
   TraceSummary summary = summarizeTrace(decoded.warps);
