@@ -2,8 +2,6 @@
 
 #include "MeasuredModel.h"
 
-#include "core/ModelChain.h"
-#include "core/WaitComparison.h"
 #include "widgets/Palette.h"
 #include "widgets/TimelineLanes.h"
 
@@ -50,9 +48,23 @@ const TimelineView *modelToCompare(const AppState &state,
   return &view;
 }
 
-void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model,
+void ModelComparison::update(const std::string &traceKey,
+                             const MeasuredTimeline &t,
+                             const TimelineView *model) {
+  uint64_t id = model ? model->id : 0;
+  if (made && traceKey == madeFor && id == modelId)
+    return;
+  made = true;
+  madeFor = traceKey;
+  modelId = id;
+  waits = compareWaits(t, model);
+  chain = model ? modelCriticalChain(*model) : ModelChain();
+}
+
+void drawWaitComparison(const ModelComparison &comparison,
+                        const MeasuredTimeline &t, const TimelineView *model,
                         const std::string &noModel) {
-  std::vector<RoleWaits> roles = compareWaits(t, model);
+  const std::vector<RoleWaits> &roles = comparison.roles();
   if (roles.empty())
     return;
   ImGui::TextUnformatted("time spent waiting on barriers, by role");
@@ -87,11 +99,9 @@ void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model,
     ImGui::TextWrapped("%s", r.model.describe().c_str());
   }
   ImGui::EndTable();
-  if (!model)
-    return;
   // The GPU's chain is klx-run's line above ("what set CTA N's end").
-  ModelChain chain = modelCriticalChain(*model);
-  if (chain.parts.empty())
+  const ModelChain &chain = comparison.modelChain();
+  if (!model || chain.parts.empty())
     return;
   ImGui::TextWrapped("what set the model's end (%.0f cycles): %s", chain.end,
                      chain.describe().c_str());

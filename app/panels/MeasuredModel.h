@@ -14,7 +14,11 @@
 
 #include "core/AppState.h"
 #include "core/MeasuredTimeline.h"
+#include "core/ModelChain.h"
+#include "core/WaitComparison.h"
 #include "widgets/TimeWindow.h"
+
+#include <cstdint>
 
 namespace klx::app {
 
@@ -25,9 +29,32 @@ namespace klx::app {
 const TimelineView *modelToCompare(const AppState &state,
                                    const MeasuredTimeline &t, std::string &why);
 
+/// Each role's waits on the GPU and in the model, and what set the
+/// model's end, made again only when the trace or the model changes: the
+/// GPU's side walks every event of every traced CTA (millions in a
+/// whole-kernel trace), too many to walk each frame.
+class ModelComparison {
+public:
+  /// Brings the results up to date for the trace named `traceKey` (the
+  /// pane's key of what it shows) and `model` (null: none).
+  void update(const std::string &traceKey, const MeasuredTimeline &t,
+              const TimelineView *model);
+  const std::vector<RoleWaits> &roles() const { return waits; }
+  const ModelChain &modelChain() const { return chain; }
+
+private:
+  std::string madeFor;
+  uint64_t modelId = 0; // TimelineView::id; 0 without a model
+  bool made = false;
+  std::vector<RoleWaits> waits;
+  ModelChain chain;
+};
+
 /// A table: role, waiting on the GPU (every traced CTA), waiting in the
-/// model (`noModel`: why that column is empty); each split by barrier.
-void drawWaitComparison(const MeasuredTimeline &t, const TimelineView *model,
+/// model (`noModel`: why that column is empty); each split by barrier;
+/// then what set the model's end.
+void drawWaitComparison(const ModelComparison &comparison,
+                        const MeasuredTimeline &t, const TimelineView *model,
                         const std::string &noModel);
 
 /// The height drawModelLanes takes for `model`: a line and its lanes.

@@ -148,7 +148,8 @@ private:
       ImGui::Bullet();
       ImGui::TextWrapped("%s", line.c_str());
     }
-    drawWaitComparison(t, model, noModel);
+    comparison.update(shownKey, t, model);
+    drawWaitComparison(comparison, t, model, noModel);
   }
 
   /// The SMs' lanes and, below them, the picked CTA's warps, on one time
@@ -555,10 +556,11 @@ private:
 
   std::string shownKey;
   TimeWindow window;
-  int64_t pickedCta = -1; // whose warps show under the SMs
-  int64_t shownCta = -1;  // ... or, unpicked, the one shown
-  bool showModel = true;  // the model's lanes under the warps
-  std::string noModel;    // why there is no model to compare, if none
+  int64_t pickedCta = -1;     // whose warps show under the SMs
+  int64_t shownCta = -1;      // ... or, unpicked, the one shown
+  bool showModel = true;      // the model's lanes under the warps
+  std::string noModel;        // why there is no model to compare, if none
+  ModelComparison comparison; // the waits table and the model's chain
 };
 
 } // namespace
