@@ -15,12 +15,6 @@ namespace {
 
 using Kind = sim::Event::Kind;
 
-/// A role's own ops end where its lane does: its copies land, and phases
-/// complete, after it has moved on.
-bool ownOp(const sim::Event &e) {
-  return e.kind != Kind::CopyDone && e.kind != Kind::PhaseDone;
-}
-
 /// The last wait on `lane` that blocked and had ended by `t`.
 const sim::Event *lastWaitBefore(const TimelineLane &lane, double t) {
   const sim::Event *found = nullptr;
@@ -61,11 +55,10 @@ ModelChain klx::app::modelCriticalChain(const TimelineView &view) {
     return chain;
   int lane = -1;
   for (size_t r = 0; r < view.lanes.size(); ++r)
-    for (const sim::Event &e : view.lanes[r].events)
-      if (ownOp(e) && e.end > chain.end) {
-        chain.end = e.end;
-        lane = int(r);
-      }
+    if (double end = lastOwnOpEnd(view.lanes[r]); end > chain.end) {
+      chain.end = end;
+      lane = int(r);
+    }
   if (lane < 0)
     return chain;
   std::map<std::string, double> parts;
@@ -102,7 +95,7 @@ ModelChain klx::app::modelCriticalChain(const TimelineView &view) {
     }
     bool turn = wait->barrier >= 0 &&
                 size_t(wait->barrier) < view.barrierNames.size() &&
-                view.barrierNames[size_t(wait->barrier)].rfind("turn", 0) == 0;
+                barrierKind(view.barrierNames[size_t(wait->barrier)]) == "turn";
     parts[issue  ? "loads in flight"
           : turn ? "turns"
                  : "releases"] += wait->end - back;

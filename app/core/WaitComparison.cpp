@@ -74,15 +74,8 @@ void tallyModel(const TimelineView &view, std::vector<RoleWaits> &roles,
     std::string role = roleWithoutCta(lane.colourRole);
     entryFor(roles, role);
     Tally &tally = tallies[role];
-    // From the start to the role's last op, as the simulator counts it: a
-    // producer done early does not wait for the consumers' end, and its
-    // copies land (and phases complete) after it is done.
-    double last = 0;
-    for (const sim::Event &e : lane.events)
-      if (e.kind != sim::Event::Kind::CopyDone &&
-          e.kind != sim::Event::Kind::PhaseDone)
-        last = std::max(last, e.end);
-    tally.total += last;
+    // A producer done early does not wait for the consumers' end.
+    tally.total += lastOwnOpEnd(lane);
     for (const sim::Event &e : lane.events) {
       if (e.kind != sim::Event::Kind::Wait || e.end <= e.start)
         continue;
@@ -126,6 +119,15 @@ std::string klx::app::roleWithoutCta(const std::string &lane) {
 
 std::string klx::app::barrierKind(const std::string &name) {
   return name.substr(0, name.find_first_of("_ ["));
+}
+
+double klx::app::lastOwnOpEnd(const TimelineLane &lane) {
+  double last = 0;
+  for (const sim::Event &e : lane.events)
+    if (e.kind != sim::Event::Kind::CopyDone &&
+        e.kind != sim::Event::Kind::PhaseDone)
+      last = std::max(last, e.end);
+  return last;
 }
 
 std::string klx::app::roleOfWarp(const std::string &warpName) {

@@ -51,6 +51,10 @@ std::string roleWithoutCta(const std::string &lane);
 /// "full" from "full_a", "full (CTA 1)" or "full[2]": what the GPU's
 /// events name (they say the stage and pipeline apart).
 std::string barrierKind(const std::string &name);
+/// Where a model lane's role finished: the end of its last own op (its
+/// copies land, and phases complete, after it has moved on), as the
+/// simulator counts a role's time.
+double lastOwnOpEnd(const TimelineLane &lane);
 
 } // namespace klx::app
 
