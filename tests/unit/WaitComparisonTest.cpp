@@ -5,6 +5,7 @@
 #include "core/ModelChain.h"
 #include "core/TimelineView.h"
 #include "core/WaitComparison.h"
+#include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/Compiler.h"
 
 using namespace klx;
@@ -47,6 +48,17 @@ MeasuredTimeline twoCtas() {
   return t;
 }
 
+/// The simulated timelines of NVIDIA sample `name`, compiled with
+/// `defines`, as the window makes them.
+TimelineViews sampleViews(const std::string &name, Defines defines = {}) {
+  CompileOptions options;
+  options.emitGoal = EmitKind::MLIR;
+  options.defines = std::move(defines);
+  std::string path = "samples/nvidia/" + name + ".mlir";
+  PipelineRun run = runPipeline(test::readSource(path), path, options);
+  return buildTimelineViews(run);
+}
+
 } // namespace
 
 TEST_CASE("Measured pane: each role's waits, summed over every CTA",
@@ -76,11 +88,7 @@ TEST_CASE("Measured pane: each role's waits, summed over every CTA",
 
 TEST_CASE("Measured pane: the model's waits beside the GPU's",
           "[app][measured]") {
-  CompileOptions options;
-  options.emitGoal = EmitKind::MLIR;
-  std::string path = "samples/nvidia/gemm_ws_persistent.mlir";
-  PipelineRun run = runPipeline(test::readSource(path), path, options);
-  TimelineViews views = buildTimelineViews(run);
+  TimelineViews views = sampleViews("gemm_ws_persistent");
   const TimelineView &view = views.pick("");
   REQUIRE(view.unavailable.empty());
   std::vector<RoleWaits> roles = compareWaits(twoCtas(), &view);
@@ -159,11 +167,7 @@ TEST_CASE("Measured pane: what set the model's end", "[app][measured]") {
         "wait at cycle 600");
 
   // The sample's model: its parts cover the whole run.
-  CompileOptions options;
-  options.emitGoal = EmitKind::MLIR;
-  std::string path = "samples/nvidia/gemm_ws_persistent.mlir";
-  PipelineRun run = runPipeline(test::readSource(path), path, options);
-  TimelineViews views = buildTimelineViews(run);
+  TimelineViews views = sampleViews("gemm_ws_persistent");
   chain = modelCriticalChain(views.pick(""));
   INFO(chain.describe());
   CHECK(chain.unknown.empty());
@@ -182,14 +186,10 @@ TEST_CASE("Measured pane: the model's chain of every sample's every model",
   // klx's own kernels and the hand-written nvgpu one (MLIR's integration
   // tests' shape, read from its nvgpu ops): each model's chain covers its
   // whole run, or says where it stopped.
-  CompileOptions options;
-  options.emitGoal = EmitKind::MLIR;
   for (const char *name :
        {"gemm_tma_wgmma", "gemm_ws_persistent", "gemm_pingpong",
         "gemm_two_producers", "gemm_bar_array"}) {
-    std::string path = std::string("samples/nvidia/") + name + ".mlir";
-    PipelineRun run = runPipeline(test::readSource(path), path, options);
-    TimelineViews views = buildTimelineViews(run);
+    TimelineViews views = sampleViews(name);
     for (const TimelineView &view : views.views) {
       if (!view.unavailable.empty())
         continue;
@@ -213,12 +213,7 @@ TEST_CASE("Measured pane: a cluster's model lanes are one role each",
   // The clustered sample's model has a lane per role per CTA ("consumer
   // (CTA 1)") and barriers per CTA ("full (CTA 1)"); the GPU's warps of
   // every CTA are one role, its waits name the barrier's kind.
-  CompileOptions options;
-  options.emitGoal = EmitKind::MLIR;
-  options.defines = {{"cluster_m", "2"}};
-  std::string path = "samples/nvidia/gemm_ws_persistent.mlir";
-  PipelineRun run = runPipeline(test::readSource(path), path, options);
-  TimelineViews views = buildTimelineViews(run);
+  TimelineViews views = sampleViews("gemm_ws_persistent", {{"cluster_m", "2"}});
   const TimelineView &view = views.pick("");
   REQUIRE(view.unavailable.empty());
   REQUIRE(view.lanes.size() == 4);
