@@ -213,6 +213,7 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
       for (const auto &[name, value] : defines->items())
         if (value.is_string())
           t.defines.emplace_back(name, value.get<std::string>());
+    t.sourceDigest = text(other, "source_digest");
   }
   auto lines = other.find("critical_path");
   if (lines != other.end() && lines->is_array())
@@ -308,8 +309,10 @@ std::string lastComponent(const std::string &path) {
 
 bool MeasuredTimeline::recordedFromKlx(
     const std::string &modelKernel, const std::string &file,
-    const std::vector<std::pair<std::string, std::string>> &definesNow) const {
-  if (!source.empty() || kernel.empty() || kernel != modelKernel)
+    const std::vector<std::pair<std::string, std::string>> &definesNow,
+    const std::string &digest) const {
+  if (!source.empty() || kernel.empty() || kernel != modelKernel ||
+      !sameText(digest))
     return false;
   if (!knowsBuild)
     return true;

@@ -58,7 +58,8 @@ struct MeasuredTimeline {
   /// in traces written before it said them).
   std::string kernelFile;
   std::vector<std::pair<std::string, std::string>> defines;
-  bool knowsBuild = false; // whether kernelFile and defines were said
+  bool knowsBuild = false;  // whether kernelFile and defines were said
+  std::string sourceDigest; // of the compiled text; "" where not said
   double clockKHz = 0;
   std::vector<MeasuredLane> lanes; // the first traced CTA's warps
   double endTime = 0;
@@ -87,12 +88,19 @@ struct MeasuredTimeline {
   /// named `file` (its last component compared) built with `defines`:
   /// only then do klx's model of that kernel and the trace describe the
   /// same code (a Proton trace is of a Triton kernel klx never compiled;
-  /// ping-pong and two producers are both @gemm). A trace that does not
-  /// say its file and defines is matched by the kernel's name alone.
-  bool recordedFromKlx(const std::string &modelKernel,
-                       const std::string &file = "",
-                       const std::vector<std::pair<std::string, std::string>>
-                           &defines = {}) const;
+  /// ping-pong and two producers are both @gemm), and, where both say
+  /// their text's digest (`digest`), from the same text: an edit since
+  /// the recording keeps the file's name and defines. A trace that does
+  /// not say its file and defines is matched by the kernel's name alone.
+  bool recordedFromKlx(
+      const std::string &modelKernel, const std::string &file = "",
+      const std::vector<std::pair<std::string, std::string>> &defines = {},
+      const std::string &digest = "") const;
+  /// Whether the trace and `digest` (either may be unknown: "") do not
+  /// say one text was compiled.
+  bool sameText(const std::string &digest) const {
+    return sourceDigest.empty() || digest.empty() || sourceDigest == digest;
+  }
   /// "gemm_pingpong.mlir -D stages=3", or "" when the trace does not say.
   std::string buildName() const;
   const MeasuredCta *findCta(int64_t cta) const;

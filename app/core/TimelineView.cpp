@@ -5,6 +5,7 @@
 #include "RoleView.h"
 
 #include "klx/Analysis/Protocol/VerifyFormat.h"
+#include "klx/Target/Bundle.h"
 
 #include <algorithm>
 #include <atomic>
@@ -163,6 +164,7 @@ static void nameLaneColours(TimelineView &view, const PipelineRun &run) {
 TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
                                            int64_t verifyStates) {
   TimelineViews result;
+  result.sourceDigest = sourceDigest(run.source);
   int preferred = run.timelineStep();
   for (int i = 0; i < int(run.snapshots.size()); ++i) {
     const Snapshot &s = run.snapshots[i];

@@ -94,6 +94,9 @@ struct TimelineView {
 /// one view saying why.
 struct TimelineViews {
   std::vector<TimelineView> views;
+  /// sourceDigest() of the text the models were compiled from: a recording
+  /// is of these models only if it says the same digest.
+  std::string sourceDigest;
   size_t preferred = 0;
 
   /// The view read at `stepName`, else the preferred one.

@@ -34,7 +34,15 @@ const TimelineView *modelToCompare(const AppState &state,
           ", not of a kernel klx compiled";
     return nullptr;
   }
-  if (!t.recordedFromKlx(view.kernel, state.source.path, state.defines)) {
+  const std::string &digest = state.lastGoodTimeline->sourceDigest;
+  if (!t.sameText(digest)) {
+    why = "the trace was recorded from another text of " + t.buildName() +
+          " (edited since): the model of the text compiled now is not put "
+          "beside it";
+    return nullptr;
+  }
+  if (!t.recordedFromKlx(view.kernel, state.source.path, state.defines,
+                         digest)) {
     std::string now = "@" + view.kernel + " of " + state.source.path;
     for (const auto &[name, value] : state.defines)
       now += " -D " + name + "=" + value;

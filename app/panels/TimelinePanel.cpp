@@ -103,7 +103,8 @@ private:
          it != state.gpuRuns.rend() && !counter; ++it)
       if (it->measured) {
         if (it->measured->recordedFromKlx(view.kernel, state.source.path,
-                                          state.defines))
+                                          state.defines,
+                                          timelines.sourceDigest))
           measured = it->measured.get();
         break;
       }

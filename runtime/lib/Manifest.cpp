@@ -444,8 +444,11 @@ std::string stringOr(const Json &value, const char *fallback) {
 }
 
 /// What klx export adds for people, read when present and well formed:
-/// the -D defines, ptxas's register count and the simulator's verdict.
+/// the -D defines, the text's digest, ptxas's register count and the
+/// simulator's verdict.
 void readNotes(const Json &root, Manifest &m) {
+  if (const Json *digest = member(root, bf::kSourceDigest))
+    m.sourceDigest = stringOr(*digest, "");
   if (const Json *defines = member(root, bf::kDefines);
       defines && defines->is_object())
     for (const auto &[name, value] : defines->items())

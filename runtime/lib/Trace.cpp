@@ -305,6 +305,8 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
     for (const auto &[name, value] : bundle->defines)
       defines[name] = value;
     other["defines"] = defines;
+    if (!bundle->sourceDigest.empty())
+      other[bundlefile::kSourceDigest] = bundle->sourceDigest;
   }
   if (path) {
     other["critical_path"] = criticalPathLines(*path);

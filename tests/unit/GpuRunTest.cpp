@@ -283,6 +283,24 @@ TEST_CASE("Measured pane: a trace says which build of which kernel it is",
   CHECK_FALSE(t->recordedFromKlx("gemm", "gemm_pingpong.mlir",
                                  {{"stages", "4"}, {"dtype", "bf16"}}));
   CHECK_FALSE(t->recordedFromKlx("gemm", "gemm_pingpong.mlir", {}));
+
+  // The text the bundle was compiled from, edited since: same file, same
+  // defines, another digest. A trace or a model that does not say its
+  // digest is matched without it.
+  bundle.sourceDigest = "xxh3:00000000000000aa";
+  t = readMeasuredTimeline(klx::rt::chromeTraceJson(trace, 1980000, "gemm", "",
+                                                    "", nullptr, &bundle),
+                           error);
+  REQUIRE(t);
+  CHECK(t->sourceDigest == "xxh3:00000000000000aa");
+  const std::vector<std::pair<std::string, std::string>> same = {
+      {"stages", "3"}, {"dtype", "bf16"}};
+  CHECK(t->recordedFromKlx("gemm", "gemm_pingpong.mlir", same,
+                           "xxh3:00000000000000aa"));
+  CHECK(t->recordedFromKlx("gemm", "gemm_pingpong.mlir", same, ""));
+  CHECK_FALSE(t->sameText("xxh3:00000000000000bb"));
+  CHECK_FALSE(t->recordedFromKlx("gemm", "gemm_pingpong.mlir", same,
+                                 "xxh3:00000000000000bb"));
 }
 
 TEST_CASE("Measured pane: a trace Proton's intra-kernel profiler wrote",

@@ -127,6 +127,10 @@ TEST_CASE("gather bundles: launch facts, sizes and the manifest",
   REQUIRE(manifest->gather);
   CHECK(manifest->gather->formula() == "y[i] = x[idx[i] + 2] + 1");
   CHECK(manifest->problem.m == 4096);
+  // The text's digest, XXH3-64 (of nothing it is XXH3's published value).
+  CHECK(manifest->sourceDigest == sourceDigest(run.source));
+  CHECK(sourceDigest("") == "xxh3:2d06800538d394c2");
+  CHECK(sourceDigest(run.source + " ") != manifest->sourceDigest);
 }
 
 TEST_CASE("gather bundles: klx-run's checks, arguments and reference",

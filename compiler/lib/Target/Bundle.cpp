@@ -12,6 +12,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace klx;
 namespace bf = klx::rt::bundlefile;
@@ -104,6 +105,10 @@ std::string klx::checkProblemSize(const KernelLaunch &launch,
   return rt::checkProblemSize(limits, size);
 }
 
+std::string klx::sourceDigest(llvm::StringRef text) {
+  return llvm::formatv("xxh3:{0:x-16}", llvm::xxh3_64bits(text)).str();
+}
+
 std::string klx::bundleManifest(const BundleContents &bundle) {
   const KernelLaunch &launch = bundle.launch;
   llvm::json::Array params;
@@ -116,6 +121,7 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {bf::kVersionKey, bf::kVersion},
       {bf::kSource, bundle.source},
       {bf::kDefines, std::move(defines)},
+      {bf::kSourceDigest, bundle.sourceDigest},
       {bf::kTarget, bundle.target},
       {bf::kBinary, bundle.isAmd() ? "kernel.hsaco" : "kernel.cubin"},
       {bf::kEntry, launch.entry},
@@ -308,6 +314,7 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   bundle.problem = defaultProblemSize(launch);
   bundle.target = targetName(run.target).str();
   bundle.source = run.fileName;
+  bundle.sourceDigest = sourceDigest(run.source);
   bundle.cubin = artifacts->cubin;
   bundle.ptx = artifacts->ptx;
   if (artifacts->ptxas)

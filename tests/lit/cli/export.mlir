@@ -31,6 +31,7 @@
 // WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (sm_90a, gemm, block 384, 182272 bytes of dynamic shared memory, persistent grid, 1024x512x256)
 
 // MANIFEST-DAG: "klx_bundle": 1,
+// MANIFEST-DAG: "source_digest": "xxh3:{{[0-9a-f]+}}",
 // MANIFEST-DAG: "entry": "gemm",
 // MANIFEST-DAG: "target": "sm_90a",
 // MANIFEST-DAG: "grid": "persistent",

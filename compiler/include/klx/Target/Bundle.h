@@ -65,6 +65,7 @@ struct BundleContents {
   KernelLaunch launch;
   std::string target;                         // "sm_90a"
   std::string source;                         // the file it was compiled from
+  std::string sourceDigest;                   // sourceDigest() of its text
   std::map<std::string, std::string> defines; // -D NAME=VALUE
   ProblemSize problem; // the size klx-run uses without --size
   std::string cubin;   // bytes (NVIDIA)
@@ -76,6 +77,11 @@ struct BundleContents {
   std::optional<TraceBundle> trace;
   std::optional<SimulatedVerdict> simulated;
 };
+
+/// "xxh3:" and the 16 hex digits of XXH3-64 of `text`: what the bundle and
+/// a trace recorded from it say of the text they were compiled from, so the
+/// window can tell a recording of an earlier text of the same file.
+std::string sourceDigest(llvm::StringRef text);
 
 /// The text of manifest.json.
 std::string bundleManifest(const BundleContents &bundle);

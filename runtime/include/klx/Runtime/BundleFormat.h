@@ -29,6 +29,9 @@ inline constexpr char kVersionKey[] = "klx_bundle";
 // The document.
 inline constexpr char kSource[] = "source";   // the compiled file
 inline constexpr char kDefines[] = "defines"; // {NAME: VALUE} of -D
+/// The compiled text's digest ("xxh3:" and 16 hex digits): an edit since
+/// the export changes it, where the file's name and -D values stay.
+inline constexpr char kSourceDigest[] = "source_digest";
 inline constexpr char kTarget[] = "target";   // "sm_90a", "gfx942"
 inline constexpr char kBinary[] = "binary";   // file in the bundle
 inline constexpr char kPtx[] = "ptx";         // NVIDIA: the PTX's file

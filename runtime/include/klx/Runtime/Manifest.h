@@ -82,7 +82,8 @@ struct Manifest {
   std::vector<Param> params;
   std::vector<std::string> abi;
   std::vector<std::pair<std::string, std::string>> defines;
-  int64_t registers = -1; // from ptxas -v when the bundle has it
+  std::string sourceDigest; // "" in bundles written before it was said
+  int64_t registers = -1;   // from ptxas -v when the bundle has it
   std::optional<TraceSection> trace;
   /// klx timeline's verdict on the same kernel, when klx could model it.
   struct Simulated {
