@@ -459,7 +459,7 @@ collectPipelines(KernelOp kernel, gpu::GPUFuncOp func, ScheduleAttr schedule) {
       return p.emitOpError("klx-to-nvgpu lays both operands of a stage out "
                            "together, so every pipeline needs the same "
                            "number of stages");
-    if (p.getStages() != schedule.getStages())
+    if (int64_t(p.getStages()) != schedule.getStages())
       return p.emitOpError("has ")
              << p.getStages() << " stages, the schedule "
              << schedule.getStages()
