@@ -170,12 +170,13 @@ private:
          cta ? cta->warps : std::vector<MeasuredCtaLane>())
       label = std::max(label, ImGui::CalcTextSize(warp.name.c_str()).x + 8);
     label = std::min(label, width * 0.35f);
-    // The SMs take a little over half of what the warps and the model's
-    // lanes leave.
+    const MeasuredEvent *box = cta ? ctaBox(t, cta->cta) : nullptr;
+    bool withModel = model && showModel && box;
     float avail = ImGui::GetContentRegionAvail().y;
-    if (cta && model && showModel)
-      avail -= modelLanesHeight(*model);
-    float smHeight = cta ? avail * 0.55f : avail;
+    float reserve =
+        withModel ? modelReserve(avail, modelLanesHeight(*model), *cta) : 0;
+    // The SMs take a little over half of what the model's lanes leave.
+    float smHeight = cta ? (avail - reserve) * 0.55f : avail;
     shownCta = cta ? cta->cta : -1;
     drawSmLanes(t, key, width, label, smHeight);
     if (!cta)
@@ -209,21 +210,25 @@ private:
     else if (!t.chain.empty())
       ImGui::TextDisabled("(the critical chain shows under CTA %lld's warps)",
                           (long long)t.chainCta);
-    const MeasuredEvent *box = ctaBox(t, cta->cta);
-    bool withModel = model && showModel && box;
-    // The model's lanes share the pane where the warps keep readable
-    // lanes; else they go below, reached by scrolling.
-    float reserve = withModel ? modelLanesHeight(*model) : 0;
-    // As drawCtaLanes sizes them: a line of text each, and the line above.
-    float warpsNeed =
-        float(cta->warps.size()) * (ImGui::GetTextLineHeight() + 2) +
-        ImGui::GetTextLineHeightWithSpacing();
-    if (ImGui::GetContentRegionAvail().y - reserve < warpsNeed)
-      reserve = 0;
     drawCtaLanes(t, *cta, key, width, label, reserve);
     if (withModel)
       drawModelLanes(*model, t, cta->cta, box->start, window, width, label,
                      t.smsEndTime);
+  }
+
+  /// The height the model's lanes (`modelHeight`) keep in a pane `avail`
+  /// high: all of it where the warps of `cta` still get readable lanes
+  /// from what the SMs leave, else 0: the model goes below, reached by
+  /// scrolling, and the SMs keep their room. (Decided before the SMs are
+  /// drawn: decided after, the SMs gave up room for lanes below the fold.)
+  static float modelReserve(float avail, float modelHeight,
+                            const MeasuredCta &cta) {
+    // As drawCtaLanes sizes them: a line of text each, and the two lines
+    // above them (the CTA's and the legend's).
+    float warpsNeed =
+        float(cta.warps.size()) * (ImGui::GetTextLineHeight() + 2) +
+        2 * ImGui::GetTextLineHeightWithSpacing();
+    return (avail - modelHeight) * 0.45f < warpsNeed ? 0 : modelHeight;
   }
 
   /// CTA `cta`'s box among the SMs and its SM's lane, or null.

@@ -598,6 +598,36 @@ TEST_CASE("GUI: the model's lanes under a recorded CTA's warps",
   CHECK(b.blue > a.blue + 500); // the model's consumer lane, its MMAs
 }
 
+TEST_CASE("GUI: the model below the fold leaves the SMs their room",
+          "[gui][trace]") {
+  // Teach at 2560x1440: the Output pane is too short for the warps' lanes
+  // and the model's, so the model goes below the fold; the SMs' lanes are
+  // then as tall as where there is no model (saxpy) at all. (They gave up
+  // the model's height to lanes nobody saw.)
+  std::string trace = "--open-trace=" + std::string(KLX_SOURCE_DIR) +
+                      "/tests/fixtures/trace/h100-ws-2048.json";
+  auto sample = [](const char *name) {
+    return std::string(KLX_SOURCE_DIR) + "/samples/nvidia/" + name;
+  };
+  ScreenSize large{2560, 1440};
+  std::vector<std::string> teach = {"--layout=teach", "--show=Measured", trace};
+  auto with = teach, without = teach;
+  with.push_back(sample("gemm_ws_persistent.mlir"));
+  without.push_back(sample("saxpy.mlir"));
+  Image a = screenshotOn(large, "measured-teach-no-model.png", without);
+  Image b = screenshotOn(large, "measured-teach-model.png", with);
+  // The SMs' CTA boxes (reddish) in the pane's upper two thirds: as many
+  // pixels (the pane's scroll bar makes them a little narrower); giving
+  // the model's height away took a third of them.
+  Rect pane = paneRect(b, "Output");
+  Rect upper{pane.x0, pane.y0, pane.x1, pane.y0 + (pane.y1 - pane.y0) * 2 / 3};
+  RegionStats sms = measure(a, upper), smsWithModel = measure(b, upper);
+  INFO("Output pane's upper two thirds: reddish "
+       << sms.reddish << " without a model, " << smsWithModel.reddish
+       << " with it below the fold");
+  CHECK(smsWithModel.reddish > sms.reddish * 9 / 10);
+}
+
 namespace {
 /// A trace of one CTA on one SM whose 4 warps hold `perWarp` waits each.
 std::string syntheticTrace(int perWarp) {
