@@ -205,10 +205,66 @@ static llvm::Expected<std::string> linkCodeObject(llvm::StringRef object) {
   return output->read();
 }
 
-llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
-  if (!run.succeeded())
-    return fail("the kernel did not compile (see the diagnostics above)");
-  bool amd = !isNvidia(run.target);
+namespace {
+
+using Kind = LaunchParam::Kind;
+
+/// A gather's parameters are those klx-run knows: y[i] = x[idx[i] + offset]
+/// + add (or x[i + offset]).
+llvm::Error checkGatherParams(const KernelLaunch &launch, bool amd) {
+  if (amd)
+    return fail("klx-run runs gathers on NVIDIA GPUs only");
+  for (const char *name : {"idx", "x", "y"}) {
+    if (!launch.gather->indirect && llvm::StringRef(name) == "idx")
+      continue;
+    if (!hasParam(launch, name, Kind::Memref))
+      return fail(llvm::formatv("kernel @{0} has no memref parameter "
+                                "'{1}': klx-run knows the gather y[i] = "
+                                "x[idx[i] + offset] + add (or x[i + "
+                                "offset])",
+                                launch.entry, name));
+  }
+  for (const LaunchParam &param : launch.params)
+    if (param.kind != Kind::Memref && param.kind != Kind::Unused)
+      return fail(llvm::formatv("kernel @{0}: parameter '{1}' is none of "
+                                "idx, x, y, which klx-run knows",
+                                launch.entry, param.name));
+  return llvm::Error::success();
+}
+
+/// A GEMM's parameters are those klx-run knows: D = A x B and its sizes.
+llvm::Error checkGemmParams(const KernelLaunch &launch, bool amd) {
+  // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs; D
+  // is a memref, or a tensor map when the epilogue stores by TMA.
+  Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
+  Kind outputKind = !amd && hasParam(launch, "D", Kind::TensorMap)
+                        ? Kind::TensorMap
+                        : Kind::Memref;
+  for (auto [name, kind] :
+       {std::pair{"A", operandKind}, {"B", operandKind}, {"D", outputKind}})
+    if (!hasParam(launch, name, kind))
+      return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
+                                "klx-run knows D = A x B",
+                                launch.entry, kindName(kind), name));
+  // M and N may be implicit in the grid; K is a size or a count of k tiles.
+  if (!hasParam(launch, "K", Kind::Scalar) &&
+      !hasParam(launch, "k_tiles", Kind::Scalar))
+    return fail(llvm::formatv("kernel @{0} has no scalar parameter 'K' or "
+                              "'k_tiles': klx-run needs to pass the depth",
+                              launch.entry));
+  for (const LaunchParam &param : launch.params)
+    if (param.kind == Kind::Scalar &&
+        !llvm::is_contained({"M", "N", "K", "k_tiles"}, param.name))
+      return fail(llvm::formatv("kernel @{0}: scalar parameter '{1}' is none "
+                                "of M, N, K, k_tiles, which klx-run knows",
+                                launch.entry, param.name));
+  return llvm::Error::success();
+}
+
+/// The one kernel of `run` with launch facts, if its parameters are those
+/// klx-run knows.
+llvm::Expected<const KernelLaunch &> launchOfRun(const PipelineRun &run,
+                                                 bool amd) {
   if (run.launches.empty())
     return fail("no kernel carries launch facts (klx.launch): klx-to-nvgpu "
                 "writes them for klx tile kernels, and a hand-written "
@@ -218,69 +274,16 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                               "one",
                               run.launches.size()));
   const KernelLaunch &launch = run.launches.front();
-  using Kind = LaunchParam::Kind;
-  if (launch.gather) {
-    if (amd)
-      return fail("klx-run runs gathers on NVIDIA GPUs only");
-    for (const char *name : {"idx", "x", "y"}) {
-      if (!launch.gather->indirect && llvm::StringRef(name) == "idx")
-        continue;
-      if (!hasParam(launch, name, Kind::Memref))
-        return fail(llvm::formatv("kernel @{0} has no memref parameter "
-                                  "'{1}': klx-run knows the gather y[i] = "
-                                  "x[idx[i] + offset] + add (or x[i + "
-                                  "offset])",
-                                  launch.entry, name));
-    }
-    for (const LaunchParam &param : launch.params)
-      if (param.kind != Kind::Memref && param.kind != Kind::Unused)
-        return fail(llvm::formatv("kernel @{0}: parameter '{1}' is none of "
-                                  "idx, x, y, which klx-run knows",
-                                  launch.entry, param.name));
-  } else {
-    // NVIDIA kernels read A and B through TMA, AMD kernels as memrefs; D
-    // is a memref, or a tensor map when the epilogue stores by TMA.
-    Kind operandKind = amd ? Kind::Memref : Kind::TensorMap;
-    Kind outputKind = !amd && hasParam(launch, "D", Kind::TensorMap)
-                          ? Kind::TensorMap
-                          : Kind::Memref;
-    for (auto [name, kind] :
-         {std::pair{"A", operandKind}, {"B", operandKind}, {"D", outputKind}})
-      if (!hasParam(launch, name, kind))
-        return fail(llvm::formatv("kernel @{0} has no {1} parameter '{2}': "
-                                  "klx-run knows D = A x B",
-                                  launch.entry, kindName(kind), name));
-    // M and N may be implicit in the grid; K is a size or a count of k tiles.
-    if (!hasParam(launch, "K", Kind::Scalar) &&
-        !hasParam(launch, "k_tiles", Kind::Scalar))
-      return fail(llvm::formatv("kernel @{0} has no scalar parameter 'K' or "
-                                "'k_tiles': klx-run needs to pass the depth",
-                                launch.entry));
-    for (const LaunchParam &param : launch.params)
-      if (param.kind == Kind::Scalar &&
-          !llvm::is_contained({"M", "N", "K", "k_tiles"}, param.name))
-        return fail(llvm::formatv("kernel @{0}: scalar parameter '{1}' is none "
-                                  "of M, N, K, k_tiles, which klx-run knows",
-                                  launch.entry, param.name));
-  }
-  const DeviceArtifacts *artifacts = nullptr;
-  for (const DeviceArtifacts &a : run.artifacts)
-    if (!(amd ? a.amdgcnObject : a.cubin).empty())
-      artifacts = &a;
-  if (!artifacts)
-    return fail(amd ? "no code object: the run stopped before the amdgcn "
-                      "step, or was not asked for one"
-                    : "no cubin: the run stopped before the cubin step");
-  BundleContents bundle;
-  if (amd) {
-    llvm::Expected<std::string> hsaco = linkCodeObject(artifacts->amdgcnObject);
-    if (!hsaco)
-      return hsaco.takeError();
-    bundle.hsaco = std::move(*hsaco);
-    bundle.amdgcn = artifacts->amdgcn;
-  }
-  // The simulated protocol of the same kernel, when klx can model it.
-  // The timeline's step first (klx's own model of a klx kernel), then any.
+  if (llvm::Error error = launch.gather ? checkGatherParams(launch, amd)
+                                        : checkGemmParams(launch, amd))
+    return std::move(error);
+  return launch;
+}
+
+/// The simulated protocol of kernel `entry`, when klx can model it: the
+/// timeline's step first (klx's own model of a klx kernel), then any.
+std::optional<SimulatedVerdict> simulatedVerdict(const PipelineRun &run,
+                                                 const std::string &entry) {
   std::vector<const Snapshot *> order;
   if (int step = run.timelineStep(); step >= 0)
     order.push_back(&run.snapshots[step]);
@@ -289,7 +292,7 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   for (const Snapshot *snapshot : order) {
     auto model =
         llvm::find_if(snapshot->protocols, [&](const sim::ProtocolModel &m) {
-          return m.kernel == launch.entry;
+          return m.kernel == entry;
         });
     if (model == snapshot->protocols.end())
       continue;
@@ -307,18 +310,46 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
                                     b.pendingArrivals, b.pendingBytes)
                           .str()
                     : b.role + " stopped at " + b.op);
-    bundle.simulated = std::move(verdict);
-    break;
+    return verdict;
   }
-  bundle.launch = launch;
-  bundle.problem = defaultProblemSize(launch);
+  return std::nullopt;
+}
+
+} // namespace
+
+llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
+  if (!run.succeeded())
+    return fail("the kernel did not compile (see the diagnostics above)");
+  bool amd = !isNvidia(run.target);
+  llvm::Expected<const KernelLaunch &> launch = launchOfRun(run, amd);
+  if (!launch)
+    return launch.takeError();
+  const DeviceArtifacts *artifacts = nullptr;
+  for (const DeviceArtifacts &a : run.artifacts)
+    if (!(amd ? a.amdgcnObject : a.cubin).empty())
+      artifacts = &a;
+  if (!artifacts)
+    return fail(amd ? "no code object: the run stopped before the amdgcn "
+                      "step, or was not asked for one"
+                    : "no cubin: the run stopped before the cubin step");
+  BundleContents bundle;
+  if (amd) {
+    llvm::Expected<std::string> hsaco = linkCodeObject(artifacts->amdgcnObject);
+    if (!hsaco)
+      return hsaco.takeError();
+    bundle.hsaco = std::move(*hsaco);
+    bundle.amdgcn = artifacts->amdgcn;
+  }
+  bundle.simulated = simulatedVerdict(run, launch->entry);
+  bundle.launch = *launch;
+  bundle.problem = defaultProblemSize(*launch);
   bundle.target = targetName(run.target).str();
   bundle.source = run.fileName;
   bundle.sourceDigest = sourceDigest(run.source);
   bundle.cubin = artifacts->cubin;
   bundle.ptx = artifacts->ptx;
   if (artifacts->ptxas)
-    bundle.resources = artifacts->ptxas->find(launch.entry);
+    bundle.resources = artifacts->ptxas->find(launch->entry);
   return bundle;
 }
 
