@@ -297,6 +297,20 @@ TEST_CASE("barrier sim: a parity slip, a phase missed by its waiter",
                             "complete, but 2 phases have completed already"));
 }
 
+TEST_CASE("barrier sim: an arrival with no pending count left stops it",
+          "[barrier-sim]") {
+  // `ready` is initialised for one arrival; the producer's one arrive op
+  // counts two (a warpgroup's arrive where one thread was meant).
+  ProtocolModel m;
+  m.barriers = {{"ready", 1, 1}};
+  m.roles.push_back({"producer", 2, {arrive(0, 2)}});
+  m.roles.push_back({"consumer", 2, {wait(0), mma()}});
+  Timeline t = simulate(m);
+  CHECK_FALSE(t.verdict.completes);
+  CHECK(mentions(t.verdict, "ready[0]: producer arrives on phase 0, which "
+                            "already has its 1 arrival (initialised for 1)"));
+}
+
 TEST_CASE("barrier sim: the lowered kernels agree with klx's own model",
           "[barrier-sim]") {
   // klx's model is read from the pipelines before klx-to-nvgpu; the same

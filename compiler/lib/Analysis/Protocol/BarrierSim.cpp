@@ -293,134 +293,162 @@ private:
     queue.push(p);
   }
 
+  /// Where op `op` of a role stands at its current step: the slot and
+  /// phase of its barrier (-1 without one) and the step it shows.
+  struct OpAt {
+    const Op &op;
+    const BarrierGroup *group;
+    int slot;
+    int64_t phase, shown;
+  };
+
   void stepRole(int r) {
     RoleState &st = roles[r];
     if (st.done)
       return;
-    const RoleModel &role = model.roles[r];
-    const Op &op = role.body[st.op];
+    const Op &op = model.roles[r].body[st.op];
     if (!op.runsAt(st.step)) {
       advance(r, now);
       return;
     }
-    int64_t pos = op.position(st.step);
-    int64_t shown = op.shownStep >= 0 ? op.shownStep : st.step;
-    double next = now + latency.issueCycles;
     if (op.barrier >= 0 && (op.barrier >= int(slots.size())))
       return; // malformed model: never moves (reported as blocked)
+    int64_t pos = op.position(st.step);
     const BarrierGroup *g =
         op.barrier >= 0 ? &model.barriers[op.barrier] : nullptr;
-    int slot = g ? int(pos % g->slots) : -1;
-    int64_t phase = g ? pos / g->slots : -1;
+    OpAt at{op, g, g ? int(pos % g->slots) : -1, g ? pos / g->slots : -1,
+            op.shownStep >= 0 ? op.shownStep : st.step};
+    double next = now + latency.issueCycles;
     switch (op.kind) {
-    case OpKind::Wait: {
-      SlotState &s = slots[op.barrier][slot];
-      int parity = int((phase & 1) ^ (op.previousPhase ? 1 : 0));
-      bool passes = (s.completed & 1) != parity;
-      if (!passes) {
-        // Its phase has come and gone: parity only says "same as now", so
-        // the wait holds until two more phases complete.
-        int64_t meant = op.previousPhase ? phase : phase + 1;
-        if (model.phasesKnown && s.completed >= meant)
-          note(timeline.verdict.findings,
-               llvm::formatv("{0}: {1} waits for phase {2} to complete, but "
-                             "{3} phases have completed already: the parity "
-                             "it waits for comes round again only after "
-                             "phase {4}",
-                             slotName(*g, slot), role.name,
-                             op.previousPhase ? phase - 1 : phase, s.completed,
-                             s.completed));
-        if (!st.blocked) {
-          st.blocked = true;
-          st.waitStart = now;
-        }
-        waiters[{op.barrier, slot}].insert(r);
+    case OpKind::Wait:
+      if (!passWait(r, at))
         return;
-      }
-      // A wait that passes on a phase other than the one it meant has
-      // been fooled by parity: a slip.
-      int64_t meant = op.previousPhase ? phase : phase + 1;
-      if (model.phasesKnown && s.completed != meant)
-        note(timeline.verdict.findings,
-             llvm::formatv("{0}: {1} waited for phase {2} to complete and "
-                           "passed after phase {3}: the parity matched a "
-                           "later phase",
-                           slotName(*g, slot), role.name,
-                           op.previousPhase ? phase - 1 : phase,
-                           s.completed - 1));
-      double start = st.blocked ? st.waitStart : now;
-      st.waited += now - start;
-      if (st.blocked)
-        if (auto c = completer.find({op.barrier, slot}); c != completer.end())
-          timeline.flows.push_back(
-              {c->second.first, c->second.second, r, timeline.lanes[r].size()});
-      st.blocked = false;
-      add(r, {Event::Kind::Wait, start, now, op.barrier, slot,
-              model.phasesKnown ? phase : s.completed - 1, shown, op.label,
-              op.line});
       break;
-    }
     case OpKind::Arrive:
-    case OpKind::ArriveExpectTx: {
-      SlotState &s = slots[op.barrier][slot];
-      checkLanding(*g, op.barrier, slot, phase, role.name);
-      if (s.pending - op.arrivals < 0) {
-        // No pending count left to take: undefined on hardware, which may
-        // fault or hang; the simulation stops here.
-        note(timeline.verdict.findings,
-             llvm::formatv("{0}: {1} arrives on phase {2}, which already has "
-                           "its {3} arrival{4} (initialised for {3}): an "
-                           "arrival with no pending count left is undefined "
-                           "and the protocol stops here",
-                           slotName(*g, slot), role.name, s.completed, g->count,
-                           g->count == 1 ? "" : "s"));
-        faulted = true;
-        st.blocked = false;
+    case OpKind::ArriveExpectTx:
+      if (!arrive(r, at))
         return;
-      }
-      if (op.kind == OpKind::ArriveExpectTx)
-        s.tx += op.bytes;
-      s.pending -= op.arrivals;
-      add(r,
-          {Event::Kind::Arrive, now, now, op.barrier, slot,
-           model.phasesKnown ? phase : s.completed, shown, op.label, op.line});
-      maybeComplete(op.barrier, slot);
       break;
-    }
-    case OpKind::Copy: {
-      // Copies stream one after another through the SM's share of
-      // bandwidth, each after its own latency.
-      double &busyUntil = copiesBusyUntil[model.roles[r].sm];
-      double done = roles[r].lastCopyDone;
-      if (!op.multicast) {
-        double start = std::max(now + latency.tmaLatency, busyUntil);
-        done = start + double(op.bytes) / latency.tmaBytesPerCycle;
-        busyUntil = done;
-        roles[r].lastCopyDone = done;
-      }
-      schedule({done, 0, -1, op.barrier, slot, op.bytes, phase, r});
-      add(r, {Event::Kind::Copy, now, now, op.barrier, slot, phase, shown,
-              op.label, op.line});
+    case OpKind::Copy:
+      issueCopy(r, at);
       break;
-    }
     case OpKind::ExpectTx:
-      slots[op.barrier][slot].tx += op.bytes;
-      add(r, {Event::Kind::Arrive, now, now, op.barrier, slot,
-              model.phasesKnown ? phase : slots[op.barrier][slot].completed,
-              shown, op.label, op.line});
+      slots[op.barrier][at.slot].tx += op.bytes;
+      add(r,
+          {Event::Kind::Arrive, now, now, op.barrier, at.slot,
+           model.phasesKnown ? at.phase : slots[op.barrier][at.slot].completed,
+           at.shown, op.label, op.line});
       break;
     case OpKind::Read:
     case OpKind::MmaWait:
       break; // issue cost only: the MMA's cycles are on its Compute
     case OpKind::Compute: {
       double cycles = op.cycles > 0 ? op.cycles : latency.mmaCycles;
-      add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, shown, op.label,
-              op.line});
+      add(r, {Event::Kind::Work, now, now + cycles, -1, -1, -1, at.shown,
+              op.label, op.line});
       next = now + cycles;
       break;
     }
     }
     advance(r, next);
+  }
+
+  /// Role `r`'s wait passes if its slot's phase has completed, else it
+  /// blocks (false) until maybeComplete wakes it. Notes a wait whose phase
+  /// has come and gone, and one that passes on a later phase than meant.
+  bool passWait(int r, const OpAt &at) {
+    RoleState &st = roles[r];
+    const RoleModel &role = model.roles[r];
+    const Op &op = at.op;
+    SlotState &s = slots[op.barrier][at.slot];
+    int parity = int((at.phase & 1) ^ (op.previousPhase ? 1 : 0));
+    int64_t meant = op.previousPhase ? at.phase : at.phase + 1;
+    int64_t shownPhase = op.previousPhase ? at.phase - 1 : at.phase;
+    if ((s.completed & 1) == parity) {
+      // Its phase has come and gone: parity only says "same as now", so
+      // the wait holds until two more phases complete.
+      if (model.phasesKnown && s.completed >= meant)
+        note(timeline.verdict.findings,
+             llvm::formatv("{0}: {1} waits for phase {2} to complete, but "
+                           "{3} phases have completed already: the parity "
+                           "it waits for comes round again only after "
+                           "phase {4}",
+                           slotName(*at.group, at.slot), role.name, shownPhase,
+                           s.completed, s.completed));
+      if (!st.blocked) {
+        st.blocked = true;
+        st.waitStart = now;
+      }
+      waiters[{op.barrier, at.slot}].insert(r);
+      return false;
+    }
+    // A wait that passes on a phase other than the one it meant has been
+    // fooled by parity: a slip.
+    if (model.phasesKnown && s.completed != meant)
+      note(timeline.verdict.findings,
+           llvm::formatv("{0}: {1} waited for phase {2} to complete and "
+                         "passed after phase {3}: the parity matched a "
+                         "later phase",
+                         slotName(*at.group, at.slot), role.name, shownPhase,
+                         s.completed - 1));
+    double start = st.blocked ? st.waitStart : now;
+    st.waited += now - start;
+    if (st.blocked)
+      if (auto c = completer.find({op.barrier, at.slot}); c != completer.end())
+        timeline.flows.push_back(
+            {c->second.first, c->second.second, r, timeline.lanes[r].size()});
+    st.blocked = false;
+    add(r, {Event::Kind::Wait, start, now, op.barrier, at.slot,
+            model.phasesKnown ? at.phase : s.completed - 1, at.shown, op.label,
+            op.line});
+    return true;
+  }
+
+  /// Role `r` arrives (and expects bytes); false where the phase has no
+  /// pending count left: undefined on hardware, the simulation stops.
+  bool arrive(int r, const OpAt &at) {
+    const Op &op = at.op;
+    const BarrierGroup &g = *at.group;
+    SlotState &s = slots[op.barrier][at.slot];
+    checkLanding(g, op.barrier, at.slot, at.phase, model.roles[r].name);
+    if (s.pending - op.arrivals < 0) {
+      note(timeline.verdict.findings,
+           llvm::formatv("{0}: {1} arrives on phase {2}, which already has "
+                         "its {3} arrival{4} (initialised for {3}): an "
+                         "arrival with no pending count left is undefined "
+                         "and the protocol stops here",
+                         slotName(g, at.slot), model.roles[r].name, s.completed,
+                         g.count, g.count == 1 ? "" : "s"));
+      faulted = true;
+      roles[r].blocked = false;
+      return false;
+    }
+    if (op.kind == OpKind::ArriveExpectTx)
+      s.tx += op.bytes;
+    s.pending -= op.arrivals;
+    add(r, {Event::Kind::Arrive, now, now, op.barrier, at.slot,
+            model.phasesKnown ? at.phase : s.completed, at.shown, op.label,
+            op.line});
+    maybeComplete(op.barrier, at.slot);
+    return true;
+  }
+
+  /// Copies stream one after another through the SM's share of bandwidth,
+  /// each after its own latency; a multicast one takes none of its own and
+  /// lands with the role's last copy.
+  void issueCopy(int r, const OpAt &at) {
+    const Op &op = at.op;
+    double &busyUntil = copiesBusyUntil[model.roles[r].sm];
+    double done = roles[r].lastCopyDone;
+    if (!op.multicast) {
+      double start = std::max(now + latency.tmaLatency, busyUntil);
+      done = start + double(op.bytes) / latency.tmaBytesPerCycle;
+      busyUntil = done;
+      roles[r].lastCopyDone = done;
+    }
+    schedule({done, 0, -1, op.barrier, at.slot, op.bytes, at.phase, r});
+    add(r, {Event::Kind::Copy, now, now, op.barrier, at.slot, at.phase,
+            at.shown, op.label, op.line});
   }
 
   /// Next op, next step.
