@@ -64,7 +64,7 @@ PY
       if [[ $size == 2048x2048x2048 ]]; then
         cp "$tmp/$name-$size-0.json" "$dir/traces/$name-$size.json" 2>/dev/null || true
       else
-        ls -l "$tmp/$name-$size-0.json" 2>/dev/null | awk '{printf "  (%s: %d MB of trace JSON)\n", "'"$name $size"'", $5/1048576}' >&2
+        { ls -l "$tmp/$name-$size-0.json" 2>/dev/null || true; } | awk '{printf "  (%s: %d MB of trace JSON)\n", "'"$name $size"'", $5/1048576}' >&2
       fi
       rm -f "$tmp/$name-$size-"*.json
     done
