@@ -10,6 +10,10 @@
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --stop-after=klx-to-nvgpu --emit=mlir | FileCheck %s --check-prefix=DEFERRED
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir -D deferred_release=0 --stop-after=klx-to-nvgpu --emit=mlir | FileCheck %s --check-prefix=NOTDEFERRED
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --stop-after=klx-persistent --emit=mlir | sed -e 's/klx.pipeline stages(4)/klx.pipeline stages(3)/' | not klx-opt --klx-to-nvgpu 2>&1 | FileCheck %s --check-prefix=STAGES
+// Roles klx-to-nvgpu cannot lower: consumers on part of their warpgroups,
+// a producer of two warps.
+// RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --stop-after=klx-persistent --emit=mlir | sed -e 's/consumer warpgroups \[0, 1\] warps \[0, 1, 2, 3\]/consumer warpgroups [0, 1] warps [0, 1]/' | not klx-opt --klx-to-nvgpu 2>&1 | FileCheck %s --check-prefix=PARTWARPS
+// RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --stop-after=klx-persistent --emit=mlir | sed -e 's/producer warpgroups \[2\] warps \[0\]/producer warpgroups [2] warps [0, 1]/' | not klx-opt --klx-to-nvgpu 2>&1 | FileCheck %s --check-prefix=PRODUCERWARPS
 // STAGES: error: 'klx.pipeline' op has 3 stages, the schedule 4: klx-to-nvgpu sizes shared memory by the schedule
 
 // CHECK: module attributes {gpu.container_module
@@ -69,3 +73,6 @@
 // DEFERRED: nvvm.wgmma.wait.group.sync.aligned 0
 // NOTDEFERRED: nvgpu.warpgroup.mma {{.*}} {transposeB, waitGroup = 0 : i64}
 // NOTDEFERRED-NOT: nvvm.wgmma.wait.group.sync.aligned
+
+// PARTWARPS: error: 'klx.role' op klx-to-nvgpu lowers consumers that use all four warps of their warpgroups
+// PRODUCERWARPS: error: 'klx.role' op klx-to-nvgpu lowers producer roles of one warp each on the last warpgroup

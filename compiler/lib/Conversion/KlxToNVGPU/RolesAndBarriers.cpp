@@ -162,9 +162,17 @@ void nvgpu_lowering::releaseAcrossCluster(Lowering &l, Location loc,
                                  /*relaxed=*/false);
 }
 
-// Several producers share the producer warpgroup, one warp each.
-LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
-  SmallVector<RoleOp> producers, consumerRoles;
+namespace {
+
+/// A warp-specialized kernel's roles, as klx-to-nvgpu lowers them: one or
+/// more producers of one warp each on the last warpgroup, and consumers
+/// on warpgroups 0..consumers-1 in order.
+struct LoweredRoles {
+  SmallVector<RoleOp> producers, consumers;
+};
+
+FailureOr<LoweredRoles> lowerableRoles(Lowering &l, WarpSpecializeOp roles) {
+  LoweredRoles out;
   int64_t consumers = l.schedule.getConsumers();
   SmallVector<int64_t> consumerGroups;
   for (RoleOp role : roles.getBody().front().getOps<RoleOp>()) {
@@ -173,7 +181,7 @@ LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
         return role.emitOpError("klx-to-nvgpu lowers consumers that use all "
                                 "four warps of their warpgroups (wgmma is a "
                                 "warpgroup instruction)");
-      consumerRoles.push_back(role);
+      out.consumers.push_back(role);
       consumerGroups.append(role.getWarpgroups().begin(),
                             role.getWarpgroups().end());
       continue;
@@ -185,91 +193,117 @@ LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
                               "warp each on the last warpgroup, and one "
                               "consumer role");
     // The verifier makes roles that share a warpgroup agree on regs.
-    producers.push_back(role);
+    out.producers.push_back(role);
   }
   bool inOrder = consumerGroups.size() == size_t(consumers);
   for (size_t i = 0; inOrder && i < consumerGroups.size(); ++i)
     inOrder = consumerGroups[i] == int64_t(i);
-  if (producers.empty() || consumerRoles.empty() || !inOrder)
+  if (out.producers.empty() || out.consumers.empty() || !inOrder)
     return roles.emitOpError("klx-to-nvgpu lowers producer roles on the "
                              "last warpgroup and one consumer role on "
                              "warpgroups 0..consumers-1 (the epilogue's "
                              "nvgpu.warpgroup.mma.store places rows by the "
                              "warp's index in the CTA)");
-  OpBuilder &b = l.b;
-  Location loc = roles.getLoc();
-  b.setInsertionPoint(roles);
-  // `.maxntid` and `.minnctapersm 1` cap the registers at entry.
-  int64_t entry = registerCapAtEntry(unsigned(l.schedule.threads()), 1);
-  auto setRegisters = [&](RoleOp role) {
-    auto action = int64_t(role.getRegs()) < entry
-                      ? NVVM::SetMaxRegisterAction::decrease
-                      : NVVM::SetMaxRegisterAction::increase;
-    NVVM::SetMaxRegisterOp::create(b, role.getLoc(), uint32_t(role.getRegs()),
-                                   action);
-  };
-  auto equals = [&](Value x, int64_t v) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x,
-                                 l.index(loc, v));
-  };
-  auto moveBody = [](RoleOp role, Block &into) {
-    into.getOperations().splice(std::prev(into.end()),
-                                role.getBody().front().getOperations());
-  };
-  auto branch = scf::IfOp::create(b, loc, equals(l.warpgroup, consumers),
-                                  /*withElse=*/true);
-  // The role names outlive the klx ops, for the role tree of later passes.
-  std::string producerName =
-      producers.size() == 1 ? producers.front().getName().str() : "producers";
-  std::string consumerName = consumerRoles.size() == 1
-                                 ? consumerRoles.front().getName().str()
-                                 : "consumers";
-  branch->setAttr(kRoleNamesAttrName,
-                  b.getStrArrayAttr({producerName, consumerName}));
+  return out;
+}
 
-  // Producers: one elected thread of each producer's warp runs its body.
-  b.setInsertionPointToStart(&branch.getThenRegion().front());
-  setRegisters(producers.front());
+/// `role`'s setmaxnreg: down or up from the cap at entry (`.maxntid` and
+/// `.minnctapersm 1` set it).
+void setRegisters(Lowering &l, RoleOp role) {
+  int64_t entry = registerCapAtEntry(unsigned(l.schedule.threads()), 1);
+  auto action = int64_t(role.getRegs()) < entry
+                    ? NVVM::SetMaxRegisterAction::decrease
+                    : NVVM::SetMaxRegisterAction::increase;
+  NVVM::SetMaxRegisterOp::create(l.b, role.getLoc(), uint32_t(role.getRegs()),
+                                 action);
+}
+
+Value equals(Lowering &l, Location loc, Value x, int64_t v) {
+  return arith::CmpIOp::create(l.b, loc, arith::CmpIPredicate::eq, x,
+                               l.index(loc, v));
+}
+
+/// Moves `role`'s ops to the end of `into`, before its terminator.
+void moveBody(RoleOp role, Block &into) {
+  into.getOperations().splice(std::prev(into.end()),
+                              role.getBody().front().getOperations());
+}
+
+/// Producers (the builder at the start of their branch): one elected
+/// thread of each producer's warp runs its body.
+void lowerProducers(Lowering &l, Location loc, ArrayRef<RoleOp> producers) {
+  OpBuilder &b = l.b;
+  setRegisters(l, producers.front());
   Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
   if (producers.size() == 1) {
     // Lane 0 of the role's warp.
-    int64_t first = 32 * producers.front().getWarps()[0];
-    auto elected = scf::IfOp::create(b, loc, equals(inGroup, first),
+    RoleOp producer = producers.front();
+    int64_t first = 32 * producer.getWarps()[0];
+    auto elected = scf::IfOp::create(b, loc, equals(l, loc, inGroup, first),
                                      /*withElse=*/false);
     moveBody(producers.front(), elected.getThenRegion().front());
-  } else {
-    Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
-    Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
-    for (RoleOp producer : producers) {
-      auto ownWarp =
-          scf::IfOp::create(b, loc, equals(warp, producer.getWarps()[0]),
-                            /*withElse=*/false);
-      ownWarp->setAttr(kRoleNamesAttrName,
-                       b.getStrArrayAttr({producer.getName(), ""}));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ownWarp.getThenRegion().front());
-      auto elected = scf::IfOp::create(b, loc, equals(lane, 0),
-                                       /*withElse=*/false);
-      moveBody(producer, elected.getThenRegion().front());
-    }
+    return;
   }
+  // Several producers share the producer warpgroup, one warp each.
+  Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  for (RoleOp producer : producers) {
+    auto ownWarp =
+        scf::IfOp::create(b, loc, equals(l, loc, warp, producer.getWarps()[0]),
+                          /*withElse=*/false);
+    ownWarp->setAttr(kRoleNamesAttrName,
+                     b.getStrArrayAttr({producer.getName(), ""}));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ownWarp.getThenRegion().front());
+    auto elected = scf::IfOp::create(b, loc, equals(l, loc, lane, 0),
+                                     /*withElse=*/false);
+    moveBody(producer, elected.getThenRegion().front());
+  }
+}
 
-  // Consumers: one setmaxnreg for all of them; ping-pong consumers then
-  // branch on their own warpgroup.
-  b.setInsertionPointToStart(&branch.getElseRegion().front());
-  setRegisters(consumerRoles.front());
-  if (consumerRoles.size() == 1) {
-    moveBody(consumerRoles.front(), branch.getElseRegion().front());
-  } else {
-    for (RoleOp consumer : consumerRoles) {
-      auto own = scf::IfOp::create(
-          b, loc, equals(l.warpgroup, consumer.getWarpgroups()[0]),
-          /*withElse=*/false);
-      own->setAttr(kRoleNamesAttrName,
-                   b.getStrArrayAttr({consumer.getName(), ""}));
-      moveBody(consumer, own.getThenRegion().front());
-    }
+/// Consumers (the builder at the start of `branch`, their block): one
+/// setmaxnreg for all of them; ping-pong consumers then branch on their
+/// own warpgroup.
+void lowerConsumers(Lowering &l, Location loc, ArrayRef<RoleOp> consumers,
+                    Block &branch) {
+  OpBuilder &b = l.b;
+  setRegisters(l, consumers.front());
+  if (consumers.size() == 1)
+    return moveBody(consumers.front(), branch);
+  for (RoleOp consumer : consumers) {
+    auto own = scf::IfOp::create(
+        b, loc, equals(l, loc, l.warpgroup, consumer.getWarpgroups()[0]),
+        /*withElse=*/false);
+    own->setAttr(kRoleNamesAttrName,
+                 b.getStrArrayAttr({consumer.getName(), ""}));
+    moveBody(consumer, own.getThenRegion().front());
   }
+}
+
+} // namespace
+
+LogicalResult nvgpu_lowering::lowerRoles(Lowering &l, WarpSpecializeOp roles) {
+  FailureOr<LoweredRoles> split = lowerableRoles(l, roles);
+  if (failed(split))
+    return failure();
+  OpBuilder &b = l.b;
+  Location loc = roles.getLoc();
+  b.setInsertionPoint(roles);
+  auto branch = scf::IfOp::create(
+      b, loc, equals(l, loc, l.warpgroup, l.schedule.getConsumers()),
+      /*withElse=*/true);
+  // The role names outlive the klx ops, for the role tree of later passes.
+  auto nameOf = [](ArrayRef<RoleOp> roles, const char *several) {
+    RoleOp first = roles.front();
+    return roles.size() == 1 ? first.getName().str() : std::string(several);
+  };
+  branch->setAttr(kRoleNamesAttrName,
+                  b.getStrArrayAttr({nameOf(split->producers, "producers"),
+                                     nameOf(split->consumers, "consumers")}));
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  lowerProducers(l, loc, split->producers);
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  lowerConsumers(l, loc, split->consumers, branch.getElseRegion().front());
   roles.erase();
   return success();
 }
