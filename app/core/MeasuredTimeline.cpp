@@ -324,6 +324,28 @@ bool MeasuredTimeline::recordedFromKlx(
          sorted(defines) == sorted(definesNow);
 }
 
+std::string MeasuredTimeline::notRecordedFrom(
+    const std::string &modelKernel, const std::string &file,
+    const std::vector<std::pair<std::string, std::string>> &definesNow,
+    const std::string &digest) const {
+  if (!source.empty())
+    return "the trace is " + source + ", of " +
+           (kernel.empty() ? "a kernel" : "@" + kernel) +
+           ", not of a kernel klx compiled";
+  if (!sameText(digest))
+    return "the trace was recorded from another text of " + buildName() +
+           " (edited since)";
+  if (recordedFromKlx(modelKernel, file, definesNow, digest))
+    return "";
+  std::string now = "@" + modelKernel + " of " + file;
+  for (const auto &[name, value] : definesNow)
+    now += " -D " + name + "=" + value;
+  std::string recorded = "@" + (kernel.empty() ? "?" : kernel);
+  if (!buildName().empty())
+    recorded += " of " + buildName();
+  return "the trace is of " + recorded + "; the kernel compiled now is " + now;
+}
+
 std::string MeasuredTimeline::buildName() const {
   if (!knowsBuild)
     return "";

@@ -101,6 +101,13 @@ struct MeasuredTimeline {
   bool sameText(const std::string &digest) const {
     return sourceDigest.empty() || digest.empty() || sourceDigest == digest;
   }
+  /// Why the trace is not what recordedFromKlx asks ("the trace was
+  /// recorded from another text of gemm_ws_persistent.mlir (edited
+  /// since)"), or "" when it is.
+  std::string notRecordedFrom(
+      const std::string &modelKernel, const std::string &file,
+      const std::vector<std::pair<std::string, std::string>> &defines,
+      const std::string &digest) const;
   /// "gemm_pingpong.mlir -D stages=3", or "" when the trace does not say.
   std::string buildName() const;
   const MeasuredCta *findCta(int64_t cta) const;

@@ -28,32 +28,9 @@ const TimelineView *modelToCompare(const AppState &state,
     why = "the kernel compiled now has no simulated timeline";
     return nullptr;
   }
-  if (!t.source.empty()) {
-    why = "the trace is " + t.source + ", of " +
-          (t.kernel.empty() ? "a kernel" : "@" + t.kernel) +
-          ", not of a kernel klx compiled";
-    return nullptr;
-  }
-  const std::string &digest = state.lastGoodTimeline->sourceDigest;
-  if (!t.sameText(digest)) {
-    why = "the trace was recorded from another text of " + t.buildName() +
-          " (edited since): the model of the text compiled now is not put "
-          "beside it";
-    return nullptr;
-  }
-  if (!t.recordedFromKlx(view.kernel, state.source.path, state.defines,
-                         digest)) {
-    std::string now = "@" + view.kernel + " of " + state.source.path;
-    for (const auto &[name, value] : state.defines)
-      now += " -D " + name + "=" + value;
-    std::string recorded = "@" + (t.kernel.empty() ? "?" : t.kernel);
-    if (!t.buildName().empty())
-      recorded += " of " + t.buildName();
-    why = "the trace is of " + recorded + "; the kernel compiled now is " + now;
-    return nullptr;
-  }
-  why.clear();
-  return &view;
+  why = t.notRecordedFrom(view.kernel, state.source.path, state.defines,
+                          state.lastGoodTimeline->sourceDigest);
+  return why.empty() ? &view : nullptr;
 }
 
 void ModelComparison::update(const std::string &traceKey,

@@ -98,19 +98,29 @@ private:
                           GpuLanes::get().whyNot().c_str());
     const MeasuredTimeline *measured = nullptr;
     // The latest recording, where it is of this kernel (a Proton trace,
-    // or one of another kernel, opened since, is not).
+    // or one of another kernel or text, opened since, is not: say so).
     for (auto it = state.gpuRuns.rbegin();
          it != state.gpuRuns.rend() && !counter; ++it)
       if (it->measured) {
-        if (it->measured->recordedFromKlx(view.kernel, state.source.path,
-                                          state.defines,
-                                          timelines.sourceDigest))
+        std::string why = it->measured->notRecordedFrom(
+            view.kernel, state.source.path, state.defines,
+            timelines.sourceDigest);
+        if (why.empty())
           measured = it->measured.get();
+        else
+          drawNoGpuLanes(why);
         break;
       }
     drawLanes(state, view, measured, commands, counter ? "move" : "cycles");
     if (counter)
       drawMoves(state, simulated, commands);
+  }
+
+  /// One line where the GPU's lanes would be, and why they are not.
+  static void drawNoGpuLanes(const std::string &why) {
+    ImGui::TextDisabled("(no GPU lanes beside the model)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", why.c_str());
   }
 
   /// With models at more than one step (klx's own, and the one read from

@@ -301,6 +301,17 @@ TEST_CASE("Measured pane: a trace says which build of which kernel it is",
   CHECK_FALSE(t->sameText("xxh3:00000000000000bb"));
   CHECK_FALSE(t->recordedFromKlx("gemm", "gemm_pingpong.mlir", same,
                                  "xxh3:00000000000000bb"));
+  // What the panes say where they leave the model or the GPU's lanes out.
+  CHECK(t->notRecordedFrom("gemm", "gemm_pingpong.mlir", same,
+                           "xxh3:00000000000000aa") == "");
+  CHECK(t->notRecordedFrom("gemm", "gemm_pingpong.mlir", same,
+                           "xxh3:00000000000000bb") ==
+        "the trace was recorded from another text of gemm_pingpong.mlir -D "
+        "dtype=bf16 -D stages=3 (edited since)");
+  CHECK(t->notRecordedFrom("gemm", "gemm_two_producers.mlir", {}, "") ==
+        "the trace is of @gemm of gemm_pingpong.mlir -D dtype=bf16 -D "
+        "stages=3; the kernel compiled now is @gemm of "
+        "gemm_two_producers.mlir");
 }
 
 TEST_CASE("Measured pane: a trace Proton's intra-kernel profiler wrote",
@@ -321,6 +332,8 @@ TEST_CASE("Measured pane: a trace Proton's intra-kernel profiler wrote",
   REQUIRE(t);
   CHECK(t->clockKHz == 1e6);
   CHECK(t->source.find("Proton") != std::string::npos);
+  CHECK(t->notRecordedFrom("add", "add.mlir", {}, "")
+            .find(", not of a kernel klx compiled") != std::string::npos);
   REQUIRE(t->sms.size() == 2);
   CHECK(t->sms[0].name == "SM 3");
   REQUIRE(t->sms[0].events.size() == 1);
