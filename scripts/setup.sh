@@ -13,8 +13,9 @@ packages=(
   cmake ninja-build python3
   # klx-run's JSON (header only)
   nlohmann-json3-dev
-  # window: GLFW + OpenGL 3 + Dear ImGui 1.86 (+ stb for PNG), a mono font
-  libglfw3-dev libimgui-dev libstb-dev libgl-dev fonts-dejavu-core
+  # window: GLFW + OpenGL 3 + Dear ImGui 1.86 (+ stb for PNG), a mono font;
+  # EGL for klx-bench-lanes-egl (the lanes measured with no display)
+  libglfw3-dev libimgui-dev libstb-dev libgl-dev libegl-dev fonts-dejavu-core
   # tests: Catch2, and a real window under Xvfb rendered by Mesa, driven
   # with the mouse and keys (xdotool) and its clipboard read (xclip)
   catch2 xvfb xauth libgl1-mesa-dri xdotool xclip

@@ -1,15 +1,13 @@
-//===- GlFunctions.cpp - Loading OpenGL 3.3 through GLFW ------------------===//
+//===- GlFunctions.cpp - Loading OpenGL 3.3 from the current context ------===//
 
 #include "render/GlFunctions.h"
 
-#include <GLFW/glfw3.h>
-
 using namespace klx::app;
 
-bool GlFunctions::load(std::string &error) {
+bool GlFunctions::load(GetGlProc getProc, std::string &error) {
   std::string missing;
 #define KLX_GL_LOAD(type, name)                                                \
-  name = reinterpret_cast<type>(glfwGetProcAddress("gl" #name));               \
+  name = reinterpret_cast<type>(getProc("gl" #name));                          \
   if (!name)                                                                   \
     missing += std::string(missing.empty() ? "" : ", ") + "gl" #name;
   KLX_GL_FUNCTIONS(KLX_GL_LOAD)

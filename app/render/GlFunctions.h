@@ -2,9 +2,11 @@
 //
 // ImGui's OpenGL backend loads only what it needs; klx's own drawing
 // (instanced timeline lanes, LaneRenderer) needs instancing, timer
-// queries and framebuffers as well, loaded here through GLFW from the
-// current context. Missing entry points are named, so a window without
-// OpenGL 3.3 can say why it draws the slower way.
+// queries and framebuffers as well, loaded here from the current context
+// through the loader its maker gives (glfwGetProcAddress in the window,
+// eglGetProcAddress in klx-bench-lanes-egl): render/ knows no windowing
+// library. Missing entry points are named, so a window without OpenGL
+// 3.3 can say why it draws the slower way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,11 @@
 #include <string>
 
 namespace klx::app {
+
+/// How a context gives its entry points: glfwGetProcAddress and
+/// eglGetProcAddress both are one.
+using GlProc = void (*)();
+using GetGlProc = GlProc (*)(const char *name);
 
 struct GlFunctions {
 #define KLX_GL_FUNCTIONS(X)                                                    \
@@ -79,9 +86,10 @@ struct GlFunctions {
   KLX_GL_FUNCTIONS(KLX_GL_FIELD)
 #undef KLX_GL_FIELD
 
-  /// Loads every entry point from the current context. On failure returns
-  /// false and says which are missing and what version the context has.
-  bool load(std::string &error);
+  /// Loads every entry point from the current context through `getProc`.
+  /// On failure returns false and says which are missing and what version
+  /// the context has.
+  bool load(GetGlProc getProc, std::string &error);
   /// "OpenGL 4.5 (Core Profile) Mesa 22.3.6, llvmpipe (LLVM 15.0.6, 256
   /// bits)": what draws, for benchmarks and messages.
   std::string describe() const;

@@ -7,10 +7,11 @@
 
 using namespace klx::app;
 
-llvm::Expected<std::shared_ptr<const LaneProgram>> LaneProgram::create() {
+llvm::Expected<std::shared_ptr<const LaneProgram>>
+LaneProgram::create(GetGlProc getProc) {
   std::shared_ptr<LaneProgram> p(new LaneProgram());
   std::string error;
-  if (!p->functions.load(error))
+  if (!p->functions.load(getProc, error))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
   const GlFunctions &gl = p->functions;
   llvm::Expected<GLuint> program = buildProgram(

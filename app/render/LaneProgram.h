@@ -21,9 +21,11 @@ namespace klx::app {
 
 class LaneProgram {
 public:
-  /// Loads OpenGL 3.3 from the current context and builds the shaders;
-  /// an error says what is missing or which shader line failed.
-  static llvm::Expected<std::shared_ptr<const LaneProgram>> create();
+  /// Loads OpenGL 3.3 from the current context (through `getProc`) and
+  /// builds the shaders; an error says what is missing or which shader
+  /// line failed.
+  static llvm::Expected<std::shared_ptr<const LaneProgram>>
+  create(GetGlProc getProc);
   ~LaneProgram();
   LaneProgram(const LaneProgram &) = delete;
   LaneProgram &operator=(const LaneProgram &) = delete;

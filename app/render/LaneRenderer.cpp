@@ -27,9 +27,10 @@ LaneRenderer::create(std::shared_ptr<const LaneProgram> program) {
   return r;
 }
 
-llvm::Expected<std::unique_ptr<LaneRenderer>> LaneRenderer::create() {
+llvm::Expected<std::unique_ptr<LaneRenderer>>
+LaneRenderer::create(GetGlProc getProc) {
   llvm::Expected<std::shared_ptr<const LaneProgram>> program =
-      LaneProgram::create();
+      LaneProgram::create(getProc);
   if (!program)
     return program.takeError();
   return create(std::move(*program));

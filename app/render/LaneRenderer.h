@@ -66,13 +66,14 @@ public:
   /// ... with a program of its own (benchmarks, tests): an error says
   /// what is missing or which shader line failed, and the caller draws
   /// the slower way.
-  static llvm::Expected<std::unique_ptr<LaneRenderer>> create();
+  static llvm::Expected<std::unique_ptr<LaneRenderer>>
+  create(GetGlProc getProc);
   ~LaneRenderer();
 
   /// What the GPU buffer will hold: the events sorted, their levels of
-  /// detail. Made without OpenGL, so on any thread: for millions of
-  /// events it takes seconds, which GpuLanes spends off the GUI thread.
-  struct Prepared;
+  /// detail (Prepared, above). Made without OpenGL, so on any thread:
+  /// for millions of events it takes seconds, which GpuLanes spends off
+  /// the GUI thread.
   static std::shared_ptr<const Prepared>
   prepare(const std::vector<LaneEvent> &events);
   /// Replaces the events on the GPU (once per change of data, not per

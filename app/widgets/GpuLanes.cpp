@@ -4,6 +4,8 @@
 
 #include "render/Window.h"
 
+#include <GLFW/glfw3.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -32,7 +34,7 @@ bool GpuLanes::available() {
     }
     // Loads OpenGL 3.3 and compiles the shaders, once for every set.
     llvm::Expected<std::shared_ptr<const LaneProgram>> made =
-        LaneProgram::create();
+        LaneProgram::create(glfwGetProcAddress);
     if (!made) {
       why = llvm::toString(made.takeError());
       return false;

@@ -80,7 +80,8 @@ std::vector<uint32_t> render(LaneRenderer &lanes, LaneRenderer::View view) {
 
 /// A renderer on the current context, or the test fails with why not.
 std::unique_ptr<LaneRenderer> makeRenderer() {
-  llvm::Expected<std::unique_ptr<LaneRenderer>> made = LaneRenderer::create();
+  llvm::Expected<std::unique_ptr<LaneRenderer>> made =
+      LaneRenderer::create(glfwGetProcAddress);
   if (!made)
     FAIL(llvm::toString(made.takeError()));
   return std::move(*made);
@@ -178,7 +179,7 @@ TEST_CASE("lanes: a shader that does not compile says where", "[gui][lanes]") {
   Context context;
   GlFunctions gl;
   std::string error;
-  REQUIRE(gl.load(error));
+  REQUIRE(gl.load(glfwGetProcAddress, error));
   CHECK(embeddedShader("shaders/lanes.vert"));
   CHECK(embeddedShader("shaders/lanes.frag"));
   CHECK_FALSE(embeddedShader("shaders/none.vert"));
