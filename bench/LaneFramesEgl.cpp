@@ -1,13 +1,15 @@
 //===- LaneFramesEgl.cpp - Timeline lanes on a GPU with no display --------===//
 //
 // klx-bench-lanes without a window: an OpenGL 3.3 core context on an EGL
-// pbuffer, from the first EGL device (EGL_EXT_platform_device: a GPU
-// server's card, no X server) or else the default display (Mesa, with
-// EGL_PLATFORM=surfaceless). It links the lanes' renderer and LLVMSupport
-// alone, no MLIR, so it can be carried to a machine that has the card's
-// driver and nothing of klx. LaneBench.h says what it measures.
+// pbuffer, from EGL device N (EGL_EXT_platform_device: a GPU server's
+// card, no X server; the first unless --device=N) or else the default
+// display. It links the lanes' renderer and LLVMSupport alone, no MLIR,
+// so it can be carried to a machine with the card's driver (its EGL
+// vendor library) and nothing of klx. The renderer it found is printed
+// first: where a driver lists Mesa's software device too, that line says
+// which one was measured. LaneBench.h says what it measures.
 //
-// usage: klx-bench-lanes-egl [--frames=N]
+// usage: klx-bench-lanes-egl [--frames=N] [--device=N]
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,14 +18,18 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
 using namespace klx::app;
 
 namespace {
 
 constexpr int kWidth = 1920, kHeight = 1080;
 
-/// The first EGL device's display, else the default one.
-EGLDisplay openDisplay(std::string &how) {
+/// EGL device `wanted`'s display, else the default one.
+EGLDisplay openDisplay(int wanted, std::string &how) {
   auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(
       eglGetProcAddress("eglQueryDevicesEXT"));
   auto platformDisplay = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
@@ -31,11 +37,12 @@ EGLDisplay openDisplay(std::string &how) {
   EGLDeviceEXT devices[8];
   EGLint count = 0;
   if (queryDevices && platformDisplay && queryDevices(8, devices, &count) &&
-      count > 0) {
+      wanted < count) {
     EGLDisplay display =
-        platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
+        platformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[wanted], nullptr);
     if (display != EGL_NO_DISPLAY && eglInitialize(display, nullptr, nullptr)) {
-      how = "EGL device 0 of " + std::to_string(count);
+      how = "EGL device " + std::to_string(wanted) + " of " +
+            std::to_string(count);
       return display;
     }
   }
@@ -44,6 +51,11 @@ EGLDisplay openDisplay(std::string &how) {
     how = "EGL's default display";
     return display;
   }
+  how = "no EGL display: device " + std::to_string(wanted) +
+        (wanted < count
+             ? " did not initialise"
+             : " is not among the " + std::to_string(count) + " EGL devices") +
+        ", and the default display did not initialise";
   return EGL_NO_DISPLAY;
 }
 
@@ -94,11 +106,14 @@ bool makeContext(EGLDisplay display, EGLSurface &surface, std::string &error) {
 
 int main(int argc, char **argv) {
   int frames = klx::bench::framesArgument(argc, argv);
+  int device = 0;
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--device=", 9) == 0)
+      device = std::max(0, std::atoi(argv[i] + 9));
   std::string how, error;
-  EGLDisplay display = openDisplay(how);
+  EGLDisplay display = openDisplay(device, how);
   if (display == EGL_NO_DISPLAY) {
-    llvm::errs() << "klx-bench-lanes-egl: no EGL display (no EGL device, and "
-                    "the default display did not initialise)\n";
+    llvm::errs() << "klx-bench-lanes-egl: " << how << "\n";
     return 2;
   }
   EGLSurface surface = EGL_NO_SURFACE;

@@ -332,18 +332,22 @@ std::string MeasuredTimeline::notRecordedFrom(
     return "the trace is " + source + ", of " +
            (kernel.empty() ? "a kernel" : "@" + kernel) +
            ", not of a kernel klx compiled";
+  // Another kernel, file or -D values first: two files' texts differ too,
+  // and "edited since" is for the same build's text alone.
+  if (!recordedFromKlx(modelKernel, file, definesNow)) {
+    std::string now = "@" + modelKernel + " of " + file;
+    for (const auto &[name, value] : definesNow)
+      now += " -D " + name + "=" + value;
+    std::string recorded = "@" + (kernel.empty() ? "?" : kernel);
+    if (!buildName().empty())
+      recorded += " of " + buildName();
+    return "the trace is of " + recorded + "; the kernel compiled now is " +
+           now;
+  }
   if (!sameText(digest))
     return "the trace was recorded from another text of " + buildName() +
            " (edited since)";
-  if (recordedFromKlx(modelKernel, file, definesNow, digest))
-    return "";
-  std::string now = "@" + modelKernel + " of " + file;
-  for (const auto &[name, value] : definesNow)
-    now += " -D " + name + "=" + value;
-  std::string recorded = "@" + (kernel.empty() ? "?" : kernel);
-  if (!buildName().empty())
-    recorded += " of " + buildName();
-  return "the trace is of " + recorded + "; the kernel compiled now is " + now;
+  return "";
 }
 
 std::string MeasuredTimeline::buildName() const {

@@ -164,6 +164,7 @@ static void nameLaneColours(TimelineView &view, const PipelineRun &run) {
 TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
                                            int64_t verifyStates) {
   TimelineViews result;
+  result.file = run.fileName;
   result.sourceDigest = sourceDigest(run.source);
   int preferred = run.timelineStep();
   for (int i = 0; i < int(run.snapshots.size()); ++i) {

@@ -94,8 +94,13 @@ struct TimelineView {
 /// one view saying why.
 struct TimelineViews {
   std::vector<TimelineView> views;
-  /// sourceDigest() of the text the models were compiled from: a recording
-  /// is of these models only if it says the same digest.
+  /// What the models were compiled from: the file, its -D values and
+  /// sourceDigest() of its text. A recording is of these models only if it
+  /// says the same (MeasuredTimeline::notRecordedFrom); while the kernel
+  /// has errors the last good models are of an earlier build than the
+  /// window's file and -D values.
+  std::string file;
+  std::vector<std::pair<std::string, std::string>> defines;
   std::string sourceDigest;
   size_t preferred = 0;
 

@@ -28,8 +28,9 @@ const TimelineView *modelToCompare(const AppState &state,
     why = "the kernel compiled now has no simulated timeline";
     return nullptr;
   }
-  why = t.notRecordedFrom(view.kernel, state.source.path, state.defines,
-                          state.lastGoodTimeline->sourceDigest);
+  const TimelineViews &models = *state.lastGoodTimeline;
+  why = t.notRecordedFrom(view.kernel, models.file, models.defines,
+                          models.sourceDigest);
   return why.empty() ? &view : nullptr;
 }
 

@@ -173,8 +173,9 @@ private:
     const MeasuredEvent *box = cta ? ctaBox(t, cta->cta) : nullptr;
     bool withModel = model && showModel && box;
     float avail = ImGui::GetContentRegionAvail().y;
-    float reserve =
-        withModel ? modelReserve(avail, modelLanesHeight(*model), *cta) : 0;
+    float reserve = withModel ? modelReserve(avail, modelLanesHeight(*model),
+                                             *cta, t.sms.size())
+                              : 0;
     // The SMs take a little over half of what the model's lanes leave.
     float smHeight = cta ? (avail - reserve) * 0.55f : avail;
     shownCta = cta ? cta->cta : -1;
@@ -222,13 +223,18 @@ private:
   /// scrolling, and the SMs keep their room. (Decided before the SMs are
   /// drawn: decided after, the SMs gave up room for lanes below the fold.)
   static float modelReserve(float avail, float modelHeight,
-                            const MeasuredCta &cta) {
-    // As drawCtaLanes sizes them: a line of text each, and the two lines
-    // above them (the CTA's and the legend's).
-    float warpsNeed =
-        float(cta.warps.size()) * (ImGui::GetTextLineHeight() + 2) +
-        2 * ImGui::GetTextLineHeightWithSpacing();
-    return (avail - modelHeight) * 0.45f < warpsNeed ? 0 : modelHeight;
+                            const MeasuredCta &cta, size_t smCount) {
+    // What drawSmLanes takes of its share: at least a pixel per SM and
+    // the axis, and the spacing after them.
+    float axis = ImGui::GetTextLineHeightWithSpacing();
+    float sms = std::max((avail - modelHeight) * 0.55f, float(smCount) + axis) +
+                ImGui::GetStyle().ItemSpacing.y;
+    // The CTA's line (its checkbox a frame high), the legend's, the line
+    // drawCtaLanes keeps above the lanes, and a line of text per warp.
+    float warps = ImGui::GetFrameHeightWithSpacing() +
+                  2 * ImGui::GetTextLineHeightWithSpacing() +
+                  float(cta.warps.size()) * (ImGui::GetTextLineHeight() + 2);
+    return avail - modelHeight - sms < warps ? 0 : modelHeight;
   }
 
   /// CTA `cta`'s box among the SMs and its SM's lane, or null.

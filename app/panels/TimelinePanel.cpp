@@ -103,7 +103,7 @@ private:
          it != state.gpuRuns.rend() && !counter; ++it)
       if (it->measured) {
         std::string why = it->measured->notRecordedFrom(
-            view.kernel, state.source.path, state.defines,
+            view.kernel, timelines.file, timelines.defines,
             timelines.sourceDigest);
         if (why.empty())
           measured = it->measured.get();

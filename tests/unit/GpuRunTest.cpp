@@ -308,7 +308,8 @@ TEST_CASE("Measured pane: a trace says which build of which kernel it is",
                            "xxh3:00000000000000bb") ==
         "the trace was recorded from another text of gemm_pingpong.mlir -D "
         "dtype=bf16 -D stages=3 (edited since)");
-  CHECK(t->notRecordedFrom("gemm", "gemm_two_producers.mlir", {}, "") ==
+  CHECK(t->notRecordedFrom("gemm", "gemm_two_producers.mlir", {},
+                           "xxh3:00000000000000cc") ==
         "the trace is of @gemm of gemm_pingpong.mlir -D dtype=bf16 -D "
         "stages=3; the kernel compiled now is @gemm of "
         "gemm_two_producers.mlir");

@@ -121,7 +121,6 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {bf::kVersionKey, bf::kVersion},
       {bf::kSource, bundle.source},
       {bf::kDefines, std::move(defines)},
-      {bf::kSourceDigest, bundle.sourceDigest},
       {bf::kTarget, bundle.target},
       {bf::kBinary, bundle.isAmd() ? "kernel.hsaco" : "kernel.cubin"},
       {bf::kEntry, launch.entry},
@@ -133,6 +132,8 @@ std::string klx::bundleManifest(const BundleContents &bundle) {
       {bf::kParams, std::move(params)},
       {bf::kAbi, llvm::json::Array(launch.abi)},
   };
+  if (!bundle.sourceDigest.empty())
+    manifest[bf::kSourceDigest] = bundle.sourceDigest;
   if (!launch.gather) {
     manifest[bf::kTile] = array(launch.tile);
     manifest[bf::kClusterTiles] = array(launch.clusterTiles);

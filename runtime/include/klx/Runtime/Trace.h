@@ -111,9 +111,10 @@ TraceSummary summarizeTrace(const std::vector<WarpTrace> &warps);
 /// `clockKHz` is stated in otherData (the window turns times into cycles).
 /// `path`'s lines and its chain (as [warp, start us, end us, part] in
 /// "critical_chain") go into otherData for a reader of the file to show,
-/// and `bundle`'s source file and -D values ("source", "defines"): which
-/// build of which kernel was recorded, for the window to tell whether the
-/// kernel it compiles now is the one.
+/// and `bundle`'s source file, -D values and its text's digest ("source",
+/// "defines", "source_digest" where the bundle says one): which build of
+/// which kernel was recorded, for the window to tell whether the kernel
+/// it compiles now is the one.
 std::string chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                             const std::string &kernel, const std::string &note,
                             const std::string &device = "",
