@@ -197,99 +197,112 @@ TraceSummary klx::rt::summarizeTrace(const std::vector<WarpTrace> &warps) {
   return summary;
 }
 
-std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
-                                     const std::string &kernel,
-                                     const std::string &note,
-                                     const std::string &device,
-                                     const CriticalPath *path,
-                                     const Manifest *bundle) {
-  // Written one event at a time: a whole kernel's trace holds millions, too
-  // many to build as one document first.
+namespace {
+
+double us(double ns) { return ns / 1e3; }
+
+/// A Chrome trace written one event at a time: a whole kernel's trace
+/// holds millions, too many to build as one document first.
+struct ChromeWriter {
   std::string out = "{\"traceEvents\":[";
   bool first = true;
-  auto emit = [&](const Json &event) {
+  void emit(const Json &event) {
     out += first ? "" : ",";
     out += dumpJson(event);
     first = false;
-  };
-  auto us = [](double ns) { return ns / 1e3; };
-  // The SMs first: which CTA each ran, and when (waves, the tail).
-  emit({{"name", "process_name"},
-        {"ph", "M"},
-        {"pid", kTraceSmsPid},
-        {"args", {{"name", "SMs"}}}});
-  emit({{"name", "process_sort_index"},
-        {"ph", "M"},
-        {"pid", kTraceSmsPid},
-        {"args", {{"sort_index", -1}}}});
+  }
+};
+
+/// The SMs' process, each SM a thread whose slices are the CTAs it ran
+/// (waves, the tail), and each CTA's own process.
+void writeSms(ChromeWriter &w, const DecodedTrace &trace) {
+  w.emit({{"name", "process_name"},
+          {"ph", "M"},
+          {"pid", kTraceSmsPid},
+          {"args", {{"name", "SMs"}}}});
+  w.emit({{"name", "process_sort_index"},
+          {"ph", "M"},
+          {"pid", kTraceSmsPid},
+          {"args", {{"sort_index", -1}}}});
   std::vector<bool> named;
   for (const CtaTrace &cta : trace.ctas) {
     if (size_t(cta.sm) >= named.size())
       named.resize(size_t(cta.sm) + 1);
     if (!named[size_t(cta.sm)])
-      emit({{"name", "thread_name"},
-            {"ph", "M"},
+      w.emit({{"name", "thread_name"},
+              {"ph", "M"},
+              {"pid", kTraceSmsPid},
+              {"tid", cta.sm},
+              {"args", {{"name", "SM " + std::to_string(cta.sm)}}}});
+    named[size_t(cta.sm)] = true;
+    w.emit({{"name", "CTA " + std::to_string(cta.cta)},
+            {"ph", "X"},
+            {"ts", us(cta.startNs)},
+            {"dur", us(cta.endNs - cta.startNs)},
             {"pid", kTraceSmsPid},
             {"tid", cta.sm},
-            {"args", {{"name", "SM " + std::to_string(cta.sm)}}}});
-    named[size_t(cta.sm)] = true;
-    emit({{"name", "CTA " + std::to_string(cta.cta)},
-          {"ph", "X"},
-          {"ts", us(cta.startNs)},
-          {"dur", us(cta.endNs - cta.startNs)},
-          {"pid", kTraceSmsPid},
-          {"tid", cta.sm},
-          {"args", {{"cta", cta.cta}, {"sm", cta.sm}}}});
-    emit({{"name", "process_name"},
-          {"ph", "M"},
-          {"pid", cta.cta},
-          {"args",
-           {{"name", "CTA " + std::to_string(cta.cta) + " (SM " +
-                         std::to_string(cta.sm) + ")"}}}});
+            {"args", {{"cta", cta.cta}, {"sm", cta.sm}}}});
+    w.emit({{"name", "process_name"},
+            {"ph", "M"},
+            {"pid", cta.cta},
+            {"args",
+             {{"name", "CTA " + std::to_string(cta.cta) + " (SM " +
+                           std::to_string(cta.sm) + ")"}}}});
   }
-  for (const WarpTrace &t : trace.warps) {
-    emit({{"name", "thread_name"},
+}
+
+/// One warp's thread: each wait a slice from its begin to its end, every
+/// other event an instant.
+void writeWarp(ChromeWriter &w, const WarpTrace &t) {
+  w.emit({{"name", "thread_name"},
           {"ph", "M"},
           {"pid", t.cta},
           {"tid", t.warp},
           {"args",
            {{"name", "warp " + std::to_string(t.warp) +
                          (t.role.empty() ? "" : " (" + t.role + ")")}}}});
-    const TraceEvent *open = nullptr;
-    for (const TraceEvent &e : t.events) {
-      if (isWaitBegin(e.kind)) {
-        open = &e;
-        continue;
-      }
-      // An end without its begin (the begin fell past the buffer's end).
-      if (isWaitEnd(e.kind) && (!open || waitEndOf(open->kind) != e.kind)) {
-        open = nullptr;
-        continue;
-      }
-      // "[2]", or "[2] of pipeline 1" where a second producer fills its own.
-      std::string stage =
-          "[" + std::to_string(e.stage) + "]" +
-          (e.pipeline ? " of pipeline " + std::to_string(e.pipeline) : "");
-      if (isWaitEnd(e.kind)) {
-        emit({{"name", "wait " + std::string(waitBarrier(open->kind)) +
+  const TraceEvent *open = nullptr;
+  for (const TraceEvent &e : t.events) {
+    if (isWaitBegin(e.kind)) {
+      open = &e;
+      continue;
+    }
+    // An end without its begin (the begin fell past the buffer's end).
+    if (isWaitEnd(e.kind) && (!open || waitEndOf(open->kind) != e.kind)) {
+      open = nullptr;
+      continue;
+    }
+    // "[2]", or "[2] of pipeline 1" where a second producer fills its own.
+    std::string stage =
+        "[" + std::to_string(e.stage) + "]" +
+        (e.pipeline ? " of pipeline " + std::to_string(e.pipeline) : "");
+    if (isWaitEnd(e.kind)) {
+      w.emit({{"name", "wait " + std::string(waitBarrier(open->kind)) +
                            (e.kind == TraceKind::WaitTurnEnd ? "" : stage)},
               {"ph", "X"},
               {"ts", us(open->ns)},
               {"dur", us(e.ns - open->ns)},
               {"pid", t.cta},
               {"tid", t.warp}});
-        open = nullptr;
-      } else {
-        emit({{"name", std::string(instantName(e.kind)) +
+      open = nullptr;
+    } else {
+      w.emit({{"name", std::string(instantName(e.kind)) +
                            (e.kind == TraceKind::PassTurn ? "" : stage)},
               {"ph", "i"},
               {"s", "t"},
               {"ts", us(e.ns)},
               {"pid", t.cta},
               {"tid", t.warp}});
-      }
     }
   }
+}
+
+/// otherData: the kernel, the clock, the build recorded and klx-run's
+/// critical path.
+Json otherData(const DecodedTrace &trace, double clockKHz,
+               const std::string &kernel, const std::string &note,
+               const std::string &device, const CriticalPath *path,
+               const Manifest *bundle) {
   Json other = {{"kernel", kernel},
                 {"clock", "clock64 cycles at " +
                               std::to_string(int64_t(clockKHz)) +
@@ -316,6 +329,23 @@ std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
                        chainPartKey(link.part)});
     other["critical_chain"] = {{"cta", path->end.cta}, {"links", links}};
   }
-  out += "],\"displayTimeUnit\":\"ns\",\"otherData\":" + dumpJson(other) + "}";
-  return out + "\n";
+  return other;
+}
+
+} // namespace
+
+std::string klx::rt::chromeTraceJson(const DecodedTrace &trace, double clockKHz,
+                                     const std::string &kernel,
+                                     const std::string &note,
+                                     const std::string &device,
+                                     const CriticalPath *path,
+                                     const Manifest *bundle) {
+  ChromeWriter w;
+  writeSms(w, trace);
+  for (const WarpTrace &t : trace.warps)
+    writeWarp(w, t);
+  Json other = otherData(trace, clockKHz, kernel, note, device, path, bundle);
+  w.out +=
+      "],\"displayTimeUnit\":\"ns\",\"otherData\":" + dumpJson(other) + "}";
+  return w.out + "\n";
 }
