@@ -291,50 +291,27 @@ private:
     ImGui::EndChild();
   }
 
-  void drawLanes(const AppState &state, const TimelineView &view,
-                 const MeasuredTimeline *measured, CommandQueue &commands,
-                 const char *unit) {
-    ImDrawList *draw = ImGui::GetWindowDrawList();
-    ImVec2 origin = ImGui::GetCursorScreenPos();
-    float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
-    size_t measuredLanes = measured ? measured->lanes.size() : 0;
-    size_t laneCount = view.lanes.size() + measuredLanes;
-    float legend = drawLaneLegend(nullptr, origin, width);
-    float footer = ImGui::GetTextLineHeightWithSpacing() + legend;
-    // The lanes grow with the pane (up to 2.5 times their height), but
-    // leave the counterexample's moves room below them.
-    float laneH = laneHeight();
-    if (!view.moves && laneCount > 0)
-      laneH = std::clamp((ImGui::GetContentRegionAvail().y - footer) /
-                             float(laneCount),
-                         laneHeight(), laneHeight() * 2.5f);
-    float lanesHeight = laneH * float(laneCount);
-    float height = lanesHeight + footer;
-    ImGui::InvisibleButton("lanes", ImVec2(width, height));
-    bool hovered = ImGui::IsItemHovered();
-    float x0 = origin.x + labelWidth(), x1 = origin.x + width;
-    ImGuiIO &io = ImGui::GetIO();
-    navigate(view, hovered, x0, x1);
+  /// The recording's warps as lanes from `y0` down, labelled "GPU
+  /// producer" and so on; returns the event under `mouse`, if any.
+  const MeasuredEvent *drawMeasuredLanes(ImDrawList *draw,
+                                         const MeasuredTimeline &measured,
+                                         float y0, float left, float x0,
+                                         float x1, float laneH,
+                                         std::optional<ImVec2> mouse) const {
     auto toX = [&](double t) { return window.xOf(t, x0, x1); };
-    draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
-    const sim::Event *under = drawSimulatedLanes(
-        draw, view, origin, width, {window.start, window.end},
-        hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt, laneH);
-    // Measured lanes (klx-run --trace, the first traced CTA) on the same
-    // axis of cycles.
-    const MeasuredEvent *underMeasured = nullptr;
-    for (size_t m = 0; m < measuredLanes; ++m) {
-      const MeasuredLane &lane = measured->lanes[m];
-      float y = origin.y + laneH * float(view.lanes.size() + m);
-      draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
+    const MeasuredEvent *under = nullptr;
+    for (size_t m = 0; m < measured.lanes.size(); ++m) {
+      const MeasuredLane &lane = measured.lanes[m];
+      float y = y0 + laneH * float(m);
+      draw->AddRectFilled(ImVec2(left, y), ImVec2(x1, y + laneH - 2),
                           palette::theme().measuredLaneBackground);
       // "warp 8 (producer)" -> "GPU producer": the label column is narrow.
       size_t open = lane.name.find('('), close = lane.name.rfind(')');
       std::string role = open != std::string::npos && close > open
                              ? lane.name.substr(open + 1, close - open - 1)
                              : lane.name;
-      draw->AddText(ImVec2(origin.x + 4, y + 3),
-                    palette::theme().measuredLaneText, ("GPU " + role).c_str());
+      draw->AddText(ImVec2(left + 4, y + 3), palette::theme().measuredLaneText,
+                    ("GPU " + role).c_str());
       auto first = std::lower_bound(
           lane.events.begin(), lane.events.end(), window.start - lane.longest,
           [](const MeasuredEvent &e, double t) { return e.start < t; });
@@ -362,24 +339,26 @@ private:
                             ? palette::theme().mmaTick
                             : palette::theme().brightText);
         }
-        if (hovered && io.MousePos.y >= y && io.MousePos.y < y + laneH &&
-            io.MousePos.x >= a - 2 && io.MousePos.x <= std::max(b, a + 2))
-          underMeasured = &*it;
+        if (mouse && mouse->y >= y && mouse->y < y + laneH &&
+            mouse->x >= a - 2 && mouse->x <= std::max(b, a + 2))
+          under = &*it;
       }
     }
-    // Time axis in cycles (or moves, for a counterexample), and a legend.
-    float axis =
-        drawTimeAxis(draw, ImVec2(origin.x, origin.y + lanesHeight + 2), width,
-                     origin.y, {window.start, window.end}, unit);
-    drawLaneLegend(draw, ImVec2(origin.x, origin.y + lanesHeight + 2 + axis),
-                   width);
-    drawFlows(draw, view, under, origin, laneH, x0, x1);
-    drawMeasure(draw, origin.y, origin.y + lanesHeight, x0, x1, unit);
-    draw->PopClipRect();
-    drawMenu(state, view, hovered, commands);
-    // The label column is narrow: a lane's whole name on hover.
+    return under;
+  }
+
+  /// What the pointer is over: a lane's whole name (the label column is
+  /// narrow), a recorded event, or a simulated one, which a click selects
+  /// (its step and source line).
+  void drawLaneTooltips(const AppState &state, const TimelineView &view,
+                        const MeasuredTimeline *measured,
+                        const sim::Event *under,
+                        const MeasuredEvent *underMeasured, bool hovered,
+                        float y0, float x0, float laneH,
+                        CommandQueue &commands) {
+    ImGuiIO &io = ImGui::GetIO();
     if (hovered && io.MousePos.x < x0 && !view.lanes.empty()) {
-      int lane = int((io.MousePos.y - origin.y) / laneH);
+      int lane = int((io.MousePos.y - y0) / laneH);
       if (lane >= 0 && size_t(lane) < view.lanes.size())
         ImGui::SetTooltip("%s: waits %.0f%% of its time",
                           view.lanes[lane].role.c_str(),
@@ -390,16 +369,67 @@ private:
                         measured->device.c_str(), measured->label.c_str(),
                         underMeasured->name.c_str(), underMeasured->start,
                         underMeasured->end);
-    if (under) {
-      ImGui::SetTooltip("%s", describeEvent(view, *under).c_str());
-      if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
-          io.MouseDragMaxDistanceSqr[0] <
-              io.MouseDragThreshold * io.MouseDragThreshold) {
-        commands.push(cmd::SelectStep{view.step});
-        if (unsigned line = sourceLineOf(*state.run, view.step, under->line))
-          commands.push(cmd::FocusSourceLine{int(line)});
-      }
+    if (!under)
+      return;
+    ImGui::SetTooltip("%s", describeEvent(view, *under).c_str());
+    if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+        io.MouseDragMaxDistanceSqr[0] <
+            io.MouseDragThreshold * io.MouseDragThreshold) {
+      commands.push(cmd::SelectStep{view.step});
+      if (unsigned line = sourceLineOf(*state.run, view.step, under->line))
+        commands.push(cmd::FocusSourceLine{int(line)});
     }
+  }
+
+  void drawLanes(const AppState &state, const TimelineView &view,
+                 const MeasuredTimeline *measured, CommandQueue &commands,
+                 const char *unit) {
+    ImDrawList *draw = ImGui::GetWindowDrawList();
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
+    size_t measuredLanes = measured ? measured->lanes.size() : 0;
+    size_t laneCount = view.lanes.size() + measuredLanes;
+    float legend = drawLaneLegend(nullptr, origin, width);
+    float footer = ImGui::GetTextLineHeightWithSpacing() + legend;
+    // The lanes grow with the pane (up to 2.5 times their height), but
+    // leave the counterexample's moves room below them.
+    float laneH = laneHeight();
+    if (!view.moves && laneCount > 0)
+      laneH = std::clamp((ImGui::GetContentRegionAvail().y - footer) /
+                             float(laneCount),
+                         laneHeight(), laneHeight() * 2.5f);
+    float lanesHeight = laneH * float(laneCount);
+    float height = lanesHeight + footer;
+    ImGui::InvisibleButton("lanes", ImVec2(width, height));
+    bool hovered = ImGui::IsItemHovered();
+    float x0 = origin.x + labelWidth(), x1 = origin.x + width;
+    ImGuiIO &io = ImGui::GetIO();
+    navigate(view, hovered, x0, x1);
+    draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
+    const sim::Event *under = drawSimulatedLanes(
+        draw, view, origin, width, {window.start, window.end},
+        hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt, laneH);
+    // Measured lanes (klx-run --trace, the first traced CTA) on the same
+    // axis of cycles.
+    const MeasuredEvent *underMeasured =
+        measured
+            ? drawMeasuredLanes(
+                  draw, *measured, origin.y + laneH * float(view.lanes.size()),
+                  origin.x, x0, x1, laneH,
+                  hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt)
+            : nullptr;
+    // Time axis in cycles (or moves, for a counterexample), and a legend.
+    float axis =
+        drawTimeAxis(draw, ImVec2(origin.x, origin.y + lanesHeight + 2), width,
+                     origin.y, {window.start, window.end}, unit);
+    drawLaneLegend(draw, ImVec2(origin.x, origin.y + lanesHeight + 2 + axis),
+                   width);
+    drawFlows(draw, view, under, origin, laneH, x0, x1);
+    drawMeasure(draw, origin.y, origin.y + lanesHeight, x0, x1, unit);
+    draw->PopClipRect();
+    drawMenu(state, view, hovered, commands);
+    drawLaneTooltips(state, view, measured, under, underMeasured, hovered,
+                     origin.y, x0, laneH, commands);
   }
 
   /// The wheel zooms around the pointer, dragging pans, Shift+drag
