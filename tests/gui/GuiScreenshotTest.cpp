@@ -552,14 +552,23 @@ TEST_CASE("GUI: a sweep measured on the H100, as a chart", "[gui][sweep]") {
   CHECK(countDiffering(empty, chart, kRun) > 10000);
 }
 
+namespace {
+/// --open-trace= of klx-run's H100 recording of the sample (2048^3).
+std::string openH100Trace() {
+  return "--open-trace=" + std::string(KLX_SOURCE_DIR) +
+         "/tests/fixtures/trace/h100-ws-2048.json";
+}
+std::string nvidiaSample(const char *name) {
+  return std::string(KLX_SOURCE_DIR) + "/samples/nvidia/" + name;
+}
+} // namespace
+
 TEST_CASE("GUI: a recorded trace opened as SMs x time", "[gui][trace]") {
   // klx-run --trace on the H100 (fixture: the SMs and CTA 0 of the
   // warp-specialized GEMM at 2048^3): the Measured tab draws a box per CTA
   // on each of 128 SMs, and says how many ran where.
   Image empty = screenshot("measured-empty.png", {"--show=Measured"});
-  Image sms = screenshot("measured-sms.png",
-                         {"--open-trace=" + std::string(KLX_SOURCE_DIR) +
-                          "/tests/fixtures/trace/h100-ws-2048.json"});
+  Image sms = screenshot("measured-sms.png", {openH100Trace()});
   RegionStats before = measure(empty, kRun), after = measure(sms, kRun);
   INFO("Guide pane: reddish " << before.reddish << " -> " << after.reddish
                               << ", stddev " << before.stddev << " -> "
@@ -575,16 +584,12 @@ TEST_CASE("GUI: the model's lanes under a recorded CTA's warps",
   // The same trace beside a kernel with a protocol model (the sample it
   // was recorded from: a producer and a consumer lane under the warps)
   // and one without (saxpy: no barriers to model, no lanes).
-  std::string trace = "--open-trace=" + std::string(KLX_SOURCE_DIR) +
-                      "/tests/fixtures/trace/h100-ws-2048.json";
-  auto sample = [](const char *name) {
-    return std::string(KLX_SOURCE_DIR) + "/samples/nvidia/" + name;
-  };
+  std::string trace = openH100Trace();
   ScreenSize large{2560, 1440};
   Image with = screenshotOn(large, "measured-model.png",
-                            {sample("gemm_ws_persistent.mlir"), trace});
+                            {nvidiaSample("gemm_ws_persistent.mlir"), trace});
   Image without = screenshotOn(large, "measured-no-model.png",
-                               {sample("saxpy.mlir"), trace});
+                               {nvidiaSample("saxpy.mlir"), trace});
   // The lowest eighth of the pane: empty under saxpy's warps, the model's
   // lanes (their upper part above it) under the sample's.
   Rect pane = paneRect(with, kRun);
@@ -604,16 +609,12 @@ TEST_CASE("GUI: the model below the fold leaves the SMs their room",
   // and the model's, so the model goes below the fold; the SMs' lanes are
   // then as tall as where there is no model (saxpy) at all. (They gave up
   // the model's height to lanes nobody saw.)
-  std::string trace = "--open-trace=" + std::string(KLX_SOURCE_DIR) +
-                      "/tests/fixtures/trace/h100-ws-2048.json";
-  auto sample = [](const char *name) {
-    return std::string(KLX_SOURCE_DIR) + "/samples/nvidia/" + name;
-  };
+  std::string trace = openH100Trace();
   ScreenSize large{2560, 1440};
   std::vector<std::string> teach = {"--layout=teach", "--show=Measured", trace};
   auto with = teach, without = teach;
-  with.push_back(sample("gemm_ws_persistent.mlir"));
-  without.push_back(sample("saxpy.mlir"));
+  with.push_back(nvidiaSample("gemm_ws_persistent.mlir"));
+  without.push_back(nvidiaSample("saxpy.mlir"));
   Image a = screenshotOn(large, "measured-teach-no-model.png", without);
   Image b = screenshotOn(large, "measured-teach-model.png", with);
   // The SMs' CTA boxes (reddish) in the pane's upper two thirds: as many
