@@ -305,6 +305,15 @@ std::string lastComponent(const std::string &path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
+
+/// "FILE -D A=1 -D B=2", as a command line says a build.
+std::string
+withDefines(std::string out,
+            const std::vector<std::pair<std::string, std::string>> &defines) {
+  for (const auto &[name, value] : defines)
+    out += " -D " + name + "=" + value;
+  return out;
+}
 } // namespace
 
 bool MeasuredTimeline::recordedFromKlx(
@@ -335,9 +344,8 @@ std::string MeasuredTimeline::notRecordedFrom(
   // Another kernel, file or -D values first: two files' texts differ too,
   // and "edited since" is for the same build's text alone.
   if (!recordedFromKlx(modelKernel, file, definesNow)) {
-    std::string now = "@" + modelKernel + " of " + file;
-    for (const auto &[name, value] : definesNow)
-      now += " -D " + name + "=" + value;
+    std::string now =
+        withDefines("@" + modelKernel + " of " + file, definesNow);
     std::string recorded = "@" + (kernel.empty() ? "?" : kernel);
     if (!buildName().empty())
       recorded += " of " + buildName();
@@ -353,10 +361,7 @@ std::string MeasuredTimeline::notRecordedFrom(
 std::string MeasuredTimeline::buildName() const {
   if (!knowsBuild)
     return "";
-  std::string out = lastComponent(kernelFile);
-  for (const auto &[name, value] : defines)
-    out += " -D " + name + "=" + value;
-  return out;
+  return withDefines(lastComponent(kernelFile), defines);
 }
 
 const MeasuredCta *MeasuredTimeline::findCta(int64_t cta) const {

@@ -405,18 +405,18 @@ private:
     float x0 = origin.x + labelWidth(), x1 = origin.x + width;
     ImGuiIO &io = ImGui::GetIO();
     navigate(view, hovered, x0, x1);
+    std::optional<ImVec2> mouse =
+        hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt;
     draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
     const sim::Event *under = drawSimulatedLanes(
-        draw, view, origin, width, {window.start, window.end},
-        hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt, laneH);
+        draw, view, origin, width, {window.start, window.end}, mouse, laneH);
     // Measured lanes (klx-run --trace, the first traced CTA) on the same
     // axis of cycles.
     const MeasuredEvent *underMeasured =
         measured
-            ? drawMeasuredLanes(
-                  draw, *measured, origin.y + laneH * float(view.lanes.size()),
-                  origin.x, x0, x1, laneH,
-                  hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt)
+            ? drawMeasuredLanes(draw, *measured,
+                                origin.y + laneH * float(view.lanes.size()),
+                                origin.x, x0, x1, laneH, mouse)
             : nullptr;
     // Time axis in cycles (or moves, for a counterexample), and a legend.
     float axis =
