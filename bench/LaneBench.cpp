@@ -80,12 +80,14 @@ ZoomFigures drawFrames(LaneRenderer &renderer, double end, double zoom,
 
 } // namespace
 
-int klx::bench::framesArgument(int argc, char **argv) {
-  int frames = 60;
+int klx::bench::intArgument(int argc, char **argv, const char *prefix,
+                            int fallback) {
+  size_t length = std::strlen(prefix);
+  int value = fallback;
   for (int i = 1; i < argc; ++i)
-    if (std::strncmp(argv[i], "--frames=", 9) == 0)
-      frames = std::max(3, std::atoi(argv[i] + 9));
-  return frames;
+    if (std::strncmp(argv[i], prefix, length) == 0)
+      value = std::atoi(argv[i] + length);
+  return value;
 }
 
 void klx::bench::measureLaneFrames(LaneRenderer &renderer, int width,

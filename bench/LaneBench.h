@@ -16,8 +16,9 @@
 
 namespace klx::bench {
 
-/// The frames per zoom `--frames=N` asks for (60 without it, at least 3).
-int framesArgument(int argc, char **argv);
+/// The value of `--NAME=N` among the arguments (`prefix` is "--NAME="),
+/// else `fallback`.
+int intArgument(int argc, char **argv, const char *prefix, int fallback);
 
 /// Uploads 100k, 1M and 10M events on 132 lanes (an H100's SMs) once
 /// each, draws them frame after frame at three zooms (everything, 1/100

@@ -16,10 +16,13 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
+
 using namespace klx::app;
 
 int main(int argc, char **argv) {
-  int frames = klx::bench::framesArgument(argc, argv);
+  int frames =
+      std::max(3, klx::bench::intArgument(argc, argv, "--frames=", 60));
   if (!glfwInit()) {
     llvm::errs() << "klx-bench-lanes: cannot open the display (run it under "
                     "xvfb-run)\n";

@@ -19,8 +19,6 @@
 #include <EGL/eglext.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 using namespace klx::app;
 
@@ -105,11 +103,9 @@ bool makeContext(EGLDisplay display, EGLSurface &surface, std::string &error) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int frames = klx::bench::framesArgument(argc, argv);
-  int device = 0;
-  for (int i = 1; i < argc; ++i)
-    if (std::strncmp(argv[i], "--device=", 9) == 0)
-      device = std::max(0, std::atoi(argv[i] + 9));
+  int frames =
+      std::max(3, klx::bench::intArgument(argc, argv, "--frames=", 60));
+  int device = std::max(0, klx::bench::intArgument(argc, argv, "--device=", 0));
   std::string how, error;
   EGLDisplay display = openDisplay(device, how);
   if (display == EGL_NO_DISPLAY) {
