@@ -13,8 +13,8 @@
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true trace-cta-list=3,7" | FileCheck %s --check-prefix=LIST
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s --check-prefix=PLAIN
 // Ping-pong waits for each MMA at once: its issue is stamped after the
-// group is committed (wait_group 1, the default, free), then the
-// wait_group 0.
+// group is committed (wait_group 1, the default, free), then a warp sync
+// keeps the stamp's stores before the wait_group 0.
 // RUN: klx-opt %samples/nvidia/gemm_pingpong.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=PINGPONG
 // Two producers: the second pipeline's events carry its index above the
 // stage (1 << 24): its copies (kind 5) and releases (kind 7).
@@ -77,7 +77,10 @@
 
 // PINGPONG: nvgpu.warpgroup.mma {{.*}} {transposeB} :
 // PINGPONG: arith.ori %c6_i64
-// PINGPONG: nvvm.wgmma.wait.group.sync.aligned 0
+// PINGPONG: llvm.store
+// PINGPONG: llvm.store
+// PINGPONG: nvvm.bar.warp.sync %c-1_i32 : i32
+// PINGPONG-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // PINGPONG: arith.ori %c7_i64
 
 // PLAIN: gpu.func @gemm({{.*}}, %{{.*}}: index) kernel
