@@ -14,7 +14,10 @@
 // RUN: klx-opt %samples/nvidia/gemm_ws_persistent.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s --check-prefix=PLAIN
 // Ping-pong waits for each MMA at once: its issue is stamped after the
 // group is committed (wait_group 1, the default, free), then a warp sync
-// keeps the stamp's stores before the wait_group 0.
+// keeps the stamp's stores before the wait_group 0. The release right
+// after it is held: its word, slot and whether to store go to allocas, and
+// the next event (the next MMA's stamp, or the turn's pass) stores it, as
+// the return does for one still held.
 // RUN: klx-opt %samples/nvidia/gemm_pingpong.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=PINGPONG
 // Two producers: the second pipeline's events carry its index above the
 // stage (1 << 24): its copies (kind 5) and releases (kind 7).
@@ -75,13 +78,32 @@
 // LIST: arith.cmpi eq, %{{.*}}, %c7 : index
 // LIST: arith.select
 
+// PINGPONG: llvm.alloca %{{.*}} x i64
+// PINGPONG: %[[HWORD:.*]] = llvm.alloca %{{.*}} x i64
+// PINGPONG-NEXT: %[[HSLOT:.*]] = llvm.alloca %{{.*}} x i64
+// PINGPONG-NEXT: %[[HOLDS:.*]] = llvm.alloca %{{.*}} x i1
 // PINGPONG: nvgpu.warpgroup.mma {{.*}} {transposeB} :
 // PINGPONG: arith.ori %c6_i64
 // PINGPONG: llvm.store
-// PINGPONG: llvm.store
+// PINGPONG: %[[H:.*]] = llvm.load %[[HOLDS]] : !llvm.ptr -> i1
+// PINGPONG: %[[W:.*]] = llvm.load %[[HWORD]] : !llvm.ptr -> i64
+// PINGPONG: scf.if %[[H]] {
+// PINGPONG-NEXT: llvm.store %[[W]], %{{.*}} {alignment = 8 : i64}
+// PINGPONG: llvm.store %false{{.*}}, %[[HOLDS]]
 // PINGPONG: nvvm.bar.warp.sync %c-1_i32 : i32
 // PINGPONG-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// PINGPONG: arith.ori %c7_i64
+// PINGPONG: %[[RELEASE:.*]] = arith.ori %c7_i64
+// PINGPONG: %[[RWORD:.*]] = arith.ori %[[RELEASE]]
+// PINGPONG: llvm.store %[[RWORD]], %[[HWORD]] : i64, !llvm.ptr
+// PINGPONG: llvm.store %{{.*}}, %[[HOLDS]] : i1, !llvm.ptr
+// PINGPONG-NOT: llvm.store %[[RWORD]]
+// PINGPONG: nvgpu.mbarrier.arrive
+// PINGPONG: arith.ori %c10_i64
+// PINGPONG: llvm.load %[[HOLDS]]
+// PINGPONG: llvm.load %[[HOLDS]]
+// PINGPONG-NEXT: llvm.load %[[HWORD]]
+// PINGPONG: nvvm.read.ptx.sreg.globaltimer
+// PINGPONG: gpu.return
 
 // PLAIN: gpu.func @gemm({{.*}}, %{{.*}}: index) kernel
 // PLAIN-NOT: clock64

@@ -230,6 +230,9 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
   func.walk([&](Operation *op) {
     if (isa<KlxDialect>(op->getDialect()))
       ops.push_back(op);
+    auto mma = dyn_cast_or_null<MmaOp>(op->getPrevNode());
+    if (isa<ConsumerReleaseOp>(op) && mma && !l.mmasInFlight.contains(mma))
+      l.releasesHeld.insert(op);
   });
   OpBuilder &b = l.b;
   for (Operation *op : ops) {
@@ -258,7 +261,7 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
       const Lowering::Barriers &barriers = l.barriers[release.getPipeline()];
       recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(),
-                  true, barriers.index);
+                  true, barriers.index, l.releasesHeld.contains(release));
       Value empty = barriers.empty;
       if (l.schedule.clusterSize() > 1)
         releaseAcrossCluster(l, loc, empty, release.getIndex());

@@ -65,6 +65,9 @@ struct Lowering {
   /// MMAs whose stage is released a k step later (deferStageReleases):
   /// they are left in flight instead of waited for.
   llvm::DenseSet<Operation *> mmasInFlight;
+  /// Releases right after an MMA waited for at once: with a trace, their
+  /// event is stored with the warp's next one (recordEvent's `hold`).
+  llvm::DenseSet<Operation *> releasesHeld;
   /// The measured timeline (Trace.cpp); `buffer` is null when the kernel
   /// is not instrumented.
   struct Trace {
@@ -72,6 +75,9 @@ struct Lowering {
     Value capacity;        // events per warp (index)
     Value ctaBase, region; // this CTA's header, this warp's count word
     Value counter;         // this thread's events so far (an alloca)
+    /// An event held back to be stored with the warp's next one (allocas:
+    /// the word, its slot, and whether this thread stores it).
+    Value heldWord, heldSlot, heldStore;
     Value traced;          // this CTA records
     Value tracedWarpgroup; // ... and this thread is its warpgroup's first
     TraceOptions options;
@@ -121,8 +127,12 @@ void finishTrace(Lowering &l, gpu::GPUFuncOp func);
 /// index) at the builder's
 /// insertion point, by the warpgroup's first thread when `wholeWarpgroup`,
 /// else by whichever thread runs it. Nothing without a trace buffer.
+/// With `hold` the event takes its slot and clock now but is stored with
+/// the warp's next event (or at the return); the event before it must
+/// have been stored already, which holds for a release right after an
+/// MMA's stamp.
 void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
-                 bool wholeWarpgroup, int64_t pipeline = 0);
+                 bool wholeWarpgroup, int64_t pipeline = 0, bool hold = false);
 
 /// Waits for phase `parity` of `barriers[index]` (`wait` emits the
 /// blocking wait) and records the wait as `begin` and its end, but only

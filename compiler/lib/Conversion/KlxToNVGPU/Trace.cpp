@@ -19,7 +19,11 @@
 // complete, and recording each one's begin and end put two or four events
 // between one MMA and the next. On the H100 that took the recording's
 // cost from +52% to +30% for ping-pong at 2048^3 and from +52% to +16% for
-// two producers (bench/gpu/trace-overhead.sh). Events past the capacity
+// two producers (bench/gpu/trace-overhead.sh). A release right after an
+// MMA waited for at once is held: its slot and word are taken there and
+// stored with the warp's next event, so no store sits between the MMA's
+// end and the arrive (ping-pong -1.4 points at 2048^3 on the H100).
+// Events past the capacity
 // are not written; the writer stores
 // how many it had into the warp's count word, so klx-run can say so and
 // record again with room for them.
@@ -91,6 +95,22 @@ void storeIf(Lowering &l, Location loc, Value condition, Value value,
   LLVM::StoreOp::create(b, loc, value, address, kWordAlignment);
 }
 
+/// Stores the event held back by recordEvent's `hold`, if this thread
+/// holds one.
+void storeHeldEvent(Lowering &l, Location loc) {
+  OpBuilder &b = l.b;
+  Type i64 = b.getI64Type();
+  Value holds = LLVM::LoadOp::create(b, loc, b.getI1Type(), l.trace.heldStore);
+  Value word = LLVM::LoadOp::create(b, loc, i64, l.trace.heldWord);
+  Value slot = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      LLVM::LoadOp::create(b, loc, i64, l.trace.heldSlot));
+  storeIf(l, loc, holds, word, wordAt(l, loc, slot));
+  LLVM::StoreOp::create(b, loc,
+                        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
+                        l.trace.heldStore);
+}
+
 /// Runs `body` in thread 0 of a traced CTA.
 void inThreadZero(Lowering &l, Location loc, llvm::function_ref<void()> body) {
   OpBuilder &b = l.b;
@@ -144,6 +164,17 @@ void klx::nvgpu_lowering::setUpTrace(Lowering &l, Location loc, Value buffer,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), i64, one);
   LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
                         l.trace.counter);
+  auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+  l.trace.heldWord = LLVM::AllocaOp::create(b, loc, pointer, i64, one);
+  l.trace.heldSlot = LLVM::AllocaOp::create(b, loc, pointer, i64, one);
+  l.trace.heldStore =
+      LLVM::AllocaOp::create(b, loc, pointer, b.getI1Type(), one);
+  for (Value held : {l.trace.heldWord, l.trace.heldSlot})
+    LLVM::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, i64, 0),
+                          held);
+  LLVM::StoreOp::create(b, loc,
+                        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
+                        l.trace.heldStore);
   inThreadZero(l, loc, [&] {
     storeHeader(l, loc, rt::TraceHeader::StartTimer,
                 NVVM::GlobalTimerOp::create(b, loc, i64));
@@ -163,6 +194,7 @@ void klx::nvgpu_lowering::finishTrace(Lowering &l, gpu::GPUFuncOp func) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ret);
     Location loc = ret.getLoc();
+    storeHeldEvent(l, loc);
     inThreadZero(l, loc, [&] {
       storeHeader(l, loc, rt::TraceHeader::EndTimer,
                   NVVM::GlobalTimerOp::create(b, loc, i64));
@@ -200,7 +232,8 @@ void klx::nvgpu_lowering::waitAndRecord(Lowering &l, Location loc,
 
 void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
                                       TraceEventKind kind, Value stage,
-                                      bool wholeWarpgroup, int64_t pipeline) {
+                                      bool wholeWarpgroup, int64_t pipeline,
+                                      bool hold) {
   if (!l.trace.buffer)
     return;
   OpBuilder &b = l.b;
@@ -234,8 +267,18 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   Value writer = wholeWarpgroup ? l.trace.tracedWarpgroup : l.trace.traced;
   Value full = arith::XOrIOp::create(
       b, loc, fits, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-  storeIf(l, loc, arith::AndIOp::create(b, loc, writer, fits), word,
-          wordAt(l, loc, slot));
+  Value stores = arith::AndIOp::create(b, loc, writer, fits);
+  if (hold) {
+    LLVM::StoreOp::create(b, loc, word, l.trace.heldWord);
+    LLVM::StoreOp::create(b, loc, arith::IndexCastOp::create(b, loc, i64, slot),
+                          l.trace.heldSlot);
+    LLVM::StoreOp::create(b, loc, stores, l.trace.heldStore);
+  } else {
+    storeIf(l, loc, stores, word, wordAt(l, loc, slot));
+    // A kernel that holds no event folds this away (the flag is a
+    // constant false once LLVM promotes the allocas).
+    storeHeldEvent(l, loc);
+  }
   // Full: the count word says how many this warp recorded.
   storeIf(l, loc, arith::AndIOp::create(b, loc, writer, full), next,
           wordAt(l, loc, l.trace.region));
