@@ -67,13 +67,13 @@ std::string klx::definesText(const Defines &defines) {
 
 Defines klx::applyVariant(const Defines &base, const VariantSpec &variant) {
   Defines result = base;
-  for (const auto &[name, value] : variant.defines) {
-    auto it =
-        llvm::find_if(result, [&](const auto &d) { return d.first == name; });
+  for (const auto &define : variant.defines) {
+    auto it = llvm::find_if(
+        result, [&](const auto &d) { return d.first == define.first; });
     if (it != result.end())
-      it->second = value;
+      it->second = define.second;
     else
-      result.emplace_back(name, value);
+      result.push_back(define);
   }
   return result;
 }
