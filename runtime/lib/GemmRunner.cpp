@@ -417,6 +417,8 @@ Failed GemmRun::recordTrace() {
   if (!loadTraceFunction(cubin, function))
     return driverError();
   TraceLayout layout = traceLayoutFor(m, t, result.size, result.grid);
+  if (options.traceEvents > 0)
+    layout.capacity = options.traceEvents;
   if (layout.words() * 8 > kMaxTraceBytes)
     return fail(result, RunStatus::BundleError,
                 "the trace of " + std::to_string(layout.slots) +

@@ -1,7 +1,7 @@
 //===- klx-run.cpp - Launch a Bundle, or every bundle of a sweep ----------===//
 //
 // klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] [--size=MxNxK|N]
-//             [--no-baseline] [--trace=OUT.json]
+//             [--no-baseline] [--trace=OUT.json [--trace-events=N]]
 // klx-run --sweep DIR [--size=MxNxK ...] [--gpus=all|0,1,...] [--procs=N]
 //             [--repeat=N] [--timeout-ms=N] [--no-baseline] [--json]
 //             [--csv=OUT.csv]
@@ -28,7 +28,8 @@ using namespace klx::rt;
 
 static const char kUsage[] =
     "usage: klx-run DIR [--json] [--timeout-ms=N] [--repeat=N] "
-    "[--size=MxNxK|N] [--no-baseline] [--trace=OUT.json]\n"
+    "[--size=MxNxK|N] [--no-baseline]\n"
+    "               [--trace=OUT.json [--trace-events=N]]\n"
     "       klx-run --sweep DIR [--size=MxNxK ...] [--gpus=all|0,1,...] "
     "[--procs=N]\n"
     "               [--repeat=N] [--timeout-ms=N] [--no-baseline] [--json] "
@@ -98,6 +99,9 @@ int readOption(const std::string &arg, Arguments &a) {
     a.sweep.csvPath = v;
     if (a.sweep.csvPath.empty())
       return usageError("--csv needs a file name");
+  } else if (const char *v = value("--trace-events=")) {
+    if (!readInt(v, 1, 1 << 24, a.run.traceEvents))
+      return usageError("--trace-events needs 1 to 16777216");
   } else if (const char *v = value("--trace=")) {
     a.run.tracePath = v;
     if (a.run.tracePath.empty())
@@ -149,6 +153,10 @@ std::optional<Arguments> readArguments(int argc, char **argv, int &code) {
   }
   if (a.sweepMode && !a.run.tracePath.empty()) {
     usageError("--trace runs one bundle, not a sweep");
+    return std::nullopt;
+  }
+  if (a.run.traceEvents > 0 && a.run.tracePath.empty()) {
+    usageError("--trace-events sizes a recording: it needs --trace");
     return std::nullopt;
   }
   a.sweep.dir = a.dir;

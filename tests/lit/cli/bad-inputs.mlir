@@ -83,6 +83,14 @@
 // RUN: klx-run %t/garbage > %t/out 2>&1; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=GARBAGE < %t/out
 // GARBAGE: result: bundle_error: {{.*}}garbage/kernel.cubin: not a whole cubin (no ELF header)
+// --trace-events sizes a recording: out of range, or without --trace, it
+// is a usage error before any driver call.
+// RUN: klx-run %t/b --trace=%t/t.json --trace-events=0 2> %t/err; test $? -eq 2
+// RUN: FileCheck %s --check-prefix=EVENTS0 < %t/err
+// EVENTS0: klx-run: --trace-events needs 1 to 16777216
+// RUN: klx-run %t/b --trace-events=64 2> %t/err; test $? -eq 2
+// RUN: FileCheck %s --check-prefix=EVENTSALONE < %t/err
+// EVENTSALONE: klx-run: --trace-events sizes a recording: it needs --trace
 // A compile that runs past --timeout (default 300 s) is stopped, exit 3.
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir --timeout=0.01 > /dev/null 2> %t/err; test $? -eq 3
 // RUN: FileCheck %s --check-prefix=TIMEOUT < %t/err

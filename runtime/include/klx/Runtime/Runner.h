@@ -24,6 +24,9 @@ struct RunOptions {
   /// Also launch the instrumented build and write its timeline here
   /// (Chrome trace JSON).
   std::string tracePath;
+  /// Room for this many events per warp in the first recording; 0: sized
+  /// from the tiles and k steps each CTA runs.
+  int traceEvents = 0;
 };
 
 enum class RunStatus {
