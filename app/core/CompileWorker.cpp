@@ -208,7 +208,6 @@ void CompileWorker::compileLoop(std::shared_ptr<Shared> shared,
     auto run = std::make_shared<PipelineRun>(
         runPipeline(*source, request.fileName, request.options));
     auto timeline = std::make_shared<TimelineViews>(buildTimelineViews(*run));
-    timeline->defines = request.options.defines;
 
     std::lock_guard<std::mutex> lock(shared->mutex);
     if (shared->generation != generation) {

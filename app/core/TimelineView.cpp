@@ -165,6 +165,7 @@ TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
                                            int64_t verifyStates) {
   TimelineViews result;
   result.file = run.fileName;
+  result.defines = run.defines;
   result.sourceDigest = sourceDigest(run.source);
   int preferred = run.timelineStep();
   for (int i = 0; i < int(run.snapshots.size()); ++i) {

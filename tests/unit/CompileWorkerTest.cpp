@@ -9,6 +9,7 @@
 #include "TestSupport.h"
 
 #include "core/CompileWorker.h"
+#include "klx/Target/Bundle.h"
 
 #include <atomic>
 #include <chrono>
@@ -87,6 +88,28 @@ TEST_CASE("the pipeline tells each step and stops between two",
                                    std::to_string(told.size()) + " (" +
                                    told[stopAt + 1] + "): asked by the test");
   }
+}
+
+TEST_CASE("a compile's models say the file, -D values and text they are of",
+          "[app][measured]") {
+  CompileWorker worker;
+  CompileRequest request;
+  request.id = 1;
+  request.fileName = test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir");
+  request.source = test::readSource("samples/nvidia/gemm_ws_persistent.mlir");
+  request.options.emitGoal = EmitKind::MLIR;
+  request.options.defines = {{"dtype", "bf16"}, {"stages", "3"}};
+  worker.submit(request);
+  std::optional<CompileResult> result = waitForResult(worker);
+  REQUIRE(result);
+  REQUIRE(result->run->succeeded());
+  CHECK(result->run->defines == request.options.defines);
+  // The views are built from the run alone: what a recording is matched
+  // against (MeasuredTimeline::notRecordedFrom).
+  CHECK(result->timeline->file == request.fileName);
+  CHECK(result->timeline->defines == request.options.defines);
+  CHECK(result->timeline->sourceDigest == sourceDigest(request.source));
+  CHECK(buildTimelineViews(*result->run, 0).defines == request.options.defines);
 }
 
 TEST_CASE("a newer request stops the compile in flight", "[app][stop]") {

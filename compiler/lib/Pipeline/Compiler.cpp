@@ -475,6 +475,7 @@ PipelineRun klx::runPipeline(llvm::StringRef source, llvm::StringRef fileName,
   PipelineRun run;
   run.fileName = fileName.str();
   run.source = source.str();
+  run.defines = options.defines;
   run.modelSize = options.modelSize;
   // A file that does not parse is still reported for the target asked for.
   run.target = options.target.value_or(Target::SM90a);

@@ -121,6 +121,8 @@ enum class RunStatus {
 struct PipelineRun {
   std::string fileName;
   std::string source;
+  /// The -D values it was compiled with (CompileOptions::defines).
+  std::vector<std::pair<std::string, std::string>> defines;
   Target target = Target::SM90a;
   /// What the MLIR passes were built from (known once the input parsed).
   LoweringOptions lowering;
