@@ -11,9 +11,13 @@
 
 #include "klx/Runtime/BundleFormat.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <unordered_map>
@@ -23,9 +27,22 @@ using Json = nlohmann::json;
 
 namespace {
 
+/// How far from the trace's start klx reads a time: past it (11.6 days)
+/// no recording's times are, and in cycles they would outrun a float.
+constexpr double kFarthestUs = 1e12;
+
+/// `v` as an integer; `fallback` where it is none, or a float past
+/// int64's range (converting that would be undefined).
+int64_t asInteger(const Json &v, int64_t fallback) {
+  if (v.is_number_integer())
+    return v.get<int64_t>();
+  if (v.is_number_float() && std::fabs(v.get<double>()) < 9e18)
+    return int64_t(v.get<double>());
+  return fallback;
+}
 int64_t integer(const Json &e, const char *key, int64_t fallback) {
   auto it = e.find(key);
-  return it != e.end() && it->is_number() ? it->get<int64_t>() : fallback;
+  return it != e.end() ? asInteger(*it, fallback) : fallback;
 }
 double number(const Json &e, const char *key) {
   auto it = e.find(key);
@@ -64,6 +81,9 @@ double collectLanes(std::map<int64_t, MeasuredLane> &byId,
 /// otherData, after the events) turns them into cycles.
 struct EventReader {
   std::map<int64_t, MeasuredLane> cta0, sms;
+  /// The first event whose time is past kFarthestUs, said as "an event of
+  /// warp 8 of CTA 0 at 1e+300 us"; empty while there is none.
+  std::string tooFar;
   struct Cta {
     int sm = -1;
     std::map<int64_t, MeasuredCtaLane> warps;
@@ -76,6 +96,18 @@ struct EventReader {
 
   bool proton = false;      // the events are Proton's (see consumeProton)
   std::string protonKernel; // from the first event's pid
+
+  /// Whether `start` and `end` are times klx can draw; else notes the
+  /// event (`whose`: "warp 8 of CTA 0") in tooFar.
+  bool drawable(double start, double end, const std::string &whose) {
+    if (std::fabs(start) <= kFarthestUs && std::fabs(end) <= kFarthestUs)
+      return true;
+    if (tooFar.empty())
+      tooFar = llvm::formatv("an event of {0} at {1} us", whose,
+                             llvm::format("%g", start))
+                   .str();
+    return false;
+  }
 
   uint32_t nameOf(const std::string &name) {
     auto [it, added] = nameIndex.try_emplace(name, uint32_t(names.size()));
@@ -106,6 +138,8 @@ struct EventReader {
     if (added)
       warp.name = tid;
     double start = number(e, "ts"), end = start + number(e, "dur");
+    if (!drawable(start, end, tid + " of CTA " + std::to_string(id)))
+      return;
     warp.events.push_back({float(start), float(end), nameOf(text(e, "name"))});
     cta.first = cta.last < 0 ? start : std::min(cta.first, start);
     cta.last = std::max(cta.last, end);
@@ -144,6 +178,11 @@ struct EventReader {
     if (ph != "X" && ph != "i")
       return;
     double start = number(e, "ts"), end = start + number(e, "dur");
+    if (!drawable(start, end,
+                  sm ? "SM " + std::to_string(tid)
+                     : "warp " + std::to_string(tid) + " of CTA " +
+                           std::to_string(pid)))
+      return;
     if (sm) {
       sms[tid].events.push_back({start, end, name});
       return;
@@ -230,10 +269,13 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
     auto links = chain->find("links");
     if (links != chain->end() && links->is_array())
       for (const Json &l : *links)
-        if (l.is_array() && l.size() == 4 && l[0].is_number() &&
-            l[1].is_number() && l[2].is_number() && l[3].is_string())
-          t.chain.push_back({l[0].get<int64_t>(), l[1].get<float>(),
-                             l[2].get<float>(), l[3].get<std::string>()});
+        if (l.is_array() && l.size() == 4 && l[1].is_number() &&
+            l[2].is_number() && l[3].is_string() &&
+            std::fabs(l[1].get<double>()) <= kFarthestUs &&
+            std::fabs(l[2].get<double>()) <= kFarthestUs)
+          t.chain.push_back({asInteger(l[0], -1), float(l[1].get<double>()),
+                             float(l[2].get<double>()),
+                             l[3].get<std::string>()});
   }
   std::string clock = text(other, "clock");
   size_t at = clock.find(" at ");
@@ -283,6 +325,18 @@ klx::app::readMeasuredTimeline(std::string_view text, std::string &error) {
   }
   if (timeline.clockKHz <= 0) {
     error = "the trace does not say its clock rate";
+    return std::nullopt;
+  }
+  // 1 kHz to 100 GHz: outside it, cycles are not a GPU's, and times
+  // turned into them could outrun a float.
+  if (timeline.clockKHz < 1 || timeline.clockKHz > 1e8) {
+    error = llvm::formatv("the trace's clock rate, {0} kHz, is not a GPU's",
+                          llvm::format("%g", timeline.clockKHz))
+                .str();
+    return std::nullopt;
+  }
+  if (!reader.tooFar.empty()) {
+    error = "the trace's times run past what klx can draw: " + reader.tooFar;
     return std::nullopt;
   }
   reader.finish(timeline, timeline.clockKHz / 1e3);

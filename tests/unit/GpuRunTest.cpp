@@ -15,6 +15,7 @@
 #include "llvm/Support/Path.h"
 
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <thread>
 
@@ -253,6 +254,67 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(error == "the trace has no traceEvents");
   CHECK_FALSE(readMeasuredTimeline(R"({"traceEvents": []})", error));
   CHECK(error == "the trace does not say its clock rate");
+}
+
+TEST_CASE("Measured pane: numbers no recording has are refused, not drawn",
+          "[app][gpu-run]") {
+  auto trace = [](const std::string &events, const std::string &clock) {
+    return R"({"traceEvents": [)" + events +
+           R"(], "otherData": {"clock": "clock64 cycles at )" + clock +
+           R"( kHz"}})";
+  };
+  std::string mma = R"({"pid": 0, "tid": 8, "ph": "X", "name": "mma[0]", )";
+  struct Case {
+    const char *what;
+    std::string json;
+    const char *error; // empty: read, and every time finite
+  };
+  std::vector<Case> cases = {
+      {"a start past what a float holds in cycles",
+       trace(mma + R"("ts": 1e300, "dur": 1})", "1980000"),
+       "the trace's times run past what klx can draw: an event of warp 8 of "
+       "CTA 0 at 1e+300 us"},
+      {"a length past it", trace(mma + R"("ts": 1, "dur": 1e300})", "1980000"),
+       "the trace's times run past what klx can draw: an event of warp 8 of "
+       "CTA 0 at 1 us"},
+      {"a clock no GPU has", trace(mma + R"("ts": 1, "dur": 1})", "1e300"),
+       "the trace's clock rate, 1e+300 kHz, is not a GPU's"},
+      {"a process id past 64 bits",
+       trace(R"({"pid": 1e300, "tid": 8, "ph": "X", "ts": 1, "dur": 1})",
+             "1980000"),
+       ""},
+      {"a chain link past 64 bits and floats",
+       R"({"traceEvents": [], "otherData": {"clock": "clock64 cycles at 1980000 kHz",
+         "critical_chain": {"cta": 1e300, "links": [[1e300, 1e300, 1, "x"],
+         [-1e300, 1, 2, "y"]]}}})",
+       ""},
+  };
+  for (const Case &c : cases) {
+    INFO(c.what);
+    std::string error;
+    std::optional<MeasuredTimeline> t = readMeasuredTimeline(c.json, error);
+    if (*c.error) {
+      CHECK_FALSE(t);
+      CHECK(error == c.error);
+      continue;
+    }
+    INFO(error);
+    REQUIRE(t);
+    for (const MeasuredCta &cta : t->ctas)
+      for (const MeasuredCtaLane &lane : cta.warps)
+        for (const MeasuredCtaEvent &e : lane.events)
+          CHECK((std::isfinite(e.start) && std::isfinite(e.end)));
+    for (const MeasuredTimeline::ChainLink &link : t->chain)
+      CHECK((std::isfinite(link.start) && std::isfinite(link.end)));
+    // No integer for a float past 64 bits: no process, no warp, no CTA.
+    CHECK(t->ctas.empty());
+    if (!t->chain.empty()) {
+      CHECK(t->chainCta == -1);
+      REQUIRE(t->chain.size() == 1); // the link at 1e300 us is left out
+      CHECK(t->chain[0].warp == -1);
+      CHECK(t->chain[0].part == "y");
+    }
+  }
 }
 
 TEST_CASE("Measured pane: a trace says which build of which kernel it is",
