@@ -162,7 +162,10 @@ int klx::rt::exitCodeFor(const LaunchResult &r) {
   return 2;
 }
 
-std::string klx::rt::formatText(const LaunchResult &r) {
+namespace {
+
+/// "device: ..." and "launch: ..." (and a gather's formula).
+std::string deviceAndLaunchLines(const LaunchResult &r) {
   std::string out;
   if (!r.device.empty())
     out += "device: " + r.device + " (sm_" + std::to_string(r.capability) +
@@ -182,24 +185,35 @@ std::string klx::rt::formatText(const LaunchResult &r) {
            " input set(s) rotated\n";
   if (!r.gather.empty())
     out += "gather: " + r.gather + "\n";
-  if (r.checked() && !r.gather.empty()) {
-    out += checkLine("check: every element vs CPU (f32, exact): ", r.cpuCheck);
-  } else if (r.checked()) {
-    std::string scope = r.cpuRows == r.size.m
-                            ? "check: all " + std::to_string(r.cpuRows) +
-                                  " rows vs CPU (double): "
-                            : "check: " + std::to_string(r.cpuRows) + " of " +
-                                  std::to_string(r.size.m) +
-                                  " rows vs CPU (double): ";
-    out += checkLine(scope.c_str(), r.cpuCheck);
-    if (r.blasChecked)
-      out += checkLine("check: every element vs cuBLAS: ", r.blasCheck);
-    out += format("check: threshold %.1e (f32 sums of exact products",
-                  r.threshold) +
-           (r.outDtype == DType::F32
-                ? std::string(")\n")
-                : std::string(", rounded to ") + dtypeName(r.outDtype) + ")\n");
-  }
+  return out;
+}
+
+/// "check: ..." against the CPU, cuBLAS, and the threshold.
+std::string checkLines(const LaunchResult &r) {
+  if (!r.checked())
+    return "";
+  if (!r.gather.empty())
+    return checkLine("check: every element vs CPU (f32, exact): ", r.cpuCheck);
+  std::string scope = r.cpuRows == r.size.m
+                          ? "check: all " + std::to_string(r.cpuRows) +
+                                " rows vs CPU (double): "
+                          : "check: " + std::to_string(r.cpuRows) + " of " +
+                                std::to_string(r.size.m) +
+                                " rows vs CPU (double): ";
+  std::string out = checkLine(scope.c_str(), r.cpuCheck);
+  if (r.blasChecked)
+    out += checkLine("check: every element vs cuBLAS: ", r.blasCheck);
+  out +=
+      format("check: threshold %.1e (f32 sums of exact products", r.threshold) +
+      (r.outDtype == DType::F32
+           ? std::string(")\n")
+           : std::string(", rounded to ") + dtypeName(r.outDtype) + ")\n");
+  return out;
+}
+
+/// "time: ..." and "throughput: ...", and cuBLAS's time or why none.
+std::string timeLines(const LaunchResult &r) {
+  std::string out;
   if (!r.kernel.ms.empty()) {
     out += format("time: median %.4f ms", r.kernel.median) +
            format(" (min %.4f", r.kernel.min) +
@@ -230,46 +244,60 @@ std::string klx::rt::formatText(const LaunchResult &r) {
                   r.alternatingTflops() / r.blasTflops());
   else if (!r.blasNote.empty() && r.status == RunStatus::Passed)
     out += "cuBLAS: not timed: " + r.blasNote + "\n";
-  if (r.traced) {
-    out += "trace: " + std::to_string(r.traceEvents) + " events from " +
-           std::to_string(r.traceWarps) + " warps of " +
-           std::to_string(r.traceCtas) + " CTAs on " +
-           std::to_string(r.traceSms) + " SMs -> " + r.tracePath + "\n";
-    out += "trace: the instrumented build's D equals the kernel's, bit for "
-           "bit (" +
-           std::to_string(r.traceOutputChecked) +
-           " elements, the tiles' padding included)\n";
-    out += "trace: buffers of " + std::to_string(r.traceCapacity) +
-           " events per warp";
-    if (r.traceRecordedAgain)
-      out += " (a warp filled the first estimate, " +
-             std::to_string(r.traceFirstCapacity) +
-             ", so the kernel was recorded again with room for the most one "
-             "warp recorded)";
-    if (r.traceDropped)
-      out += "; " + std::to_string(r.traceDropped) +
-             " events past a full buffer were counted, not written";
-    out += "\n";
-    if (r.kernel.median > 0)
-      out += format("trace: instrumentation overhead %+.1f%%",
-                    100 * (r.tracedKernel.median / r.kernel.median - 1)) +
-             format(" (median %.4f ms", r.tracedKernel.median) +
-             format(" vs %.4f ms)\n", r.kernel.median);
-    for (const auto &[role, share] : r.waitingShare)
-      out += "trace: " + role +
-             format(" waits on barriers %.0f%% of its time\n", 100 * share);
-    out += formatCriticalPath(r.criticalPath);
-    // The trace is one launch; where it ran much longer than the timed
-    // instrumented launches, its times are an outlier's.
-    double recordedMs = r.criticalPath.end.endNs / 1e6;
-    if (r.criticalPath.known() && r.tracedKernel.median > 0 &&
-        recordedMs > 1.1 * r.tracedKernel.median)
-      out += format("trace: the recorded launch ran %.3f ms, ", recordedMs) +
-             format("%.0f%% longer than the instrumented launches' median",
-                    100 * (recordedMs / r.tracedKernel.median - 1)) +
-             format(" (%.3f ms): an outlier; record again to compare\n",
-                    r.tracedKernel.median);
-  }
+  return out;
+}
+
+/// "trace: ..." (the recording: its events, D, its buffers, what it
+/// cost, the roles' waits), then the critical path.
+std::string traceLines(const LaunchResult &r) {
+  std::string out = "trace: " + std::to_string(r.traceEvents) +
+                    " events from " + std::to_string(r.traceWarps) +
+                    " warps of " + std::to_string(r.traceCtas) + " CTAs on " +
+                    std::to_string(r.traceSms) + " SMs -> " + r.tracePath +
+                    "\n";
+  out += "trace: the instrumented build's D equals the kernel's, bit for "
+         "bit (" +
+         std::to_string(r.traceOutputChecked) +
+         " elements, the tiles' padding included)\n";
+  out += "trace: buffers of " + std::to_string(r.traceCapacity) +
+         " events per warp";
+  if (r.traceRecordedAgain)
+    out += " (a warp filled the first estimate, " +
+           std::to_string(r.traceFirstCapacity) +
+           ", so the kernel was recorded again with room for the most one "
+           "warp recorded)";
+  if (r.traceDropped)
+    out += "; " + std::to_string(r.traceDropped) +
+           " events past a full buffer were counted, not written";
+  out += "\n";
+  if (r.kernel.median > 0)
+    out += format("trace: instrumentation overhead %+.1f%%",
+                  100 * (r.tracedKernel.median / r.kernel.median - 1)) +
+           format(" (median %.4f ms", r.tracedKernel.median) +
+           format(" vs %.4f ms)\n", r.kernel.median);
+  for (const auto &[role, share] : r.waitingShare)
+    out += "trace: " + role +
+           format(" waits on barriers %.0f%% of its time\n", 100 * share);
+  out += formatCriticalPath(r.criticalPath);
+  // The trace is one launch; where it ran much longer than the timed
+  // instrumented launches, its times are an outlier's.
+  double recordedMs = r.criticalPath.end.endNs / 1e6;
+  if (r.criticalPath.known() && r.tracedKernel.median > 0 &&
+      recordedMs > 1.1 * r.tracedKernel.median)
+    out += format("trace: the recorded launch ran %.3f ms, ", recordedMs) +
+           format("%.0f%% longer than the instrumented launches' median",
+                  100 * (recordedMs / r.tracedKernel.median - 1)) +
+           format(" (%.3f ms): an outlier; record again to compare\n",
+                  r.tracedKernel.median);
+  return out;
+}
+
+} // namespace
+
+std::string klx::rt::formatText(const LaunchResult &r) {
+  std::string out = deviceAndLaunchLines(r) + checkLines(r) + timeLines(r);
+  if (r.traced)
+    out += traceLines(r);
   if (r.status == RunStatus::Passed)
     out += "result: passed\n";
   else
