@@ -97,6 +97,7 @@ namespace {
 GpuRunRecord readTraceRecord(const std::string &path) {
   GpuRunRecord record;
   record.label = "trace " + path;
+  record.importedTrace = true;
   record.status = "error";
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path);

@@ -45,6 +45,8 @@ struct GpuRunRecord {
   double relativeError = -1; // -1: not checked
   /// With "record timeline": the first traced CTA, read back.
   std::shared_ptr<const MeasuredTimeline> measured;
+  /// A trace file opened in the window (File > Open trace), not a run.
+  bool importedTrace = false;
   bool passed() const { return status == "passed"; }
 };
 

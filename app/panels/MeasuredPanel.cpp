@@ -67,6 +67,14 @@ public:
   const char *title() const override { return "Measured"; }
 
   void draw(const AppState &state, CommandQueue &) override {
+    // A trace the user opened and klx could not read: why, above the
+    // recording still shown (the status line may cut it).
+    if (const GpuRunRecord *failed = newestUnreadTrace(state)) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextColored(palette::toVec4(palette::theme().errorText), "%s",
+                         failed->message.c_str());
+      ImGui::PopTextWrapPos();
+    }
     const GpuRunRecord *run = latestTraced(state);
     if (!run || run->measured->sms.empty()) {
       ImGui::TextWrapped(
@@ -95,6 +103,15 @@ public:
   }
 
 private:
+  /// The newest trace opened or recorded, if it is a file that could not
+  /// be read.
+  static const GpuRunRecord *newestUnreadTrace(const AppState &state) {
+    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
+      if (it->measured || it->importedTrace)
+        return it->measured ? nullptr : &*it;
+    return nullptr;
+  }
+
   static const GpuRunRecord *latestTraced(const AppState &state) {
     for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
       if (it->measured)
