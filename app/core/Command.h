@@ -171,6 +171,19 @@ using Command = std::variant<
     cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule, cmd::StartSweep,
     cmd::OpenSweepResults, cmd::OpenTrace>;
 
+/// What opening `path` means, typed or dropped: a .json (klx-run's) or a
+/// .chrome_trace (Proton's) is a trace for the Measured pane; any other
+/// file is a kernel to edit.
+inline Command openCommandFor(std::string path) {
+  auto endsWith = [&](const char *suffix) {
+    size_t n = std::char_traits<char>::length(suffix);
+    return path.size() >= n && path.compare(path.size() - n, n, suffix) == 0;
+  };
+  if (endsWith(".json") || endsWith(".chrome_trace"))
+    return cmd::OpenTrace{std::move(path)};
+  return cmd::OpenFile{std::move(path)};
+}
+
 /// Commands collected while drawing a frame.
 class CommandQueue {
 public:

@@ -416,13 +416,8 @@ int runWindow(int argc, char **argv) {
       event = (*window)->waitEvents(timeout) || redraw;
     }
     now = (*window)->now();
-    // A dropped .json is a trace klx-run wrote (the Measured pane); any
-    // other file is a kernel to open.
     for (std::string &path : (*window)->takeDroppedFiles())
-      if (llvm::StringRef(path).ends_with(".json"))
-        commands.push(cmd::OpenTrace{std::move(path)});
-      else
-        commands.push(cmd::OpenFile{std::move(path)});
+      commands.push(openCommandFor(std::move(path)));
     bool changed = controller.tick(now);
     // A result that landed while the last frames were drawn (its wake may
     // have come before the sleep began) is drawn now.

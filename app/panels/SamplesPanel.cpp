@@ -19,12 +19,12 @@ public:
 
   void draw(const AppState &state, CommandQueue &commands) override {
     ImGui::SetNextItemWidth(-60);
-    bool enter =
-        ImGui::InputTextWithHint("##path", "path to a .mlir file", &pathField,
-                                 ImGuiInputTextFlags_EnterReturnsTrue);
+    bool enter = ImGui::InputTextWithHint(
+        "##path", "path to a .mlir kernel or a .json trace", &pathField,
+        ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Open") || enter) && !pathField.empty())
-      commands.push(cmd::OpenFile{pathField});
+      commands.push(openCommandFor(pathField));
     ImGui::TextDisabled("or drop a file on the window");
     ImGui::Separator();
 

@@ -256,6 +256,21 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(error == "the trace does not say its clock rate");
 }
 
+TEST_CASE("Measured pane: a trace typed or dropped opens as one",
+          "[app][gpu-run]") {
+  auto opensTrace = [](const char *path) {
+    return std::holds_alternative<cmd::OpenTrace>(openCommandFor(path));
+  };
+  CHECK(opensTrace("/tmp/pingpong-2048.json"));
+  CHECK(opensTrace("matmul.chrome_trace")); // what Proton writes
+  CHECK_FALSE(opensTrace("samples/nvidia/saxpy.mlir"));
+  CHECK_FALSE(opensTrace("kernel.json.mlir"));
+  CHECK_FALSE(opensTrace("json"));
+  Command kernel = openCommandFor("k.mlir");
+  REQUIRE(std::holds_alternative<cmd::OpenFile>(kernel));
+  CHECK(std::get<cmd::OpenFile>(kernel).path == "k.mlir");
+}
+
 TEST_CASE("Measured pane: numbers no recording has are refused, not drawn",
           "[app][gpu-run]") {
   auto trace = [](const std::string &events, const std::string &clock) {
