@@ -2,6 +2,8 @@
 
 #include "Window.h"
 
+#include "core/KeyQueue.h"
+
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -34,6 +36,16 @@ void onDrop(GLFWwindow *, int count, const char **paths) {
 }
 // ImGui's backend chains to callbacks installed before it.
 void onKey(GLFWwindow *, int, int, int, int) { ++eventCount; }
+
+// Key events reach ImGui's backend through the queue (core/KeyQueue.h),
+// so that a press and release between two frames are both seen.
+KeyQueue keyQueue;
+void onKeyQueued(GLFWwindow *w, int key, int scancode, int action, int mods) {
+  if (keyQueue.admit({key, scancode, action, mods}))
+    ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+  else
+    ++eventCount;
+}
 void onChar(GLFWwindow *, unsigned) { ++eventCount; }
 void onMouseButton(GLFWwindow *, int, int, int) { ++eventCount; }
 void onScroll(GLFWwindow *, double, double) { ++eventCount; }
@@ -135,6 +147,7 @@ llvm::Expected<std::unique_ptr<Window>> Window::create(const Options &options) {
   result->iniPath = options.iniPath;
   io.IniFilename = result->iniPath.empty() ? nullptr : result->iniPath.c_str();
   ImGui_ImplGlfw_InitForOpenGL(w, /*install_callbacks=*/true);
+  glfwSetKeyCallback(w, onKeyQueued); // ImGui's, through the queue
   ImGui_ImplOpenGL3_Init("#version 150");
   result->setUiScale(result->contentScale());
   return result;
@@ -166,6 +179,11 @@ Window::~Window() {
 bool Window::shouldClose() const { return glfwWindowShouldClose(window); }
 
 bool Window::waitEvents(double timeoutSeconds) {
+  // Held keys are events a frame still has to see.
+  if (keyQueue.holding()) {
+    glfwPollEvents();
+    return true;
+  }
   unsigned before = eventCount;
   if (timeoutSeconds < 0)
     glfwWaitEvents();
@@ -246,10 +264,13 @@ std::vector<std::string> Window::takeDroppedFiles() {
 
 void Window::beginFrame(const std::function<void(ImGuiIO &)> &adjustInput) {
   ImGui_ImplOpenGL3_NewFrame();
+  for (const KeyEvent &e : keyQueue.takeReady())
+    ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
   ImGui_ImplGlfw_NewFrame();
   if (adjustInput)
     adjustInput(ImGui::GetIO());
   ImGui::NewFrame();
+  keyQueue.frameBegan();
 }
 
 void Window::disableVsync() { glfwSwapInterval(0); }

@@ -1,0 +1,81 @@
+//===- KeyQueue.cpp - Key events held until a frame has seen the last -----===//
+
+#include "KeyQueue.h"
+
+#include <algorithm>
+
+using namespace klx::app;
+
+namespace {
+
+/// The modifier bit a modifier key sets (GLFW's keys and bits), else 0.
+int modifierOf(int key) {
+  switch (key) {
+  case 340: // left shift
+  case 344: // right shift
+    return 1;
+  case 341: // left control
+  case 345: // right control
+    return 2;
+  case 342: // left alt
+  case 346: // right alt
+    return 4;
+  case 343: // left super
+  case 347: // right super
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+} // namespace
+
+bool KeyQueue::isHeld(int key) const {
+  return std::any_of(held.begin(), held.end(),
+                     [&](const Held &h) { return h.event.key == key; });
+}
+
+bool KeyQueue::admit(const KeyEvent &event) {
+  // A repeat leaves the key down (ImGui times repeats itself): it changes
+  // nothing, but must not pass a held release of its key.
+  bool change = event.action != KeyEvent::Repeat;
+  bool pressedWith = event.action == KeyEvent::Release &&
+                     (modifierOf(event.key) & pressedMods);
+  if (isHeld(event.key) || (change && changed.count(event.key)) ||
+      pressedWith) {
+    held.push_back({event, false});
+    return false;
+  }
+  if (change)
+    changed.insert(event.key);
+  if (event.action == KeyEvent::Press)
+    pressedMods |= event.mods;
+  return true;
+}
+
+std::vector<KeyEvent> KeyQueue::takeReady() {
+  std::vector<KeyEvent> ready;
+  std::set<int> blocked; // keys whose next held event must wait
+  std::vector<Held> still;
+  for (const Held &h : held) {
+    int key = h.event.key;
+    bool change = h.event.action != KeyEvent::Repeat;
+    if (!h.ready || blocked.count(key) || (change && changed.count(key))) {
+      blocked.insert(key);
+      still.push_back(h);
+      continue;
+    }
+    if (change)
+      changed.insert(key);
+    ready.push_back(h.event);
+  }
+  held = std::move(still);
+  return ready;
+}
+
+void KeyQueue::frameBegan() {
+  changed.clear();
+  pressedMods = 0;
+  for (Held &h : held)
+    h.ready = true;
+}
