@@ -56,17 +56,26 @@ bool KeyQueue::admit(const KeyEvent &event) {
 std::vector<KeyEvent> KeyQueue::takeReady() {
   std::vector<KeyEvent> ready;
   std::set<int> blocked; // keys whose next held event must wait
+  int waitingMods = 0;   // modifiers of presses that wait
   std::vector<Held> still;
   for (const Held &h : held) {
     int key = h.event.key;
     bool change = h.event.action != KeyEvent::Repeat;
-    if (!h.ready || blocked.count(key) || (change && changed.count(key))) {
+    // A modifier goes up only after the presses made with it were read.
+    bool modifierInUse = h.event.action == KeyEvent::Release &&
+                         (modifierOf(key) & (waitingMods | pressedMods));
+    if (!h.ready || blocked.count(key) || (change && changed.count(key)) ||
+        modifierInUse) {
       blocked.insert(key);
+      if (h.event.action == KeyEvent::Press)
+        waitingMods |= h.event.mods;
       still.push_back(h);
       continue;
     }
     if (change)
       changed.insert(key);
+    if (h.event.action == KeyEvent::Press)
+      pressedMods |= h.event.mods;
     ready.push_back(h.event);
   }
   held = std::move(still);

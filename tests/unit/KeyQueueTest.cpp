@@ -60,6 +60,28 @@ TEST_CASE("keys: Ctrl released before its A is read stays down for it",
   CHECK(q.admit(release(kCtrl)));
 }
 
+TEST_CASE("keys: Ctrl stays down for every Enter pressed with it",
+          "[app][keys]") {
+  KeyQueue q;
+  CHECK(q.admit(press(kCtrl)));
+  q.frameBegan();
+  // Enter tapped twice with Ctrl down, and Ctrl let go, inside one frame.
+  const int control = 2;
+  CHECK(q.admit({kEnter, 0, KeyEvent::Press, control}));
+  CHECK_FALSE(q.admit({kEnter, 0, KeyEvent::Release, control}));
+  CHECK_FALSE(q.admit({kEnter, 0, KeyEvent::Press, control}));
+  CHECK_FALSE(q.admit({kEnter, 0, KeyEvent::Release, control}));
+  CHECK_FALSE(q.admit(release(kCtrl)));
+  q.frameBegan();                        // Ctrl+Enter
+  CHECK(said(q.takeReady()) == "257- "); // not Ctrl: an Enter still waits
+  q.frameBegan();
+  CHECK(said(q.takeReady()) == "257+ "); // the second Enter, Ctrl down
+  q.frameBegan();                        // Ctrl+Enter again
+  CHECK(said(q.takeReady()) == "257- 341- ");
+  q.frameBegan();
+  CHECK_FALSE(q.holding());
+}
+
 TEST_CASE("keys: a double tap between two frames is two presses",
           "[app][keys]") {
   KeyQueue q;
