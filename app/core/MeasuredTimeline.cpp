@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -40,6 +41,17 @@ int64_t asInteger(const Json &v, int64_t fallback) {
     return int64_t(v.get<double>());
   return fallback;
 }
+/// The decimal number `text` starts with, or `fallback` when there is none
+/// or it is past `limit` either way (atoi's overflow is undefined).
+int64_t leadingInteger(const char *text, int64_t limit, int64_t fallback) {
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(text, &end, 10);
+  if (end == text || errno == ERANGE || v > limit || v < -limit)
+    return fallback;
+  return v;
+}
+
 int64_t integer(const Json &e, const char *key, int64_t fallback) {
   auto it = e.find(key);
   return it != e.end() ? asInteger(*it, fallback) : fallback;
@@ -128,9 +140,12 @@ struct EventReader {
     proton = true;
     if (protonKernel.empty())
       protonKernel = pid.substr(0, core);
-    int64_t id = std::atoll(pid.c_str() + block + 4);
+    int64_t id = leadingInteger(pid.c_str() + block + 4, int64_t(1) << 40, -1);
+    int sm = int(leadingInteger(pid.c_str() + core + 5, 1 << 20, -1));
+    if (id < 0 || sm < 0)
+      return;
     Cta &cta = ctas[id];
-    cta.sm = std::atoi(pid.c_str() + core + 5);
+    cta.sm = sm;
     std::string tid = text(e, "tid");
     auto [lane, added] =
         cta.protonLanes.try_emplace(tid, int64_t(cta.protonLanes.size()));
@@ -171,7 +186,8 @@ struct EventReader {
         std::string label = argsName(e);
         size_t at = label.find("(SM ");
         if (at != std::string::npos)
-          ctas[pid].sm = std::atoi(label.c_str() + at + 4);
+          ctas[pid].sm =
+              int(leadingInteger(label.c_str() + at + 4, 1 << 20, -1));
       }
       return;
     }
@@ -280,7 +296,7 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
   std::string clock = text(other, "clock");
   size_t at = clock.find(" at ");
   if (at != std::string::npos)
-    t.clockKHz = std::atof(clock.c_str() + at + 4);
+    t.clockKHz = std::strtod(clock.c_str() + at + 4, nullptr);
 }
 
 } // namespace
@@ -329,7 +345,7 @@ klx::app::readMeasuredTimeline(std::string_view text, std::string &error) {
   }
   // 1 kHz to 100 GHz: outside it, cycles are not a GPU's, and times
   // turned into them could outrun a float.
-  if (timeline.clockKHz < 1 || timeline.clockKHz > 1e8) {
+  if (!(timeline.clockKHz >= 1 && timeline.clockKHz <= 1e8)) { // NaN too
     error = llvm::formatv("the trace's clock rate, {0} kHz, is not a GPU's",
                           llvm::format("%g", timeline.clockKHz))
                 .str();
