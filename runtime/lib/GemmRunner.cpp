@@ -424,8 +424,11 @@ Failed GemmRun::recordTrace() {
                 "the trace of " + std::to_string(layout.slots) +
                     " CTAs needs " + std::to_string(layout.words() * 8 >> 20) +
                     " MiB, over klx-run's " +
-                    std::to_string(kMaxTraceBytes >> 20) +
-                    " MiB: export with --trace-ctas=N to record fewer");
+                    std::to_string(kMaxTraceBytes >> 20) + " MiB: " +
+                    (options.traceEvents > 0
+                         ? "give --trace-events less room per warp, or "
+                         : "") +
+                    "export with --trace-ctas=N to record fewer");
   result.traceFirstCapacity = layout.capacity;
   DecodedTrace decoded;
   Issue traced;
