@@ -20,8 +20,8 @@ public:
   void draw(const AppState &state, CommandQueue &commands) override {
     ImGui::SetNextItemWidth(-60);
     bool enter = ImGui::InputTextWithHint(
-        "##path", "path to a .mlir kernel or a .json trace", &pathField,
-        ImGuiInputTextFlags_EnterReturnsTrue);
+        "##path", "a .mlir kernel, or a trace (.json, .chrome_trace)",
+        &pathField, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Open") || enter) && !pathField.empty())
       commands.push(openCommandFor(pathField));

@@ -23,10 +23,9 @@
 // MMA waited for at once is held: its slot and word are taken there and
 // stored with the warp's next event, so no store sits between the MMA's
 // end and the arrive (ping-pong -1.4 points at 2048^3 on the H100).
-// Events past the capacity
-// are not written; the writer stores
-// how many it had into the warp's count word, so klx-run can say so and
-// record again with room for them.
+// Events past the capacity are not written; the writer stores how many it
+// had into the warp's count word, so klx-run can say so and record again
+// with room for them.
 //
 //===----------------------------------------------------------------------===//
 
