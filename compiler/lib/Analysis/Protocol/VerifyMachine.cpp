@@ -20,9 +20,7 @@ using namespace klx::sim::verify;
 
 // [SECTION] Knowledge sets and states ----------------------------------------
 
-KnowledgeTable::KnowledgeTable(unsigned bits) : bits(bits) {
-  intern(llvm::BitVector(bits));
-}
+KnowledgeTable::KnowledgeTable(unsigned bits) { intern(llvm::BitVector(bits)); }
 
 int KnowledgeTable::intern(const llvm::BitVector &v) {
   std::string key(reinterpret_cast<const char *>(v.getData().data()),

@@ -39,7 +39,6 @@ public:
 
 private:
   int intern(const llvm::BitVector &bits);
-  unsigned bits;
   std::vector<llvm::BitVector> sets;
   std::unordered_map<std::string, int> index;
   llvm::DenseMap<std::pair<int, int>, int> joins;

@@ -34,7 +34,7 @@ bool klx::threads::isThreadSource(Operation *op) {
              NVVM::LaneIdOp, NVVM::WarpIdOp, NVVM::ElectSyncOp>(op);
 }
 
-Divergence::Divergence(const KernelShape &shape) : shape(shape) {
+Divergence::Divergence(const KernelShape &shape) {
   for (unsigned i = 0; i < 3; ++i)
     if (shape.threadIds[i])
       mark(shape.threadIds[i], {"it is the thread index", shape.kernel});

@@ -52,7 +52,6 @@ private:
   bool mark(mlir::Value value, Reason reason);
   bool visit(mlir::Operation *op);
 
-  const KernelShape &shape;
   llvm::DenseMap<mlir::Value, Reason> differing;
 };
 
