@@ -12,6 +12,8 @@
 
 #include "ArtifactKind.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 #include <variant>
 #include <vector>
@@ -175,11 +177,8 @@ using Command = std::variant<
 /// .chrome_trace (Proton's) is a trace for the Measured pane; any other
 /// file is a kernel to edit.
 inline Command openCommandFor(std::string path) {
-  auto endsWith = [&](const char *suffix) {
-    size_t n = std::char_traits<char>::length(suffix);
-    return path.size() >= n && path.compare(path.size() - n, n, suffix) == 0;
-  };
-  if (endsWith(".json") || endsWith(".chrome_trace"))
+  llvm::StringRef name(path);
+  if (name.ends_with(".json") || name.ends_with(".chrome_trace"))
     return cmd::OpenTrace{std::move(path)};
   return cmd::OpenFile{std::move(path)};
 }
