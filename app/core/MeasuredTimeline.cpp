@@ -11,6 +11,7 @@
 
 #include "klx/Runtime/BundleFormat.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -31,6 +32,7 @@ namespace {
 /// How far from the trace's start klx reads a time: past it (11.6 days)
 /// no recording's times are, and in cycles they would outrun a float.
 constexpr double kFarthestUs = 1e12;
+bool withinReach(double us) { return std::fabs(us) <= kFarthestUs; }
 
 /// `v` as an integer; `fallback` where it is none, or a float past
 /// int64's range (converting that would be undefined).
@@ -110,12 +112,13 @@ struct EventReader {
   std::string protonKernel; // from the first event's pid
 
   /// Whether `start` and `end` are times klx can draw; else notes the
-  /// event (`whose`: "warp 8 of CTA 0") in tooFar.
-  bool drawable(double start, double end, const std::string &whose) {
-    if (std::fabs(start) <= kFarthestUs && std::fabs(end) <= kFarthestUs)
+  /// event in tooFar, `whose` ("warp 8 of CTA 0") said only then.
+  bool drawable(double start, double end,
+                llvm::function_ref<std::string()> whose) {
+    if (withinReach(start) && withinReach(end))
       return true;
     if (tooFar.empty())
-      tooFar = llvm::formatv("an event of {0} at {1} us", whose,
+      tooFar = llvm::formatv("an event of {0} at {1} us", whose(),
                              llvm::format("%g", start))
                    .str();
     return false;
@@ -153,7 +156,8 @@ struct EventReader {
     if (added)
       warp.name = tid;
     double start = number(e, "ts"), end = start + number(e, "dur");
-    if (!drawable(start, end, tid + " of CTA " + std::to_string(id)))
+    if (!drawable(start, end,
+                  [&] { return tid + " of CTA " + std::to_string(id); }))
       return;
     warp.events.push_back({float(start), float(end), nameOf(text(e, "name"))});
     cta.first = cta.last < 0 ? start : std::min(cta.first, start);
@@ -194,10 +198,11 @@ struct EventReader {
     if (ph != "X" && ph != "i")
       return;
     double start = number(e, "ts"), end = start + number(e, "dur");
-    if (!drawable(start, end,
-                  sm ? "SM " + std::to_string(tid)
-                     : "warp " + std::to_string(tid) + " of CTA " +
-                           std::to_string(pid)))
+    if (!drawable(start, end, [&] {
+          return sm ? "SM " + std::to_string(tid)
+                    : "warp " + std::to_string(tid) + " of CTA " +
+                          std::to_string(pid);
+        }))
       return;
     if (sm) {
       sms[tid].events.push_back({start, end, name});
@@ -287,8 +292,7 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
       for (const Json &l : *links)
         if (l.is_array() && l.size() == 4 && l[1].is_number() &&
             l[2].is_number() && l[3].is_string() &&
-            std::fabs(l[1].get<double>()) <= kFarthestUs &&
-            std::fabs(l[2].get<double>()) <= kFarthestUs)
+            withinReach(l[1].get<double>()) && withinReach(l[2].get<double>()))
           t.chain.push_back({asInteger(l[0], -1), float(l[1].get<double>()),
                              float(l[2].get<double>()),
                              l[3].get<std::string>()});
