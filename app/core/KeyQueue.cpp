@@ -35,22 +35,27 @@ bool KeyQueue::isHeld(int key) const {
                      [&](const Held &h) { return h.event.key == key; });
 }
 
-bool KeyQueue::admit(const KeyEvent &event) {
+bool KeyQueue::pass(const KeyEvent &event, bool keyWaits, int modsWaiting) {
   // A repeat leaves the key down (ImGui times repeats itself): it changes
-  // nothing, but must not pass a held release of its key.
+  // nothing, but must not pass a held event of its key.
   bool change = event.action != KeyEvent::Repeat;
-  bool pressedWith = event.action == KeyEvent::Release &&
-                     (modifierOf(event.key) & pressedMods);
-  if (isHeld(event.key) || (change && changed.count(event.key)) ||
-      pressedWith) {
-    held.push_back({event, false});
+  // A modifier goes up only after the presses made with it were read.
+  bool modifierInUse = event.action == KeyEvent::Release &&
+                       (modifierOf(event.key) & (modsWaiting | pressedMods));
+  if (keyWaits || (change && changed.count(event.key)) || modifierInUse)
     return false;
-  }
   if (change)
     changed.insert(event.key);
   if (event.action == KeyEvent::Press)
     pressedMods |= event.mods;
   return true;
+}
+
+bool KeyQueue::admit(const KeyEvent &event) {
+  if (pass(event, isHeld(event.key), 0))
+    return true;
+  held.push_back({event, false});
+  return false;
 }
 
 std::vector<KeyEvent> KeyQueue::takeReady() {
@@ -60,23 +65,14 @@ std::vector<KeyEvent> KeyQueue::takeReady() {
   std::vector<Held> still;
   for (const Held &h : held) {
     int key = h.event.key;
-    bool change = h.event.action != KeyEvent::Repeat;
-    // A modifier goes up only after the presses made with it were read.
-    bool modifierInUse = h.event.action == KeyEvent::Release &&
-                         (modifierOf(key) & (waitingMods | pressedMods));
-    if (!h.ready || blocked.count(key) || (change && changed.count(key)) ||
-        modifierInUse) {
-      blocked.insert(key);
-      if (h.event.action == KeyEvent::Press)
-        waitingMods |= h.event.mods;
-      still.push_back(h);
+    if (h.ready && pass(h.event, blocked.count(key), waitingMods)) {
+      ready.push_back(h.event);
       continue;
     }
-    if (change)
-      changed.insert(key);
+    blocked.insert(key);
     if (h.event.action == KeyEvent::Press)
-      pressedMods |= h.event.mods;
-    ready.push_back(h.event);
+      waitingMods |= h.event.mods;
+    still.push_back(h);
   }
   held = std::move(still);
   return ready;

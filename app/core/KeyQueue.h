@@ -48,6 +48,12 @@ private:
     bool ready = false; // a frame began after it was held
   };
   bool isHeld(int key) const;
+  /// Whether `event` may reach the next frame: no earlier event of its key
+  /// waits (`keyWaits`), its key has not changed since the last frame
+  /// began, and, for a modifier's release, no press made with it waits
+  /// (`modsWaiting`) or was read this frame. What passes counts as this
+  /// frame's change.
+  bool pass(const KeyEvent &event, bool keyWaits, int modsWaiting);
 
   std::vector<Held> held;
   std::set<int> changed; // keys changed since the last frame began
