@@ -19,14 +19,20 @@ using namespace klx::rt;
 
 namespace {
 
-/// A passed gemm with every part of the report: cuBLAS checked and timed,
-/// a trace recorded twice with its roles' waits.
-LaunchResult tracedGemmResult() {
+/// A result from an H100's device line.
+LaunchResult onH100() {
   LaunchResult r;
   r.device = "NVIDIA H100 80GB HBM3";
   r.capability = 90;
   r.smCount = 132;
   r.clockKHz = 1980000;
+  return r;
+}
+
+/// A passed gemm with every part of the report: cuBLAS checked and timed,
+/// a trace recorded twice with its roles' waits.
+LaunchResult tracedGemmResult() {
+  LaunchResult r = onH100();
   r.peakTflops = 1070.4;
   r.peakFormula = "132 SMs x 4096 flop/clk x 1980 MHz";
   r.entry = "gemm";
@@ -64,14 +70,10 @@ LaunchResult tracedGemmResult() {
 
 /// A gather that hung, with what the simulator said of it.
 LaunchResult hungGatherResult() {
-  LaunchResult r;
+  LaunchResult r = onH100();
   r.status = RunStatus::Hang;
   r.message = "the kernel did not finish within 10000 ms";
   r.simulated = {"completes in 812 cycles"};
-  r.device = "NVIDIA H100 80GB HBM3";
-  r.capability = 90;
-  r.smCount = 132;
-  r.clockKHz = 1980000;
   r.peakGBs = 3352;
   r.entry = "gather";
   r.gather = "y[i] = x[idx[i] + 2] + 1";
