@@ -52,7 +52,11 @@ bool KeyQueue::pass(const KeyEvent &event, bool keyWaits, int modsWaiting) {
 }
 
 bool KeyQueue::admit(const KeyEvent &event) {
-  if (pass(event, isHeld(event.key), 0))
+  int heldMods = 0; // a held press still needs its modifiers down
+  for (const Held &h : held)
+    if (h.event.action == KeyEvent::Press)
+      heldMods |= h.event.mods;
+  if (pass(event, isHeld(event.key), heldMods))
     return true;
   held.push_back({event, false});
   return false;

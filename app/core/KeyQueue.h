@@ -31,8 +31,9 @@ struct KeyEvent {
 class KeyQueue {
 public:
   /// An event from the window: true to hand it on now, false when it is
-  /// held (its key already changed since the last frame began, or an
-  /// earlier event of its key is held).
+  /// held (its key already changed since the last frame began, an
+  /// earlier event of its key is held, or it releases a modifier that a
+  /// press read this frame or a held press was made with).
   bool admit(const KeyEvent &event);
   /// Before a frame begins: the held events a frame has seen the state
   /// before, in order, at most one change per key.

@@ -82,6 +82,28 @@ TEST_CASE("keys: Ctrl stays down for every Enter pressed with it",
   CHECK_FALSE(q.holding());
 }
 
+TEST_CASE("keys: Ctrl let go a frame later waits for its held press",
+          "[app][keys]") {
+  KeyQueue q;
+  CHECK(q.admit(press(kCtrl)));
+  q.frameBegan();
+  const int control = 2;
+  CHECK(q.admit({kA, 0, KeyEvent::Press, control}));
+  CHECK_FALSE(q.admit({kA, 0, KeyEvent::Release, control}));
+  CHECK_FALSE(q.admit({kA, 0, KeyEvent::Press, control}));
+  q.frameBegan(); // Ctrl+A
+  // Ctrl comes up before the frame after: the second A, held, still needs
+  // it down.
+  CHECK_FALSE(q.admit(release(kCtrl)));
+  CHECK(said(q.takeReady()) == "65- ");
+  q.frameBegan(); // A up, Ctrl down
+  CHECK(said(q.takeReady()) == "65+ ");
+  q.frameBegan(); // Ctrl+A again
+  CHECK(said(q.takeReady()) == "341- ");
+  q.frameBegan();
+  CHECK_FALSE(q.holding());
+}
+
 TEST_CASE("keys: a double tap between two frames is two presses",
           "[app][keys]") {
   KeyQueue q;
