@@ -17,8 +17,11 @@
 // keeps the stamp's stores before the wait_group 0. The release right
 // after it is held: its word, slot and whether to store go to allocas, and
 // the next event (the next MMA's stamp, or the turn's pass) stores it, as
-// the return does for one still held.
+// the return does for one still held. The MMA's descriptors are built
+// before the consumer wait in front of it, out of the branch around a
+// recorded wait; without a trace they stay after the wait.
 // RUN: klx-opt %samples/nvidia/gemm_pingpong.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=PINGPONG
+// RUN: klx-opt %samples/nvidia/gemm_pingpong.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent --klx-to-nvgpu | FileCheck %s --check-prefix=PINGPONG-PLAIN
 // Two producers: the second pipeline's events carry its index above the
 // stage (1 << 24): its copies (kind 5) and releases (kind 7).
 // RUN: klx-opt %samples/nvidia/gemm_two_producers.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=TWO
@@ -82,7 +85,12 @@
 // PINGPONG: %[[HWORD:.*]] = llvm.alloca %{{.*}} x i64
 // PINGPONG-NEXT: %[[HSLOT:.*]] = llvm.alloca %{{.*}} x i64
 // PINGPONG-NEXT: %[[HOLDS:.*]] = llvm.alloca %{{.*}} x i1
-// PINGPONG: nvgpu.warpgroup.mma {{.*}} {transposeB} :
+// PINGPONG: %[[DESCA:.*]] = nvgpu.warpgroup.generate.descriptor
+// PINGPONG-NEXT: %[[DESCB:.*]] = nvgpu.warpgroup.generate.descriptor
+// PINGPONG: nvvm.mbarrier.test.wait
+// PINGPONG: nvgpu.mbarrier.try_wait.parity
+// PINGPONG-NOT: generate.descriptor
+// PINGPONG: nvgpu.warpgroup.mma %[[DESCA]], %[[DESCB]], {{.*}} {transposeB} :
 // PINGPONG: arith.ori %c6_i64
 // PINGPONG: llvm.store
 // PINGPONG: %[[H:.*]] = llvm.load %[[HOLDS]] : !llvm.ptr -> i1
@@ -114,6 +122,13 @@
 // PINGPONG-NOT: sreg.clock64
 // PINGPONG: nvvm.read.ptx.sreg.globaltimer
 // PINGPONG: gpu.return
+
+// PINGPONG-PLAIN: nvgpu.mbarrier.try_wait.parity
+// PINGPONG-PLAIN: nvgpu.mbarrier.try_wait.parity
+// PINGPONG-PLAIN: nvgpu.mbarrier.try_wait.parity
+// PINGPONG-PLAIN-NEXT: arith.constant
+// PINGPONG-PLAIN: nvgpu.warpgroup.generate.descriptor
+// PINGPONG-PLAIN: nvgpu.warpgroup.mma
 
 // PLAIN: gpu.func @gemm({{.*}}, %{{.*}}: index) kernel
 // PLAIN-NOT: clock64

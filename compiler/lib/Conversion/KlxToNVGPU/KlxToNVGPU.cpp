@@ -226,6 +226,7 @@ void lowerAdvance(Lowering &l, AdvanceOp advance) {
 /// Lowers every klx op left inside `func` (after the roles are gone).
 LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
                            DenseMap<Value, Value> &tensors) {
+  hoistMmaDescriptors(l, func);
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
     if (isa<KlxDialect>(op->getDialect()))

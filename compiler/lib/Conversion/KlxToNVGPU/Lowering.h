@@ -68,6 +68,9 @@ struct Lowering {
   /// Releases right after an MMA waited for at once: with a trace, their
   /// event is stored with the warp's next one (recordEvent's `hold`).
   llvm::DenseSet<Operation *> releasesHeld;
+  /// With a trace: each MMA's A and B descriptors, built before the
+  /// consumer wait in front of it (hoistMmaDescriptors).
+  llvm::DenseMap<Operation *, std::pair<Value, Value>> hoistedDescriptors;
   /// The measured timeline (Trace.cpp); `buffer` is null when the kernel
   /// is not instrumented.
   struct Trace {
@@ -141,6 +144,9 @@ void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
 void waitAndRecord(Lowering &l, Location loc, Value barriers, Value index,
                    Value parity, TraceEventKind begin, bool wholeWarpgroup,
                    int64_t pipeline, llvm::function_ref<void()> wait);
+
+/// With a trace, builds each MMA's descriptors before its consumer wait.
+void hoistMmaDescriptors(Lowering &l, gpu::GPUFuncOp func);
 
 /// Keeps one wgmma in flight per consumer: each stage is released one k
 /// step later, after wgmma.wait_group 1 (needs two or more stages).

@@ -17,11 +17,11 @@ using namespace klx::nvgpu_lowering;
 
 namespace {
 
-/// `groupsLeftPending`: the wgmma.wait_group the MMA ends in.
-void lowerMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
+/// The wgmma descriptors of the MMA's A and B stage tiles, at the
+/// builder's insertion point.
+std::pair<Value, Value> mmaDescriptors(Lowering &l, MmaOp mma) {
   OpBuilder &b = l.b;
   Location loc = mma.getLoc();
-  b.setInsertionPoint(mma);
   ScheduleAttr s = l.schedule;
   auto aTile = mma.getA().getDefiningOp<StageTileOp>();
   auto bTile = mma.getB().getDefiningOp<StageTileOp>();
@@ -57,6 +57,17 @@ void lowerMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
                .getResult(0);
   Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType,
                                                              bView, mapB);
+  return {descA, descB};
+}
+
+/// `groupsLeftPending`: the wgmma.wait_group the MMA ends in.
+void lowerMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
+  OpBuilder &b = l.b;
+  Location loc = mma.getLoc();
+  b.setInsertionPoint(mma);
+  auto [descA, descB] = l.hoistedDescriptors.count(mma)
+                            ? l.hoistedDescriptors.lookup(mma)
+                            : mmaDescriptors(l, mma);
   Value result = nvgpu::WarpgroupMmaOp::create(
       b, loc, l.accType, descA, descB, b.getI64IntegerAttr(groupsLeftPending),
       UnitAttr(), b.getUnitAttr(), mma.getAcc());
@@ -65,6 +76,37 @@ void lowerMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
 }
 
 } // namespace
+
+/// With a trace, each MMA's shared-memory descriptors are built before the
+/// consumer wait in front of it. They depend only on the stage, and ptxas
+/// schedules them under the latency of the uninstrumented kernel's
+/// try_wait, but not across the branch around a recorded wait: there they
+/// sat between the wait and the MMA. On the H100 that took ping-pong's
+/// recording from +14.7% to +11.9% at 2048^3 and from +10.1% to +8.0% at
+/// 8192^3. The kernel without a trace is left as it was.
+void klx::nvgpu_lowering::hoistMmaDescriptors(Lowering &l,
+                                              gpu::GPUFuncOp func) {
+  if (!l.trace.buffer)
+    return;
+  auto definedBefore = [](Value v, Operation *op) {
+    Operation *def = v.getDefiningOp();
+    return !def || def->getBlock() != op->getBlock() ||
+           def->isBeforeInBlock(op);
+  };
+  func.walk([&](MmaOp mma) {
+    Operation *wait = mma->getPrevNode();
+    while (wait && isa<StageTileOp>(wait))
+      wait = wait->getPrevNode();
+    auto aTile = mma.getA().getDefiningOp<StageTileOp>();
+    auto bTile = mma.getB().getDefiningOp<StageTileOp>();
+    if (!wait || !isa<ConsumerWaitOp>(wait) || !aTile || !bTile ||
+        !definedBefore(aTile.getIndex(), wait) ||
+        !definedBefore(bTile.getIndex(), wait))
+      return;
+    l.b.setInsertionPoint(wait);
+    l.hoistedDescriptors[mma] = mmaDescriptors(l, mma);
+  });
+}
 
 /// nvgpu.warpgroup.mma ends in its own wgmma.wait_group: done reading the
 /// stage before it is released (0), or all but this step's group when the
