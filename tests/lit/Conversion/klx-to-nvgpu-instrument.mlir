@@ -31,6 +31,8 @@
 // Every CTA records: its slot is its block id.
 // CHECK: %[[TRUE:.*]] = arith.constant true
 // CHECK: %[[COUNTER:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: %[[HWORD:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK: %[[HOLDS:.*]] = llvm.alloca %{{.*}} x i1
 // CHECK: scf.if
 // CHECK:   nvvm.read.ptx.sreg.globaltimer : i64
 // CHECK:   llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64}
@@ -57,15 +59,30 @@
 // CHECK-NEXT: }
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.ori %c4_i64
-// CHECK: arith.ori %c5_i64
+// One copy event per stage, before its last copy (B's, after A's).
+// CHECK-NOT: arith.ori %c5_i64
 // CHECK: nvgpu.tma.async.load
-// Consumers: by the first thread of each warpgroup.
+// CHECK: arith.ori %c5_i64
+// CHECK-NOT: arith.ori %c5_i64
+// CHECK: nvgpu.tma.async.load
+// Consumers: by the first thread of each warpgroup. The MMA left in
+// flight is stamped before its issue and its event held; it is stored
+// after the group is committed (wait_group 2 returns at once), before the
+// wait for the group before it.
 // CHECK: nvvm.mbarrier.test.wait
 // CHECK: arith.ori %c1_i64
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.ori %c2_i64
-// CHECK: arith.ori %c6_i64
-// CHECK: nvgpu.warpgroup.mma
+// CHECK: %[[STAMP:.*]] = arith.ori %c6_i64
+// CHECK: %[[STAMPWORD:.*]] = arith.ori %[[STAMP]]
+// CHECK: llvm.store %[[STAMPWORD]], %[[HWORD]] : i64, !llvm.ptr
+// CHECK-NOT: llvm.store %[[STAMPWORD]]
+// CHECK: nvgpu.warpgroup.mma {{.*}}waitGroup = 2 : i64
+// CHECK-NEXT: %[[H:.*]] = llvm.load %[[HOLDS]] : !llvm.ptr -> i1
+// CHECK-NEXT: %[[W:.*]] = llvm.load %[[HWORD]] : !llvm.ptr -> i64
+// CHECK: scf.if %[[H]] {
+// CHECK-NEXT: llvm.store %[[W]], %{{.*}} {alignment = 8 : i64}
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: arith.ori %c7_i64
 // The end stamp, before the one return.
 // CHECK: nvvm.read.ptx.sreg.globaltimer : i64

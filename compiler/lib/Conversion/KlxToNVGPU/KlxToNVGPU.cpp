@@ -271,8 +271,9 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
       release.erase();
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
       // One elected thread issues copies.
-      recordEvent(l, loc, TraceEventKind::CopyIssue, copy.getIndex(), false,
-                  l.barriers[copy.getPipeline()].index);
+      if (isLastCopyOfStage(copy))
+        recordEvent(l, loc, TraceEventKind::CopyIssue, copy.getIndex(), false,
+                    l.barriers[copy.getPipeline()].index);
       lowerCopy(l, copy);
     } else if (auto mma = dyn_cast<MmaOp>(op)) {
       lowerAndRecordMma(l, mma);

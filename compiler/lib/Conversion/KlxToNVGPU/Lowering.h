@@ -131,11 +131,26 @@ void finishTrace(Lowering &l, gpu::GPUFuncOp func);
 /// insertion point, by the warpgroup's first thread when `wholeWarpgroup`,
 /// else by whichever thread runs it. Nothing without a trace buffer.
 /// With `hold` the event takes its slot and clock now but is stored with
-/// the warp's next event (or at the return); the event before it must
-/// have been stored already, which holds for a release right after an
-/// MMA's stamp.
+/// the warp's next event, by storeHeldEvent, or at the return; the event
+/// before it must have been stored already, which holds for a release
+/// right after an MMA's stamp and for an MMA's stamp stored right after
+/// its issue.
 void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
                  bool wholeWarpgroup, int64_t pipeline = 0, bool hold = false);
+
+/// Whether no later copy in `copy`'s block fills the same stage of the
+/// same pipeline. Only that copy's issue is recorded: the stage's full
+/// barrier completes when its last copy lands, which is what the critical
+/// chain links a consumer's wait to, and the copies of one stage issue
+/// back to back. Recording each one put a store per copy on the producer's
+/// path, which without warp roles is the MMAs' path too: on the H100 no
+/// roles went from +6.8% to +5.6% at 2048^3 and from +10.1% to +8.8% at
+/// 8192^3 with one event per stage.
+bool isLastCopyOfStage(CopyOp copy);
+
+/// Stores the event held back by recordEvent's `hold`, if this thread
+/// holds one.
+void storeHeldEvent(Lowering &l, Location loc);
 
 /// Waits for phase `parity` of `barriers[index]` (`wait` emits the
 /// blocking wait) and records the wait as `begin` and its end, but only

@@ -22,7 +22,11 @@
 // two producers (bench/gpu/trace-overhead.sh). A release right after an
 // MMA waited for at once is held: its slot and word are taken there and
 // stored with the warp's next event, so no store sits between the MMA's
-// end and the arrive (ping-pong -1.4 points at 2048^3 on the H100).
+// end and the arrive (ping-pong -1.4 points at 2048^3 on the H100). An
+// MMA left in flight is stamped before its issue and stored after it
+// (Mma.cpp); only a stage's last copy is recorded (isLastCopyOfStage); and
+// the MMAs' descriptors are built before the wait in front of them, out of
+// the branch around a recorded wait (hoistMmaDescriptors).
 // Events past the capacity are not written; the writer stores how many it
 // had into the warp's count word, so klx-run can say so and record again
 // with room for them.
@@ -94,9 +98,9 @@ void storeIf(Lowering &l, Location loc, Value condition, Value value,
   LLVM::StoreOp::create(b, loc, value, address, kWordAlignment);
 }
 
-/// Stores the event held back by recordEvent's `hold`, if this thread
-/// holds one.
-void storeHeldEvent(Lowering &l, Location loc) {
+} // namespace
+
+void klx::nvgpu_lowering::storeHeldEvent(Lowering &l, Location loc) {
   OpBuilder &b = l.b;
   Type i64 = b.getI64Type();
   Value holds = LLVM::LoadOp::create(b, loc, b.getI1Type(), l.trace.heldStore);
@@ -109,6 +113,8 @@ void storeHeldEvent(Lowering &l, Location loc) {
                         arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
                         l.trace.heldStore);
 }
+
+namespace {
 
 /// Runs `body` in thread 0 of a traced CTA.
 void inThreadZero(Lowering &l, Location loc, llvm::function_ref<void()> body) {
@@ -281,4 +287,13 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   // Full: the count word says how many this warp recorded.
   storeIf(l, loc, arith::AndIOp::create(b, loc, writer, full), next,
           wordAt(l, loc, l.trace.region));
+}
+
+bool klx::nvgpu_lowering::isLastCopyOfStage(CopyOp copy) {
+  for (Operation *op = copy->getNextNode(); op; op = op->getNextNode())
+    if (auto later = dyn_cast<CopyOp>(op);
+        later && later.getIndex() == copy.getIndex() &&
+        later.getPipeline() == copy.getPipeline())
+      return false;
+  return true;
 }
