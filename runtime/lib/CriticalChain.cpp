@@ -9,12 +9,15 @@
 // did not block records nothing (Trace.cpp), and then the warp's work
 // runs on through it, which is what happened. A signal is matched by
 // kind, stage and pipeline, and is the latest one recorded before the
-// wait's end. What the trace cannot say: a release is recorded by a
-// warpgroup's first thread, and the barrier completes with the last of its
-// threads' arrives, a little later; in a cluster a stage is full when
-// every CTA's share has landed, and empty when every CTA's consumers have
-// released it, so a load or release link names this CTA's event though
-// the other CTA's may have been the later one.
+// wait's end. In a cluster a stage is full when every CTA's share has
+// landed and empty when every CTA's consumers have released it, so a
+// load's or a release's signal is the latest among the cluster's CTAs
+// (their clocks compared on globaltimer's axis), and the walk may go on in
+// another CTA than the one it started in. What the trace cannot say: a
+// release is recorded by a warpgroup's first thread, and the barrier
+// completes with the last of its threads' arrives, a little later; a CTA
+// of the cluster that was not traced (--trace-ctas) has no signals to
+// offer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,14 +69,19 @@ long lastAtOrBefore(const WarpTrace &w, double ns) {
 
 class ChainWalker {
 public:
-  ChainWalker(const CtaTrace &cta, std::vector<const WarpTrace *> warps)
-      : cta(cta), warps(std::move(warps)) {}
+  /// `warps`: those of the cluster `cta` ran in (only its own without
+  /// clusters) that recorded something; `starts`: when each of their CTAs
+  /// started.
+  ChainWalker(const CtaTrace &cta, std::vector<const WarpTrace *> warps,
+              std::map<int, double> starts)
+      : cta(cta), warps(std::move(warps)), starts(std::move(starts)) {}
 
   std::vector<ChainLink> walk() {
-    const WarpTrace *w = *std::max_element(
-        warps.begin(), warps.end(), [](const WarpTrace *a, const WarpTrace *b) {
-          return a->events.back().ns < b->events.back().ns;
-        });
+    const WarpTrace *w = nullptr;
+    for (const WarpTrace *each : warps)
+      if (each->cta == cta.cta &&
+          (!w || each->events.back().ns > w->events.back().ns))
+        w = each;
     long i = long(w->events.size()) - 1;
     double t = w->events.back().ns;
     add(w, t, cta.endNs, ChainPart::Epilogue);
@@ -86,7 +94,7 @@ public:
         --j;
       if (j < 0) {
         add(w, w->events.front().ns, t, ChainPart::Work);
-        add(w, cta.startNs, w->events.front().ns, ChainPart::Setup);
+        add(w, starts.at(w->cta), w->events.front().ns, ChainPart::Setup);
         break;
       }
       const TraceEvent &end = w->events[size_t(j)];
@@ -117,17 +125,19 @@ private:
   void add(const WarpTrace *w, double start, double end, ChainPart part,
            int stage = 0) {
     if (end > start)
-      links.push_back({w->warp, w->role, start, end, part, stage});
+      links.push_back({w->cta, w->warp, w->role, start, end, part, stage});
   }
 
   /// The latest event of `kind` at or before the wait's end among the
-  /// CTA's warps (the waiting warp among them: without roles one warp
-  /// loads and multiplies; a turn comes from the other consumer).
+  /// warps of the cluster (the waiting warp among them: without roles one
+  /// warp loads and multiplies). A turn comes from the other consumer of
+  /// the waiter's own CTA.
   std::optional<Signal> signalOf(const SignalKind &kind, const TraceEvent &end,
                                  const WarpTrace *waiter) const {
     std::optional<Signal> best;
     for (const WarpTrace *w : warps) {
-      if (kind.kind == TraceKind::PassTurn && w == waiter)
+      if (kind.kind == TraceKind::PassTurn &&
+          (w == waiter || w->cta != waiter->cta))
         continue;
       long last = lastAtOrBefore(*w, end.ns);
       for (long i = last; i >= 0 && last - i < kSignalSearchEvents; --i) {
@@ -146,6 +156,7 @@ private:
 
   const CtaTrace &cta;
   std::vector<const WarpTrace *> warps;
+  std::map<int, double> starts;
   std::vector<ChainLink> links; // from the end backwards
 };
 
@@ -195,13 +206,23 @@ std::vector<ChainLink> klx::rt::traceCriticalChain(const DecodedTrace &trace,
                                                    int ctaId) {
   auto cta = std::find_if(trace.ctas.begin(), trace.ctas.end(),
                           [&](const CtaTrace &c) { return c.cta == ctaId; });
-  std::vector<const WarpTrace *> warps;
-  for (const WarpTrace &w : trace.warps)
-    if (w.cta == ctaId && !w.events.empty())
-      warps.push_back(&w);
-  if (cta == trace.ctas.end() || warps.empty())
+  if (cta == trace.ctas.end())
     return {};
-  return ChainWalker(*cta, std::move(warps)).walk();
+  int64_t cluster = trace.clusterOf(ctaId);
+  std::map<int, double> starts;
+  for (const CtaTrace &c : trace.ctas)
+    if (trace.clusterOf(c.cta) == cluster)
+      starts[c.cta] = c.startNs;
+  std::vector<const WarpTrace *> warps;
+  bool own = false;
+  for (const WarpTrace &w : trace.warps)
+    if (starts.count(w.cta) && !w.events.empty()) {
+      warps.push_back(&w);
+      own |= w.cta == ctaId;
+    }
+  if (!own)
+    return {};
+  return ChainWalker(*cta, std::move(warps), std::move(starts)).walk();
 }
 
 std::vector<ChainShare>

@@ -118,7 +118,16 @@ std::string formatChain(const CriticalPath &path) {
   }
   if (shares.size() > 4)
     out += format(", the rest %.2f us", rest / 1e3);
-  return out + format(" (%.0f links)", double(path.chain.size()));
+  out += format(" (%.0f links", double(path.chain.size()));
+  // A load or release that came from another CTA of the cluster.
+  std::map<int, double> elsewhere;
+  for (const ChainLink &link : path.chain)
+    if (link.cta != path.end.cta)
+      elsewhere[link.cta] += link.ns();
+  for (const auto &[cta, ns] : elsewhere)
+    out +=
+        format("; %.2f us on CTA %.0f of its cluster", ns / 1e3, double(cta));
+  return out + ")";
 }
 
 /// "critical path: CTA 6's 16 tiles, first MMA to the next tile's: median

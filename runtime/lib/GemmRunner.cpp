@@ -401,6 +401,8 @@ Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
   if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(words.data(), buffer, bytes)))
     return driverError();
   decoded = decodeTrace(words, layout, t.warpRoles, result.clockKHz);
+  decoded.cluster = {m.cluster[0], m.cluster[1]};
+  decoded.gridX = result.grid[0];
   return checkRecordedOutput();
 }
 

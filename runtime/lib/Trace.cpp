@@ -105,6 +105,15 @@ int64_t DecodedTrace::dropped() const {
   return n;
 }
 
+int64_t DecodedTrace::clusterOf(int64_t cta) const {
+  auto [cx, cy] = cluster;
+  if (gridX <= 0 || cx < 1 || cy < 1 || cx * cy == 1)
+    return cta;
+  int64_t x = cta % gridX, y = cta / gridX;
+  int64_t clustersAlongX = (gridX + cx - 1) / cx;
+  return (y / cy) * clustersAlongX + x / cx;
+}
+
 int64_t klx::rt::traceCapacityFor(int64_t tilesPerCta, int64_t kSteps) {
   return std::max<int64_t>(tilesPerCta, 1) *
              (std::max<int64_t>(kSteps, 1) * 6 + 8) +
@@ -326,7 +335,7 @@ Json otherData(const DecodedTrace &trace, double clockKHz,
     Json links = Json::array();
     for (const ChainLink &link : path->chain)
       links.push_back({link.warp, us(link.startNs), us(link.endNs),
-                       chainPartKey(link.part)});
+                       chainPartKey(link.part), link.cta});
     other["critical_chain"] = {{"cta", path->end.cta}, {"links", links}};
   }
   return other;

@@ -319,8 +319,8 @@ TEST_CASE("trace: the chain tile by tile", "[runtime]") {
   shared.warps = {mmas(0, {100, 200, 1000, 1100}),
                   mmas(4, {110, 210, 1010, 1110})};
   std::vector<ChainLink> chain = {
-      {0, "consumer", 0, 500, ChainPart::Load, 0},
-      {0, "consumer", 500, 3000, ChainPart::Work, 0}};
+      {0, 0, "consumer", 0, 500, ChainPart::Load, 0},
+      {0, 0, "consumer", 500, 3000, ChainPart::Work, 0}};
   TileBreakdown tiles = splitByTile(shared, 0, 2, chain);
   REQUIRE(tiles.tiles.size() == 2);
   CHECK(tiles.tiles[0].startNs == 100);
@@ -358,4 +358,85 @@ TEST_CASE("trace: the chain tile by tile", "[runtime]") {
   text = formatCriticalPath(analyzeCriticalPath(ended, 4));
   CHECK(text.find("CTA 0's one tile, first MMA to its end: 2.90 us (") !=
         std::string::npos);
+}
+
+TEST_CASE("trace: the chain across a cluster's CTAs", "[runtime]") {
+  // Two CTAs in a cluster of 2 along x; CTA 0 ends the kernel. Its stage
+  // 0 was full only when CTA 1's share landed: CTA 1's producer issued it
+  // at 1700, after CTA 0's at 1200. CTA 1's producer had waited for that
+  // stage to be empty until 1600, and CTA 1's consumer released it at
+  // 1500, after CTA 0's consumer at 500.
+  DecodedTrace trace;
+  trace.ctas = {{0, 3, 0, 3000, true, 1}, {1, 7, 100, 2900, true, 1}};
+  auto warp = [](int cta, int id, const char *role,
+                 std::vector<TraceEvent> events) {
+    WarpTrace w;
+    w.cta = cta;
+    w.warp = id;
+    w.role = role;
+    w.events = std::move(events);
+    return w;
+  };
+  trace.warps = {warp(0, 0, "consumer",
+                      {{0, 500, TraceKind::ReleaseEmpty, 0},
+                       {0, 1000, TraceKind::WaitFullBegin, 0},
+                       {0, 2000, TraceKind::WaitFullEnd, 0},
+                       {0, 2000, TraceKind::MmaIssue, 0}}),
+                 warp(0, 8, "producer", {{0, 1200, TraceKind::CopyIssue, 0}}),
+                 warp(1, 0, "consumer",
+                      {{0, 400, TraceKind::MmaIssue, 0},
+                       {0, 1500, TraceKind::ReleaseEmpty, 0}}),
+                 warp(1, 8, "producer",
+                      {{0, 600, TraceKind::WaitEmptyBegin, 0},
+                       {0, 1600, TraceKind::WaitEmptyEnd, 0},
+                       {0, 1700, TraceKind::CopyIssue, 0}})};
+  auto parts = [](const std::vector<ChainLink> &chain) {
+    std::vector<std::tuple<int, int, ChainPart>> out;
+    for (const ChainLink &link : chain)
+      out.push_back({link.cta, link.warp, link.part});
+    return out;
+  };
+
+  // Without clusters each CTA is on its own: CTA 0's copy filled it.
+  std::vector<std::tuple<int, int, ChainPart>> alone = {
+      {0, 8, ChainPart::Setup},
+      {0, 8, ChainPart::Load},
+      {0, 0, ChainPart::Epilogue}};
+  CHECK(parts(traceCriticalChain(trace, 0)) == alone);
+
+  trace.cluster = {2, 1};
+  trace.gridX = 2;
+  CHECK(trace.clusterOf(0) == trace.clusterOf(1));
+  std::vector<ChainLink> chain = traceCriticalChain(trace, 0);
+  std::vector<std::tuple<int, int, ChainPart>> clustered = {
+      {1, 0, ChainPart::Setup},   {1, 0, ChainPart::Work},
+      {1, 0, ChainPart::Release}, {1, 8, ChainPart::Work},
+      {1, 8, ChainPart::Load},    {0, 0, ChainPart::Epilogue}};
+  CHECK(parts(chain) == clustered);
+  REQUIRE(chain.size() == clustered.size());
+  CHECK(chain[0].startNs == 100); // CTA 1's own start
+  CHECK(chain[2].startNs == 1500);
+  CHECK(chain[2].endNs == 1600);
+  CHECK(chain[4].startNs == 1700);
+  CHECK(chain[4].endNs == 2000);
+
+  // What klx-run prints and writes: the time spent on the other CTA, and
+  // each link's CTA.
+  CriticalPath path = analyzeCriticalPath(trace);
+  CHECK(path.end.cta == 0);
+  CHECK(formatCriticalPath(path).find(
+            "(6 links; 1.90 us on CTA 1 of its cluster)") != std::string::npos);
+  std::string json = chromeTraceJson(trace, 1e6, "gemm", "", "", &path);
+  CHECK(json.find("[8,1.7,2.0,\"load\",1]") != std::string::npos);
+
+  // Clusters of 2 along x in a grid 4 wide and 2 high: blocks 0 and 1
+  // share one, 2 and 3 the next; the second row (4..7) has its own.
+  trace.gridX = 4;
+  CHECK(trace.clusterOf(1) == 0);
+  CHECK(trace.clusterOf(2) == 1);
+  CHECK(trace.clusterOf(5) == 2);
+  CHECK(trace.clusterOf(7) == 3);
+  trace.cluster = {1, 2};
+  CHECK(trace.clusterOf(4) == trace.clusterOf(0));
+  CHECK(trace.clusterOf(5) != trace.clusterOf(0));
 }

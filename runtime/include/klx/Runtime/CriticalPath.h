@@ -53,6 +53,7 @@ const char *chainPartKey(ChainPart part); // "work", "load", ...
 
 /// One stretch of the chain, on the warp that was on it then.
 struct ChainLink {
+  int cta = 0; // the CTA the warp is in: in a cluster, perhaps another's
   int warp = 0;
   std::string role;
   double startNs = 0, endNs = 0;
@@ -73,7 +74,9 @@ std::vector<ChainShare> summarizeChain(const std::vector<ChainLink> &chain);
 /// Walks back from the end of `cta`: along the warp that recorded last;
 /// where it had waited on a barrier, to the event that completed the
 /// barrier (the copy that filled a stage, the release that emptied it,
-/// the turn passed), and on along that warp, to the CTA's start. The
+/// the turn passed), and on along that warp, to the CTA's start. In a
+/// cluster a stage's copies and releases come from every CTA of it, so
+/// the latest may be another CTA's, and the walk goes on there. The
 /// links come out in time order.
 std::vector<ChainLink> traceCriticalChain(const DecodedTrace &trace, int cta);
 

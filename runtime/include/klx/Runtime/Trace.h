@@ -70,7 +70,13 @@ struct DecodedTrace {
   /// The most events one warp recorded, written or not: the capacity that
   /// would have kept every event.
   int64_t mostRecorded = 0;
+  /// The launch's clusters (CTAs along x and y) and its grid's width: a
+  /// CTA's block id is x + y * gridX. 1 x 1 when the kernel has none.
+  std::array<int64_t, 2> cluster{1, 1};
+  int64_t gridX = 0;
   int64_t dropped() const;
+  /// Which cluster block id `cta` ran in (its own id without clusters).
+  int64_t clusterOf(int64_t cta) const;
 };
 
 /// `clockKHz` is the device's clock rate, used only for a CTA without an
