@@ -289,11 +289,14 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
     t.chainCta = integer(*chain, "cta", -1);
     auto links = chain->find("links");
     if (links != chain->end() && links->is_array())
+      // [warp, start, end, part], and the warp's CTA fifth where klx-run
+      // wrote it (before, every link was on the chain's CTA).
       for (const Json &l : *links)
-        if (l.is_array() && l.size() == 4 && l[1].is_number() &&
-            l[2].is_number() && l[3].is_string() &&
+        if (l.is_array() && (l.size() == 4 || l.size() == 5) &&
+            l[1].is_number() && l[2].is_number() && l[3].is_string() &&
             withinReach(l[1].get<double>()) && withinReach(l[2].get<double>()))
-          t.chain.push_back({asInteger(l[0], -1), float(l[1].get<double>()),
+          t.chain.push_back({l.size() == 5 ? asInteger(l[4], -1) : t.chainCta,
+                             asInteger(l[0], -1), float(l[1].get<double>()),
                              float(l[2].get<double>()),
                              l[3].get<std::string>()});
   }
@@ -365,6 +368,27 @@ klx::app::readMeasuredTimeline(std::string_view text, std::string &error) {
     link.end *= float(timeline.clockKHz / 1e3);
   }
   return timeline;
+}
+
+bool MeasuredTimeline::chainPassesThrough(int64_t cta) const {
+  return std::any_of(chain.begin(), chain.end(),
+                     [&](const ChainLink &link) { return link.cta == cta; });
+}
+
+std::string MeasuredTimeline::chainCtaNames() const {
+  std::vector<int64_t> ctas = {chainCta};
+  for (const ChainLink &link : chain)
+    if (std::find(ctas.begin(), ctas.end(), link.cta) == ctas.end())
+      ctas.push_back(link.cta);
+  if (ctas.size() == 1)
+    return "CTA " + std::to_string(chainCta);
+  std::string names = "CTAs";
+  for (size_t i = 0; i < ctas.size(); ++i)
+    names += std::string(i == 0                 ? " "
+                         : i + 1 == ctas.size() ? " and "
+                                                : ", ") +
+             std::to_string(ctas[i]);
+  return names;
 }
 
 size_t MeasuredTimeline::ctaCount() const {

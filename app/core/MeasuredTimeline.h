@@ -71,17 +71,24 @@ struct MeasuredTimeline {
   /// 17 on SM 40 at ..."), from the trace's otherData.
   std::vector<std::string> criticalPath;
   std::vector<MeasuredCta> ctas; // every traced CTA's warps, by block id
-  /// The chain klx-run found set the kernel's end, in CTA `chainCta`
-  /// (otherData's critical_chain): stretches on its warps, in cycles;
+  /// The chain klx-run found set the kernel's end, walked back from CTA
+  /// `chainCta`'s (otherData's critical_chain): stretches on warps of it
+  /// and, in a cluster, of the other CTAs a load or release came from;
   /// `part` is "work", "load", "release", "turn", "unrecorded", "setup"
   /// or "epilogue".
   struct ChainLink {
+    int64_t cta = 0;
     int64_t warp = 0;
     float start = 0, end = 0;
     std::string part;
   };
   int64_t chainCta = -1;
   std::vector<ChainLink> chain;
+  /// Whether a link of the chain is on a warp of `cta`.
+  bool chainPassesThrough(int64_t cta) const;
+  /// "CTA 4", or "CTAs 4 and 5" where the chain went into another CTA of
+  /// the cluster; the chain's own CTA first.
+  std::string chainCtaNames() const;
   std::vector<std::string> eventNames;
   size_t ctaCount() const;
   /// Whether klx-run recorded it from kernel `modelKernel` of the file

@@ -58,7 +58,7 @@ std::vector<Link>::const_iterator firstEndingAfter(const std::vector<Link> &c,
 
 void drawCriticalChain(ImDrawList *draw, const MeasuredTimeline &t,
                        const MeasuredCta &cta, const WarpLanesGeometry &g) {
-  if (cta.cta != t.chainCta || t.chain.empty())
+  if (!t.chainPassesThrough(cta.cta))
     return;
   std::unordered_map<int64_t, size_t> rowOf;
   for (size_t r = 0; r < cta.warps.size(); ++r)
@@ -72,13 +72,17 @@ void drawCriticalChain(ImDrawList *draw, const MeasuredTimeline &t,
   const Link *previous = nullptr;
   for (auto it = firstEndingAfter(t.chain, g.window.start);
        it != t.chain.end() && it->start <= g.window.end; ++it) {
+    // A link on another CTA of the cluster (a load or release from
+    // there) is drawn under that CTA's warps; no line joins the two.
     auto row = rowOf.find(it->warp);
-    if (row == rowOf.end())
+    if (it->cta != cta.cta || row == rowOf.end()) {
+      previous = &*it;
       continue;
+    }
     float a = std::max(g.x0, g.window.xOf(it->start, g.x0, g.x1));
     float b = std::min(g.x1, g.window.xOf(it->end, g.x0, g.x1));
     float y = barY(row->second);
-    if (previous && previous->warp != it->warp) {
+    if (previous && previous->cta == cta.cta && previous->warp != it->warp) {
       auto from = rowOf.find(previous->warp);
       if (from != rowOf.end())
         draw->AddLine(ImVec2(a, barY(from->second) + thick / 2),
@@ -126,11 +130,13 @@ void drawCriticalChainLegend(const MeasuredTimeline &t) {
   }
   if (!hovered)
     return;
-  std::string tip = "Underlined on the warps of CTA " +
-                    std::to_string(t.chainCta) +
-                    ": what set the kernel's end, walked back from it\n"
-                    "(klx-run: where a warp had waited, the event that "
-                    "ended the wait, and on along that warp).";
+  std::string tip =
+      "Underlined on the warps of " + t.chainCtaNames() +
+      ": what set the kernel's end, walked back from CTA " +
+      std::to_string(t.chainCta) +
+      "'s\n(klx-run: where a warp had waited, the event that ended the "
+      "wait, and on along that warp;\nin a cluster, the latest of its "
+      "CTAs' copies or releases of the stage).";
   for (const PartLook &look : kParts)
     tip += std::string("\n") + look.word + ": " + look.words;
   ImGui::SetTooltip("%s", tip.c_str());
@@ -138,11 +144,9 @@ void drawCriticalChainLegend(const MeasuredTimeline &t) {
 
 std::string criticalChainAt(const MeasuredTimeline &t, int64_t cta,
                             int64_t warp, double at) {
-  if (cta != t.chainCta)
-    return "";
   for (auto it = firstEndingAfter(t.chain, at);
        it != t.chain.end() && it->start <= at; ++it)
-    if (it->warp == warp)
+    if (it->cta == cta && it->warp == warp)
       return std::string("on the critical chain: ") + lookOf(it->part).words;
   return "";
 }

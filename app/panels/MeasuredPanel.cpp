@@ -223,11 +223,11 @@ private:
     }
     if (!t.source.empty())
       drawScopeLegend(t, *cta);
-    else if (cta->cta == t.chainCta)
+    else if (t.chainPassesThrough(cta->cta))
       drawCriticalChainLegend(t);
     else if (!t.chain.empty())
-      ImGui::TextDisabled("(the critical chain shows under CTA %lld's warps)",
-                          (long long)t.chainCta);
+      ImGui::TextDisabled("(the critical chain shows under %s's warps)",
+                          t.chainCtaNames().c_str());
     drawCtaLanes(t, *cta, key, width, label, reserve);
     if (withModel)
       drawModelLanes(*model, t, cta->cta, box->start, window, width, label,

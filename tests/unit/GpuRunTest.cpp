@@ -256,6 +256,56 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(error == "the trace does not say its clock rate");
 }
 
+TEST_CASE("Measured timeline: a chain through a cluster's other CTA",
+          "[app][gpu-run]") {
+  // CTA 0 ended the kernel; its stage was full when CTA 1's share landed.
+  klx::rt::DecodedTrace trace;
+  trace.ctas = {{0, 3, 0, 3000, true, 1}, {1, 7, 100, 2900, true, 1}};
+  trace.cluster = {2, 1};
+  trace.gridX = 2;
+  using klx::rt::TraceKind;
+  auto warp = [](int cta, int id, const char *role,
+                 std::vector<klx::rt::TraceEvent> events) {
+    klx::rt::WarpTrace w;
+    w.cta = cta;
+    w.warp = id;
+    w.sm = cta ? 7 : 3;
+    w.role = role;
+    w.events = std::move(events);
+    return w;
+  };
+  trace.warps = {warp(0, 0, "consumer",
+                      {{0, 1000, TraceKind::WaitFullBegin, 0},
+                       {0, 2000, TraceKind::WaitFullEnd, 0}}),
+                 warp(0, 8, "producer", {{0, 1200, TraceKind::CopyIssue, 0}}),
+                 warp(1, 8, "producer", {{0, 1700, TraceKind::CopyIssue, 0}})};
+  klx::rt::CriticalPath path = klx::rt::analyzeCriticalPath(trace);
+  std::string json =
+      klx::rt::chromeTraceJson(trace, 1980000, "gemm", "", "H100", &path);
+  std::string error;
+  std::optional<MeasuredTimeline> t = readMeasuredTimeline(json, error);
+  REQUIRE(t);
+  CHECK(t->chainCta == 0);
+  REQUIRE(t->chain.size() == 3); // CTA 1's start-up and load, CTA 0's end
+  CHECK(t->chain[1].cta == 1);
+  CHECK(t->chain[1].warp == 8);
+  CHECK(t->chain[1].part == "load");
+  CHECK(t->chain[2].cta == 0);
+  CHECK(t->chainPassesThrough(1));
+  CHECK_FALSE(t->chainPassesThrough(2));
+  CHECK(t->chainCtaNames() == "CTAs 0 and 1");
+
+  // Written before links said their CTA: each is on the chain's CTA.
+  t = readMeasuredTimeline(
+      R"({"traceEvents": [], "otherData": {"clock": "clock64 cycles at 1980000 kHz",
+          "critical_chain": {"cta": 4, "links": [[8, 0.5, 1.0, "load"]]}}})",
+      error);
+  REQUIRE(t);
+  REQUIRE(t->chain.size() == 1);
+  CHECK(t->chain[0].cta == 4);
+  CHECK(t->chainCtaNames() == "CTA 4");
+}
+
 TEST_CASE("Measured pane: a trace typed or dropped opens as one",
           "[app][gpu-run]") {
   auto opensTrace = [](const char *path) {
