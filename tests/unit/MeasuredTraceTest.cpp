@@ -150,6 +150,21 @@ TEST_CASE("Measured timeline: a chain through a cluster's other CTA",
   REQUIRE(t->chain.size() == 1);
   CHECK(t->chain[0].cta == 4);
   CHECK(t->chainCtaNames() == "CTA 4");
+
+  // klx-run on the H100, clusters of 2 at 2048^3 (trimmed to CTAs 2 and
+  // 3): CTA 2 ended the kernel; a stage it waited for was filled last by
+  // CTA 3's producer.
+  t = readMeasuredTimeline(
+      klx::test::readSource("tests/fixtures/trace/h100-cluster-m2-2048.json"),
+      error);
+  REQUIRE(t);
+  CHECK(t->chainCta == 2);
+  CHECK(t->chainCtaNames() == "CTAs 2 and 3");
+  REQUIRE(t->findCta(3));
+  CHECK(t->chainPassesThrough(3));
+  REQUIRE(t->criticalPath.size() > 2);
+  CHECK(t->criticalPath[2].find("on CTA 3 of its cluster") !=
+        std::string::npos);
 }
 
 TEST_CASE("Measured pane: a trace typed or dropped opens as one",
