@@ -28,7 +28,7 @@ const PartLook kParts[] = {
     {"turn", "turn", "the turn passed to the other consumer",
      [] { return palette::theme().mmaTick; }},
     {"unrecorded", "outside",
-     "waiting on a signal from outside the trace (another CTA's)",
+     "waiting on a signal from outside the trace (an untraced CTA's)",
      [] { return palette::theme().deadlockLine; }},
     {"setup", "start-up", "before the CTA's first event",
      [] { return palette::theme().dimText; }},

@@ -226,7 +226,7 @@ private:
     else if (t.chainPassesThrough(cta->cta))
       drawCriticalChainLegend(t);
     else if (!t.chain.empty())
-      ImGui::TextDisabled("(the critical chain shows under %s's warps)",
+      ImGui::TextDisabled("(the critical chain shows under the warps of %s)",
                           t.chainCtaNames().c_str());
     drawCtaLanes(t, *cta, key, width, label, reserve);
     if (withModel)

@@ -119,7 +119,8 @@ std::string formatChain(const CriticalPath &path) {
   if (shares.size() > 4)
     out += format(", the rest %.2f us", rest / 1e3);
   out += format(" (%.0f links", double(path.chain.size()));
-  // A load or release that came from another CTA of the cluster.
+  // The time the walk spent on another CTA of the cluster (it went there
+  // with a load or release, and on along that CTA's warps).
   std::map<int, double> elsewhere;
   for (const ChainLink &link : path.chain)
     if (link.cta != path.end.cta)

@@ -45,9 +45,9 @@ struct KernelEnd {
 /// What one stretch of the chain was: a warp working (issuing, its MMAs
 /// and their waits), a load in flight (a copy issued, the consumer
 /// waiting for the stage), a released stage reaching the producer, a
-/// ping-pong turn passed, a wait whose signal the trace does not hold
-/// (another CTA's, in a cluster), or the CTA before its first event and
-/// after its last.
+/// ping-pong turn passed, a wait whose signal the trace does not hold (a
+/// cluster's CTA that was not traced), or the CTA before its first event
+/// and after its last.
 enum class ChainPart { Setup, Work, Load, Release, Turn, Unrecorded, Epilogue };
 const char *chainPartKey(ChainPart part); // "work", "load", ...
 
@@ -104,7 +104,7 @@ struct CriticalPath {
   /// role whose waits never blocked).
   std::vector<std::pair<std::string, double>> waitingByRole;
   KernelEnd end;
-  std::vector<ChainLink> chain; // in the CTA that ended the kernel
+  std::vector<ChainLink> chain; // back from the CTA that ended the kernel
   TileBreakdown tiles;          // ... and its tiles, when k steps are known
   bool known() const { return end.cta >= 0; }
 };
