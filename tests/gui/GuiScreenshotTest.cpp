@@ -3,8 +3,8 @@
 // Each test starts klx in a real window on a virtual X server (xvfb-run,
 // Mesa), saves a screenshot and asserts on its pixels. The PNGs are kept in
 // build/test-output/ for a person to look at. This file: what each pane
-// shows; GuiWindowTest.cpp: the window's sizes, layouts and the mouse and
-// keys.
+// shows; GuiTraceTest.cpp: recorded traces in the Measured pane;
+// GuiWindowTest.cpp: the window's sizes, layouts and the mouse and keys.
 //
 //===----------------------------------------------------------------------===//
 
@@ -550,120 +550,4 @@ TEST_CASE("GUI: a sweep measured on the H100, as a chart", "[gui][sweep]") {
   CHECK(after.green > 800);               // the best bar
   CHECK(after.blue > before.blue + 3000); // the seven others
   CHECK(countDiffering(empty, chart, kRun) > 10000);
-}
-
-namespace {
-/// --open-trace= of klx-run's H100 recording of the sample (2048^3).
-std::string openH100Trace() {
-  return "--open-trace=" + std::string(KLX_SOURCE_DIR) +
-         "/tests/fixtures/trace/h100-ws-2048.json";
-}
-std::string nvidiaSample(const char *name) {
-  return std::string(KLX_SOURCE_DIR) + "/samples/nvidia/" + name;
-}
-} // namespace
-
-TEST_CASE("GUI: a recorded trace opened as SMs x time", "[gui][trace]") {
-  // klx-run --trace on the H100 (fixture: the SMs and CTA 0 of the
-  // warp-specialized GEMM at 2048^3): the Measured tab draws a box per CTA
-  // on each of 128 SMs, and says how many ran where.
-  Image empty = screenshot("measured-empty.png", {"--show=Measured"});
-  Image sms = screenshot("measured-sms.png", {openH100Trace()});
-  RegionStats before = measure(empty, kRun), after = measure(sms, kRun);
-  INFO("Guide pane: reddish " << before.reddish << " -> " << after.reddish
-                              << ", stddev " << before.stddev << " -> "
-                              << after.stddev);
-  // The CTAs' boxes (each SM's first CTA: the first stage colour, reddish)
-  // fill most of the pane.
-  CHECK(countDiffering(empty, sms, kRun) > 30000);
-  CHECK(after.reddish > before.reddish + 30000);
-}
-
-TEST_CASE("GUI: the model's lanes under a recorded CTA's warps",
-          "[gui][trace]") {
-  // The same trace beside a kernel with a protocol model (the sample it
-  // was recorded from: a producer and a consumer lane under the warps)
-  // and one without (saxpy: no barriers to model, no lanes).
-  std::string trace = openH100Trace();
-  ScreenSize large{2560, 1440};
-  Image with = screenshotOn(large, "measured-model.png",
-                            {nvidiaSample("gemm_ws_persistent.mlir"), trace});
-  Image without = screenshotOn(large, "measured-no-model.png",
-                               {nvidiaSample("saxpy.mlir"), trace});
-  // The lowest eighth of the pane: empty under saxpy's warps, the model's
-  // lanes (their upper part above it) under the sample's.
-  Rect pane = paneRect(with, kRun);
-  Rect bottom{pane.x0, pane.y1 - (pane.y1 - pane.y0) / 8, pane.x1, pane.y1};
-  RegionStats a = measure(without, bottom), b = measure(with, bottom);
-  size_t differing = countDiffering(without, with, bottom);
-  INFO("Guide pane's lowest eighth: "
-       << differing << " pixels differ; blue " << a.blue << " -> " << b.blue
-       << ", colours " << a.distinctColours << " -> " << b.distinctColours);
-  CHECK(differing > 3000);
-  CHECK(b.blue > a.blue + 500); // the model's consumer lane, its MMAs
-}
-
-TEST_CASE("GUI: the model below the fold leaves the SMs their room",
-          "[gui][trace]") {
-  // Teach at 2560x1440: the Output pane is too short for the warps' lanes
-  // and the model's, so the model goes below the fold; the SMs' lanes are
-  // then as tall as where there is no model (saxpy) at all. (They gave up
-  // the model's height to lanes nobody saw.)
-  std::string trace = openH100Trace();
-  ScreenSize large{2560, 1440};
-  std::vector<std::string> teach = {"--layout=teach", "--show=Measured", trace};
-  auto with = teach, without = teach;
-  with.push_back(nvidiaSample("gemm_ws_persistent.mlir"));
-  without.push_back(nvidiaSample("saxpy.mlir"));
-  Image a = screenshotOn(large, "measured-teach-no-model.png", without);
-  Image b = screenshotOn(large, "measured-teach-model.png", with);
-  // The SMs' CTA boxes (reddish) in the pane's upper two thirds: as many
-  // pixels (the pane's scroll bar makes them a little narrower); giving
-  // the model's height away took a third of them.
-  Rect pane = paneRect(b, "Output");
-  Rect upper{pane.x0, pane.y0, pane.x1, pane.y0 + (pane.y1 - pane.y0) * 2 / 3};
-  RegionStats sms = measure(a, upper), smsWithModel = measure(b, upper);
-  INFO("Output pane's upper two thirds: reddish "
-       << sms.reddish << " without a model, " << smsWithModel.reddish
-       << " with it below the fold");
-  CHECK(smsWithModel.reddish > sms.reddish * 9 / 10);
-}
-
-namespace {
-/// A trace of one CTA on one SM whose 4 warps hold `perWarp` waits each.
-std::string syntheticTrace(int perWarp) {
-  std::string out = R"({"traceEvents":[)"
-                    R"({"name":"process_name","ph":"M","pid":1073741824,)"
-                    R"("args":{"name":"SMs"}},)"
-                    R"({"name":"thread_name","ph":"M","pid":1073741824,)"
-                    R"("tid":0,"args":{"name":"SM 0"}},)"
-                    R"({"name":"CTA 0","ph":"X","ts":0,"dur":500,)"
-                    R"("pid":1073741824,"tid":0})";
-  for (int w = 0; w < 4; ++w) {
-    out += R"(,{"name":"thread_name","ph":"M","pid":0,"tid":)" +
-           std::to_string(w) + R"(,"args":{"name":"warp )" + std::to_string(w) +
-           R"x( (consumer)"}})x";
-    for (int i = 0; i < perWarp; ++i)
-      out += R"(,{"name":"wait full[)" + std::to_string(i % 4) +
-             R"(]","ph":"X","ts":)" + std::to_string(i * 500.0 / perWarp) +
-             R"(,"dur":0.001,"pid":0,"tid":)" + std::to_string(w) + "}";
-  }
-  return out + R"(],"otherData":{"clock":"clock64 cycles at 1980000 kHz"}})";
-}
-} // namespace
-
-TEST_CASE("GUI: a large trace's lanes are prepared off the GUI thread",
-          "[gui][trace]") {
-  // 160,000 events on the warps' lanes: prepared on a thread of their own
-  // (GpuLanes, from 100,000), and the screenshot waits for them; the same
-  // CTA without events draws none.
-  std::string big = outputPath("trace-160k.json");
-  std::string none = outputPath("trace-no-events.json");
-  writeFile(big, syntheticTrace(40000));
-  writeFile(none, syntheticTrace(0));
-  Image drawn = screenshot("measured-160k.png", {"--open-trace=" + big});
-  Image empty = screenshot("measured-no-events.png", {"--open-trace=" + none});
-  size_t differing = countDiffering(empty, drawn, kRun);
-  INFO("Guide pane: " << differing << " pixels differ");
-  CHECK(differing > 5000);
 }
