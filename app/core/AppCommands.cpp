@@ -177,7 +177,7 @@ template <> void AppController::on(const cmd::OpenSweepResults &c, double) {
   openSweepResults(c.path);
 }
 template <> void AppController::on(const cmd::OpenTrace &c, double) {
-  openTrace(c.path);
+  openTrace(c.path, c.cta);
 }
 
 } // namespace klx::app

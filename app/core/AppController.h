@@ -74,7 +74,7 @@ private:
   void runOnGpu(const std::string &size, bool trace, bool variantB);
   void startSweep(const std::string &axes, const std::string &sizes);
   void openSweepResults(const std::string &path);
-  void openTrace(const std::string &path);
+  void openTrace(const std::string &path, int64_t cta);
   void setDefines(const std::string &text);
   void setCompare(const std::string &text);
   void startCompareCompile();

@@ -124,11 +124,13 @@ GpuRunRecord readTraceRecord(const std::string &path) {
 
 } // namespace
 
-void AppController::openTrace(const std::string &path) {
+void AppController::openTrace(const std::string &path, int64_t cta) {
   showPanel("Measured");
   setMessage("reading the trace " + path, /*isError=*/false);
-  traceReader.request(++tracesAsked, [path] {
-    return std::make_shared<const GpuRunRecord>(readTraceRecord(path));
+  traceReader.request(++tracesAsked, [path, cta] {
+    GpuRunRecord record = readTraceRecord(path);
+    record.firstCta = cta;
+    return std::make_shared<const GpuRunRecord>(std::move(record));
   });
 }
 

@@ -157,6 +157,7 @@ struct OpenSweepResults {
 /// a run of its own: the Measured pane and the Barrier timeline show it.
 struct OpenTrace {
   std::string path;
+  int64_t cta = -1; // whose warps the pane shows first; -1: the last to end
 };
 
 } // namespace cmd

@@ -47,6 +47,9 @@ struct GpuRunRecord {
   std::shared_ptr<const MeasuredTimeline> measured;
   /// A trace file opened in the window (File > Open trace), not a run.
   bool importedTrace = false;
+  /// The CTA whose warps the Measured pane shows first (klx --measured-cta;
+  /// -1: the one that ended last).
+  int64_t firstCta = -1;
   bool passed() const { return status == "passed"; }
 };
 

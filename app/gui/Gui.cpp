@@ -256,7 +256,7 @@ bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
   if (!args.sweep.empty())
     controller.apply(cmd::OpenSweepResults{args.sweep}, now);
   if (!args.trace.empty())
-    controller.apply(cmd::OpenTrace{args.trace}, now);
+    controller.apply(cmd::OpenTrace{args.trace, args.measuredCta}, now);
   return !controller.state().source.path.empty();
 }
 

@@ -91,7 +91,13 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
       args.run = arg.str();
     else if (arg.consume_front("--sweep="))
       args.sweep = arg.str();
-    else if (arg.consume_front("--open-trace="))
+    else if (arg.consume_front("--measured-cta=")) {
+      if (arg.getAsInteger(10, args.measuredCta) || args.measuredCta < 0) {
+        llvm::errs() << "klx: --measured-cta expects a CTA's block id (0 or "
+                        "more)\n";
+        return std::nullopt;
+      }
+    } else if (arg.consume_front("--open-trace="))
       args.trace = arg.str();
     else if (arg.consume_front("--run-timeline=")) {
       args.run = arg.str();

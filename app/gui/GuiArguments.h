@@ -35,6 +35,8 @@ struct GuiArguments {
   std::string sweep;
   /// A Chrome trace klx-run --trace wrote, opened as a run (Measured pane).
   std::string trace;
+  /// The CTA whose warps the Measured pane shows first (--measured-cta).
+  int64_t measuredCta = -1;
   /// Seconds a compile may take before it is reported stopped.
   double timeout = kDefaultCompileSeconds;
   std::string ptxas, nvdisasm;

@@ -98,7 +98,7 @@ void drawCriticalChain(ImDrawList *draw, const MeasuredTimeline &t,
   }
 }
 
-void drawCriticalChainLegend(const MeasuredTimeline &t) {
+void drawCriticalChainLegend(const MeasuredTimeline &t, int64_t cta) {
   if (t.chain.empty())
     return;
   // One short line (the lanes need the height); what each colour means
@@ -107,8 +107,9 @@ void drawCriticalChainLegend(const MeasuredTimeline &t) {
   bool hovered = ImGui::IsItemHovered();
   float size = ImGui::GetFontSize() * 0.7f;
   for (const PartLook &look : kParts) {
-    if (std::none_of(t.chain.begin(), t.chain.end(),
-                     [&](const auto &l) { return l.part == look.part; }))
+    if (std::none_of(t.chain.begin(), t.chain.end(), [&](const auto &l) {
+          return l.cta == cta && l.part == look.part;
+        }))
       continue;
     ImGui::SameLine();
     float need = size + ImGui::CalcTextSize(look.word).x +

@@ -25,13 +25,14 @@ struct WarpLanesGeometry {
   float y0, laneH, x0, x1;
 };
 
-/// Bars along the bottom of the lanes of `cta` where the chain ran (when
-/// `cta` is the chain's).
+/// Bars along the bottom of the lanes of `cta` where the chain ran on
+/// them (the chain's CTA, or another CTA of its cluster it went into).
 void drawCriticalChain(ImDrawList *draw, const MeasuredTimeline &t,
                        const MeasuredCta &cta, const WarpLanesGeometry &g);
 
-/// A line of the chain's colours and what each means.
-void drawCriticalChainLegend(const MeasuredTimeline &t);
+/// A line of the colours of the chain's parts on `cta`; what each means,
+/// and which CTAs the chain passed through, on hover.
+void drawCriticalChainLegend(const MeasuredTimeline &t, int64_t cta);
 
 /// "on the critical chain: a load in flight (...)" for warp `warp` at
 /// `at` (cycles), or "" when the chain was elsewhere.

@@ -90,7 +90,7 @@ public:
                       std::to_string(t.smsEndTime);
     if (key != shownKey) {
       shownKey = key;
-      pickedCta = -1; // the CTA that ended last, in drawLanes
+      pickedCta = run->firstCta; // -1: the one that ended last (drawLanes)
       window.fit(t.smsEndTime);
     }
     drawSummary(t);
@@ -224,7 +224,7 @@ private:
     if (!t.source.empty())
       drawScopeLegend(t, *cta);
     else if (t.chainPassesThrough(cta->cta))
-      drawCriticalChainLegend(t);
+      drawCriticalChainLegend(t, cta->cta);
     else if (!t.chain.empty())
       ImGui::TextDisabled("(the critical chain shows under the warps of %s)",
                           t.chainCtaNames().c_str());

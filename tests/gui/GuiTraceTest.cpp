@@ -127,3 +127,54 @@ TEST_CASE("GUI: a large trace's lanes are prepared off the GUI thread",
   INFO("Guide pane: " << differing << " pixels differ");
   CHECK(differing > 5000);
 }
+
+TEST_CASE("GUI: the critical chain under a cluster's other CTA",
+          "[gui][trace]") {
+  // klx-run on the H100 with clusters of 2 (fixture: CTAs 2 and 3): CTA 2
+  // ended the kernel and its chain went into CTA 3, whose producer issued
+  // a stage's last share. --measured-cta=3 shows CTA 3's warps: the
+  // chain's legend and its underline on the producer's lane. The same
+  // trace with every link put on CTA 2 shows only a note there.
+  std::string fixture = std::string(KLX_SOURCE_DIR) +
+                        "/tests/fixtures/trace/h100-cluster-m2-2048.json";
+  llvm::Expected<llvm::json::Value> trace =
+      llvm::json::parse(readFile(fixture));
+  REQUIRE(bool(trace));
+  llvm::json::Array *links = trace->getAsObject()
+                                 ->getObject("otherData")
+                                 ->getObject("critical_chain")
+                                 ->getArray("links");
+  REQUIRE(links);
+  size_t onCta3 = 0;
+  for (llvm::json::Value &link : *links) {
+    llvm::json::Array &fields = *link.getAsArray();
+    REQUIRE(fields.size() == 5);
+    onCta3 += fields[4].getAsInteger() == 3;
+    fields[4] = 2;
+  }
+  CHECK(onCta3 == 3); // start-up, working, load
+  std::string oneCta = outputPath("trace-chain-on-cta2.json");
+  writeFile(oneCta, llvm::formatv("{0}", *trace).str());
+
+  ScreenSize large{2560, 1440};
+  std::vector<std::string> teach = {"--layout=teach", "--show=Measured",
+                                    "--measured-cta=3"};
+  auto across = teach, within = teach;
+  across.push_back("--open-trace=" + fixture);
+  within.push_back("--open-trace=" + oneCta);
+  Image a = screenshotOn(large, "measured-chain-cta3.png", across);
+  Image b = screenshotOn(large, "measured-chain-cta3-none.png", within);
+  // The lower third of the Output pane: CTA 3's title, the legend or the
+  // note, and its three warps' lanes.
+  Rect pane = paneRect(a, "Output");
+  Rect lower{pane.x0, pane.y1 - (pane.y1 - pane.y0) / 3, pane.x1, pane.y1};
+  // The lowest eighth: the last warps' lanes, the same events in both;
+  // only the chain's underline on the producer's lane differs.
+  Rect lanes{pane.x0, pane.y1 - (pane.y1 - pane.y0) / 8, pane.x1, pane.y1};
+  size_t differing = countDiffering(a, b, lower),
+         underline = countDiffering(a, b, lanes);
+  INFO("Output pane's lower third: " << differing << " pixels differ, "
+                                     << underline << " in its lowest eighth");
+  CHECK(differing > 1500);
+  CHECK(underline > 150);
+}

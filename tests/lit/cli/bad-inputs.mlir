@@ -98,3 +98,11 @@
 // RUN: klx compile %samples/nvidia/saxpy.mlir --timeout=soon 2> %t/err; test $? -eq 2
 // RUN: FileCheck %s --check-prefix=BADTIMEOUT < %t/err
 // BADTIMEOUT: klx compile: --timeout expects seconds, got 'soon'
+
+// The window's --measured-cta takes a block id: anything else is refused
+// before a window opens (exit 2).
+// RUN: klx --measured-cta=x 2> %t/cta-err; test $? -eq 2
+// RUN: FileCheck %s --check-prefix=MEASURED-CTA < %t/cta-err
+// RUN: klx --measured-cta=-1 2> %t/cta-err; test $? -eq 2
+// RUN: FileCheck %s --check-prefix=MEASURED-CTA < %t/cta-err
+// MEASURED-CTA: klx: --measured-cta expects a CTA's block id (0 or more)
