@@ -110,21 +110,13 @@ TEST_CASE("Measured timeline: a chain through a cluster's other CTA",
   trace.cluster = {2, 1};
   trace.gridX = 2;
   using klx::rt::TraceKind;
-  auto warp = [](int cta, int id, const char *role,
-                 std::vector<klx::rt::TraceEvent> events) {
-    klx::rt::WarpTrace w;
-    w.cta = cta;
-    w.warp = id;
-    w.sm = cta ? 7 : 3;
-    w.role = role;
-    w.events = std::move(events);
-    return w;
-  };
-  trace.warps = {warp(0, 0, "consumer",
-                      {{0, 1000, TraceKind::WaitFullBegin, 0},
-                       {0, 2000, TraceKind::WaitFullEnd, 0}}),
-                 warp(0, 8, "producer", {{0, 1200, TraceKind::CopyIssue, 0}}),
-                 warp(1, 8, "producer", {{0, 1700, TraceKind::CopyIssue, 0}})};
+  using klx::test::warpTrace;
+  trace.warps = {
+      warpTrace(0, 0, 3, "consumer",
+                {{0, 1000, TraceKind::WaitFullBegin, 0},
+                 {0, 2000, TraceKind::WaitFullEnd, 0}}),
+      warpTrace(0, 8, 3, "producer", {{0, 1200, TraceKind::CopyIssue, 0}}),
+      warpTrace(1, 8, 7, "producer", {{0, 1700, TraceKind::CopyIssue, 0}})};
   klx::rt::CriticalPath path = klx::rt::analyzeCriticalPath(trace);
   std::string json =
       klx::rt::chromeTraceJson(trace, 1980000, "gemm", "", "H100", &path);

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "klx/Runtime/CriticalPath.h"
 #include "klx/Runtime/HostMath.h"
 #include "klx/Runtime/Json.h"
@@ -368,28 +370,21 @@ TEST_CASE("trace: the chain across a cluster's CTAs", "[runtime]") {
   // 1500, after CTA 0's consumer at 500.
   DecodedTrace trace;
   trace.ctas = {{0, 3, 0, 3000, true, 1}, {1, 7, 100, 2900, true, 1}};
-  auto warp = [](int cta, int id, const char *role,
-                 std::vector<TraceEvent> events) {
-    WarpTrace w;
-    w.cta = cta;
-    w.warp = id;
-    w.role = role;
-    w.events = std::move(events);
-    return w;
-  };
-  trace.warps = {warp(0, 0, "consumer",
-                      {{0, 500, TraceKind::ReleaseEmpty, 0},
-                       {0, 1000, TraceKind::WaitFullBegin, 0},
-                       {0, 2000, TraceKind::WaitFullEnd, 0},
-                       {0, 2000, TraceKind::MmaIssue, 0}}),
-                 warp(0, 8, "producer", {{0, 1200, TraceKind::CopyIssue, 0}}),
-                 warp(1, 0, "consumer",
-                      {{0, 400, TraceKind::MmaIssue, 0},
-                       {0, 1500, TraceKind::ReleaseEmpty, 0}}),
-                 warp(1, 8, "producer",
-                      {{0, 600, TraceKind::WaitEmptyBegin, 0},
-                       {0, 1600, TraceKind::WaitEmptyEnd, 0},
-                       {0, 1700, TraceKind::CopyIssue, 0}})};
+  using klx::test::warpTrace;
+  trace.warps = {
+      warpTrace(0, 0, 0, "consumer",
+                {{0, 500, TraceKind::ReleaseEmpty, 0},
+                 {0, 1000, TraceKind::WaitFullBegin, 0},
+                 {0, 2000, TraceKind::WaitFullEnd, 0},
+                 {0, 2000, TraceKind::MmaIssue, 0}}),
+      warpTrace(0, 8, 0, "producer", {{0, 1200, TraceKind::CopyIssue, 0}}),
+      warpTrace(1, 0, 0, "consumer",
+                {{0, 400, TraceKind::MmaIssue, 0},
+                 {0, 1500, TraceKind::ReleaseEmpty, 0}}),
+      warpTrace(1, 8, 0, "producer",
+                {{0, 600, TraceKind::WaitEmptyBegin, 0},
+                 {0, 1600, TraceKind::WaitEmptyEnd, 0},
+                 {0, 1700, TraceKind::CopyIssue, 0}})};
   auto parts = [](const std::vector<ChainLink> &chain) {
     std::vector<std::tuple<int, int, ChainPart>> out;
     for (const ChainLink &link : chain)
