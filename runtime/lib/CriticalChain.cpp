@@ -16,11 +16,10 @@
 // another CTA than the one it started in. Two CTAs' events are compared
 // through each SM's clock mapped onto globaltimer, which ticks every 32 ns
 // on the H100: signals of two CTAs closer than that may be taken in the
-// wrong order. What the trace cannot say: a
-// release is recorded by a warpgroup's first thread, and the barrier
-// completes with the last of its threads' arrives, a little later; a CTA
-// of the cluster that was not traced (--trace-ctas) has no signals to
-// offer.
+// wrong order. What the trace cannot say: a release is recorded by a
+// warpgroup's first thread, and the barrier completes with the last of
+// its threads' arrives, a little later; a CTA of the cluster that was not
+// traced (--trace-ctas) has no signals to offer.
 //
 //===----------------------------------------------------------------------===//
 

@@ -125,9 +125,9 @@ void klx::nvgpu_lowering::hoistMmaDescriptors(Lowering &l,
 /// and stored after the group is committed, before that wait: stored before
 /// the issue, the store waited for the clock read and the wgmma waited for
 /// the store. On the H100, with one copy event per stage
-/// (isLastCopyOfStage),
-/// no roles went from +6.8% to +5.2% at 2048^3 and from +10.1% to +7.8%
-/// at 8192^3, of which the copies alone gave +5.6% and +8.8%.
+/// (isLastCopyOfStage), no roles went from +6.8% to +5.2% at 2048^3 and
+/// from +10.1% to +7.8% at 8192^3, of which the copies alone gave +5.6%
+/// and +8.8%.
 void klx::nvgpu_lowering::lowerAndRecordMma(Lowering &l, MmaOp mma) {
   Location loc = mma.getLoc();
   Value stage = mma.getA().getDefiningOp<StageTileOp>().getIndex();

@@ -253,7 +253,6 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   // on the consumers' critical path; two guarded stores become predicated
   // stores. On the H100 that took no roles from +12% to +7% at 2048^3
   // and two producers from +16% to +9% (bench/gpu/trace-overhead.sh).
-  Value writer = wholeWarpgroup ? l.trace.tracedWarpgroup : l.trace.traced;
   Value clock = NVVM::Clock64Op::create(b, loc, i64);
   Value count = LLVM::LoadOp::create(b, loc, i64, l.trace.counter);
   Value next = arith::AddIOp::create(b, loc, count, constant(1));
@@ -271,6 +270,7 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   Value slot =
       l.add(loc, l.add(loc, l.trace.region, 1),
             arith::IndexCastOp::create(b, loc, b.getIndexType(), count));
+  Value writer = wholeWarpgroup ? l.trace.tracedWarpgroup : l.trace.traced;
   Value full = arith::XOrIOp::create(
       b, loc, fits, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   Value stores = arith::AndIOp::create(b, loc, writer, fits);
