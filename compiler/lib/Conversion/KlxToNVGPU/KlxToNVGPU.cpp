@@ -260,15 +260,7 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
                                       l.index(loc, pass.getConsumer()));
       pass.erase();
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
-      const Lowering::Barriers &barriers = l.barriers[release.getPipeline()];
-      recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(),
-                  true, barriers.index, l.releasesHeld.contains(release));
-      Value empty = barriers.empty;
-      if (l.schedule.clusterSize() > 1)
-        releaseAcrossCluster(l, loc, empty, release.getIndex());
-      else
-        nvgpu::MBarrierArriveOp::create(b, loc, empty, release.getIndex());
-      release.erase();
+      lowerAndRecordRelease(l, release);
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
       // One elected thread issues copies.
       if (isLastCopyOfStage(copy))

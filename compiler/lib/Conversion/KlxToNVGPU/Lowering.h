@@ -183,6 +183,11 @@ void waitForTmaStores(gpu::GPUFuncOp func);
 /// thread, as a CTA's release does, made the kernel 0.58x cuBLAS.)
 void releaseAcrossCluster(Lowering &l, Location loc, Value empty, Value index);
 
+/// consumer_release: an arrive on the stage's empty barrier (across the
+/// cluster in one), recorded before it (held, releasesHeld, to be stored
+/// with the warp's next event).
+void lowerAndRecordRelease(Lowering &l, ConsumerReleaseOp release);
+
 /// Arrivals an empty barrier waits for per phase: the pipeline's (every
 /// consumer thread), or in a cluster one per consumer warpgroup per CTA.
 int64_t emptyArrivals(const Lowering &l, PipelineOp pipeline);

@@ -115,6 +115,21 @@ void nvgpu_lowering::lowerPipelines(Lowering &l,
     gpu::BarrierOp::create(b, loc);
 }
 
+void nvgpu_lowering::lowerAndRecordRelease(Lowering &l,
+                                           ConsumerReleaseOp release) {
+  OpBuilder &b = l.b;
+  Location loc = release.getLoc();
+  b.setInsertionPoint(release);
+  const Lowering::Barriers &barriers = l.barriers[release.getPipeline()];
+  recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(), true,
+              barriers.index, l.releasesHeld.contains(release));
+  if (l.schedule.clusterSize() > 1)
+    releaseAcrossCluster(l, loc, barriers.empty, release.getIndex());
+  else
+    nvgpu::MBarrierArriveOp::create(b, loc, barriers.empty, release.getIndex());
+  release.erase();
+}
+
 void nvgpu_lowering::syncClusterAfterInit(Lowering &l, Location loc) {
   NVVM::ClusterArriveOp::create(l.b, loc, l.b.getUnitAttr());
   NVVM::ClusterWaitOp::create(l.b, loc, l.b.getUnitAttr());
