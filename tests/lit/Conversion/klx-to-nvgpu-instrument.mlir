@@ -59,12 +59,14 @@
 // CHECK-NEXT: }
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.ori %c4_i64
-// One copy event per stage, before its last copy (B's, after A's).
+// One copy event per stage, once its last copy (B's, after A's) is
+// issued: nothing between the empty barrier's phase and the copies.
+// CHECK-NOT: arith.ori %c5_i64
+// CHECK: nvgpu.tma.async.load
 // CHECK-NOT: arith.ori %c5_i64
 // CHECK: nvgpu.tma.async.load
 // CHECK: arith.ori %c5_i64
-// CHECK-NOT: arith.ori %c5_i64
-// CHECK: nvgpu.tma.async.load
+// CHECK-NOT: nvgpu.tma.async.load
 // Consumers: by the first thread of each warpgroup. The MMA left in
 // flight is stamped before its issue and its event held; it is stored
 // after the group is committed (wait_group 2 returns at once), before the
@@ -83,6 +85,9 @@
 // CHECK: scf.if %[[H]] {
 // CHECK-NEXT: llvm.store %[[W]], %{{.*}} {alignment = 8 : i64}
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// The release is recorded after its arrive.
+// CHECK-NOT: arith.ori %c7_i64
+// CHECK: nvgpu.mbarrier.arrive
 // CHECK: arith.ori %c7_i64
 // The end stamp, before the one return.
 // CHECK: nvvm.read.ptx.sreg.globaltimer : i64

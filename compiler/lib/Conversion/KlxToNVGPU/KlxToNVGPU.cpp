@@ -262,11 +262,17 @@ LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
     } else if (auto release = dyn_cast<ConsumerReleaseOp>(op)) {
       lowerAndRecordRelease(l, release);
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
-      // One elected thread issues copies.
-      if (isLastCopyOfStage(copy))
-        recordEvent(l, loc, TraceEventKind::CopyIssue, copy.getIndex(), false,
-                    l.barriers[copy.getPipeline()].index);
+      // One elected thread issues copies; a stage's last copy is recorded
+      // once it is issued (Trace.cpp says why).
+      bool recorded = isLastCopyOfStage(copy);
+      Value stage = copy.getIndex();
+      int64_t pipeline = l.barriers[copy.getPipeline()].index;
+      Operation *next = copy->getNextNode();
       lowerCopy(l, copy);
+      if (recorded) {
+        b.setInsertionPoint(next);
+        recordEvent(l, loc, TraceEventKind::CopyIssue, stage, false, pipeline);
+      }
     } else if (auto mma = dyn_cast<MmaOp>(op)) {
       lowerAndRecordMma(l, mma);
     } else if (auto zero = dyn_cast<ZeroOp>(op)) {

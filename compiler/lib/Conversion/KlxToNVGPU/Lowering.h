@@ -140,14 +140,15 @@ void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
 
 /// Whether no later copy of the same fill (the copies after it in its
 /// block, up to the next op with side effects) fills the same stage of the
-/// same pipeline. Only that copy's issue is recorded: the copies of one
-/// fill issue back to back, and the last one's issue stands for them all
-/// (in a cluster sharing A, the share that lands in the other CTAs is A's,
-/// issued just before). The critical chain links a consumer's wait to the
-/// latest such event among the CTAs whose copies fill the stage. Recording each
-/// one put a store per copy on the producer's path, which without warp roles is
-/// the MMAs' path too: on the H100 no roles went from +6.8% to +5.6% at 2048^3
-/// and from +10.1% to +8.8% at 8192^3 with one event per stage.
+/// same pipeline. Only that copy is recorded, once it is issued: the copies
+/// of one fill issue back to back, and the last one's issue stands for them
+/// all (in a cluster sharing A, the share that lands in the other CTAs is
+/// A's, issued just before). The critical chain links a consumer's wait to
+/// the latest such event among the CTAs whose copies fill the stage.
+/// Recording each one put a store per copy on the producer's path, which
+/// without warp roles is the MMAs' path too: on the H100 no roles went from
+/// +6.8% to +5.6% at 2048^3 and from +10.1% to +8.8% at 8192^3 with one
+/// event per stage.
 bool isLastCopyOfStage(CopyOp copy);
 
 /// Stores the event held back by recordEvent's `hold`, if this thread
@@ -184,8 +185,9 @@ void waitForTmaStores(gpu::GPUFuncOp func);
 void releaseAcrossCluster(Lowering &l, Location loc, Value empty, Value index);
 
 /// consumer_release: an arrive on the stage's empty barrier (across the
-/// cluster in one), recorded before it (held, releasesHeld, to be stored
-/// with the warp's next event).
+/// cluster in one), recorded after it; a release held (releasesHeld) is
+/// stamped before it instead, and stored with the warp's next event
+/// (Trace.cpp says why).
 void lowerAndRecordRelease(Lowering &l, ConsumerReleaseOp release);
 
 /// Arrivals an empty barrier waits for per phase: the pipeline's (every

@@ -121,12 +121,17 @@ void nvgpu_lowering::lowerAndRecordRelease(Lowering &l,
   Location loc = release.getLoc();
   b.setInsertionPoint(release);
   const Lowering::Barriers &barriers = l.barriers[release.getPipeline()];
-  recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(), true,
-              barriers.index, l.releasesHeld.contains(release));
+  bool held = l.releasesHeld.contains(release);
+  if (held)
+    recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(), true,
+                barriers.index, /*hold=*/true);
   if (l.schedule.clusterSize() > 1)
     releaseAcrossCluster(l, loc, barriers.empty, release.getIndex());
   else
     nvgpu::MBarrierArriveOp::create(b, loc, barriers.empty, release.getIndex());
+  if (!held)
+    recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(), true,
+                barriers.index);
   release.erase();
 }
 
