@@ -320,6 +320,7 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
   screen.zoomPercent = state.view.zoomPercent;
   screen.layout = layoutNameText(state.view.layout).str();
   screen.theme = themeNameText(state.view.theme).str();
+  screen.source = state.source.path;
   return screen;
 }
 

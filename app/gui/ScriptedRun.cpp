@@ -150,7 +150,8 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
       {"font_size", layout.fontSize},
       {"zoom", layout.zoomPercent},
       {"layout", layout.layout},
-      {"theme", layout.theme}};
+      {"theme", layout.theme},
+      {"source", layout.source}};
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
   if (error)

@@ -35,6 +35,7 @@ struct ScreenLayout {
   int zoomPercent = 100;
   std::string layout;
   std::string theme;
+  std::string source; // the kernel's file, as the Source pane has it
 };
 
 class ScriptedRun {

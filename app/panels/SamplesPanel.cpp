@@ -3,8 +3,7 @@
 #include "Panel.h"
 
 #include "widgets/Palette.h"
-
-#include <imgui_stdlib.h>
+#include "widgets/PathField.h"
 
 #include <algorithm>
 #include <map>
@@ -18,14 +17,13 @@ public:
   const char *title() const override { return "Samples"; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
-    ImGui::SetNextItemWidth(-60);
-    bool enter = ImGui::InputTextWithHint(
-        "##path", "a .mlir kernel, or a trace (.json, .chrome_trace)",
-        &pathField, ImGuiInputTextFlags_EnterReturnsTrue);
-    ImGui::SameLine();
-    if ((ImGui::Button("Open") || enter) && !pathField.empty())
-      commands.push(openCommandFor(pathField));
-    ImGui::TextDisabled("or drop a file on the window");
+    if (std::optional<std::string> path =
+            pathField.draw("a .mlir kernel, or a trace (.json, .chrome_trace)"))
+      commands.push(openCommandFor(*path));
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Tab completes; or drop a file on the window");
+    ImGui::PopStyleColor();
     ImGui::Separator();
 
     ImGui::BeginChild("list");
@@ -105,7 +103,7 @@ private:
     return listed;
   }
 
-  std::string pathField;
+  PathField pathField;
 };
 
 } // namespace

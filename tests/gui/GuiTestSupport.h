@@ -59,6 +59,7 @@ struct Image {
   int zoom = 0;
   std::string layout;
   std::string theme;
+  std::string source; // the kernel's file the Source pane has open
 
   const unsigned char *at(int x, int y) const {
     return &rgba[(size_t(y) * width + x) * 4];
@@ -189,6 +190,7 @@ inline void readLayout(const std::string &png, Image &image) {
   image.zoom = int(root->getInteger("zoom").value_or(0));
   image.layout = root->getString("layout").value_or("").str();
   image.theme = root->getString("theme").value_or("").str();
+  image.source = root->getString("source").value_or("").str();
   const llvm::json::Array *panes = root->getArray("panes");
   REQUIRE(panes);
   for (const llvm::json::Value &pane : *panes) {

@@ -408,3 +408,78 @@ wait $pid
   CHECK(stats.blue > 3000);
   llvm::sys::fs::remove_directories(dir);
 }
+
+namespace {
+/// Starts klx on the sample, runs `keys` (xdotool lines) once it is ready
+/// and returns its screenshot, taken when they are done.
+Image typedIntoWindow(const std::string &dir, const std::string &name,
+                      const std::string &keys) {
+  std::string png = outputPath(name);
+  llvm::sys::fs::remove(png);
+  llvm::sys::fs::remove(dir + "/ready");
+  llvm::sys::fs::remove(dir + "/look");
+  std::string script = llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" {2}/samples/nvidia/gemm_ws_persistent.mlir --ready-file={0}/ready --screenshot={3} --screenshot-when={0}/look &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+{4}
+sleep 2
+touch {0}/look
+wait $pid
+)",
+                                     dir, KLX_BINARY, KLX_SOURCE_DIR, png, keys)
+                           .str();
+  INFO(driveWindow(dir, script));
+  return loadScreenshot(png);
+}
+} // namespace
+
+TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
+          "[gui][paths]") {
+  // As a person would: a click in the path field, the start of a folder's
+  // name typed, Tab (the one folder that matches, with its '/'), Down
+  // twice and Enter (the second kernel listed there), and the window
+  // opens that kernel. Then, in a new window, a click on the folder
+  // listed steps into it and a click on the first kernel opens it.
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> made;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-paths-gui", made));
+  std::string dir(made);
+  REQUIRE_FALSE(llvm::sys::fs::create_directory(dir + "/kernels"));
+  std::string samples = std::string(KLX_SOURCE_DIR) + "/samples/nvidia/";
+  REQUIRE_FALSE(llvm::sys::fs::copy_file(samples + "gemm_ws_persistent.mlir",
+                                         dir + "/kernels/a_ws.mlir"));
+  REQUIRE_FALSE(llvm::sys::fs::copy_file(samples + "gemm_two_producers.mlir",
+                                         dir + "/kernels/b_two.mlir"));
+  writeFile(dir + "/notes.txt", "not a kernel\n");
+
+  Image layout = screenshot("paths-layout.png", {});
+  Rect samplesPane = paneRect(layout, kSamples);
+  int x = samplesPane.x0 + 40;
+  int fieldY = samplesPane.y0 + int(layout.fontSize * 1.2);
+  int firstRowY = fieldY + int(layout.fontSize * 2.0);
+  std::string click = llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; "
+                                    "xdotool click 1; sleep 0.4",
+                                    x, fieldY)
+                          .str();
+
+  Image typed = typedIntoWindow(
+      dir, "paths-typed.png",
+      click + "\nxdotool type --delay 40 '" + dir +
+          "/ker'; sleep 0.4\n"
+          "xdotool key Tab; sleep 0.4; xdotool key Down; sleep 0.3\n"
+          "xdotool key Down; sleep 0.3; xdotool key Return");
+  CHECK(typed.source == dir + "/kernels/b_two.mlir");
+
+  std::string row = llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; "
+                                  "xdotool click 1; sleep 0.6",
+                                  x, firstRowY)
+                        .str();
+  Image clicked = typedIntoWindow(dir, "paths-clicked.png",
+                                  click + "\nxdotool type --delay 40 '" + dir +
+                                      "/'; sleep 0.5\n" + row + "\n" + row);
+  CHECK(clicked.source == dir + "/kernels/a_ws.mlir");
+  llvm::sys::fs::remove_directories(dir);
+}

@@ -1,0 +1,52 @@
+//===- PathField.h - A path field that completes what is typed --*- C++ -*-===//
+//
+// The Samples pane's "open a file" field. While a person types, the
+// entries of the typed directory that klx opens are listed under it; Tab
+// completes as far as they agree (a lone directory gets its '/'), Up and
+// Down pick one, Enter or a click chooses it: a directory is stepped into,
+// a file is opened. Escape closes the list. The completion itself is
+// app/core/PathCompletion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KLX_APP_WIDGETS_PATHFIELD_H
+#define KLX_APP_WIDGETS_PATHFIELD_H
+
+#include "core/PathCompletion.h"
+
+#include <optional>
+#include <string>
+
+struct ImGuiInputTextCallbackData;
+
+namespace klx::app {
+
+class PathField {
+public:
+  /// Draws the field, its Open button and, while it is edited, what it
+  /// could name. Returns the path to open once the person asks for one.
+  std::optional<std::string> draw(const char *hint);
+
+private:
+  static int onKey(ImGuiInputTextCallbackData *data);
+  /// Lists the entries for `text` again if it changed since.
+  void refresh();
+  /// What choosing a listed entry does: a directory is stepped into (the
+  /// field keeps the keyboard), a file is returned to be opened.
+  std::optional<std::string> choose(const PathCandidate &candidate);
+  std::optional<std::string> drawList();
+
+  std::string text;
+  PathCompletion completion;
+  std::string listedFor = "\x01"; // the text `completion` is for
+  int highlighted = -1;           // the entry Up/Down picked, or none
+  bool listOpen = false;
+  bool listHovered = false;
+  bool wasEditing = false; // the field had the keyboard the frame before
+  bool refocus = false;
+  bool scrollToPicked = false; // Up/Down moved the pick since the last frame
+};
+
+} // namespace klx::app
+
+#endif // KLX_APP_WIDGETS_PATHFIELD_H
