@@ -468,3 +468,33 @@ const MeasuredCta *MeasuredTimeline::findCta(int64_t cta) const {
       [](const MeasuredCta &c, int64_t id) { return c.cta < id; });
   return it != ctas.end() && it->cta == cta ? &*it : nullptr;
 }
+
+namespace {
+/// The SM count the device line states ("... (sm_90, 132 SMs, ...)"), or 0.
+int smCountOf(const std::string &device) {
+  size_t at = device.find(" SMs");
+  if (at == std::string::npos || at == 0)
+    return 0;
+  size_t begin = device.find_last_not_of("0123456789", at - 1);
+  return std::atoi(device.c_str() +
+                   (begin == std::string::npos ? 0 : begin + 1));
+}
+} // namespace
+
+klx::app::SmSummary klx::app::summarizeSms(const MeasuredTimeline &t) {
+  SmSummary s;
+  s.ctas = t.ctaCount();
+  s.busySms = t.sms.size();
+  s.deviceSms = smCountOf(t.device);
+  bool first = true;
+  for (const MeasuredLane &sm : t.sms) {
+    s.mostPerSm = std::max(s.mostPerSm, sm.events.size());
+    double done = 0;
+    for (const MeasuredEvent &cta : sm.events)
+      done = std::max(done, cta.end);
+    s.firstDone = first ? done : std::min(s.firstDone, done);
+    s.lastDone = std::max(s.lastDone, done);
+    first = false;
+  }
+  return s;
+}

@@ -120,6 +120,17 @@ struct MeasuredTimeline {
   const MeasuredCta *findCta(int64_t cta) const;
 };
 
+/// What the SMs' lanes show in a line: CTAs, SMs busy, the most CTAs one
+/// SM ran (the waves), the device's SMs (from its line, "... 132 SMs ...";
+/// 0 when it does not say), and when the first and the last SM finished
+/// (cycles from the first CTA's start: the tail is their difference).
+struct SmSummary {
+  size_t ctas = 0, busySms = 0, mostPerSm = 0;
+  int deviceSms = 0;
+  double firstDone = 0, lastDone = 0;
+};
+SmSummary summarizeSms(const MeasuredTimeline &t);
+
 /// Reads a klx-run trace (its events one at a time: a whole kernel's JSON
 /// runs to hundreds of MB); nullopt with `error` when the text is not one.
 std::optional<MeasuredTimeline> readMeasuredTimeline(std::string_view json,

@@ -26,42 +26,6 @@
 namespace klx::app {
 namespace {
 
-/// The SM count the device line states ("... (sm_90, 132 SMs, ...)"), or 0.
-int smCountOf(const std::string &device) {
-  size_t at = device.find(" SMs");
-  if (at == std::string::npos)
-    return 0;
-  size_t begin = device.find_last_not_of("0123456789", at - 1);
-  return std::atoi(device.c_str() +
-                   (begin == std::string::npos ? 0 : begin + 1));
-}
-
-/// What the lanes show in a line: CTAs, SMs busy and idle, the kernel's
-/// span and its tail (the last SM to finish after the first one did).
-struct SmSummary {
-  size_t ctas = 0, busySms = 0, mostPerSm = 0;
-  int deviceSms = 0;
-  double firstDone = 0, lastDone = 0; // cycles
-};
-
-SmSummary summarize(const MeasuredTimeline &t) {
-  SmSummary s;
-  s.ctas = t.ctaCount();
-  s.busySms = t.sms.size();
-  s.deviceSms = smCountOf(t.device);
-  bool first = true;
-  for (const MeasuredLane &sm : t.sms) {
-    s.mostPerSm = std::max(s.mostPerSm, sm.events.size());
-    double done = 0;
-    for (const MeasuredEvent &cta : sm.events)
-      done = std::max(done, cta.end);
-    s.firstDone = first ? done : std::min(s.firstDone, done);
-    s.lastDone = std::max(s.lastDone, done);
-    first = false;
-  }
-  return s;
-}
-
 class MeasuredPanel final : public Panel {
 public:
   const char *title() const override { return "Measured"; }
@@ -124,7 +88,7 @@ private:
   }
 
   void drawSummary(const MeasuredTimeline &t) {
-    SmSummary s = summarize(t);
+    SmSummary s = summarizeSms(t);
     ImGui::Text("%zu CTAs on %zu SMs in %.1f us", s.ctas, s.busySms,
                 usOf(t, s.lastDone));
     if (ImGui::IsItemHovered())

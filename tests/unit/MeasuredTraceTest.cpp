@@ -65,6 +65,17 @@ TEST_CASE("Barrier timeline: a klx-run trace read back in cycles",
   CHECK(t->sms[1].name == "SM 6");
   CHECK(t->ctaCount() == 2);
   CHECK(t->smsEndTime == Approx(1584));
+  // The line above the SMs' lanes: 2 CTAs on 2 of 132 SMs, one each.
+  SmSummary summary = summarizeSms(*t);
+  CHECK(summary.ctas == 2);
+  CHECK(summary.busySms == 2);
+  CHECK(summary.deviceSms == 132);
+  CHECK(summary.mostPerSm == 1);
+  CHECK(summary.lastDone == Approx(1584));
+  MeasuredTimeline unnamed;
+  unnamed.device = "a GPU that does not say";
+  CHECK(summarizeSms(unnamed).deviceSms == 0);
+  CHECK(summarizeSms(unnamed).ctas == 0);
   // Every CTA's warps, compactly, for the Measured pane's picked CTA.
   REQUIRE(t->ctas.size() == 2);
   CHECK(t->ctas[0].sm == 5);
