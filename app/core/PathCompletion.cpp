@@ -10,9 +10,10 @@
 
 using namespace klx::app;
 
-bool klx::app::opensAsKernelOrTrace(llvm::StringRef name) {
-  return name.ends_with(".mlir") || name.ends_with(".json") ||
-         name.ends_with(".chrome_trace");
+bool klx::app::isOfKinds(llvm::StringRef name, PathKinds kinds) {
+  bool trace = name.ends_with(".json") || name.ends_with(".chrome_trace");
+  return trace ||
+         (kinds == PathKinds::KernelsAndTraces && name.ends_with(".mlir"));
 }
 
 namespace {
@@ -45,8 +46,8 @@ std::string commonPrefix(const std::vector<PathCandidate> &candidates) {
 
 } // namespace
 
-PathCompletion klx::app::completePath(llvm::StringRef typed, size_t limit,
-                                      size_t scanLimit) {
+PathCompletion klx::app::completePath(llvm::StringRef typed, PathKinds kinds,
+                                      size_t limit, size_t scanLimit) {
   PathCompletion completion;
   completion.completed = typed.str();
   size_t slash = typed.rfind('/');
@@ -81,7 +82,7 @@ PathCompletion klx::app::completePath(llvm::StringRef typed, size_t limit,
       continue;
     // Follows links, so a link to a directory lists as one.
     bool isDirectory = llvm::sys::fs::is_directory(entry->path());
-    if (isDirectory || opensAsKernelOrTrace(name))
+    if (isDirectory || isOfKinds(name, kinds))
       all.push_back({name.str(), isDirectory});
   }
   if (error && all.empty()) {

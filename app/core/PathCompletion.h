@@ -17,6 +17,12 @@
 
 namespace klx::app {
 
+/// Which files a field lists (folders always).
+enum class PathKinds {
+  KernelsAndTraces, // .mlir, .json, .chrome_trace
+  Traces,           // .json, .chrome_trace
+};
+
 struct PathCandidate {
   std::string name; // the entry's name, without its directory
   bool directory = false;
@@ -26,9 +32,9 @@ struct PathCompletion {
   /// The typed text up to and including its last '/' ("" for none): what
   /// a candidate's name is appended to.
   std::string directoryPart;
-  /// Directories first, then files, each by name. Files are those klx
-  /// opens (.mlir kernels, .json and .chrome_trace traces); names that
-  /// start with '.' only when the typed name does.
+  /// Directories first, then files, each by name. Files are those of the
+  /// kinds asked for; names that start with '.' only when the typed name
+  /// does.
   std::vector<PathCandidate> candidates;
   /// Candidates left out past the limit.
   size_t more = 0;
@@ -44,16 +50,17 @@ struct PathCompletion {
 /// Lists what `typed` could go on to name: a leading "~/" is the home
 /// directory, a relative path is relative to the working directory.
 /// Reads one directory, at most `scanLimit` of its entries.
-PathCompletion completePath(llvm::StringRef typed, size_t limit = 200,
-                            size_t scanLimit = 20000);
+PathCompletion completePath(llvm::StringRef typed,
+                            PathKinds kinds = PathKinds::KernelsAndTraces,
+                            size_t limit = 200, size_t scanLimit = 20000);
 
 /// `candidate` appended to the typed directory, with a '/' after a
 /// directory: what choosing it puts in the field.
 std::string chosenPath(const PathCompletion &completion,
                        const PathCandidate &candidate);
 
-/// Whether klx opens files with this name (a kernel or a trace).
-bool opensAsKernelOrTrace(llvm::StringRef name);
+/// Whether a file with this name is of `kinds`.
+bool isOfKinds(llvm::StringRef name, PathKinds kinds);
 
 } // namespace klx::app
 

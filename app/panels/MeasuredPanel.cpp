@@ -16,6 +16,7 @@
 
 #include "widgets/GpuLanes.h"
 #include "widgets/Palette.h"
+#include "widgets/PathField.h"
 #include "widgets/TimeWindow.h"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ class MeasuredPanel final : public Panel {
 public:
   const char *title() const override { return "Measured"; }
 
-  void draw(const AppState &state, CommandQueue &) override {
+  void draw(const AppState &state, CommandQueue &commands) override {
     // A trace the user opened and klx could not read: why, above the
     // recording still shown (the status line may cut it).
     if (const GpuRunRecord *failed = newestUnreadTrace(state)) {
@@ -47,6 +48,13 @@ public:
           run ? "The latest recording has no SMs process (it was written by "
                 "an older klx-run)."
               : "");
+      // A laptop without a GPU opens what was recorded elsewhere.
+      ImGui::Spacing();
+      ImGui::TextWrapped("Or open a trace recorded elsewhere (klx-run "
+                         "--trace=OUT.json, or Proton's .chrome_trace):");
+      if (std::optional<std::string> path =
+              traceField.draw("a trace (.json, .chrome_trace)"))
+        commands.push(openCommandFor(*path));
       return;
     }
     const MeasuredTimeline &t = *run->measured;
@@ -548,8 +556,9 @@ private:
 
   std::string shownKey;
   TimeWindow window;
-  int64_t pickedCta = -1;     // whose warps show under the SMs
-  int64_t shownCta = -1;      // ... or, unpicked, the one shown
+  int64_t pickedCta = -1; // whose warps show under the SMs
+  int64_t shownCta = -1;  // ... or, unpicked, the one shown
+  PathField traceField{PathKinds::Traces};
   bool showModel = true;      // the model's lanes under the warps
   std::string noModel;        // why there is no model to compare, if none
   ModelComparison comparison; // the waits table and the model's chain

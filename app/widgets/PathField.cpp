@@ -22,7 +22,7 @@ int PathField::onKey(ImGuiInputTextCallbackData *data) {
   auto *field = static_cast<PathField *>(data->UserData);
   std::string typed(data->Buf, data->BufTextLen);
   if (data->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
-    PathCompletion completion = completePath(typed, kListLimit);
+    PathCompletion completion = completePath(typed, field->kinds, kListLimit);
     if (completion.completed != typed) {
       data->DeleteChars(0, data->BufTextLen);
       data->InsertChars(0, completion.completed.c_str());
@@ -48,7 +48,7 @@ int PathField::onKey(ImGuiInputTextCallbackData *data) {
 void PathField::refresh() {
   if (text == listedFor)
     return;
-  completion = completePath(text, kListLimit);
+  completion = completePath(text, kinds, kListLimit);
   listedFor = text;
   highlighted = std::min(highlighted, int(completion.candidates.size()) - 1);
 }
@@ -116,8 +116,10 @@ std::optional<std::string> PathField::drawList() {
     return std::nullopt;
   }
   if (completion.candidates.empty()) {
-    ImGui::TextDisabled("nothing here that klx opens (.mlir, .json, "
-                        ".chrome_trace) or a folder");
+    ImGui::TextDisabled(kinds == PathKinds::Traces
+                            ? "no trace (.json, .chrome_trace) or folder here"
+                            : "nothing here that klx opens (.mlir, .json, "
+                              ".chrome_trace) or a folder");
     listHovered = false;
     return std::nullopt;
   }

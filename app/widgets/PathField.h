@@ -1,11 +1,12 @@
 //===- PathField.h - A path field that completes what is typed --*- C++ -*-===//
 //
-// The Samples pane's "open a file" field. While a person types, the
-// entries of the typed directory that klx opens are listed under it; Tab
-// completes as far as they agree (a lone directory gets its '/'), Up and
-// Down pick one, Enter or a click chooses it: a directory is stepped into,
-// a file is opened. Escape closes the list. The completion itself is
-// app/core/PathCompletion.
+// The "open a file" field of the Samples pane (kernels and traces) and of
+// the Measured pane without a trace (traces). While a person types, the
+// typed directory's folders and files of those kinds are listed under it;
+// Tab completes as far as they agree (a lone directory gets its '/'), Up
+// and Down pick one, Enter or a click chooses it: a directory is stepped
+// into, a file is returned to be opened. Escape closes the list. The
+// completion itself is app/core/PathCompletion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,9 @@ namespace klx::app {
 
 class PathField {
 public:
+  explicit PathField(PathKinds kinds = PathKinds::KernelsAndTraces)
+      : kinds(kinds) {}
+
   /// Draws the field, its Open button and, while it is edited, what it
   /// could name. Returns the path to open once the person asks for one.
   std::optional<std::string> draw(const char *hint);
@@ -36,6 +40,7 @@ private:
   std::optional<std::string> choose(const PathCandidate &candidate);
   std::optional<std::string> drawList();
 
+  PathKinds kinds;
   std::string text;
   PathCompletion completion;
   std::string listedFor = "\x01"; // the text `completion` is for

@@ -81,13 +81,16 @@ TEST_CASE("path completion: which entries are listed", "[app][paths]") {
                     "proton.chrome_trace trace.json ");
   c = completePath(f.dir + "/.");
   CHECK(names(c) == ".hidden.mlir ");
+  // A field for traces lists no kernels.
+  c = completePath(f.dir + "/", PathKinds::Traces);
+  CHECK(names(c) == "kept/ kernels/ proton.chrome_trace trace.json ");
   // Nothing matches: nothing to add, and no problem either.
   c = completePath(f.dir + "/zzz");
   CHECK(c.candidates.empty());
   CHECK(c.problem.empty());
   CHECK(c.completed == f.dir + "/zzz");
   // Past the limit: the first ones, and how many more there are.
-  c = completePath(f.dir + "/", 3);
+  c = completePath(f.dir + "/", PathKinds::KernelsAndTraces, 3);
   CHECK(names(c) == "kept/ kernels/ kernel_a.mlir ");
   CHECK(c.more == 3);
   // A directory that is not there says so.
