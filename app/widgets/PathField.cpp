@@ -69,7 +69,10 @@ std::optional<std::string> PathField::draw(const char *hint) {
     ImGui::SetKeyboardFocusHere();
     refocus = false;
   }
-  ImGui::SetNextItemWidth(-60);
+  // Room for the Open button at any zoom (the style and font scale).
+  const ImGuiStyle &style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Open").x +
+                            style.FramePadding.x * 2 + style.ItemSpacing.x));
   bool enter =
       ImGui::InputTextWithHint("##path", hint, &text,
                                ImGuiInputTextFlags_EnterReturnsTrue |
