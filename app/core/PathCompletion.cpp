@@ -16,19 +16,21 @@ bool klx::app::isOfKinds(llvm::StringRef name, PathKinds kinds) {
          (kinds == PathKinds::KernelsAndTraces && name.ends_with(".mlir"));
 }
 
+std::string klx::app::expandHome(llvm::StringRef path) {
+  if (path != "~" && !path.starts_with("~/"))
+    return path.str();
+  llvm::SmallString<256> home;
+  if (!llvm::sys::path::home_directory(home))
+    return path.str();
+  return (home + path.drop_front(1)).str();
+}
+
 namespace {
 
 /// The directory to list for `directoryPart` ("" is the working
 /// directory; "~/" the home directory).
 std::string directoryToList(llvm::StringRef directoryPart) {
-  if (directoryPart.empty())
-    return ".";
-  if (directoryPart.starts_with("~/")) {
-    llvm::SmallString<256> home;
-    if (llvm::sys::path::home_directory(home))
-      return (home + directoryPart.drop_front(1)).str();
-  }
-  return directoryPart.str();
+  return directoryPart.empty() ? "." : expandHome(directoryPart);
 }
 
 /// The longest prefix every candidate's name shares.
@@ -73,19 +75,28 @@ PathCompletion klx::app::completePath(llvm::StringRef typed, PathKinds kinds,
   std::vector<PathCandidate> all;
   std::error_code error;
   size_t scanned = 0;
-  for (llvm::sys::fs::directory_iterator entry(directory, error), end;
-       !error && entry != end && scanned < scanLimit;
+  // The iterator skips "." and ".."; ".." is offered to a typed dot.
+  if (!namePart.empty() && llvm::StringRef("..").starts_with(namePart))
+    all.push_back({"..", true});
+  llvm::sys::fs::directory_iterator entry(directory, error), end;
+  for (; !error && entry != end && scanned < scanLimit;
        entry.increment(error), ++scanned) {
     llvm::StringRef name = llvm::sys::path::filename(entry->path());
     if (!name.starts_with(namePart) ||
         (name.starts_with(".") && !namePart.starts_with(".")))
       continue;
-    // Follows links, so a link to a directory lists as one.
-    bool isDirectory = llvm::sys::fs::is_directory(entry->path());
+    // The type readdir gave; a link (or a file system that does not say)
+    // is looked up, so a link to a directory lists as one.
+    llvm::sys::fs::file_type type = entry->type();
+    bool isDirectory = type == llvm::sys::fs::file_type::directory_file ||
+                       ((type == llvm::sys::fs::file_type::symlink_file ||
+                         type == llvm::sys::fs::file_type::type_unknown) &&
+                        llvm::sys::fs::is_directory(entry->path()));
     if (isDirectory || isOfKinds(name, kinds))
       all.push_back({name.str(), isDirectory});
   }
-  if (error && all.empty()) {
+  completion.scanStopped = !error && entry != end;
+  if (error && scanned == 0) {
     completion.problem = "cannot list " + directory + ": " + error.message();
     return completion;
   }

@@ -38,6 +38,8 @@ struct PathCompletion {
   std::vector<PathCandidate> candidates;
   /// Candidates left out past the limit.
   size_t more = 0;
+  /// The folder had more entries than were read (the scan limit).
+  bool scanStopped = false;
   /// The typed text extended as far as every candidate agrees, with a '/'
   /// after a directory that is the only candidate; the typed text itself
   /// when there is nothing to add.
@@ -58,6 +60,10 @@ PathCompletion completePath(llvm::StringRef typed,
 /// directory: what choosing it puts in the field.
 std::string chosenPath(const PathCompletion &completion,
                        const PathCandidate &candidate);
+
+/// `path` with a leading "~/" (or a lone "~") made the home directory;
+/// any other path as it is.
+std::string expandHome(llvm::StringRef path);
 
 /// Whether a file with this name is of `kinds`.
 bool isOfKinds(llvm::StringRef name, PathKinds kinds);

@@ -20,6 +20,15 @@ constexpr size_t kListLimit = 200;
 
 int PathField::onKey(ImGuiInputTextCallbackData *data) {
   auto *field = static_cast<PathField *>(data->UserData);
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways) {
+    // Stepped into a folder: type on at the end of its path.
+    if (field->cursorToEnd) {
+      data->CursorPos = data->SelectionStart = data->SelectionEnd =
+          data->BufTextLen;
+      field->cursorToEnd = false;
+    }
+    return 0;
+  }
   std::string typed(data->Buf, data->BufTextLen);
   if (data->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
     PathCompletion completion = completePath(typed, field->kinds, kListLimit);
@@ -30,8 +39,9 @@ int PathField::onKey(ImGuiInputTextCallbackData *data) {
     }
     field->listOpen = true;
   } else if (data->EventFlag == ImGuiInputTextFlags_CallbackHistory) {
+    // Only among entries the person sees: none while the field is empty.
     int count = int(field->completion.candidates.size());
-    if (count == 0)
+    if (count == 0 || typed.empty() || !field->listShown)
       return 0;
     bool down = data->EventKey == ImGuiKey_DownArrow;
     if (field->highlighted < 0)
@@ -39,7 +49,6 @@ int PathField::onKey(ImGuiInputTextCallbackData *data) {
     else
       field->highlighted =
           (field->highlighted + (down ? 1 : count - 1)) % count;
-    field->listOpen = true;
     field->scrollToPicked = true;
   }
   return 0;
@@ -57,11 +66,11 @@ std::optional<std::string> PathField::choose(const PathCandidate &candidate) {
   text = chosenPath(completion, candidate);
   highlighted = -1;
   if (candidate.directory) {
-    refocus = true;
+    refocus = stepping = cursorToEnd = true;
     return std::nullopt;
   }
   listOpen = false;
-  return text;
+  return expandHome(text);
 }
 
 std::optional<std::string> PathField::draw(const char *hint) {
@@ -73,49 +82,60 @@ std::optional<std::string> PathField::draw(const char *hint) {
   const ImGuiStyle &style = ImGui::GetStyle();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Open").x +
                             style.FramePadding.x * 2 + style.ItemSpacing.x));
-  bool enter =
-      ImGui::InputTextWithHint("##path", hint, &text,
-                               ImGuiInputTextFlags_EnterReturnsTrue |
-                                   ImGuiInputTextFlags_CallbackCompletion |
-                                   ImGuiInputTextFlags_CallbackHistory,
-                               &PathField::onKey, this);
+  std::string typed = text;
+  bool enter = ImGui::InputTextWithHint(
+      "##path", hint, &text,
+      ImGuiInputTextFlags_EnterReturnsTrue |
+          ImGuiInputTextFlags_CallbackCompletion |
+          ImGuiInputTextFlags_CallbackHistory |
+          (cursorToEnd ? ImGuiInputTextFlags_CallbackAlways : 0),
+      &PathField::onKey, this);
   bool editing = ImGui::IsItemActive();
   if (ImGui::IsItemEdited()) {
     listOpen = true;
     highlighted = -1;
   }
-  if (editing && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+  // Escape in an InputText puts back the text the field had when it took
+  // the keyboard, and lets go of it: keep what was typed, close the list.
+  if (wasEditing && !editing &&
+      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    text = typed;
     listOpen = false;
+  }
+  if (editing)
+    stepping = false;
   refresh();
   ImGui::SameLine();
   bool openClicked = ImGui::Button("Open");
 
   std::optional<std::string> chosen;
-  if (enter && listOpen && highlighted >= 0 &&
+  if (enter && listShown && highlighted >= 0 &&
       highlighted < int(completion.candidates.size()))
     chosen = choose(completion.candidates[size_t(highlighted)]);
   else if ((enter || openClicked) && !text.empty()) {
     listOpen = false;
-    chosen = text;
+    chosen = expandHome(text);
   }
-  // The list stays while the field has the keyboard, and while a click
-  // on the list takes the keyboard from the field: a frame after it lost
-  // it, and as long as the mouse is on the list.
-  bool shown = editing || wasEditing || listHovered || refocus;
+  // The list stays while the field has the keyboard, while a click on the
+  // list takes the keyboard from the field (a frame after it let go, then
+  // as long as the list is hovered or holds the click), and while a folder
+  // chosen gives the keyboard back.
+  bool shown = editing || wasEditing || listHovered || listFocused || stepping;
   wasEditing = editing;
-  if (listOpen && !text.empty() && shown) {
+  listShown = listOpen && !text.empty() && shown;
+  if (listShown) {
     if (std::optional<std::string> clicked = drawList())
       chosen = clicked;
   } else {
-    listHovered = false;
+    listHovered = listFocused = false;
   }
   return chosen;
 }
 
 std::optional<std::string> PathField::drawList() {
+  listHovered = listFocused = false;
   if (!completion.problem.empty()) {
     ImGui::TextDisabled("%s", completion.problem.c_str());
-    listHovered = false;
     return std::nullopt;
   }
   if (completion.candidates.empty()) {
@@ -123,7 +143,6 @@ std::optional<std::string> PathField::drawList() {
                             ? "no trace (.json, .chrome_trace) or folder here"
                             : "nothing here that klx opens (.mlir, .json, "
                               ".chrome_trace) or a folder");
-    listHovered = false;
     return std::nullopt;
   }
   int rows = std::min(int(completion.candidates.size()), kListRows);
@@ -131,20 +150,31 @@ std::optional<std::string> PathField::drawList() {
                  ImGui::GetStyle().WindowPadding.y * 2;
   std::optional<std::string> chosen;
   ImGui::BeginChild("##completions", ImVec2(-FLT_MIN, height), true);
-  listHovered = ImGui::IsWindowHovered();
+  // A click held on an entry or the scrollbar makes that the active item,
+  // and a window under an active item does not count as hovered.
+  listHovered =
+      ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
+  listFocused = ImGui::IsWindowFocused();
   for (size_t i = 0; i < completion.candidates.size(); ++i) {
     const PathCandidate &candidate = completion.candidates[i];
     std::string label = candidate.name + (candidate.directory ? "/" : "");
     bool picked = int(i) == highlighted;
-    if (ImGui::Selectable(label.c_str(), picked))
+    // The name drawn as it is: a label would read "##" in it as an ID.
+    ImGui::PushID(int(i));
+    ImVec2 at = ImGui::GetCursorScreenPos();
+    if (ImGui::Selectable("##entry", picked))
       chosen = choose(candidate);
+    ImGui::GetWindowDrawList()->AddText(at, ImGui::GetColorU32(ImGuiCol_Text),
+                                        label.c_str());
+    ImGui::PopID();
     if (picked && scrollToPicked)
       ImGui::SetScrollHereY();
   }
   scrollToPicked = false;
   ImGui::EndChild();
-  if (completion.more > 0)
-    ImGui::TextDisabled("... and %zu more; type more of the name",
-                        completion.more);
+  if (completion.more > 0 || completion.scanStopped)
+    ImGui::TextDisabled(
+        "... and %zu more%s; type more of the name", completion.more,
+        completion.scanStopped ? " (the folder was read in part)" : "");
   return chosen;
 }

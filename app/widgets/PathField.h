@@ -45,10 +45,14 @@ private:
   PathCompletion completion;
   std::string listedFor = "\x01"; // the text `completion` is for
   int highlighted = -1;           // the entry Up/Down picked, or none
-  bool listOpen = false;
-  bool listHovered = false;
-  bool wasEditing = false; // the field had the keyboard the frame before
-  bool refocus = false;
+  bool listOpen = false;          // typed since it was closed or chosen
+  bool listShown = false;         // ... and drawn in the last frame
+  bool listHovered = false, listFocused = false;
+  bool wasEditing = false;     // the field had the keyboard the frame before
+  bool refocus = false;        // give the field the keyboard this frame
+  bool stepping = false;       // a folder was chosen; the field takes the
+                               // keyboard back
+  bool cursorToEnd = false;    // ... with the cursor after the folder's '/'
   bool scrollToPicked = false; // Up/Down moved the pick since the last frame
 };
 

@@ -438,14 +438,20 @@ wait $pid
 
 TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
           "[gui][paths]") {
-  // As a person would: a click in the path field, the start of a folder's
-  // name typed, Tab (the one folder that matches, with its '/'), Down
-  // twice and Enter (the second kernel listed there), and the window
-  // opens that kernel. Then, in a new window, a click on the folder
-  // listed steps into it and a click on the first kernel opens it.
+  // As a person would, in three windows. A click in the path field, the
+  // start of a folder's name typed, Tab (the one folder that matches,
+  // with its '/'), Down twice and Enter: the second kernel listed there
+  // opens. Then the folder's path typed, a click (held as a hand holds
+  // it) on the folder listed steps into it, "a" typed after its '/' and
+  // Tab, Enter: the first kernel opens. Then a whole path typed, Escape
+  // (which must not undo the typing) and a click on Open.
   requireTools({"xdotool", "xvfb-run"});
   llvm::SmallString<128> made;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-paths-gui", made));
+  struct RemoveOnExit {
+    std::string dir;
+    ~RemoveOnExit() { llvm::sys::fs::remove_directories(dir); }
+  } remove{std::string(made)};
   std::string dir(made);
   REQUIRE_FALSE(llvm::sys::fs::create_directory(dir + "/kernels"));
   std::string samples = std::string(KLX_SOURCE_DIR) + "/samples/nvidia/";
@@ -457,29 +463,40 @@ TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
 
   Image layout = screenshot("paths-layout.png", {});
   Rect samplesPane = paneRect(layout, kSamples);
-  int x = samplesPane.x0 + 40;
   int fieldY = samplesPane.y0 + int(layout.fontSize * 1.2);
+  auto heldClick = [](int x, int y) {
+    return llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; xdotool "
+                         "mousedown 1; sleep 0.15; xdotool mouseup 1; sleep "
+                         "0.5\n",
+                         x, y)
+        .str();
+  };
+  std::string field = heldClick(samplesPane.x0 + 40, fieldY);
+  auto type = [](const std::string &text) {
+    return "xdotool type --delay 40 '" + text + "'; sleep 0.4\n";
+  };
+  std::string key = "xdotool key {0}; sleep 0.3\n";
+  auto press = [&](const char *name) {
+    return llvm::formatv(key.c_str(), name).str();
+  };
+
+  Image keys =
+      typedIntoWindow(dir, "paths-keys.png",
+                      field + type(dir + "/ker") + press("Tab") +
+                          press("Down") + press("Down") + press("Return"));
+  CHECK(keys.source == dir + "/kernels/b_two.mlir");
+
   int firstRowY = fieldY + int(layout.fontSize * 2.0);
-  std::string click = llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; "
-                                    "xdotool click 1; sleep 0.4",
-                                    x, fieldY)
-                          .str();
-
-  Image typed = typedIntoWindow(
-      dir, "paths-typed.png",
-      click + "\nxdotool type --delay 40 '" + dir +
-          "/ker'; sleep 0.4\n"
-          "xdotool key Tab; sleep 0.4; xdotool key Down; sleep 0.3\n"
-          "xdotool key Down; sleep 0.3; xdotool key Return");
-  CHECK(typed.source == dir + "/kernels/b_two.mlir");
-
-  std::string row = llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; "
-                                  "xdotool click 1; sleep 0.6",
-                                  x, firstRowY)
-                        .str();
-  Image clicked = typedIntoWindow(dir, "paths-clicked.png",
-                                  click + "\nxdotool type --delay 40 '" + dir +
-                                      "/'; sleep 0.5\n" + row + "\n" + row);
+  Image clicked = typedIntoWindow(
+      dir, "paths-clicked.png",
+      field + type(dir + "/") + heldClick(samplesPane.x0 + 40, firstRowY) +
+          type("a") + press("Tab") + press("Return"));
   CHECK(clicked.source == dir + "/kernels/a_ws.mlir");
-  llvm::sys::fs::remove_directories(dir);
+
+  int openX = samplesPane.x1 - int(layout.fontSize * 1.8);
+  Image escaped =
+      typedIntoWindow(dir, "paths-escaped.png",
+                      field + type(dir + "/kernels/b_two.mlir") +
+                          press("Escape") + heldClick(openX, fieldY));
+  CHECK(escaped.source == dir + "/kernels/b_two.mlir");
 }

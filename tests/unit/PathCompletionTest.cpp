@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <optional>
 
 using namespace klx::app;
 
@@ -33,6 +34,24 @@ struct Fixture {
     }
   }
   ~Fixture() { llvm::sys::fs::remove_directories(dir); }
+};
+
+/// HOME and the working directory as they were, whatever the test did.
+struct RestoreEnvironment {
+  std::optional<std::string> home;
+  llvm::SmallString<256> cwd;
+  RestoreEnvironment() {
+    if (const char *value = std::getenv("HOME"))
+      home = value;
+    llvm::sys::fs::current_path(cwd);
+  }
+  ~RestoreEnvironment() {
+    if (home)
+      setenv("HOME", home->c_str(), 1);
+    else
+      unsetenv("HOME");
+    llvm::sys::fs::set_current_path(cwd);
+  }
 };
 
 std::string names(const PathCompletion &c) {
@@ -80,7 +99,11 @@ TEST_CASE("path completion: which entries are listed", "[app][paths]") {
   CHECK(names(c) == "kept/ kernels/ kernel_a.mlir kernel_b.mlir "
                     "proton.chrome_trace trace.json ");
   c = completePath(f.dir + "/.");
-  CHECK(names(c) == ".hidden.mlir ");
+  CHECK(names(c) == "../ .hidden.mlir ");
+  // ".." the iterator skips; typed, it is offered and completed.
+  c = completePath(f.dir + "/..");
+  CHECK(names(c) == "../ ");
+  CHECK(c.completed == f.dir + "/../");
   // A field for traces lists no kernels.
   c = completePath(f.dir + "/", PathKinds::Traces);
   CHECK(names(c) == "kept/ kernels/ proton.chrome_trace trace.json ");
@@ -93,6 +116,11 @@ TEST_CASE("path completion: which entries are listed", "[app][paths]") {
   c = completePath(f.dir + "/", PathKinds::KernelsAndTraces, 3);
   CHECK(names(c) == "kept/ kernels/ kernel_a.mlir ");
   CHECK(c.more == 3);
+  CHECK_FALSE(c.scanStopped);
+  // A folder read in part says so.
+  c = completePath(f.dir + "/", PathKinds::KernelsAndTraces, 200, 2);
+  CHECK(c.candidates.size() <= 2);
+  CHECK(c.scanStopped);
   // A directory that is not there says so.
   c = completePath(f.dir + "/nowhere/ker");
   CHECK(c.candidates.empty());
@@ -107,7 +135,7 @@ TEST_CASE("path completion: ~ is the home directory, and a bare name is in "
           "the working directory",
           "[app][paths]") {
   Fixture f;
-  std::string oldHome = std::getenv("HOME") ? std::getenv("HOME") : "";
+  RestoreEnvironment restore;
   setenv("HOME", f.dir.c_str(), 1);
   PathCompletion c = completePath("~");
   CHECK(c.completed == "~/");
@@ -116,14 +144,15 @@ TEST_CASE("path completion: ~ is the home directory, and a bare name is in "
   c = completePath("~/kernel_a");
   CHECK(c.directoryPart == "~/");
   CHECK(c.completed == "~/kernel_a.mlir");
-  setenv("HOME", oldHome.c_str(), 1);
+  // What the field opens: the home folder put in.
+  CHECK(expandHome("~/kernel_a.mlir") == f.dir + "/kernel_a.mlir");
+  CHECK(expandHome("~") == f.dir);
+  CHECK(expandHome("~someone/x.mlir") == "~someone/x.mlir");
+  CHECK(expandHome("/a/~/b.mlir") == "/a/~/b.mlir");
 
-  llvm::SmallString<256> cwd;
-  REQUIRE_FALSE(llvm::sys::fs::current_path(cwd));
   REQUIRE_FALSE(llvm::sys::fs::set_current_path(f.dir));
   c = completePath("trace");
   CHECK(c.directoryPart.empty());
   CHECK(names(c) == "trace.json ");
   CHECK(c.completed == "trace.json");
-  REQUIRE_FALSE(llvm::sys::fs::set_current_path(cwd));
 }
