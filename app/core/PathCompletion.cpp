@@ -11,6 +11,8 @@
 using namespace klx::app;
 
 bool klx::app::isOfKinds(llvm::StringRef name, PathKinds kinds) {
+  if (kinds == PathKinds::Folders)
+    return false;
   bool trace = name.ends_with(".json") || name.ends_with(".chrome_trace");
   return trace ||
          (kinds == PathKinds::KernelsAndTraces && name.ends_with(".mlir"));

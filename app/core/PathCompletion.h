@@ -21,6 +21,7 @@ namespace klx::app {
 enum class PathKinds {
   KernelsAndTraces, // .mlir, .json, .chrome_trace
   Traces,           // .json, .chrome_trace
+  Folders,          // no files: where to save
 };
 
 struct PathCandidate {

@@ -73,15 +73,27 @@ std::optional<std::string> PathField::choose(const PathCandidate &candidate) {
   return expandHome(text);
 }
 
-std::optional<std::string> PathField::draw(const char *hint) {
+void PathField::setText(std::string path, bool focus) {
+  text = std::move(path);
+  highlighted = -1;
+  listOpen = false;
+  refocus = cursorToEnd = focus;
+}
+
+std::optional<std::string> PathField::draw(const char *hint, float width) {
   if (refocus) {
     ImGui::SetKeyboardFocusHere();
     refocus = false;
   }
-  // Room for the Open button at any zoom (the style and font scale).
+  // Room for the button at any zoom (the style and font scale).
   const ImGuiStyle &style = ImGui::GetStyle();
-  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Open").x +
-                            style.FramePadding.x * 2 + style.ItemSpacing.x));
+  if (width > 0)
+    ImGui::SetNextItemWidth(width);
+  else if (button)
+    ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(button).x +
+                              style.FramePadding.x * 2 + style.ItemSpacing.x));
+  else
+    ImGui::SetNextItemWidth(-FLT_MIN);
   std::string typed = text;
   bool enter = ImGui::InputTextWithHint(
       "##path", hint, &text,
@@ -91,6 +103,7 @@ std::optional<std::string> PathField::draw(const char *hint) {
           (cursorToEnd ? ImGuiInputTextFlags_CallbackAlways : 0),
       &PathField::onKey, this);
   bool editing = ImGui::IsItemActive();
+  fieldWidth = ImGui::GetItemRectSize().x;
   if (ImGui::IsItemEdited()) {
     listOpen = true;
     highlighted = -1;
@@ -105,8 +118,11 @@ std::optional<std::string> PathField::draw(const char *hint) {
   if (editing)
     stepping = false;
   refresh();
-  ImGui::SameLine();
-  bool openClicked = ImGui::Button("Open");
+  bool openClicked = false;
+  if (button) {
+    ImGui::SameLine();
+    openClicked = ImGui::Button(button);
+  }
 
   std::optional<std::string> chosen;
   if (enter && listShown && highlighted >= 0 &&
@@ -139,17 +155,21 @@ std::optional<std::string> PathField::drawList() {
     return std::nullopt;
   }
   if (completion.candidates.empty()) {
-    ImGui::TextDisabled(kinds == PathKinds::Traces
-                            ? "no trace (.json, .chrome_trace) or folder here"
-                            : "nothing here that klx opens (.mlir, .json, "
-                              ".chrome_trace) or a folder");
+    ImGui::TextDisabled(
+        kinds == PathKinds::Traces    ? "no trace (.json, .chrome_trace) or "
+                                        "folder here"
+        : kinds == PathKinds::Folders ? "no folder here; the name is the file's"
+                                      : "nothing here that klx opens (.mlir, "
+                                        ".json, .chrome_trace) or a folder");
     return std::nullopt;
   }
   int rows = std::min(int(completion.candidates.size()), kListRows);
   float height = rows * ImGui::GetTextLineHeightWithSpacing() +
                  ImGui::GetStyle().WindowPadding.y * 2;
   std::optional<std::string> chosen;
-  ImGui::BeginChild("##completions", ImVec2(-FLT_MIN, height), true);
+  // As wide as the row, or in a dialog that sizes itself, the field.
+  ImGui::BeginChild("##completions",
+                    ImVec2(button ? -FLT_MIN : fieldWidth, height), true);
   // A click held on an entry or the scrollbar makes that the active item,
   // and a window under an active item does not count as hovered.
   listHovered =

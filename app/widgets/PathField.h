@@ -1,7 +1,8 @@
 //===- PathField.h - A path field that completes what is typed --*- C++ -*-===//
 //
 // The "open a file" field of the Samples pane (kernels and traces) and of
-// the Measured pane without a trace (traces). While a person types, the
+// the Measured pane without a trace (traces), and the Save-as dialog's
+// (folders). While a person types, the
 // typed directory's folders and files of those kinds are listed under it;
 // Tab completes as far as they agree (a lone directory gets its '/'), Up
 // and Down pick one, Enter or a click chooses it: a directory is stepped
@@ -24,12 +25,24 @@ namespace klx::app {
 
 class PathField {
 public:
-  explicit PathField(PathKinds kinds = PathKinds::KernelsAndTraces)
-      : kinds(kinds) {}
+  /// `button`: the button beside the field ("Open"), or none (null).
+  explicit PathField(PathKinds kinds = PathKinds::KernelsAndTraces,
+                     const char *button = "Open")
+      : kinds(kinds), button(button) {}
 
-  /// Draws the field, its Open button and, while it is edited, what it
-  /// could name. Returns the path to open once the person asks for one.
-  std::optional<std::string> draw(const char *hint);
+  /// Draws the field (`width` pixels wide; 0: the row, less the button),
+  /// its button and, while it is edited, what it could name. Returns the
+  /// path (with ~ put in) once the person asks for it: Enter, the button.
+  std::optional<std::string> draw(const char *hint, float width = 0);
+
+  /// Puts `path` in the field (a dialog's suggestion), and with `focus`
+  /// gives it the keyboard with the cursor at the end.
+  void setText(std::string path, bool focus);
+  /// What is typed, with ~ put in.
+  std::string path() const { return expandHome(text); }
+  /// Whether the list was drawn in the last frame: Escape then closes it,
+  /// not the dialog around it.
+  bool listVisible() const { return listShown; }
 
 private:
   static int onKey(ImGuiInputTextCallbackData *data);
@@ -41,6 +54,7 @@ private:
   std::optional<std::string> drawList();
 
   PathKinds kinds;
+  const char *button;
   std::string text;
   PathCompletion completion;
   std::string listedFor = "\x01"; // the text `completion` is for
@@ -54,6 +68,7 @@ private:
                                // keyboard back
   bool cursorToEnd = false;    // ... with the cursor after the folder's '/'
   bool scrollToPicked = false; // Up/Down moved the pick since the last frame
+  float fieldWidth = 0;        // the field's, for a list without a button
 };
 
 } // namespace klx::app

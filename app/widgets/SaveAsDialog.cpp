@@ -6,7 +6,6 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 using namespace klx;
 using namespace klx::app;
@@ -25,9 +24,8 @@ void SaveAsDialog::menuItem(const AppState &state, ArtifactKind item) {
   std::string why = artifactUnavailable(state, item);
   if (ImGui::MenuItem(label.c_str(), nullptr, false, why.empty())) {
     kind = item;
-    path = suggestedArtifactPath(state, item);
+    path.setText(suggestedArtifactPath(state, item), /*focus=*/true);
     pendingOpen = true;
-    focusPath = true;
   }
   if (!why.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("%s", why.c_str());
@@ -42,27 +40,25 @@ void SaveAsDialog::draw(CommandQueue &commands) {
                               ImGuiWindowFlags_AlwaysAutoResize))
     return;
   ImGui::Text("Save %s to:", artifactLabel(kind).data());
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 40);
-  if (focusPath) {
-    ImGui::SetKeyboardFocusHere();
-    focusPath = false;
-  }
-  bool enter =
-      ImGui::InputText("##path", &path, ImGuiInputTextFlags_EnterReturnsTrue);
-  bool exists = llvm::sys::fs::exists(path);
-  if (exists)
+  // Escape closes the field's list first, and the dialog after.
+  bool listed = path.listVisible();
+  std::optional<std::string> entered = path.draw("", ImGui::GetFontSize() * 40);
+  std::string target = entered ? *entered : path.path();
+  if (llvm::sys::fs::exists(target))
     ImGui::TextColored(palette::toVec4(palette::theme().warningText),
                        "%s is there: Save %s it",
                        kind == ArtifactKind::Bundle ? "a folder" : "a file",
                        kind == ArtifactKind::Bundle ? "writes into"
                                                     : "replaces");
-  bool save = ImGui::Button("Save") || enter;
+  ImGui::TextDisabled("Tab completes a folder's name");
+  bool save = ImGui::Button("Save") || entered;
   ImGui::SameLine();
-  bool cancel = ImGui::Button("Cancel") ||
-                ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
-  if (save && !path.empty())
-    commands.push(cmd::SaveArtifact{path, kind});
-  if ((save && !path.empty()) || cancel)
+  bool cancel =
+      ImGui::Button("Cancel") ||
+      (!listed && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)));
+  if (save && !target.empty())
+    commands.push(cmd::SaveArtifact{target, kind});
+  if ((save && !target.empty()) || cancel)
     ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
 }

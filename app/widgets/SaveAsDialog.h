@@ -12,6 +12,7 @@
 #define KLX_APP_WIDGETS_SAVEASDIALOG_H
 
 #include "core/Artifacts.h"
+#include "widgets/PathField.h"
 
 #include <string>
 
@@ -30,9 +31,9 @@ public:
 
 private:
   bool pendingOpen = false;
-  bool focusPath = false;
   ArtifactKind kind = ArtifactKind::StepIR;
-  std::string path;
+  /// Where to save: it completes folders as it is typed (Tab).
+  PathField path{PathKinds::Folders, nullptr};
 };
 
 } // namespace klx::app

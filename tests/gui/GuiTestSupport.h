@@ -288,6 +288,19 @@ done)",
       .str();
 }
 
+/// A folder of its own for a test, removed however the test ends.
+struct TempDir {
+  std::string path;
+  explicit TempDir(const char *prefix) {
+    llvm::SmallString<128> made;
+    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory(prefix, made));
+    path = std::string(made);
+  }
+  ~TempDir() { llvm::sys::fs::remove_directories(path); }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+};
+
 /// Runs `script` (which starts klx and drives it with xdotool) under
 /// xvfb-run on a 1600x900 screen, from `dir`; returns what it printed.
 inline std::string driveWindow(const std::string &dir,

@@ -446,13 +446,8 @@ TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
   // Tab, Enter: the first kernel opens. Then a whole path typed, Escape
   // (which must not undo the typing) and a click on Open.
   requireTools({"xdotool", "xvfb-run"});
-  llvm::SmallString<128> made;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-paths-gui", made));
-  struct RemoveOnExit {
-    std::string dir;
-    ~RemoveOnExit() { llvm::sys::fs::remove_directories(dir); }
-  } remove{std::string(made)};
-  std::string dir(made);
+  TempDir temp("klx-paths-gui");
+  const std::string &dir = temp.path;
   REQUIRE_FALSE(llvm::sys::fs::create_directory(dir + "/kernels"));
   std::string samples = std::string(KLX_SOURCE_DIR) + "/samples/nvidia/";
   REQUIRE_FALSE(llvm::sys::fs::copy_file(samples + "gemm_ws_persistent.mlir",
@@ -499,4 +494,44 @@ TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
                       field + type(dir + "/kernels/b_two.mlir") +
                           press("Escape") + heldClick(openX, fieldY));
   CHECK(escaped.source == dir + "/kernels/b_two.mlir");
+}
+
+TEST_CASE("GUI: the Save-as dialog completes a folder's name", "[gui][paths]") {
+  // A right click in the IR pane, "Save this step's IR as...", Ctrl+A over
+  // the suggested path, the start of a folder's name typed, Tab (the
+  // folder, with its '/'), a file name typed after it, Enter: the step's IR
+  // is in that folder.
+  requireTools({"xdotool", "xvfb-run"});
+  TempDir temp("klx-save-gui");
+  const std::string &dir = temp.path;
+  REQUIRE_FALSE(llvm::sys::fs::create_directory(dir + "/outputs"));
+  Image layout = screenshot("save-layout.png", {"--pass=klx-to-nvgpu"});
+  Rect ir = paneRect(layout, kIR);
+  int x = ir.x0 + (ir.x1 - ir.x0) * 3 / 10;
+  int menuY = ir.y0 + (ir.y1 - ir.y0) * 60 / 100;
+  // The text's menu: Save this step's IR as... about 77 pixels below the
+  // click at 100% (as in the copy test above).
+  std::string script =
+      llvm::formatv(
+          R"(set -u
+export HOME={0}/home
+"{1}" {2}/samples/nvidia/gemm_ws_persistent.mlir --pass=klx-to-nvgpu --ready-file={0}/ready &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove {3} {4} click 3; sleep 0.5
+xdotool mousemove {5} {6} click 1; sleep 0.6
+xdotool key ctrl+a; sleep 0.3
+xdotool type --delay 40 '{0}/out'; sleep 0.4
+xdotool key Tab; sleep 0.4
+xdotool type --delay 40 'step.mlir'; sleep 0.4
+xdotool key Return; sleep 1
+kill $pid; wait $pid
+)",
+          dir, KLX_BINARY, KLX_SOURCE_DIR, x, menuY, x + 60, menuY + 77)
+          .str();
+  INFO(driveWindow(dir, script));
+  std::string saved = dir + "/outputs/step.mlir";
+  REQUIRE(llvm::sys::fs::exists(saved));
+  CHECK(readFile(saved).find("nvgpu.mbarrier") != std::string::npos);
 }

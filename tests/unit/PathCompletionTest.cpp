@@ -107,6 +107,9 @@ TEST_CASE("path completion: which entries are listed", "[app][paths]") {
   // A field for traces lists no kernels.
   c = completePath(f.dir + "/", PathKinds::Traces);
   CHECK(names(c) == "kept/ kernels/ proton.chrome_trace trace.json ");
+  // Where to save: folders alone.
+  c = completePath(f.dir + "/k", PathKinds::Folders);
+  CHECK(names(c) == "kept/ kernels/ ");
   // Nothing matches: nothing to add, and no problem either.
   c = completePath(f.dir + "/zzz");
   CHECK(c.candidates.empty());
