@@ -38,6 +38,8 @@ public:
   /// Puts `path` in the field (a dialog's suggestion), and with `focus`
   /// gives it the keyboard with the cursor at the end.
   void setText(std::string path, bool focus);
+  /// Gives the field the keyboard next frame, the cursor at the end.
+  void focus() { refocus = cursorToEnd = true; }
   /// What is typed, with ~ put in.
   std::string path() const { return expandHome(text); }
   /// Whether the list was drawn in the last frame: Escape then closes it,

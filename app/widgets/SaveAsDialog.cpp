@@ -44,14 +44,23 @@ void SaveAsDialog::draw(CommandQueue &commands) {
   bool listed = path.listVisible();
   std::optional<std::string> entered = path.draw("", ImGui::GetFontSize() * 40);
   std::string target = entered ? *entered : path.path();
-  if (llvm::sys::fs::exists(target))
-    ImGui::TextColored(palette::toVec4(palette::theme().warningText),
-                       "%s is there: Save %s it",
-                       kind == ArtifactKind::Bundle ? "a folder" : "a file",
-                       kind == ArtifactKind::Bundle ? "writes into"
-                                                    : "replaces");
+  // A file's path that names a folder (one Tab completed) cannot be
+  // saved to: it wants the file's name after it.
+  bool bundle = kind == ArtifactKind::Bundle;
+  bool folderNotFile = !bundle && llvm::sys::fs::is_directory(target);
+  ImVec4 warning = palette::toVec4(palette::theme().warningText);
+  if (folderNotFile)
+    ImGui::TextColored(warning, "a folder: type the file's name after it");
+  else if (llvm::sys::fs::exists(target))
+    ImGui::TextColored(warning, "%s is there: Save %s it",
+                       bundle ? "a folder" : "a file",
+                       bundle ? "writes into" : "replaces");
   ImGui::TextDisabled("Tab completes a folder's name");
-  bool save = ImGui::Button("Save") || entered;
+  if (entered && folderNotFile)
+    path.focus(); // Enter let go of the field; type the name on
+  ImGui::BeginDisabled(folderNotFile);
+  bool save = (ImGui::Button("Save") || entered) && !folderNotFile;
+  ImGui::EndDisabled();
   ImGui::SameLine();
   bool cancel =
       ImGui::Button("Cancel") ||

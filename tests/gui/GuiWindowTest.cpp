@@ -499,8 +499,9 @@ TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
 TEST_CASE("GUI: the Save-as dialog completes a folder's name", "[gui][paths]") {
   // A right click in the IR pane, "Save this step's IR as...", Ctrl+A over
   // the suggested path, the start of a folder's name typed, Tab (the
-  // folder, with its '/'), a file name typed after it, Enter: the step's IR
-  // is in that folder.
+  // folder, with its '/'), Enter (refused: a folder is not a file's path;
+  // the field keeps the keyboard), a file name typed after it, Enter: the
+  // step's IR is in that folder, and nothing was written as the folder.
   requireTools({"xdotool", "xvfb-run"});
   TempDir temp("klx-save-gui");
   const std::string &dir = temp.path;
@@ -524,6 +525,7 @@ xdotool mousemove {5} {6} click 1; sleep 0.6
 xdotool key ctrl+a; sleep 0.3
 xdotool type --delay 40 '{0}/out'; sleep 0.4
 xdotool key Tab; sleep 0.4
+xdotool key Return; sleep 0.5
 xdotool type --delay 40 'step.mlir'; sleep 0.4
 xdotool key Return; sleep 1
 kill $pid; wait $pid
