@@ -174,12 +174,16 @@ using Command = std::variant<
     cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule, cmd::StartSweep,
     cmd::OpenSweepResults, cmd::OpenTrace>;
 
-/// What opening `path` means, typed or dropped: a .json (klx-run's) or a
-/// .chrome_trace (Proton's) is a trace for the Measured pane; any other
-/// file is a kernel to edit.
+/// Whether a file by this name opens as a trace: a .json (klx-run's) or a
+/// .chrome_trace (Proton's).
+inline bool isTraceFileName(llvm::StringRef name) {
+  return name.ends_with(".json") || name.ends_with(".chrome_trace");
+}
+
+/// What opening `path` means, typed or dropped: a trace for the Measured
+/// pane (isTraceFileName); any other file is a kernel to edit.
 inline Command openCommandFor(std::string path) {
-  llvm::StringRef name(path);
-  if (name.ends_with(".json") || name.ends_with(".chrome_trace"))
+  if (isTraceFileName(path))
     return cmd::OpenTrace{std::move(path)};
   return cmd::OpenFile{std::move(path)};
 }

@@ -1,6 +1,7 @@
 //===- PathCompletion.cpp - Completing a typed file path ------------------===//
 
 #include "core/PathCompletion.h"
+#include "core/Command.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -13,8 +14,7 @@ using namespace klx::app;
 bool klx::app::isOfKinds(llvm::StringRef name, PathKinds kinds) {
   if (kinds == PathKinds::Folders)
     return false;
-  bool trace = name.ends_with(".json") || name.ends_with(".chrome_trace");
-  return trace ||
+  return isTraceFileName(name) ||
          (kinds == PathKinds::KernelsAndTraces && name.ends_with(".mlir"));
 }
 
