@@ -31,10 +31,11 @@ int PathField::onKey(ImGuiInputTextCallbackData *data) {
   }
   std::string typed(data->Buf, data->BufTextLen);
   if (data->EventFlag == ImGuiInputTextFlags_CallbackCompletion) {
-    PathCompletion completion = completePath(typed, field->kinds, kListLimit);
-    if (completion.completed != typed) {
+    // The listing drawn for this text, unless it changed since the frame.
+    std::string completed = field->listFor(typed).completed;
+    if (completed != typed) {
       data->DeleteChars(0, data->BufTextLen);
-      data->InsertChars(0, completion.completed.c_str());
+      data->InsertChars(0, completed.c_str());
       field->highlighted = -1;
     }
     field->listOpen = true;
@@ -54,12 +55,13 @@ int PathField::onKey(ImGuiInputTextCallbackData *data) {
   return 0;
 }
 
-void PathField::refresh() {
-  if (text == listedFor)
-    return;
-  completion = completePath(text, kinds, kListLimit);
-  listedFor = text;
-  highlighted = std::min(highlighted, int(completion.candidates.size()) - 1);
+const PathCompletion &PathField::listFor(const std::string &typed) {
+  if (typed != listedFor) {
+    completion = completePath(typed, kinds, kListLimit);
+    listedFor = typed;
+    highlighted = std::min(highlighted, int(completion.candidates.size()) - 1);
+  }
+  return completion;
 }
 
 std::optional<std::string> PathField::choose(const PathCandidate &candidate) {
@@ -70,7 +72,7 @@ std::optional<std::string> PathField::choose(const PathCandidate &candidate) {
     return std::nullopt;
   }
   listOpen = false;
-  return expandHome(text);
+  return path();
 }
 
 void PathField::setText(std::string path, bool focus) {
@@ -117,7 +119,7 @@ std::optional<std::string> PathField::draw(const char *hint, float width) {
   }
   if (editing)
     stepping = false;
-  refresh();
+  listFor(text);
   bool openClicked = false;
   if (button) {
     ImGui::SameLine();
@@ -130,7 +132,7 @@ std::optional<std::string> PathField::draw(const char *hint, float width) {
     chosen = choose(completion.candidates[size_t(highlighted)]);
   else if ((enter || openClicked) && !text.empty()) {
     listOpen = false;
-    chosen = expandHome(text);
+    chosen = path();
   }
   // The list stays while the field has the keyboard, while a click on the
   // list takes the keyboard from the field (a frame after it let go, then

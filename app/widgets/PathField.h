@@ -48,8 +48,9 @@ public:
 
 private:
   static int onKey(ImGuiInputTextCallbackData *data);
-  /// Lists the entries for `text` again if it changed since.
-  void refresh();
+  /// The entries `typed` could go on to name, listed again only when it
+  /// differs from the text they were listed for.
+  const PathCompletion &listFor(const std::string &typed);
   /// What choosing a listed entry does: a directory is stepped into (the
   /// field keeps the keyboard), a file is returned to be opened.
   std::optional<std::string> choose(const PathCandidate &candidate);
