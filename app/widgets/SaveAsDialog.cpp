@@ -47,11 +47,13 @@ void SaveAsDialog::draw(CommandQueue &commands) {
   // A file's path that names a folder (one Tab completed) cannot be
   // saved to: it wants the file's name after it.
   bool bundle = kind == ArtifactKind::Bundle;
-  bool folderNotFile = !bundle && llvm::sys::fs::is_directory(target);
+  llvm::sys::fs::file_status status; // one stat a frame answers both
+  bool there = !llvm::sys::fs::status(target, status);
+  bool folderNotFile = !bundle && there && llvm::sys::fs::is_directory(status);
   ImVec4 warning = palette::toVec4(palette::theme().warningText);
   if (folderNotFile)
     ImGui::TextColored(warning, "a folder: type the file's name after it");
-  else if (llvm::sys::fs::exists(target))
+  else if (there)
     ImGui::TextColored(warning, "%s is there: Save %s it",
                        bundle ? "a folder" : "a file",
                        bundle ? "writes into" : "replaces");
