@@ -318,6 +318,37 @@ inline std::string driveWindow(const std::string &dir,
   return result->output;
 }
 
+/// Starts klx on the sample with `klxArgs`, runs `keys` (xdotool lines,
+/// from `dir`, HOME in it) once the window is ready and returns its
+/// screenshot, taken when they are done.
+inline Image typedIntoWindow(const std::string &dir, const std::string &name,
+                             const std::string &keys,
+                             const std::vector<std::string> &klxArgs = {}) {
+  std::string png = outputPath(name);
+  llvm::sys::fs::remove(png);
+  llvm::sys::fs::remove(dir + "/ready");
+  llvm::sys::fs::remove(dir + "/look");
+  std::string args;
+  for (const std::string &arg : klxArgs)
+    args += " '" + arg + "'";
+  std::string script =
+      llvm::formatv(R"(set -u
+export HOME={0}/home
+"{1}" {2}/samples/nvidia/gemm_ws_persistent.mlir{5} --ready-file={0}/ready --screenshot={3} --screenshot-when={0}/look &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+{4}
+sleep 2
+touch {0}/look
+wait $pid
+)",
+                    dir, KLX_BINARY, KLX_SOURCE_DIR, png, keys, args)
+          .str();
+  INFO(driveWindow(dir, script));
+  return loadScreenshot(png);
+}
+
 } // namespace klx::guitest
 
 #endif // KLX_TESTS_GUI_GUITESTSUPPORT_H

@@ -409,33 +409,6 @@ wait $pid
   llvm::sys::fs::remove_directories(dir);
 }
 
-namespace {
-/// Starts klx on the sample, runs `keys` (xdotool lines) once it is ready
-/// and returns its screenshot, taken when they are done.
-Image typedIntoWindow(const std::string &dir, const std::string &name,
-                      const std::string &keys) {
-  std::string png = outputPath(name);
-  llvm::sys::fs::remove(png);
-  llvm::sys::fs::remove(dir + "/ready");
-  llvm::sys::fs::remove(dir + "/look");
-  std::string script = llvm::formatv(R"(set -u
-export HOME={0}/home
-"{1}" {2}/samples/nvidia/gemm_ws_persistent.mlir --ready-file={0}/ready --screenshot={3} --screenshot-when={0}/look &
-pid=$!
-for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
-sleep 0.5
-{4}
-sleep 2
-touch {0}/look
-wait $pid
-)",
-                                     dir, KLX_BINARY, KLX_SOURCE_DIR, png, keys)
-                           .str();
-  INFO(driveWindow(dir, script));
-  return loadScreenshot(png);
-}
-} // namespace
-
 TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
           "[gui][paths]") {
   // As a person would, in three windows. A click in the path field, the
