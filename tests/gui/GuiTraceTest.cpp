@@ -9,6 +9,8 @@
 
 #include "GuiTestSupport.h"
 
+#include <optional>
+
 using namespace klx;
 using namespace klx::guitest;
 
@@ -20,6 +22,28 @@ std::string openH100Trace() {
 }
 std::string nvidiaSample(const char *name) {
   return std::string(KLX_SOURCE_DIR) + "/samples/nvidia/" + name;
+}
+
+/// The first band of rows in `region` that is mostly an input field's
+/// frame (the dark theme's FrameBg over the window's background): where a
+/// pane's only text field is, found in the picture as a person finds it.
+std::optional<Rect> textFieldIn(const Image &image, Rect region) {
+  auto isFrame = [](const unsigned char *p) {
+    return std::abs(p[0] - 29) <= 2 && std::abs(p[1] - 47) <= 2 &&
+           std::abs(p[2] - 73) <= 2;
+  };
+  int top = -1;
+  for (int y = region.y0; y < region.y1; ++y) {
+    int frame = 0;
+    for (int x = region.x0; x < region.x1; ++x)
+      frame += isFrame(image.at(x, y));
+    bool mostly = frame * 2 > region.x1 - region.x0;
+    if (mostly && top < 0)
+      top = y;
+    if (!mostly && top >= 0)
+      return Rect{region.x0, top, region.x1, y};
+  }
+  return std::nullopt;
 }
 } // namespace
 
@@ -111,6 +135,49 @@ std::string syntheticTrace(int perWarp) {
   return out + R"(],"otherData":{"clock":"clock64 cycles at 1980000 kHz"}})";
 }
 } // namespace
+
+TEST_CASE("GUI: a trace's path typed into the empty Measured pane",
+          "[gui][trace][paths]") {
+  // With no run recorded, the Measured pane offers a path field. A held
+  // click in it, the start of a folder's name typed, Tab (the folder, with
+  // its '/'), Tab again (its one trace; a text file beside it is not
+  // listed), Enter: the trace opens, and its SMs fill the pane as when it
+  // is opened from the command line.
+  requireTools({"xdotool", "xvfb-run"});
+  TempDir temp("klx-measured-path-gui");
+  const std::string &dir = temp.path;
+  REQUIRE_FALSE(llvm::sys::fs::create_directory(dir + "/traces"));
+  REQUIRE_FALSE(llvm::sys::fs::copy_file(
+      std::string(KLX_SOURCE_DIR) + "/tests/fixtures/trace/h100-ws-2048.json",
+      dir + "/traces/ws.json"));
+  writeFile(dir + "/traces/notes.txt", "not a trace\n");
+
+  std::vector<std::string> measured = {"--show=Measured"};
+  Image empty = screenshot("measured-path-empty.png", measured);
+  Rect pane = paneRect(empty, kRun);
+  std::optional<Rect> field = textFieldIn(empty, pane);
+  REQUIRE(field);
+  std::string keys =
+      llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; xdotool mousedown "
+                    "1; sleep 0.15; xdotool mouseup 1; sleep 0.5\n"
+                    "xdotool type --delay 40 '{2}/tra'; sleep 0.4\n"
+                    "xdotool key Tab; sleep 0.4\n"
+                    "xdotool key Tab; sleep 0.4\n"
+                    "xdotool key Return; sleep 0.5\n",
+                    field->x0 + 40, (field->y0 + field->y1) / 2, dir)
+          .str();
+  Image opened =
+      typedIntoWindow(dir, "measured-path-opened.png", keys, measured);
+  Image fromFlag = screenshot("measured-path-flag.png",
+                              {"--open-trace=" + dir + "/traces/ws.json"});
+  size_t differing = countDiffering(empty, opened, kRun);
+  RegionStats typed = measure(opened, kRun), flag = measure(fromFlag, kRun);
+  INFO("Guide pane: " << differing << " pixels differ from the empty pane; "
+                      << "reddish " << typed.reddish << " typed, "
+                      << flag.reddish << " from --open-trace");
+  CHECK(differing > 30000);
+  CHECK(typed.reddish > flag.reddish * 9 / 10);
+}
 
 TEST_CASE("GUI: a large trace's lanes are prepared off the GUI thread",
           "[gui][trace]") {
