@@ -532,7 +532,8 @@ private:
       return nullptr;
     const MeasuredLane &sm = t.sms[size_t(r)];
     if (mouse.x < x0) {
-      ImGui::SetTooltip("%s: %zu CTAs", sm.name.c_str(), sm.events.size());
+      ImGui::SetTooltip("%s: %zu CTA%s", sm.name.c_str(), sm.events.size(),
+                        sm.events.size() == 1 ? "" : "s");
       return nullptr;
     }
     double at = window.timeAt(mouse.x, x0, x1);
