@@ -13,6 +13,8 @@
 
 #include "widgets/Palette.h"
 
+#include "klx/Target/Bundle.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -126,14 +128,20 @@ public:
     bool canRun = available && compiled && !amd && !gpu.running;
     if (!canRun)
       ImGui::BeginDisabled();
+    std::string noTimeline = state.run ? whyNoTimeline(*state.run) : "";
+    bool traced = recordTimeline && noTimeline.empty();
     if (ImGui::Button(gpu.running ? "Running..." : "Run on GPU"))
-      commands.push(cmd::RunOnGpu{size, recordTimeline});
-    ImGui::SameLine();
-    ImGui::Checkbox("record timeline", &recordTimeline);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Also run an instrumented build and draw what it "
-                        "measured under the simulated lanes of the Barrier "
-                        "timeline pane.");
+      commands.push(cmd::RunOnGpu{size, traced});
+    // Beside the button where its label fits, else under it (a narrow
+    // pane at 1280x720 cut it to "record ti").
+    const ImGuiStyle &style = ImGui::GetStyle();
+    float box = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
+                ImGui::CalcTextSize("record timeline").x;
+    float after = ImGui::GetItemRectMax().x + style.ItemSpacing.x;
+    if (after + box <=
+        ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine();
+    drawRecordTimeline(noTimeline);
     if (!canRun)
       ImGui::EndDisabled();
     if (available && !compiled) {
@@ -188,6 +196,29 @@ public:
 private:
   char size[32] = "";
   bool recordTimeline = false;
+
+  /// The "record timeline" box: off, and saying why, where the kernel
+  /// cannot record one (`whyNot`); the choice is kept for the next kernel.
+  void drawRecordTimeline(const std::string &whyNot) {
+    bool off = false;
+    if (!whyNot.empty())
+      ImGui::BeginDisabled();
+    ImGui::Checkbox("record timeline", whyNot.empty() ? &recordTimeline : &off);
+    if (!whyNot.empty())
+      ImGui::EndDisabled();
+    if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      return;
+    // Wrapped: on one line the reason ran past a 1280-pixel screen.
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+    ImGui::TextUnformatted(
+        whyNot.empty() ? "Also run an instrumented build and draw what it "
+                         "measured under the simulated lanes of the Barrier "
+                         "timeline pane."
+                       : ("No timeline: this kernel " + whyNot + ".").c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
 };
 
 } // namespace

@@ -354,6 +354,14 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   return bundle;
 }
 
+std::string klx::whyNoTimeline(const PipelineRun &run) {
+  if (run.findSnapshot("klx-to-nvgpu"))
+    return "";
+  return "it is written in gpu/nvgpu ops, and only klx tile kernels "
+         "(klx.kernel) record a timeline: the recording is added as "
+         "klx-to-nvgpu lowers them";
+}
+
 llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
   llvm::Expected<BundleContents> plain = bundleFromRun(run);
   if (!plain)
@@ -365,7 +373,12 @@ llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
   if (llvm::none_of(trace.launch.params, [](const LaunchParam &p) {
         return p.kind == LaunchParam::Kind::Trace;
       }))
-    return fail("the instrumented build has no trace parameter");
+    return fail(whyNoTimeline(run).empty()
+                    ? "the instrumented build of kernel '" +
+                          trace.launch.entry + "' has no trace parameter"
+                    : "kernel '" + trace.launch.entry +
+                          "': " + whyNoTimeline(run) +
+                          ". Export it without --trace to time it");
   // Names per warp, from the role tree klx-to-nvgpu left.
   const Snapshot *lowered = run.findSnapshot("klx-to-nvgpu");
   if (lowered && !lowered->roles.empty()) {

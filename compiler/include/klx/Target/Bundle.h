@@ -90,6 +90,11 @@ std::string bundleManifest(const BundleContents &bundle);
 /// the cubin step, with its launch facts. Says why not otherwise.
 llvm::Expected<BundleContents> bundleFromRun(const PipelineRun &run);
 
+/// Why the kernel of `run` cannot record a measured timeline, or "" when
+/// it can: the recording is added as klx-to-nvgpu lowers a klx tile
+/// kernel, and a kernel written in gpu/nvgpu ops never passes through it.
+std::string whyNoTimeline(const PipelineRun &run);
+
 /// The instrumented build from a run compiled with `instrument`.
 llvm::Expected<TraceBundle> traceBundleFromRun(const PipelineRun &run);
 
