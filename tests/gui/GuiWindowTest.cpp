@@ -11,45 +11,6 @@
 using namespace klx;
 using namespace klx::guitest;
 
-namespace {
-
-/// Every pane inside the window and below the menu bar, the status bar at
-/// the bottom, and the panes covering the area between the bars with no
-/// strip left over (Compare lies over other panes and is not counted).
-void requireFits(const Image &image) {
-  INFO(image.layout << " layout at " << image.width << "x" << image.height
-                    << ", zoom " << image.zoom << "%");
-  CHECK(image.menuBar.y0 == 0);
-  CHECK(image.menuBar.x1 >= image.width - 1);
-  CHECK(image.menuBar.y1 - image.menuBar.y0 >= image.fontSize);
-  CHECK(image.statusBar.y1 >= image.height - 1);
-  CHECK(image.statusBar.y1 <= image.height);
-  long covered = 0;
-  for (const auto &[name, r] : image.panes) {
-    INFO("pane " << name << ": " << r.x0 << "," << r.y0 << " to " << r.x1 << ","
-                 << r.y1);
-    CHECK(r.x0 >= 0);
-    CHECK(r.x1 <= image.width);
-    CHECK(r.y0 >= image.menuBar.y1);
-    CHECK(r.y1 <= image.statusBar.y0 + 1);
-    if (name != "Compare")
-      covered += long(r.x1 - r.x0) * (r.y1 - r.y0);
-  }
-  long work = long(image.width) * (image.statusBar.y0 - image.menuBar.y1);
-  INFO("panes cover " << covered << " of " << work << " pixels");
-  CHECK(covered >= work * 98 / 100);
-  CHECK(covered <= work * 101 / 100);
-}
-
-std::set<std::string> paneNames(const Image &image) {
-  std::set<std::string> names;
-  for (const auto &entry : image.panes)
-    names.insert(entry.first);
-  return names;
-}
-
-} // namespace
-
 TEST_CASE("GUI: the window fits 1280x720, 1920x1080 and 2560x1440",
           "[gui][layout]") {
   const std::set<std::string> explore = {
