@@ -149,7 +149,17 @@ template <> void AppController::on(const cmd::OpenLesson &c, double) {
   openLesson(c.path, c.number);
 }
 template <> void AppController::on(const cmd::ResetLayout &, double) {
+  appState.view.enlargedWindow.clear();
   ++appState.view.layoutGeneration;
+}
+template <> void AppController::on(const cmd::EnlargeWindow &c, double) {
+  if (c.window == appState.view.enlargedWindow)
+    return;
+  appState.view.enlargedWindow = c.window;
+  if (!c.window.empty())
+    setMessage(c.window + " fills the window; double-click its title (or "
+                          "Alt+0) to put the others back",
+               /*isError=*/false);
 }
 template <> void AppController::on(const cmd::SetLayout &c, double) {
   setLayout(c.name);

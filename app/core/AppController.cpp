@@ -172,6 +172,7 @@ void AppController::setLayout(const std::string &name) {
   }
   ViewState &view = appState.view;
   view.layout = *layout;
+  view.enlargedWindow.clear();
   ++view.layoutGeneration;
   // Diff is the IR diff, large; Teach is read from the back of a room.
   if (*layout == LayoutName::Diff)

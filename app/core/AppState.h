@@ -72,6 +72,10 @@ struct ViewState {
   /// count that changes with each request so the window applies it once.
   std::string raisedPanel;
   unsigned raiseSerial = 0;
+  /// A window of the layout ("Guide", "IR", ...) drawn over the whole work
+  /// area, the others hidden until it is put back; empty: none. On a small
+  /// screen a pane such as the Measured timeline needs the room.
+  std::string enlargedWindow;
 };
 
 /// Compare mode: a second variant of the kernel compiled beside the first.

@@ -114,6 +114,11 @@ struct OpenLesson {
 };
 /// Every pane back where the layout places it.
 struct ResetLayout {};
+/// Draw one window of the layout over the whole work area (a double click
+/// on its title, Alt+0); an empty name puts every pane back.
+struct EnlargeWindow {
+  std::string window;
+};
 /// explore, diff or teach.
 struct SetLayout {
   std::string name;
@@ -170,9 +175,9 @@ using Command = std::variant<
     cmd::SetStopAfter, cmd::FocusSourceLine, cmd::FocusRole,
     cmd::ShowTimelineOf, cmd::ShowCounterexample, cmd::ShowPanel,
     cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
-    cmd::ResetLayout, cmd::SetLayout, cmd::SetZoom, cmd::SetTheme,
-    cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule, cmd::StartSweep,
-    cmd::OpenSweepResults, cmd::OpenTrace>;
+    cmd::ResetLayout, cmd::EnlargeWindow, cmd::SetLayout, cmd::SetZoom,
+    cmd::SetTheme, cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule,
+    cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace>;
 
 /// Whether a file by this name opens as a trace: a .json (klx-run's) or a
 /// .chrome_trace (Proton's).

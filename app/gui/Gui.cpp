@@ -77,6 +77,12 @@ void drawLayoutItems(const AppState &state, CommandQueue &commands) {
   }
   if (ImGui::MenuItem("Reset layout"))
     commands.push(cmd::ResetLayout{});
+  if (!state.view.enlargedWindow.empty()) {
+    if (ImGui::MenuItem("Every pane back", "Alt+0"))
+      commands.push(cmd::EnlargeWindow{""});
+  } else {
+    ImGui::TextDisabled("Enlarge a pane: double-click its title (Alt+0)");
+  }
   ImGui::Separator();
   int zoom = state.view.zoomPercent;
   if (ImGui::MenuItem("Zoom in", "Ctrl+=", false, zoom < kMaxZoomPercent))

@@ -80,6 +80,11 @@ struct PaneArranger {
   /// A pane raised by Command::ShowPanel comes to the front once; the
   /// request last applied.
   unsigned raiseSeen = 0;
+  /// The window drawn over the whole work area last frame (empty: none),
+  /// where it was before, and the window that had the keyboard (Alt+0).
+  std::string enlarged;
+  std::map<std::string, PaneRect> restoreTo;
+  std::string focusedWindow;
 };
 
 /// Draws every panel with content that the view's layout shows: each in

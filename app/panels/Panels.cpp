@@ -101,7 +101,8 @@ void keepInside(const FrameLayout &frame, ImVec2 &pos, ImVec2 &size) {
 /// Begins the window `name` where the layout puts it; nullopt (and no
 /// window to end) where the layout hides it, else what ImGui::Begin said.
 std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
-                              PaneArranger &arranger, bool focus) {
+                              PaneArranger &arranger, bool focus,
+                              std::optional<PaneRect> forced) {
   std::optional<Placement> p = placementIn(frame.layout, name);
   if (!p)
     return std::nullopt;
@@ -109,13 +110,18 @@ std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
   bool shownLastFrame = last != arranger.lastRects.end();
   // A pane that appears (Compare) joins the layout while it is the
   // layout's own; in the user's arrangement it goes where ImGui kept it.
-  bool place = frame.placeAll || (!arranger.userArranged && !shownLastFrame);
+  bool place =
+      forced || frame.placeAll || (!arranger.userArranged && !shownLastFrame);
   ImGuiCond cond = place ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(frame.workPos.x + p->x * frame.workSize.x,
-                                 frame.workPos.y + p->y * frame.workSize.y),
-                          cond);
-  ImGui::SetNextWindowSize(
-      ImVec2(p->width * frame.workSize.x, p->height * frame.workSize.y), cond);
+  PaneRect rect =
+      forced ? *forced
+             : PaneRect{name,
+                        ImVec2(frame.workPos.x + p->x * frame.workSize.x,
+                               frame.workPos.y + p->y * frame.workSize.y),
+                        ImVec2(p->width * frame.workSize.x,
+                               p->height * frame.workSize.y)};
+  ImGui::SetNextWindowPos(rect.pos, cond);
+  ImGui::SetNextWindowSize(rect.size, cond);
   if (focus)
     ImGui::SetNextWindowFocus();
   // Opaque: the Compare window lies over the panes it compares.
@@ -167,6 +173,52 @@ windowsOf(const std::vector<std::unique_ptr<Panel>> &panels,
   return windows;
 }
 
+/// A double click on the current window's title bar.
+bool titleDoubleClicked() {
+  ImVec2 pos = ImGui::GetWindowPos(), mouse = ImGui::GetMousePos();
+  return ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) &&
+         ImGui::IsWindowHovered() && mouse.y >= pos.y &&
+         mouse.y < pos.y + ImGui::GetFrameHeight();
+}
+
+/// The window this frame draws over the whole work area: the view's, if
+/// it is among `windows` and no pane of another window was just raised
+/// (then every pane comes back, and `commands` says so).
+std::string enlargedThisFrame(const AppState &state,
+                              const std::vector<PaneWindow> &windows,
+                              bool raise, CommandQueue &commands) {
+  const std::string &enlarged = state.view.enlargedWindow;
+  auto it = llvm::find_if(
+      windows, [&](const PaneWindow &w) { return w.name == enlarged; });
+  if (enlarged.empty() || it == windows.end())
+    return "";
+  for (const PaneWindow &window : windows)
+    for (const Panel *pane : window.panes)
+      if (raise && state.view.raisedPanel == pane->title() &&
+          window.name != enlarged) {
+        commands.push(cmd::EnlargeWindow{""});
+        return "";
+      }
+  return enlarged;
+}
+
+/// Where the window goes this frame other than where the layout or the
+/// user put it: over the whole work area when enlarged, back where it was
+/// on the frame it stops being.
+std::optional<PaneRect> forcedRect(const std::string &name,
+                                   const std::string &enlarged,
+                                   const FrameLayout &frame,
+                                   PaneArranger &arranger) {
+  if (name == enlarged)
+    return PaneRect{name, frame.workPos, frame.workSize};
+  auto before = arranger.restoreTo.find(name);
+  if (before == arranger.restoreTo.end())
+    return std::nullopt;
+  PaneRect rect = before->second;
+  arranger.restoreTo.erase(before);
+  return rect;
+}
+
 } // namespace
 
 void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
@@ -179,12 +231,31 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
   auto raised = [&](const Panel *panel) {
     return raise && state.view.raisedPanel == panel->title();
   };
-  for (const PaneWindow &window : windowsOf(panels, state)) {
+  std::vector<PaneWindow> windows = windowsOf(panels, state);
+  std::string enlarged = enlargedThisFrame(state, windows, raise, commands);
+  // A layout placed anew puts every pane where it says.
+  if (frame.placeAll)
+    arranger.restoreTo.clear();
+  if (!enlarged.empty() && enlarged != arranger.enlarged) {
+    auto last = arranger.lastRects.find(enlarged);
+    if (last != arranger.lastRects.end())
+      arranger.restoreTo[enlarged] = last->second;
+  }
+  arranger.enlarged = enlarged;
+  for (const PaneWindow &window : windows) {
+    if (!enlarged.empty() && window.name != enlarged)
+      continue;
     bool focus = !window.tabbed && raised(window.panes.front());
     std::optional<bool> open =
-        beginPane(window.name.c_str(), frame, arranger, focus);
+        beginPane(window.name.c_str(), frame, arranger, focus,
+                  forcedRect(window.name, enlarged, frame, arranger));
     if (!open)
       continue;
+    if (titleDoubleClicked())
+      commands.push(
+          cmd::EnlargeWindow{window.name == enlarged ? "" : window.name});
+    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows))
+      arranger.focusedWindow = window.name;
     // Hidden or collapsed windows draw nothing: Begin returns false.
     if (*open && !window.tabbed) {
       window.panes.front()->draw(state, commands);
@@ -204,4 +275,11 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
   arranger.lastRects.clear();
   for (const PaneRect &rect : arranger.drawn)
     arranger.lastRects[rect.name] = rect;
+  // Alt+0: the pane with the keyboard fills the window, or every pane is
+  // put back (GLFW's key code for 0).
+  const ImGuiIO &io = ImGui::GetIO();
+  constexpr int kKey0 = 48;
+  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey0))
+    commands.push(
+        cmd::EnlargeWindow{enlarged.empty() ? arranger.focusedWindow : ""});
 }

@@ -69,6 +69,27 @@ TEST_CASE("Named layouts and zoom in the window's state", "[app][layout]") {
   CHECK(state.message.find("dark or light") != std::string::npos);
 }
 
+TEST_CASE("One pane enlarged over the window, and every pane put back",
+          "[app][layout]") {
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  const AppState &state = controller.state();
+  controller.apply(cmd::EnlargeWindow{"Guide"}, 0);
+  CHECK(state.view.enlargedWindow == "Guide");
+  // The status bar says how to put the others back.
+  CHECK(state.message.find("Guide fills the window") != std::string::npos);
+  CHECK_FALSE(state.messageIsError);
+  controller.apply(cmd::EnlargeWindow{""}, 0);
+  CHECK(state.view.enlargedWindow.empty());
+  // Choosing or resetting a layout puts every pane back too.
+  controller.apply(cmd::EnlargeWindow{"IR"}, 0);
+  controller.apply(cmd::SetLayout{"teach"}, 0);
+  CHECK(state.view.enlargedWindow.empty());
+  controller.apply(cmd::EnlargeWindow{"Output"}, 0);
+  controller.apply(cmd::ResetLayout{}, 0);
+  CHECK(state.view.enlargedWindow.empty());
+}
+
 TEST_CASE("A text selection reads what an editor would copy", "[app][select]") {
   LineIndex index("alpha\nbeta gamma\ndelta");
   TextSelection none;
