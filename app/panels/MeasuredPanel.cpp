@@ -97,8 +97,9 @@ private:
 
   void drawSummary(const MeasuredTimeline &t) {
     SmSummary s = summarizeSms(t);
-    ImGui::Text("%zu CTAs on %zu SMs in %.1f us", s.ctas, s.busySms,
-                usOf(t, s.lastDone));
+    // Wrapped: at 150% in a 1280x720 window's Guide pane it was cut.
+    ImGui::TextWrapped("%zu CTAs on %zu SMs in %.1f us", s.ctas, s.busySms,
+                       usOf(t, s.lastDone));
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("measured on %s (%s); times from the first CTA's "
                         "start, every SM's clock put on the GPU's global "
