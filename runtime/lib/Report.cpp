@@ -255,6 +255,17 @@ std::string traceLines(const LaunchResult &r) {
                     " warps of " + std::to_string(r.traceCtas) + " CTAs on " +
                     std::to_string(r.traceSms) + " SMs -> " + r.tracePath +
                     "\n";
+  if (!r.traceCtasNotInGrid.empty()) {
+    std::string ids;
+    for (int64_t id : r.traceCtasNotInGrid)
+      ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+    out += "trace: " +
+           std::string(r.traceCtasNotInGrid.size() == 1 ? "CTA " : "CTAs ") +
+           ids + " of --trace-ctas not in this launch's grid of " +
+           std::to_string(int64_t(r.grid[0]) * r.grid[1] * r.grid[2]) +
+           " CTAs: nothing recorded for " +
+           (r.traceCtasNotInGrid.size() == 1 ? "it" : "them") + "\n";
+  }
   out += "trace: the instrumented build's D equals the kernel's, bit for "
          "bit (" +
          std::to_string(r.traceOutputChecked) +
@@ -362,6 +373,7 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
                   {"ctas", r.traceCtas},
                   {"sms", r.traceSms},
                   {"warps", r.traceWarps},
+                  {"ctas_not_in_grid", r.traceCtasNotInGrid},
                   {"capacity", r.traceCapacity},
                   {"recorded_again", r.traceRecordedAgain},
                   {"output_checked", r.traceOutputChecked},

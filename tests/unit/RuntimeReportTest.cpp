@@ -59,6 +59,7 @@ LaunchResult tracedGemmResult() {
   r.traceWarps = 1536;
   r.traceCtas = 128;
   r.traceSms = 128;
+  r.traceCtasNotInGrid = {140, 200};
   r.traceCapacity = 216;
   r.traceFirstCapacity = 120;
   r.traceRecordedAgain = true;
@@ -106,6 +107,8 @@ TEST_CASE("runner: the text report, line by line", "[runtime]") {
       "klx 570.8 TFLOP/s: klx / cuBLAS = 0.93x\n"
       "trace: 36296 events from 1536 warps of 128 CTAs on 128 SMs -> "
       "/tmp/t.json\n"
+      "trace: CTAs 140, 200 of --trace-ctas not in this launch's grid of 132 "
+      "CTAs: nothing recorded for them\n"
       "trace: the instrumented build's D equals the kernel's, bit for bit "
       "(4194304 elements, the tiles' padding included)\n"
       "trace: buffers of 216 events per warp (a warp filled the first "

@@ -99,6 +99,9 @@ struct LaunchResult {
   std::string tracePath;
   int64_t traceEvents = 0, traceDropped = 0;
   int64_t traceWarps = 0, traceCtas = 0, traceSms = 0;
+  /// Block ids the bundle lists (--trace-ctas) that this launch's grid
+  /// does not have: nothing is recorded for them, and the report says so.
+  std::vector<int64_t> traceCtasNotInGrid;
   /// Events per warp the buffer held; the first estimate, and whether a
   /// warp filled it so the kernel was recorded again with room for all.
   int64_t traceCapacity = 0, traceFirstCapacity = 0;
