@@ -156,7 +156,9 @@ template <> void AppController::on(const cmd::EnlargeWindow &c, double) {
   if (c.window == appState.view.enlargedWindow)
     return;
   appState.view.enlargedWindow = c.window;
-  if (!c.window.empty())
+  if (c.window.empty())
+    setMessage("every pane is back", /*isError=*/false);
+  else
     setMessage(c.window + " fills the window; double-click its title (or "
                           "Alt+0) to put the others back",
                /*isError=*/false);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iterator>
 #include <string>
+#include <utility>
 
 namespace klx::app {
 std::unique_ptr<Panel> createSamplesPanel();
@@ -102,7 +103,8 @@ void keepInside(const FrameLayout &frame, ImVec2 &pos, ImVec2 &size) {
 /// window to end) where the layout hides it, else what ImGui::Begin said.
 std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
                               PaneArranger &arranger, bool focus,
-                              std::optional<PaneRect> forced) {
+                              std::optional<PaneRect> forced,
+                              ImGuiWindowFlags flags) {
   std::optional<Placement> p = placementIn(frame.layout, name);
   if (!p)
     return std::nullopt;
@@ -126,7 +128,7 @@ std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
     ImGui::SetNextWindowFocus();
   // Opaque: the Compare window lies over the panes it compares.
   ImGui::SetNextWindowBgAlpha(1.0f);
-  bool open = ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoCollapse);
+  bool open = ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoCollapse | flags);
   ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   if (!place && shownLastFrame && moved(last->second, pos, size) &&
       !arranger.userArranged)
@@ -188,14 +190,20 @@ std::string enlargedThisFrame(const AppState &state,
                               const std::vector<PaneWindow> &windows,
                               bool raise, CommandQueue &commands) {
   const std::string &enlarged = state.view.enlargedWindow;
-  auto it = llvm::find_if(
-      windows, [&](const PaneWindow &w) { return w.name == enlarged; });
-  if (enlarged.empty() || it == windows.end())
+  if (enlarged.empty())
     return "";
+  // A window this layout does not draw now (Compare turned off) cannot
+  // fill the window: the state says every pane is back.
+  if (llvm::none_of(windows,
+                    [&](const PaneWindow &w) { return w.name == enlarged; })) {
+    commands.push(cmd::EnlargeWindow{""});
+    return "";
+  }
+  if (!raise)
+    return enlarged;
   for (const PaneWindow &window : windows)
     for (const Panel *pane : window.panes)
-      if (raise && state.view.raisedPanel == pane->title() &&
-          window.name != enlarged) {
+      if (state.view.raisedPanel == pane->title() && window.name != enlarged) {
         commands.push(cmd::EnlargeWindow{""});
         return "";
       }
@@ -203,20 +211,31 @@ std::string enlargedThisFrame(const AppState &state,
 }
 
 /// Where the window goes this frame other than where the layout or the
-/// user put it: over the whole work area when enlarged, back where it was
-/// on the frame it stops being.
+/// user put it: over the whole work area when enlarged; on the frame it
+/// stops being (it was `wasEnlarged`), back where it was, or where the
+/// layout puts it when the layout was placed anew meanwhile (a resize or
+/// a zoom: the place it had is gone).
 std::optional<PaneRect> forcedRect(const std::string &name,
                                    const std::string &enlarged,
+                                   const std::string &wasEnlarged,
                                    const FrameLayout &frame,
                                    PaneArranger &arranger) {
   if (name == enlarged)
     return PaneRect{name, frame.workPos, frame.workSize};
   auto before = arranger.restoreTo.find(name);
-  if (before == arranger.restoreTo.end())
+  if (before != arranger.restoreTo.end()) {
+    PaneRect rect = before->second;
+    arranger.restoreTo.erase(before);
+    return rect;
+  }
+  std::optional<Placement> p = placementIn(frame.layout, name);
+  if (name != wasEnlarged || !p)
     return std::nullopt;
-  PaneRect rect = before->second;
-  arranger.restoreTo.erase(before);
-  return rect;
+  return PaneRect{
+      name,
+      ImVec2(frame.workPos.x + p->x * frame.workSize.x,
+             frame.workPos.y + p->y * frame.workSize.y),
+      ImVec2(p->width * frame.workSize.x, p->height * frame.workSize.y)};
 }
 
 } // namespace
@@ -241,14 +260,20 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
     if (last != arranger.lastRects.end())
       arranger.restoreTo[enlarged] = last->second;
   }
-  arranger.enlarged = enlarged;
+  std::string wasEnlarged = std::exchange(arranger.enlarged, enlarged);
+  arranger.focusedWindow.clear();
   for (const PaneWindow &window : windows) {
     if (!enlarged.empty() && window.name != enlarged)
       continue;
     bool focus = !window.tabbed && raised(window.panes.front());
-    std::optional<bool> open =
-        beginPane(window.name.c_str(), frame, arranger, focus,
-                  forcedRect(window.name, enlarged, frame, arranger));
+    // The enlarged size is not saved: quit while enlarged, the pane starts
+    // where it was before.
+    ImGuiWindowFlags flags = window.name == enlarged
+                                 ? ImGuiWindowFlags_NoSavedSettings
+                                 : ImGuiWindowFlags_None;
+    std::optional<bool> open = beginPane(
+        window.name.c_str(), frame, arranger, focus,
+        forcedRect(window.name, enlarged, wasEnlarged, frame, arranger), flags);
     if (!open)
       continue;
     if (titleDoubleClicked())
@@ -279,7 +304,7 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
   // put back (GLFW's key code for 0).
   const ImGuiIO &io = ImGui::GetIO();
   constexpr int kKey0 = 48;
-  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey0))
+  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey0, /*repeat=*/false))
     commands.push(
         cmd::EnlargeWindow{enlarged.empty() ? arranger.focusedWindow : ""});
 }

@@ -212,10 +212,11 @@ private:
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
     ImGui::TextUnformatted(
-        whyNot.empty() ? "Also run an instrumented build and draw what it "
-                         "measured under the simulated lanes of the Barrier "
-                         "timeline pane."
-                       : ("No timeline: this kernel " + whyNot + ".").c_str());
+        whyNot.empty()
+            ? "Also run an instrumented build and draw what it "
+              "measured under the simulated lanes of the Barrier "
+              "timeline pane."
+            : ("No timeline for this kernel: " + whyNot + ".").c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }

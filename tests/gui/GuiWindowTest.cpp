@@ -477,32 +477,44 @@ TEST_CASE("GUI: a pane enlarged by a double click on its title, and put back",
   // A recorded trace in the Guide pane, a small pane at 1600x900. A
   // double click on its title: it alone fills the area between the bars.
   // Another on the same title: every pane is back where it was, the IR
-  // pane where the user had dragged it. A click in the Source pane and
-  // Alt+0: the Source pane fills the window.
+  // pane where the user had dragged it. Enlarged, zoomed in (the layout
+  // placed anew) and put back: every pane where the layout puts it. A
+  // click in the Source pane and Alt+0: the Source pane fills the window.
+  // Each window starts from a HOME of its own (nothing saved by another).
   requireTools({"xdotool", "xvfb-run"});
   TempDir temp("klx-enlarge-gui");
-  const std::string &dir = temp.path;
+  int runs = 0;
+  auto freshDir = [&] {
+    std::string sub = temp.path + "/" + std::to_string(++runs);
+    REQUIRE_FALSE(llvm::sys::fs::create_directory(sub));
+    return sub;
+  };
   std::vector<std::string> trace = {
       "--open-trace=" + std::string(KLX_SOURCE_DIR) +
       "/tests/fixtures/trace/h100-ws-2048.json"};
-  // Taken as the others are, from a HOME of the test's own (no layout or
-  // zoom saved by an earlier window).
-  Image layout = typedIntoWindow(dir, "enlarge-layout.png", "", trace);
+  Image layout = typedIntoWindow(freshDir(), "enlarge-layout.png", "", trace);
   // Whole windows, title bars included (paneRect is what is below them).
   Rect guide = layout.panes.at(kRun), ir = layout.panes.at(kIR),
        source = paneRect(layout, kSource);
+  // Each press and release held for a few frames, the second press within
+  // ImGui's 0.3 s: a click repeated at once could fall in one frame.
   auto doubleClick = [](int x, int y) {
-    return llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; xdotool click "
-                         "--repeat 2 --delay 80 1; sleep 0.8\n",
-                         x, y)
+    return llvm::formatv(
+               "xdotool mousemove {0} {1}; sleep 0.3; xdotool mousedown 1; "
+               "sleep 0.06; xdotool mouseup 1; sleep 0.06; xdotool mousedown "
+               "1; sleep 0.06; xdotool mouseup 1; sleep 0.8\n",
+               x, y)
         .str();
   };
   int titleDy = int(layout.fontSize * 0.6);
   // Right of the middle: the IR pane, dragged below, overlaps its left.
   int guideX = guide.x0 + (guide.x1 - guide.x0) * 2 / 3;
   std::string onGuide = doubleClick(guideX, guide.y0 + titleDy);
+  int enlargedTitleY = layout.menuBar.y1 + titleDy;
+  std::string backFromGuide = doubleClick(guideX, enlargedTitleY);
 
-  Image enlarged = typedIntoWindow(dir, "enlarge-guide.png", onGuide, trace);
+  Image enlarged =
+      typedIntoWindow(freshDir(), "enlarge-guide.png", onGuide, trace);
   CHECK(paneNames(enlarged) == std::set<std::string>{"Guide"});
   requireFits(enlarged);
 
@@ -513,10 +525,8 @@ TEST_CASE("GUI: a pane enlarged by a double click on its title, and put back",
       "sleep 0.3; xdotool mouseup 1; sleep 0.5\n",
       ir.x0 + 120, ir.y0 + titleDy, ir.x0 + 150, ir.y0 + titleDy + 30,
       ir.x0 + 180, ir.y0 + titleDy + 60);
-  int enlargedTitleY = layout.menuBar.y1 + titleDy;
-  Image back = typedIntoWindow(
-      dir, "enlarge-back.png",
-      drag + onGuide + doubleClick(guideX, enlargedTitleY), trace);
+  Image back = typedIntoWindow(freshDir(), "enlarge-back.png",
+                               drag + onGuide + backFromGuide, trace);
   CHECK(paneNames(back) == paneNames(layout));
   for (const auto &[name, r] : layout.panes) {
     INFO("pane " << name);
@@ -526,13 +536,26 @@ TEST_CASE("GUI: a pane enlarged by a double click on its title, and put back",
     CHECK(now.x0 == r.x0 + moved);
     CHECK(now.y0 == r.y0 + moved);
     CHECK(now.x1 - now.x0 == r.x1 - r.x0);
+    CHECK(now.y1 - now.y0 == r.y1 - r.y0);
   }
+
+  // Zoomed in while enlarged: the bars grow, the layout is placed anew,
+  // and the Guide pane goes back to where the layout puts it now.
+  Image rezoomed =
+      typedIntoWindow(freshDir(), "enlarge-zoomed-back.png",
+                      onGuide + "xdotool key ctrl+equal; sleep 0.8\n" +
+                          doubleClick(guideX, enlargedTitleY + 4),
+                      trace);
+  CHECK(rezoomed.zoom == 110);
+  CHECK(paneNames(rezoomed) == paneNames(layout));
+  requireFits(rezoomed);
 
   std::string keys =
       llvm::formatv("xdotool mousemove {0} {1}; sleep 0.2; xdotool click 1; "
                     "sleep 0.3; xdotool key alt+0; sleep 0.8\n",
                     (source.x0 + source.x1) / 2, (source.y0 + source.y1) / 2)
           .str();
-  Image bySource = typedIntoWindow(dir, "enlarge-source.png", keys, trace);
+  Image bySource =
+      typedIntoWindow(freshDir(), "enlarge-source.png", keys, trace);
   CHECK(paneNames(bySource) == std::set<std::string>{"Source"});
 }

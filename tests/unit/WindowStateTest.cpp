@@ -81,6 +81,7 @@ TEST_CASE("One pane enlarged over the window, and every pane put back",
   CHECK_FALSE(state.messageIsError);
   controller.apply(cmd::EnlargeWindow{""}, 0);
   CHECK(state.view.enlargedWindow.empty());
+  CHECK(state.message == "every pane is back"); // not how to put them back
   // Choosing or resetting a layout puts every pane back too.
   controller.apply(cmd::EnlargeWindow{"IR"}, 0);
   controller.apply(cmd::SetLayout{"teach"}, 0);

@@ -355,11 +355,15 @@ llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
 }
 
 std::string klx::whyNoTimeline(const PipelineRun &run) {
-  if (run.findSnapshot("klx-to-nvgpu"))
-    return "";
-  return "it is written in gpu/nvgpu ops, and only klx tile kernels "
-         "(klx.kernel) record a timeline: the recording is added as "
-         "klx-to-nvgpu lowers them";
+  if (!isNvidia(run.target))
+    return "its target, " + targetName(run.target).str() +
+           ", records none: the recording is added as klx-to-nvgpu lowers a "
+           "tile kernel for sm_90a";
+  if (!run.lowering.klxKernels)
+    return "it is written in gpu/nvgpu ops, and only klx tile kernels "
+           "(klx.kernel) record a timeline: the recording is added as "
+           "klx-to-nvgpu lowers them";
+  return "";
 }
 
 llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
@@ -372,13 +376,14 @@ llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
   trace.ptx = plain->ptx;
   if (llvm::none_of(trace.launch.params, [](const LaunchParam &p) {
         return p.kind == LaunchParam::Kind::Trace;
-      }))
-    return fail(whyNoTimeline(run).empty()
+      })) {
+    std::string why = whyNoTimeline(run);
+    return fail(why.empty()
                     ? "the instrumented build of kernel '" +
                           trace.launch.entry + "' has no trace parameter"
-                    : "kernel '" + trace.launch.entry +
-                          "': " + whyNoTimeline(run) +
+                    : "kernel '" + trace.launch.entry + "': " + why +
                           ". Export it without --trace to time it");
+  }
   // Names per warp, from the role tree klx-to-nvgpu left.
   const Snapshot *lowered = run.findSnapshot("klx-to-nvgpu");
   if (lowered && !lowered->roles.empty()) {

@@ -29,6 +29,8 @@
 // It records no timeline: the recording is added by klx-to-nvgpu.
 // RUN: not klx export %samples/nvidia/gemm_tma_wgmma.mlir --trace -o %t/hand-traced 2>&1 | FileCheck %s --check-prefix=HANDTRACE
 // RUN: test ! -e %t/hand-traced
+// Nor does a tile kernel lowered for AMD.
+// RUN: not klx export %samples/nvidia/gemm_ws_persistent.mlir --target=gfx942 -D tile_n=128 --trace -o %t/amd-traced 2>&1 | FileCheck %s --check-prefix=AMDTRACE
 // RUN: not klx export %samples/nvidia/saxpy.mlir -o %t/saxpy 2>&1 | FileCheck %s --check-prefix=SAXPY
 
 // WROTE: wrote {{.*}}ws: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (sm_90a, gemm, block 384, 182272 bytes of dynamic shared memory, persistent grid, 1024x512x256)
@@ -96,6 +98,7 @@
 
 // HAND: wrote {{.*}}hand: kernel.cubin ({{[0-9]+}} bytes), kernel.ptx, manifest.json (sm_90a, gemm_tma_wgmma, block 128, 67584 bytes of dynamic shared memory, tiles grid, 512x1024x1024)
 // HANDMANIFEST: "name": "k_tiles"
+// AMDTRACE: error: klx export --trace: kernel 'gemm': its target, gfx942, records none: the recording is added as klx-to-nvgpu lowers a tile kernel for sm_90a. Export it without --trace to time it
 // HANDTRACE: error: klx export --trace: kernel 'gemm_tma_wgmma': it is written in gpu/nvgpu ops, and only klx tile kernels (klx.kernel) record a timeline: the recording is added as klx-to-nvgpu lowers them. Export it without --trace to time it
 
 // SAXPY: error: klx export: no kernel carries launch facts (klx.launch): klx-to-nvgpu writes them for klx tile kernels, and a hand-written gpu.func can carry its own (see gemm_tma_wgmma.mlir)
