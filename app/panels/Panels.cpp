@@ -99,6 +99,15 @@ void keepInside(const FrameLayout &frame, ImVec2 &pos, ImVec2 &size) {
   size = fitted;
 }
 
+/// Where `placement` puts a window in this frame's work area.
+PaneRect layoutRect(const char *name, const Placement &p,
+                    const FrameLayout &frame) {
+  return {name,
+          ImVec2(frame.workPos.x + p.x * frame.workSize.x,
+                 frame.workPos.y + p.y * frame.workSize.y),
+          ImVec2(p.width * frame.workSize.x, p.height * frame.workSize.y)};
+}
+
 /// Begins the window `name` where the layout puts it; nullopt (and no
 /// window to end) where the layout hides it, else what ImGui::Begin said.
 std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
@@ -115,13 +124,7 @@ std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
   bool place =
       forced || frame.placeAll || (!arranger.userArranged && !shownLastFrame);
   ImGuiCond cond = place ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  PaneRect rect =
-      forced ? *forced
-             : PaneRect{name,
-                        ImVec2(frame.workPos.x + p->x * frame.workSize.x,
-                               frame.workPos.y + p->y * frame.workSize.y),
-                        ImVec2(p->width * frame.workSize.x,
-                               p->height * frame.workSize.y)};
+  PaneRect rect = forced ? *forced : layoutRect(name, *p, frame);
   ImGui::SetNextWindowPos(rect.pos, cond);
   ImGui::SetNextWindowSize(rect.size, cond);
   if (focus)
@@ -231,11 +234,7 @@ std::optional<PaneRect> forcedRect(const std::string &name,
   std::optional<Placement> p = placementIn(frame.layout, name);
   if (name != wasEnlarged || !p)
     return std::nullopt;
-  return PaneRect{
-      name,
-      ImVec2(frame.workPos.x + p->x * frame.workSize.x,
-             frame.workPos.y + p->y * frame.workSize.y),
-      ImVec2(p->width * frame.workSize.x, p->height * frame.workSize.y)};
+  return layoutRect(name.c_str(), *p, frame);
 }
 
 } // namespace
