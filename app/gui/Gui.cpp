@@ -186,8 +186,10 @@ constexpr int kKeyS = 83, kKeyL = 76, kKey0 = 48, kKey1 = 49, kKeyEqual = 61,
               kKeyMinus = 45, kKeyF10 = 299, kKeypad0 = 320,
               kKeypadSubtract = 333, kKeypadAdd = 334;
 
+/// `focusedWindow`: the pane window that had the keyboard last frame
+/// (PaneArranger), which Alt+0 enlarges.
 void handleShortcuts(const AppState &state, int wheelZoom,
-                     CommandQueue &commands) {
+                     const std::string &focusedWindow, CommandQueue &commands) {
   ImGuiIO &io = ImGui::GetIO();
   if (ImGui::IsKeyPressed(kKeyF10)) {
     if (io.KeyShift)
@@ -209,6 +211,11 @@ void handleShortcuts(const AppState &state, int wheelZoom,
   if (io.KeyCtrl &&
       (ImGui::IsKeyPressed(kKey0) || ImGui::IsKeyPressed(kKeypad0)))
     commands.push(cmd::SetZoom{100});
+  // Alt+0: the pane with the keyboard fills the window, or every pane is
+  // put back; held, it does not toggle.
+  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey0, /*repeat=*/false))
+    commands.push(cmd::EnlargeWindow{
+        state.view.enlargedWindow.empty() ? focusedWindow : ""});
   for (int i = 0; i < 3; ++i)
     if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey1 + i))
       commands.push(cmd::SetLayout{layoutNameText(LayoutName(i)).str()});
@@ -304,7 +311,7 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
                        std::vector<std::unique_ptr<Panel>> &panels,
                        PaneArranger &arranger, SaveAsDialog &saveAs,
                        CommandQueue &commands) {
-  handleShortcuts(state, wheelZoom, commands);
+  handleShortcuts(state, wheelZoom, arranger.focusedWindow, commands);
   ScreenLayout screen;
   screen.menuBar = drawMenu(state, commands, saveAs);
   saveAs.draw(commands);

@@ -81,7 +81,8 @@ struct PaneArranger {
   /// request last applied.
   unsigned raiseSeen = 0;
   /// The window drawn over the whole work area last frame (empty: none),
-  /// where it was before, and the window that had the keyboard (Alt+0).
+  /// where it was before, and the window that had the keyboard (for
+  /// Alt+0, which Gui.cpp's shortcuts handle).
   std::string enlarged;
   std::map<std::string, PaneRect> restoreTo;
   std::string focusedWindow;

@@ -299,11 +299,4 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
   arranger.lastRects.clear();
   for (const PaneRect &rect : arranger.drawn)
     arranger.lastRects[rect.name] = rect;
-  // Alt+0: the pane with the keyboard fills the window, or every pane is
-  // put back (GLFW's key code for 0).
-  const ImGuiIO &io = ImGui::GetIO();
-  constexpr int kKey0 = 48;
-  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey0, /*repeat=*/false))
-    commands.push(
-        cmd::EnlargeWindow{enlarged.empty() ? arranger.focusedWindow : ""});
 }
