@@ -323,6 +323,16 @@ inline std::set<std::string> paneNames(const Image &image) {
   return names;
 }
 
+/// xdotool lines for a click held as a hand holds it (a press and a
+/// release a few frames apart), at (x, y).
+inline std::string heldClick(int x, int y) {
+  return llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; xdotool "
+                       "mousedown 1; sleep 0.15; xdotool mouseup 1; sleep "
+                       "0.5\n",
+                       x, y)
+      .str();
+}
+
 /// A folder of its own for a test, removed however the test ends.
 struct TempDir {
   std::string path;

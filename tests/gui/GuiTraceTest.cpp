@@ -157,15 +157,12 @@ TEST_CASE("GUI: a trace's path typed into the empty Measured pane",
   Rect pane = paneRect(empty, kRun);
   std::optional<Rect> field = textFieldIn(empty, pane);
   REQUIRE(field);
-  std::string keys =
-      llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; xdotool mousedown "
-                    "1; sleep 0.15; xdotool mouseup 1; sleep 0.5\n"
-                    "xdotool type --delay 40 '{2}/tra'; sleep 0.4\n"
-                    "xdotool key Tab; sleep 0.4\n"
-                    "xdotool key Tab; sleep 0.4\n"
-                    "xdotool key Return; sleep 0.5\n",
-                    field->x0 + 40, (field->y0 + field->y1) / 2, dir)
-          .str();
+  std::string keys = heldClick(field->x0 + 40, (field->y0 + field->y1) / 2) +
+                     "xdotool type --delay 40 '" + dir +
+                     "/tra'; sleep 0.4\n"
+                     "xdotool key Tab; sleep 0.4\n"
+                     "xdotool key Tab; sleep 0.4\n"
+                     "xdotool key Return; sleep 0.5\n";
   Image opened =
       typedIntoWindow(dir, "measured-path-opened.png", keys, measured);
   Image fromFlag = screenshot("measured-path-flag.png",

@@ -393,13 +393,6 @@ TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
   Image layout = screenshot("paths-layout.png", {});
   Rect samplesPane = paneRect(layout, kSamples);
   int fieldY = samplesPane.y0 + int(layout.fontSize * 1.2);
-  auto heldClick = [](int x, int y) {
-    return llvm::formatv("xdotool mousemove {0} {1}; sleep 0.3; xdotool "
-                         "mousedown 1; sleep 0.15; xdotool mouseup 1; sleep "
-                         "0.5\n",
-                         x, y)
-        .str();
-  };
   std::string field = heldClick(samplesPane.x0 + 40, fieldY);
   auto type = [](const std::string &text) {
     return "xdotool type --delay 40 '" + text + "'; sleep 0.4\n";
