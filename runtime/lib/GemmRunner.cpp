@@ -419,9 +419,8 @@ Failed GemmRun::recordTrace() {
   if (!loadTraceFunction(cubin, function))
     return driverError();
   TraceLayout layout = traceLayoutFor(m, t, result.size, result.grid);
-  int64_t gridCtas = int64_t(result.grid[0]) * result.grid[1] * result.grid[2];
   for (int64_t id : t.ctaList)
-    if (id >= gridCtas)
+    if (id >= ctasIn(result.grid))
       result.traceCtasNotInGrid.push_back(id);
   if (options.traceEvents > 0)
     layout.capacity = options.traceEvents;

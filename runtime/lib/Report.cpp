@@ -262,8 +262,7 @@ std::string traceLines(const LaunchResult &r) {
     out += "trace: " +
            std::string(r.traceCtasNotInGrid.size() == 1 ? "CTA " : "CTAs ") +
            ids + " of --trace-ctas not in this launch's grid of " +
-           std::to_string(int64_t(r.grid[0]) * r.grid[1] * r.grid[2]) +
-           " CTAs: nothing recorded for " +
+           std::to_string(ctasIn(r.grid)) + " CTAs: nothing recorded for " +
            (r.traceCtasNotInGrid.size() == 1 ? "it" : "them") + "\n";
   }
   out += "trace: the instrumented build's D equals the kernel's, bit for "

@@ -126,7 +126,7 @@ TraceLayout klx::rt::traceLayoutFor(const Manifest &m, const TraceSection &t,
   auto ceilDiv = [](int64_t a, int64_t b) {
     return b > 0 ? (a + b - 1) / b : 0;
   };
-  int64_t ctas = int64_t(grid[0]) * grid[1] * grid[2];
+  int64_t ctas = ctasIn(grid);
   TraceLayout layout;
   layout.warps = t.warps;
   layout.slots = !t.ctaList.empty() ? int64_t(t.ctaList.size())

@@ -86,6 +86,11 @@ DecodedTrace decodeTrace(const std::vector<int64_t> &buffer,
                          const std::vector<std::string> &warpRoles,
                          double clockKHz);
 
+/// How many CTAs a launch of `grid` runs.
+inline int64_t ctasIn(const std::array<unsigned, 3> &grid) {
+  return int64_t(grid[0]) * grid[1] * grid[2];
+}
+
 /// The buffer for a launch of `grid` CTAs: a slot per traced CTA, room for
 /// traceCapacityFor's events per warp.
 TraceLayout traceLayoutFor(const Manifest &m, const TraceSection &t,
