@@ -422,6 +422,8 @@ Failed GemmRun::recordTrace() {
   for (int64_t id : t.ctaList)
     if (id >= ctasIn(result.grid))
       result.traceCtasNotInGrid.push_back(id);
+  if (t.ctaList.empty() && t.ctas > ctasIn(result.grid))
+    result.traceCtasOverGrid = t.ctas;
   if (options.traceEvents > 0)
     layout.capacity = options.traceEvents;
   if (layout.words() * 8 > kMaxTraceBytes)

@@ -4,6 +4,7 @@
 
 #include "klx/Runtime/Json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -505,8 +506,17 @@ bool readTraceSection(Reader &r, const Json &trace, Manifest &m,
                                " block ids (whole numbers from 0)");
       return false;
     }
-    for (const Json &id : *list)
-      section.ctaList.push_back(id.get<int64_t>());
+    for (const Json &id : *list) {
+      // The kernel writes a listed block into the last slot naming it.
+      int64_t value = id.get<int64_t>();
+      if (std::find(section.ctaList.begin(), section.ctaList.end(), value) !=
+          section.ctaList.end()) {
+        t.fail(bf::kCtaList, "names block " + std::to_string(value) +
+                                 " twice (klx export lists each once)");
+        return false;
+      }
+      section.ctaList.push_back(value);
+    }
   }
   const Json *params = t.field(bf::kParams, JsonKind::Array);
   const Json *abi = t.field(bf::kAbi, JsonKind::Array);

@@ -265,6 +265,10 @@ std::string traceLines(const LaunchResult &r) {
            std::to_string(ctasIn(r.grid)) + " CTAs: nothing recorded for " +
            (r.traceCtasNotInGrid.size() == 1 ? "it" : "them") + "\n";
   }
+  if (r.traceCtasOverGrid > 0)
+    out += "trace: --trace-ctas=" + std::to_string(r.traceCtasOverGrid) +
+           " asks for more CTAs than this launch's grid of " +
+           std::to_string(ctasIn(r.grid)) + ": every one was recorded\n";
   out += "trace: the instrumented build's D equals the kernel's, bit for "
          "bit (" +
          std::to_string(r.traceOutputChecked) +
@@ -373,6 +377,7 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
                   {"sms", r.traceSms},
                   {"warps", r.traceWarps},
                   {"ctas_not_in_grid", r.traceCtasNotInGrid},
+                  {"ctas_over_grid", r.traceCtasOverGrid},
                   {"capacity", r.traceCapacity},
                   {"recorded_again", r.traceRecordedAgain},
                   {"output_checked", r.traceOutputChecked},

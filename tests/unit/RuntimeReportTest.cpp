@@ -7,6 +7,7 @@
 
 #include "klx/Runtime/CriticalPath.h"
 #include "klx/Runtime/HostMath.h"
+#include "klx/Runtime/Json.h"
 #include "klx/Runtime/Runner.h"
 #include "klx/Runtime/Trace.h"
 
@@ -131,4 +132,23 @@ TEST_CASE("runner: the text report, line by line", "[runtime]") {
         "the DRAM peak 3352 GB/s\n"
         "result: hang: the kernel did not finish within 10000 ms\n"
         "simulator: completes in 812 cycles\n");
+}
+
+TEST_CASE("runner: a trace count over the grid is said, in text and JSON",
+          "[runtime]") {
+  LaunchResult r = tracedGemmResult();
+  r.traceCtasNotInGrid.clear();
+  r.traceCtasOverGrid = 200;
+  std::string text = formatText(r);
+  CHECK(text.find("trace: --trace-ctas=200 asks for more CTAs than this "
+                  "launch's grid of 132: every one was recorded\n") !=
+        std::string::npos);
+  CHECK(text.find("not in this launch's grid") == std::string::npos);
+  auto json = Json::parse(formatJson(r));
+  CHECK(json["trace"]["ctas_over_grid"] == 200);
+  CHECK(json["trace"]["ctas_not_in_grid"].empty());
+
+  r.traceCtasOverGrid = 0;
+  CHECK(formatText(r).find("asks for more CTAs") == std::string::npos);
+  CHECK(Json::parse(formatJson(r))["trace"]["ctas_over_grid"] == 0);
 }

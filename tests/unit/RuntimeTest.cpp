@@ -545,4 +545,8 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
   CHECK(manifestError(
             replaced(withTrace, R"("binary": "kernel.trace.cubin",)", "")) ==
         "manifest.json: trace.binary is missing");
+  CHECK(manifestError(replaced(withTrace, R"("cta_list": [],)",
+                               R"("cta_list": [3, 7, 3],)")) ==
+        "manifest.json: trace.cta_list names block 3 twice (klx export "
+        "lists each once)");
 }

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 using namespace klx;
 
@@ -554,6 +555,7 @@ std::string klx::checkTraceCtas(llvm::StringRef ctas) {
            " CTAs; a list holds at "
            "most " +
            std::to_string(rt::kMaxTraceCtaList) + " (or use all, or a count)";
+  std::set<uint64_t> listed;
   for (llvm::StringRef id : ids) {
     // No spaces: the text goes into klx-to-nvgpu's options as it is.
     uint64_t value = 0;
@@ -563,6 +565,11 @@ std::string klx::checkTraceCtas(llvm::StringRef ctas) {
     if (ids.size() == 1 && (value == 0 || value > uint64_t(rt::kMaxTraceCtas)))
       return "records " + id.str() + " CTAs: give all, a count from 1 to " +
              std::to_string(rt::kMaxTraceCtas) + ", or block ids";
+    // Each listed CTA has a buffer slot of its own; the kernel writes a
+    // block into the last slot that names it, and the first would stay
+    // empty.
+    if (!listed.insert(value).second)
+      return "lists CTA " + std::to_string(value) + " twice; name each once";
   }
   return "";
 }

@@ -17,6 +17,7 @@
 // RUN: klx export %samples/nvidia/gemm_pingpong.mlir --trace --trace-ctas=0,5,131 -o %t/some
 // RUN: FileCheck %s --check-prefix=SOMECTAS < %t/some/manifest.json
 // RUN: not klx export %samples/nvidia/gemm_pingpong.mlir --trace --trace-ctas=first -o %t/bad-ctas 2>&1 | FileCheck %s --check-prefix=BADCTAS
+// RUN: not klx export %samples/nvidia/gemm_pingpong.mlir --trace --trace-ctas=5,3,5 -o %t/twice 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: FileCheck %s --check-prefix=TRACEMANIFEST < %t/traced/manifest.json
 // RUN: mkdir -p %t/bad && cp %t/ws/kernel.cubin %t/bad/ && sed -e 's/"entry": "gemm",//' %t/ws/manifest.json > %t/bad/manifest.json
 // RUN: not klx-run %t/bad 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -114,3 +115,4 @@
 // SOMECTAS-NEXT: 131
 // SOMECTAS: "ctas": 0,
 // BADCTAS: klx export: --trace-ctas=first: 'first' is not a CTA: give all, a count (4) or block ids (0,5,131)
+// TWICE: klx export: --trace-ctas=5,3,5: lists CTA 5 twice; name each once

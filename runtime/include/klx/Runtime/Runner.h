@@ -102,6 +102,9 @@ struct LaunchResult {
   /// Block ids the bundle lists (--trace-ctas) that this launch's grid
   /// does not have: nothing is recorded for them, and the report says so.
   std::vector<int64_t> traceCtasNotInGrid;
+  /// The count the bundle asks for (--trace-ctas=N) when the grid has
+  /// fewer CTAs: every one of them is recorded, and the report says so.
+  int64_t traceCtasOverGrid = 0;
   /// Events per warp the buffer held; the first estimate, and whether a
   /// warp filled it so the kernel was recorded again with room for all.
   int64_t traceCapacity = 0, traceFirstCapacity = 0;
