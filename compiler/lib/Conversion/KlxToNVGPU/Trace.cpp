@@ -35,7 +35,14 @@
 // one run (bench/gpu/trace-ab.sh), two producers went from +12.6% to +8.9%
 // at 2048^3 (5 processes) and from +13.6% to +9.2% at 8192^3 (2); the
 // other bundles moved within the noise. Ping-pong's releases are held and
-// stay stamped before the arrive (after it: +10.7% -> +11.2%).
+// stay stamped before the arrive (after it: +10.7% -> +11.2%). Their clock
+// read is what they cost: without it ping-pong went from +9.9% to +7.6%
+// at 2048^3 on an H200, but a release would then carry a later event's
+// time, and the critical path matches a producer's wait to the latest
+// release before it. A blocking consumer wait's end stamped by the MMA
+// after it (no clock read of its own) helped two stages (+11.4% ->
+// +10.2%) and cost two producers (+8.5% -> +13.5%): not kept
+// (performance.md).
 // Events past the capacity are not written; the writer stores how many it
 // had into the warp's count word, so klx-run can say so and record again
 // with room for them.
