@@ -64,6 +64,10 @@ void keepFirstStepInLoop(scf::ForOp loop) {
   auto annotation =
       LLVM::LoopAnnotationAttr::get(context, {}, {}, {}, noUnroll, {}, {}, {},
                                     {}, {}, {}, {}, {}, {}, {}, {});
+  // The name of llvm.br's own attribute: scf-to-cf copies the loop's
+  // attributes onto its back edge and cf-to-llvm onto the llvm.br, which
+  // exports it as !llvm.loop (as "llvm.loop_annotation" it stayed a
+  // foreign attribute there, and LLVM never saw it).
   loop->setAttr("loop_annotation", annotation);
 }
 
