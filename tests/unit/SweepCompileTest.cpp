@@ -335,6 +335,15 @@ TEST_CASE("sweep worker: compiled here, ranked by a stand-in klx-run",
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     CHECK(llvm::StringRef(closing.progress().phase)
               .starts_with("running on the GPU"));
+    // The phase is said as klx-run is started, before the stand-in's shell
+    // has written its pid: closed that soon, the kill came first and the
+    // check below had no pid to look for (seen once under ASan).
+    uint64_t pidBytes = 0;
+    for (int i = 0;
+         i < 300 &&
+         (llvm::sys::fs::file_size(dir + "/pid", pidBytes) || pidBytes == 0);
+         ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
