@@ -289,16 +289,18 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
     t.chainCta = integer(*chain, "cta", -1);
     auto links = chain->find("links");
     if (links != chain->end() && links->is_array())
-      // [warp, start, end, part], and the warp's CTA fifth where klx-run
-      // wrote it (before, every link was on the chain's CTA).
+      // [warp, start, end, part], the warp's CTA fifth where klx-run
+      // wrote it (before, every link was on the chain's CTA), and sixth
+      // whether the link starts at a release stamped late.
       for (const Json &l : *links)
-        if (l.is_array() && (l.size() == 4 || l.size() == 5) &&
+        if (l.is_array() && l.size() >= 4 && l.size() <= 6 &&
             l[1].is_number() && l[2].is_number() && l[3].is_string() &&
             withinReach(l[1].get<double>()) && withinReach(l[2].get<double>()))
-          t.chain.push_back({l.size() == 5 ? asInteger(l[4], -1) : t.chainCta,
-                             asInteger(l[0], -1), float(l[1].get<double>()),
-                             float(l[2].get<double>()),
-                             l[3].get<std::string>()});
+          t.chain.push_back(
+              {l.size() >= 5 ? asInteger(l[4], -1) : t.chainCta,
+               asInteger(l[0], -1), float(l[1].get<double>()),
+               float(l[2].get<double>()), l[3].get<std::string>(),
+               l.size() == 6 && l[5].is_boolean() && l[5].get<bool>()});
   }
   std::string clock = text(other, "clock");
   size_t at = clock.find(" at ");

@@ -148,7 +148,10 @@ std::string criticalChainAt(const MeasuredTimeline &t, int64_t cta,
   for (auto it = firstEndingAfter(t.chain, at);
        it != t.chain.end() && it->start <= at; ++it)
     if (it->cta == cta && it->warp == warp)
-      return std::string("on the critical chain: ") + lookOf(it->part).words;
+      return std::string("on the critical chain: ") + lookOf(it->part).words +
+             (it->lateStart ? "\n(from a release stamped at its warp's next "
+                              "event: it may have begun sooner)"
+                            : "");
   return "";
 }
 

@@ -41,7 +41,10 @@ constexpr long kSignalSearchEvents = 4096;
 struct Signal {
   const WarpTrace *warp = nullptr;
   long index = 0;
-  double ns() const { return warp->events[size_t(index)].ns; }
+  /// When it happened: its stamp; for one stamped late, its stamp or the
+  /// wait's end, whichever came first (it had happened by both).
+  double ns = 0;
+  bool late = false;
 };
 
 /// What completes a wait ending in `end`, and what its stretch is called.
@@ -67,6 +70,22 @@ long lastAtOrBefore(const WarpTrace &w, double ns) {
       w.events.begin(), w.events.end(), ns,
       [](double at, const TraceEvent &e) { return at < e.ns; });
   return long(it - w.events.begin()) - 1;
+}
+
+/// The index of `w`'s last event that may have happened before `ns`: at
+/// or before it, or stamped late and after an event before it. A release
+/// stamped late may carry a time past the wait it ended; the release of
+/// the stage's next round cannot have happened before that wait's end
+/// (the stage is refilled after it, and the consumer's MMA stamp, the
+/// release's lower bound, comes after the refill's wait), so the latest
+/// release whose lower bound is before the wait's end is the one.
+long lastPossiblyBefore(const WarpTrace &w, double ns) {
+  long last = lastAtOrBefore(w, ns);
+  while (size_t(last + 1) < w.events.size() &&
+         w.events[size_t(last + 1)].late &&
+         w.events[size_t(last + 1)].earliestNs < ns)
+    ++last;
+  return last;
 }
 
 class ChainWalker {
@@ -114,10 +133,10 @@ public:
         i = paired ? j - 2 : j - 1;
         continue;
       }
-      add(signal->warp, signal->ns(), end.ns, kind.part, end.stage);
+      add(signal->warp, signal->ns, end.ns, kind.part, end.stage, signal->late);
       w = signal->warp;
       i = signal->index;
-      t = signal->ns();
+      t = signal->ns;
     }
     std::reverse(links.begin(), links.end());
     return links;
@@ -125,9 +144,10 @@ public:
 
 private:
   void add(const WarpTrace *w, double start, double end, ChainPart part,
-           int stage = 0) {
+           int stage = 0, bool lateStart = false) {
     if (end > start)
-      links.push_back({w->cta, w->warp, w->role, start, end, part, stage});
+      links.push_back(
+          {w->cta, w->warp, w->role, start, end, part, stage, lateStart});
   }
 
   /// The latest event of `kind` at or before the wait's end among the
@@ -141,15 +161,16 @@ private:
       if (kind.kind == TraceKind::PassTurn &&
           (w == waiter || w->cta != waiter->cta))
         continue;
-      long last = lastAtOrBefore(*w, end.ns);
+      long last = lastPossiblyBefore(*w, end.ns);
       for (long i = last; i >= 0 && last - i < kSignalSearchEvents; --i) {
         const TraceEvent &e = w->events[size_t(i)];
         if (e.kind != kind.kind ||
             (kind.sameStage &&
              (e.stage != end.stage || e.pipeline != end.pipeline)))
           continue;
-        if (!best || e.ns > best->ns())
-          best = Signal{w, i};
+        double at = e.late ? std::min(e.ns, end.ns) : e.ns;
+        if (!best || at > best->ns)
+          best = Signal{w, i, at, e.late};
         break;
       }
     }

@@ -485,12 +485,16 @@ bool readTraceSection(Reader &r, const Json &trace, Manifest &m,
   TraceSection section;
   section.binary = t.string(bf::kBinary);
   int64_t format = t.integer(bf::kFormat, 0, 1 << 30, false, 1);
-  if (!t.failed() && format != kTraceFormat) {
+  if (!t.failed() && (format < kOldestTraceFormat || format > kTraceFormat)) {
+    bool older = format < kOldestTraceFormat;
     t.fail(bf::kFormat, "is " + std::to_string(format) +
-                            ": the bundle's trace buffer is laid out as an "
-                            "older klx wrote it; this klx-run reads format " +
+                            ": the bundle's trace buffer is laid out as " +
+                            (older ? "an older" : "a newer") +
+                            " klx wrote it; this klx-run reads formats " +
+                            std::to_string(kOldestTraceFormat) + " to " +
                             std::to_string(kTraceFormat) +
-                            " (export the bundle again)");
+                            (older ? " (export the bundle again)"
+                                   : " (run it with that klx's klx-run)"));
     return false;
   }
   section.ctas = t.integer(bf::kCtas, 0, kMaxTraceCtas);

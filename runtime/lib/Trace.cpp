@@ -75,7 +75,7 @@ WarpTrace readWarp(const std::vector<int64_t> &buffer, int64_t region,
   int64_t previous = startClock;
   for (int64_t i = 0; i < written; ++i) {
     uint64_t word = uint64_t(buffer[size_t(region + 1 + i)]);
-    int64_t kind = int64_t(word & 0xFF);
+    int64_t kind = int64_t(word & 0xFF & ~kTraceStampedLate);
     if (!knownKind(kind)) {
       ++unknown;
       continue;
@@ -84,9 +84,15 @@ WarpTrace readWarp(const std::vector<int64_t> &buffer, int64_t region,
     int64_t clock =
         previous + int64_t(uint32_t(clock32 - uint32_t(uint64_t(previous))));
     previous = clock;
-    trace.events.push_back(
-        {clock, startNs + double(clock - startClock) * nsPerCycle,
-         TraceKind(kind), int((word >> 8) & 0xFFFF), int((word >> 24) & 0xFF)});
+    TraceEvent event{clock, startNs + double(clock - startClock) * nsPerCycle,
+                     TraceKind(kind), int((word >> 8) & 0xFFFF),
+                     int((word >> 24) & 0xFF)};
+    if (word & kTraceStampedLate) {
+      event.late = true;
+      event.earliestNs =
+          trace.events.empty() ? startNs : trace.events.back().ns;
+    }
+    trace.events.push_back(event);
   }
   // One writer per warp records in order; sorted anyway for safety.
   std::stable_sort(trace.events.begin(), trace.events.end(),
@@ -295,13 +301,20 @@ void writeWarp(ChromeWriter &w, const WarpTrace &t) {
               {"tid", t.warp}});
       open = nullptr;
     } else {
-      w.emit({{"name", std::string(instantName(e.kind)) +
-                           (e.kind == TraceKind::PassTurn ? "" : stage)},
-              {"ph", "i"},
-              {"s", "t"},
-              {"ts", us(e.ns)},
-              {"pid", t.cta},
-              {"tid", t.warp}});
+      // Stamped late: drawn at the next event's time, when it had happened
+      // by; args say since when it could have.
+      Json instant = {
+          {"name", std::string(instantName(e.kind)) +
+                       (e.kind == TraceKind::PassTurn ? "" : stage) +
+                       (e.late ? ", stamped at the next event" : "")},
+          {"ph", "i"},
+          {"s", "t"},
+          {"ts", us(e.ns)},
+          {"pid", t.cta},
+          {"tid", t.warp}};
+      if (e.late)
+        instant["args"] = {{"after_us", us(e.earliestNs)}};
+      w.emit(instant);
     }
   }
 }
@@ -333,9 +346,13 @@ Json otherData(const DecodedTrace &trace, double clockKHz,
   if (path) {
     other["critical_path"] = criticalPathLines(*path);
     Json links = Json::array();
-    for (const ChainLink &link : path->chain)
-      links.push_back({link.warp, us(link.startNs), us(link.endNs),
-                       chainPartKey(link.part), link.cta});
+    for (const ChainLink &link : path->chain) {
+      Json entry = {link.warp, us(link.startNs), us(link.endNs),
+                    chainPartKey(link.part), link.cta};
+      if (link.lateStart) // sixth, only where it holds
+        entry.push_back(true);
+      links.push_back(entry);
+    }
     other["critical_chain"] = {{"cta", path->end.cta}, {"links", links}};
   }
   return other;

@@ -152,7 +152,18 @@ TEST_CASE("Measured timeline: a chain through a cluster's other CTA",
   REQUIRE(t);
   REQUIRE(t->chain.size() == 1);
   CHECK(t->chain[0].cta == 4);
+  CHECK_FALSE(t->chain[0].lateStart);
   CHECK(t->chainCtaNames() == "CTA 4");
+
+  // A sixth element: the link starts at a release stamped late.
+  t = readMeasuredTimeline(
+      R"({"traceEvents": [], "otherData": {"clock": "clock64 cycles at 1980000 kHz",
+          "critical_chain": {"cta": 4, "links": [[0, 0.5, 1.0, "release", 4, true]]}}})",
+      error);
+  REQUIRE(t);
+  REQUIRE(t->chain.size() == 1);
+  CHECK(t->chain[0].part == "release");
+  CHECK(t->chain[0].lateStart);
 
   // klx-run on the H100, clusters of 2 at 2048^3 (trimmed to CTAs 2 and
   // 3): CTA 2 ended the kernel; a stage it waited for was filled last by

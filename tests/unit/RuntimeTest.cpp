@@ -526,8 +526,14 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
   // A bundle exported before the whole-kernel layout says to export again.
   CHECK(manifestError(replaced(withTrace, R"("format": 2, )", "")) ==
         "manifest.json: trace.format is 1: the bundle's trace buffer is laid "
-        "out as an older klx wrote it; this klx-run reads format 2 (export "
-        "the bundle again)");
+        "out as an older klx wrote it; this klx-run reads formats 2 to 3 "
+        "(export the bundle again)");
+  // One from a newer klx: its klx-run reads it.
+  CHECK(manifestError(
+            replaced(withTrace, R"("format": 2, )", R"("format": 4, )")) ==
+        "manifest.json: trace.format is 4: the bundle's trace buffer is laid "
+        "out as a newer klx wrote it; this klx-run reads formats 2 to 3 (run "
+        "it with that klx's klx-run)");
 
   // The buffer: every CTA of the grid, room for each CTA's tiles' k steps.
   m->tile = {128, 256, 64};

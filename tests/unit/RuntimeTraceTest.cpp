@@ -253,6 +253,104 @@ TEST_CASE("trace: the critical chain follows turns, releases and loads",
   CHECK(traceCriticalChain(trace, 7).empty()); // no such CTA
 }
 
+TEST_CASE("trace: a release stamped late", "[runtime]") {
+  // A release with kTraceStampedLate carries the clock of its warp's next
+  // event and happened after the event before it (the CTA's start for a
+  // first event). 1 ns a cycle.
+  TraceLayout layout{1, 1, 4};
+  std::vector<int64_t> buffer = ctaHeader(1000, 0, 2000, 1000, 2, 0);
+  int64_t late = kTraceStampedLate;
+  buffer.insert(buffer.end(),
+                {0, eventWord(40, TraceKind::ReleaseEmpty, 0) | late,
+                 eventWord(40, TraceKind::MmaIssue, 1),
+                 eventWord(90, TraceKind::ReleaseEmpty, 1) | late,
+                 eventWord(90, TraceKind::MmaIssue, 2)});
+  DecodedTrace decoded = decodeTrace(buffer, layout, {"consumer"}, 1e6);
+  CHECK(decoded.unknown == 0);
+  REQUIRE(decoded.warps.size() == 1);
+  const std::vector<TraceEvent> &events = decoded.warps[0].events;
+  REQUIRE(events.size() == 4);
+  CHECK(events[0].late);
+  CHECK(events[0].earliestNs == 0);
+  CHECK(events[2].kind == TraceKind::ReleaseEmpty);
+  CHECK(events[2].stage == 1);
+  CHECK(events[2].late);
+  CHECK(events[2].ns == 90);
+  CHECK(events[2].earliestNs == 40);
+  CHECK(events[2].earliest() == 40);
+  CHECK_FALSE(events[3].late);
+  CHECK(events[3].earliest() == 90);
+  std::string json = chromeTraceJson(decoded, 1e6, "gemm", "");
+  CHECK(json.find("\"arrive empty[1], stamped at the next event\"") !=
+        std::string::npos);
+  CHECK(json.find("\"after_us\":0.04") != std::string::npos);
+
+  // The producer's wait on empty[1] ended at 500 ns, before the stamp of
+  // the release that ended it (600: the consumer's next MMA). That release
+  // came after the consumer's MMA at 200, before the wait's end: it is the
+  // one, and not the round before's at 50, the latest stamped before 500.
+  DecodedTrace trace;
+  trace.ctas = {{0, 1, 0, 2000, true, 1}};
+  WarpTrace consumer, producer;
+  consumer.warp = 0;
+  consumer.role = "consumer";
+  TraceEvent release{0, 600, TraceKind::ReleaseEmpty, 1};
+  release.late = true;
+  release.earliestNs = 200;
+  consumer.events = {{0, 50, TraceKind::ReleaseEmpty, 1},
+                     {0, 100, TraceKind::WaitFullBegin, 1},
+                     {0, 200, TraceKind::WaitFullEnd, 1},
+                     {0, 200, TraceKind::MmaIssue, 1},
+                     release,
+                     {0, 600, TraceKind::MmaIssue, 2},
+                     {0, 1000, TraceKind::WaitFullBegin, 1},
+                     {0, 1400, TraceKind::WaitFullEnd, 1}};
+  producer.warp = 8;
+  producer.role = "producer";
+  producer.events = {{0, 300, TraceKind::WaitEmptyBegin, 1},
+                     {0, 500, TraceKind::WaitEmptyEnd, 1},
+                     {0, 550, TraceKind::CopyIssue, 1}};
+  trace.warps = {consumer, producer};
+  auto partsOf = [](const std::vector<ChainLink> &chain) {
+    std::vector<std::pair<int, ChainPart>> parts;
+    for (const ChainLink &link : chain)
+      parts.push_back({link.warp, link.part});
+    return parts;
+  };
+  // The release had happened by the wait's end: a stretch of no length,
+  // and the consumer's work runs to 500. (Its own first wait's copy is
+  // not in the trace.)
+  std::vector<ChainLink> chain = traceCriticalChain(trace, 0);
+  std::vector<std::pair<int, ChainPart>> expected = {
+      {0, ChainPart::Setup},   {0, ChainPart::Work}, {0, ChainPart::Unrecorded},
+      {0, ChainPart::Work},    {8, ChainPart::Work}, {8, ChainPart::Load},
+      {0, ChainPart::Epilogue}};
+  CHECK(partsOf(chain) == expected);
+  REQUIRE(chain.size() == expected.size());
+  CHECK(chain[3].startNs == 200);
+  CHECK(chain[3].endNs == 500);
+
+  // The wait ending at 700, after the stamp: the release's stretch runs
+  // from the stamp, and says it starts late.
+  trace.warps[1].events = {{0, 300, TraceKind::WaitEmptyBegin, 1},
+                           {0, 700, TraceKind::WaitEmptyEnd, 1},
+                           {0, 750, TraceKind::CopyIssue, 1}};
+  chain = traceCriticalChain(trace, 0);
+  expected = {{0, ChainPart::Setup},      {0, ChainPart::Work},
+              {0, ChainPart::Unrecorded}, {0, ChainPart::Work},
+              {0, ChainPart::Release},    {8, ChainPart::Work},
+              {8, ChainPart::Load},       {0, ChainPart::Epilogue}};
+  CHECK(partsOf(chain) == expected);
+  REQUIRE(chain.size() == expected.size());
+  CHECK(chain[4].startNs == 600);
+  CHECK(chain[4].endNs == 700);
+  CHECK(chain[4].lateStart);
+  CHECK_FALSE(chain[3].lateStart);
+  CHECK(formatCriticalPath(analyzeCriticalPath(trace))
+            .find("8 links; 1 from a release stamped at its warp's next "
+                  "event, which may have begun sooner)") != std::string::npos);
+}
+
 TEST_CASE("trace: two pipelines' events", "[runtime]") {
   // The pipeline is the byte above the stage; the Chrome name says it.
   TraceLayout layout{1, 1, 2};

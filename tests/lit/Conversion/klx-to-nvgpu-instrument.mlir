@@ -15,9 +15,10 @@
 // Ping-pong waits for each MMA at once: its issue is stamped after the
 // group is committed (wait_group 1, the default, free), then a warp sync
 // keeps the stamp's stores before the wait_group 0. The release right
-// after it is held: its word, slot and whether to store go to allocas, and
-// the next event (the next MMA's stamp, or the turn's pass) stores it, as
-// the return does for one still held. The MMA's descriptors are built
+// after it is held and stamped late: its word (no clock), slot and whether
+// to store go to allocas, and the next event (the next MMA's stamp, or the
+// turn's pass) puts its own clock in the word and stores it, as the return
+// does for one still held. The MMA's descriptors are built
 // before the consumer wait in front of it, out of the branch around a
 // recorded wait; without a trace they stay after the wait.
 // RUN: klx-opt %samples/nvidia/gemm_pingpong.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=PINGPONG
@@ -27,7 +28,7 @@
 // RUN: klx-opt %samples/nvidia/gemm_two_producers.mlir --klx-materialize-schedule --klx-warp-specialize --klx-circular-buffer --klx-persistent "--klx-to-nvgpu=instrument=true" | FileCheck %s --check-prefix=TWO
 
 // CHECK: gpu.func @gemm({{.*}}, %{{.*}}: index, %[[TRACE:.*]]: !llvm.ptr, %[[CAP:.*]]: i64) kernel
-// CHECK-SAME: {cta_list = array<i64>, ctas = 0 : i64, format = 2 : i64, kind = "trace", name = "trace", warps = 12 : i64}
+// CHECK-SAME: {cta_list = array<i64>, ctas = 0 : i64, format = 3 : i64, kind = "trace", name = "trace", warps = 12 : i64}
 // Every CTA records: its slot is its block id.
 // CHECK: %[[TRUE:.*]] = arith.constant true
 // CHECK: %[[COUNTER:.*]] = llvm.alloca %{{.*}} x i64
@@ -79,11 +80,19 @@
 // CHECK: %[[STAMPWORD:.*]] = arith.ori %[[STAMP]]
 // CHECK: llvm.store %[[STAMPWORD]], %[[HWORD]] : i64, !llvm.ptr
 // CHECK-NOT: llvm.store %[[STAMPWORD]]
+// A word stamped late would take a clock read here; the MMA's has its late
+// bit clear, and LLVM drops that branch (the PTX has no clock read there).
 // CHECK: nvgpu.warpgroup.mma {{.*}}waitGroup = 2 : i64
 // CHECK-NEXT: %[[H:.*]] = llvm.load %[[HOLDS]] : !llvm.ptr -> i1
 // CHECK-NEXT: %[[W:.*]] = llvm.load %[[HWORD]] : !llvm.ptr -> i64
+// CHECK: %[[LATEBIT:.*]] = arith.andi %[[W]], %c128_i64
+// CHECK: %[[LATE:.*]] = arith.cmpi ne, %[[LATEBIT]]
+// CHECK: %[[READ:.*]] = arith.andi %[[H]], %[[LATE]] : i1
+// CHECK: scf.if %[[READ]] -> (i64) {
+// CHECK-NEXT: nvvm.read.ptx.sreg.clock64
+// CHECK: %[[STAMPED:.*]] = arith.ori %[[W]], %{{.*}} : i64
 // CHECK: scf.if %[[H]] {
-// CHECK-NEXT: llvm.store %[[W]], %{{.*}} {alignment = 8 : i64}
+// CHECK-NEXT: llvm.store %[[STAMPED]], %{{.*}} {alignment = 8 : i64}
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // The release is recorded after its arrive.
 // CHECK-NOT: arith.ori %c7_i64
@@ -95,10 +104,10 @@
 // CHECK-NEXT: arith.constant 3 : index
 // CHECK-COUNT-1: gpu.return
 
-// FIRST: {cta_list = array<i64>, ctas = 2 : i64, format = 2 : i64
+// FIRST: {cta_list = array<i64>, ctas = 2 : i64, format = 3 : i64
 // FIRST: arith.cmpi ult, %{{.*}}, %c2 : index
 
-// LIST: {cta_list = array<i64: 3, 7>, ctas = 0 : i64, format = 2 : i64
+// LIST: {cta_list = array<i64: 3, 7>, ctas = 0 : i64, format = 3 : i64
 // LIST: arith.cmpi eq, %{{.*}}, %c3 : index
 // LIST: arith.cmpi eq, %{{.*}}, %c7 : index
 // LIST: arith.select
@@ -113,17 +122,24 @@
 // PINGPONG: nvgpu.mbarrier.try_wait.parity
 // PINGPONG-NOT: generate.descriptor
 // PINGPONG: nvgpu.warpgroup.mma %[[DESCA]], %[[DESCB]], {{.*}} {transposeB} :
+// The MMA's stamp stores what is held: a word stamped late (its late bit
+// set) takes this clock.
+// PINGPONG: %[[MCLOCK:.*]] = nvvm.read.ptx.sreg.clock64
 // PINGPONG: arith.ori %c6_i64
 // PINGPONG: llvm.store
 // PINGPONG: %[[H:.*]] = llvm.load %[[HOLDS]] : !llvm.ptr -> i1
 // PINGPONG: %[[W:.*]] = llvm.load %[[HWORD]] : !llvm.ptr -> i64
+// PINGPONG: %[[LATE:.*]] = arith.cmpi ne
+// PINGPONG: %[[SHIFTED:.*]] = arith.shli %[[MCLOCK]], %c32
+// PINGPONG: %[[STAMP:.*]] = arith.select %[[LATE]], %[[SHIFTED]], %c0
+// PINGPONG: %[[STAMPED:.*]] = arith.ori %[[W]], %[[STAMP]]
 // PINGPONG: scf.if %[[H]] {
-// PINGPONG-NEXT: llvm.store %[[W]], %{{.*}} {alignment = 8 : i64}
+// PINGPONG-NEXT: llvm.store %[[STAMPED]], %{{.*}} {alignment = 8 : i64}
 // PINGPONG: llvm.store %false{{.*}}, %[[HOLDS]]
 // PINGPONG: nvvm.bar.warp.sync %c-1_i32 : i32
 // PINGPONG-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// PINGPONG: %[[RELEASE:.*]] = arith.ori %c7_i64
-// PINGPONG: %[[RWORD:.*]] = arith.ori %[[RELEASE]]
+// The release's word: kind 7 with the late bit (135), and no clock.
+// PINGPONG: %[[RWORD:.*]] = arith.ori %c135_i64
 // PINGPONG: llvm.store %[[RWORD]], %[[HWORD]] : i64, !llvm.ptr
 // PINGPONG: llvm.store %{{.*}}, %[[HOLDS]] : i1, !llvm.ptr
 // PINGPONG-NOT: llvm.store %[[RWORD]]
@@ -131,13 +147,18 @@
 // The second consumer's turn pass is the last event in the text and
 // stores what was held; the return then stores whatever is still held
 // (nothing here; a kernel whose last event is a held release needs it),
-// before the end stamps.
+// with a clock read only if that is a word stamped late, before the end
+// stamps.
 // PINGPONG: arith.ori %c10_i64
 // PINGPONG: arith.ori %c10_i64
 // PINGPONG: llvm.load %[[HOLDS]]
 // PINGPONG-NOT: sreg.clock64
 // PINGPONG: %[[LAST:.*]] = llvm.load %[[HOLDS]]
 // PINGPONG-NEXT: llvm.load %[[HWORD]]
+// PINGPONG-NOT: sreg.clock64
+// PINGPONG: %[[LASTLATE:.*]] = arith.andi %[[LAST]], %{{.*}} : i1
+// PINGPONG-NEXT: scf.if %[[LASTLATE]] -> (i64) {
+// PINGPONG-NEXT: nvvm.read.ptx.sreg.clock64
 // PINGPONG-NOT: sreg.clock64
 // PINGPONG: scf.if %[[LAST]] {
 // PINGPONG-NEXT: llvm.store

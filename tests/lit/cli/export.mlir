@@ -83,7 +83,7 @@
 // TRACEMANIFEST: "clock": "clock64, aligned by globaltimer",
 // TRACEMANIFEST: "cta_list": [],
 // TRACEMANIFEST: "ctas": 0,
-// TRACEMANIFEST: "format": 2,
+// TRACEMANIFEST: "format": 3,
 // TRACEMANIFEST: "kind": "trace",
 // TRACEMANIFEST: "warp_roles": [
 // TRACEMANIFEST-NEXT: "consumer0",
@@ -109,6 +109,12 @@
 // TRACEPTX: %globaltimer
 // TRACEPTX: %smid
 // TRACEPTX: st.global.b64
+// Ping-pong's release after an MMA waited for at once is stamped late: its
+// word (kind 7 and the late bit, 0x80) is built without a clock read, and
+// none sits between it and the arrive.
+// TRACEPTX: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 135;
+// TRACEPTX-NOT: %clock64
+// TRACEPTX: mbarrier.arrive.shared.b64
 // SOMECTAS: "cta_list": [
 // SOMECTAS-NEXT: 0,
 // SOMECTAS-NEXT: 5,

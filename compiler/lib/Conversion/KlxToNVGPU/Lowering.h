@@ -66,7 +66,7 @@ struct Lowering {
   /// they are left in flight instead of waited for.
   llvm::DenseSet<Operation *> mmasInFlight;
   /// Releases right after an MMA waited for at once: with a trace, their
-  /// event is stored with the warp's next one (recordEvent's `hold`).
+  /// event is stamped and stored by the warp's next one (Hold::StampLate).
   llvm::DenseSet<Operation *> releasesHeld;
   /// With a trace: each MMA's A and B descriptors, built before the
   /// consumer wait in front of it (hoistMmaDescriptors).
@@ -126,17 +126,24 @@ void setUpTrace(Lowering &l, Location loc, Value buffer, Value capacity,
 /// Stamps the CTA's end (globaltimer and clock) before each return.
 void finishTrace(Lowering &l, gpu::GPUFuncOp func);
 
+/// Whether recordEvent stores its event at once or holds it for the warp's
+/// next event (or the return) to store: stamped now (an MMA left in flight,
+/// stamped before its issue), or stamped late, with the clock the next
+/// event reads (a release right after an MMA waited for at once: no clock
+/// read between the MMA's end and the arrive; Trace.cpp says why).
+enum class Hold { No, StampNow, StampLate };
+
 /// Records `kind` (with the stage, when there is one, and the pipeline's
 /// index) at the builder's
 /// insertion point, by the warpgroup's first thread when `wholeWarpgroup`,
 /// else by whichever thread runs it. Nothing without a trace buffer.
-/// With `hold` the event takes its slot and clock now but is stored with
-/// the warp's next event, by storeHeldEvent, or at the return; the event
-/// before it must have been stored already, which holds for a release
-/// right after an MMA's stamp and for an MMA's stamp stored right after
-/// its issue.
+/// A held event takes its slot now and is stored by storeHeldEvent; the
+/// event before it must have been stored already, which holds for a
+/// release right after an MMA's stamp and for an MMA's stamp stored right
+/// after its issue.
 void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
-                 bool wholeWarpgroup, int64_t pipeline = 0, bool hold = false);
+                 bool wholeWarpgroup, int64_t pipeline = 0,
+                 Hold hold = Hold::No);
 
 /// Whether no later copy of the same fill (the copies after it in its
 /// block, up to the next op with side effects) fills the same stage of the
@@ -152,8 +159,9 @@ void recordEvent(Lowering &l, Location loc, TraceEventKind kind, Value stage,
 bool isLastCopyOfStage(CopyOp copy);
 
 /// Stores the event held back by recordEvent's `hold`, if this thread
-/// holds one.
-void storeHeldEvent(Lowering &l, Location loc);
+/// holds one; one stamped late gets `nextClock` (the clock of the event
+/// being recorded), or without it a clock read here.
+void storeHeldEvent(Lowering &l, Location loc, Value nextClock = {});
 
 /// Waits for phase `parity` of `barriers[index]` (`wait` emits the
 /// blocking wait) and records the wait as `begin` and its end, but only
@@ -185,9 +193,9 @@ void waitForTmaStores(gpu::GPUFuncOp func);
 void releaseAcrossCluster(Lowering &l, Location loc, Value empty, Value index);
 
 /// consumer_release: an arrive on the stage's empty barrier (across the
-/// cluster in one), recorded after it; a release held (releasesHeld) is
-/// stamped before it instead, and stored with the warp's next event
-/// (Trace.cpp says why).
+/// cluster in one), recorded after it; a release held (releasesHeld) takes
+/// its slot before it instead, and is stamped and stored by the warp's
+/// next event (Trace.cpp says why).
 void lowerAndRecordRelease(Lowering &l, ConsumerReleaseOp release);
 
 /// Arrivals an empty barrier waits for per phase: the pipeline's (every

@@ -140,7 +140,7 @@ void klx::nvgpu_lowering::lowerAndRecordMma(Lowering &l, MmaOp mma) {
   if (inFlight) {
     l.b.setInsertionPoint(mma);
     recordEvent(l, loc, TraceEventKind::MmaIssue, stage, true, 0,
-                /*hold=*/true);
+                Hold::StampNow);
     // At most this group and the one before are pending: wait_group 2
     // returns at once, and the wait for the one before follows the store.
     lowerMma(l, mma, 2);

@@ -124,7 +124,7 @@ void nvgpu_lowering::lowerAndRecordRelease(Lowering &l,
   bool held = l.releasesHeld.contains(release);
   if (held)
     recordEvent(l, loc, TraceEventKind::ReleaseEmpty, release.getIndex(), true,
-                barriers.index, /*hold=*/true);
+                barriers.index, Hold::StampLate);
   if (l.schedule.clusterSize() > 1)
     releaseAcrossCluster(l, loc, barriers.empty, release.getIndex());
   else

@@ -117,7 +117,8 @@ void storeIf(Lowering &l, Location loc, Value condition, Value value,
 
 } // namespace
 
-void klx::nvgpu_lowering::storeHeldEvent(Lowering &l, Location loc) {
+void klx::nvgpu_lowering::storeHeldEvent(Lowering &l, Location loc,
+                                         Value nextClock) {
   OpBuilder &b = l.b;
   Type i64 = b.getI64Type();
   Value holds = LLVM::LoadOp::create(b, loc, b.getI1Type(), l.trace.heldStore);
@@ -125,7 +126,34 @@ void klx::nvgpu_lowering::storeHeldEvent(Lowering &l, Location loc) {
   Value slot = arith::IndexCastOp::create(
       b, loc, b.getIndexType(),
       LLVM::LoadOp::create(b, loc, i64, l.trace.heldSlot));
-  storeIf(l, loc, holds, word, wordAt(l, loc, slot));
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  // A word stamped late has no clock bits yet and its kind's late bit set.
+  Value late = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc, word, constant(rt::kTraceStampedLate)),
+      constant(0));
+  if (!nextClock) {
+    // Read only for a late word that is stored: where nothing is held (the
+    // flag stored false by the event before) or what is held was stamped
+    // already (an MMA's word, its late bit clear), LLVM drops the branch.
+    auto read = scf::IfOp::create(b, loc, TypeRange{i64},
+                                  arith::AndIOp::create(b, loc, holds, late),
+                                  /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(read.thenBlock());
+    scf::YieldOp::create(b, loc,
+                         ValueRange{NVVM::Clock64Op::create(b, loc, i64)});
+    b.setInsertionPointToStart(read.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{constant(0)});
+    nextClock = read.getResult(0);
+  }
+  Value stamp = arith::SelectOp::create(
+      b, loc, late, arith::ShLIOp::create(b, loc, nextClock, constant(32)),
+      constant(0));
+  storeIf(l, loc, holds, arith::OrIOp::create(b, loc, word, stamp),
+          wordAt(l, loc, slot));
   LLVM::StoreOp::create(b, loc,
                         arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0),
                         l.trace.heldStore);
@@ -255,7 +283,7 @@ void klx::nvgpu_lowering::waitAndRecord(Lowering &l, Location loc,
 void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
                                       TraceEventKind kind, Value stage,
                                       bool wholeWarpgroup, int64_t pipeline,
-                                      bool hold) {
+                                      Hold hold) {
   if (!l.trace.buffer)
     return;
   OpBuilder &b = l.b;
@@ -269,7 +297,11 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   // on the consumers' critical path; two guarded stores become predicated
   // stores. On the H100 that took no roles from +12% to +7% at 2048^3
   // and two producers from +16% to +9% (bench/gpu/trace-overhead.sh).
-  Value clock = NVVM::Clock64Op::create(b, loc, i64);
+  // A release stamped late reads no clock: the warp's next event's goes
+  // into its word when that event stores it.
+  Value clock = hold == Hold::StampLate
+                    ? Value()
+                    : Value(NVVM::Clock64Op::create(b, loc, i64));
   Value count = LLVM::LoadOp::create(b, loc, i64, l.trace.counter);
   Value next = arith::AddIOp::create(b, loc, count, constant(1));
   LLVM::StoreOp::create(b, loc, next, l.trace.counter);
@@ -278,11 +310,14 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, count, capacity);
   Value stage64 = stage ? Value(arith::IndexCastOp::create(b, loc, i64, stage))
                         : Value(constant(0));
-  Value what =
-      arith::OrIOp::create(b, loc, constant(int64_t(kind) | pipeline << 24),
-                           arith::ShLIOp::create(b, loc, stage64, constant(8)));
-  Value word = arith::OrIOp::create(
-      b, loc, what, arith::ShLIOp::create(b, loc, clock, constant(32)));
+  int64_t late = hold == Hold::StampLate ? rt::kTraceStampedLate : 0;
+  Value what = arith::OrIOp::create(
+      b, loc, constant(int64_t(kind) | late | pipeline << 24),
+      arith::ShLIOp::create(b, loc, stage64, constant(8)));
+  Value word = clock ? Value(arith::OrIOp::create(
+                           b, loc, what,
+                           arith::ShLIOp::create(b, loc, clock, constant(32))))
+                     : what;
   Value slot =
       l.add(loc, l.add(loc, l.trace.region, 1),
             arith::IndexCastOp::create(b, loc, b.getIndexType(), count));
@@ -290,10 +325,10 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
   Value full = arith::XOrIOp::create(
       b, loc, fits, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   Value stores = arith::AndIOp::create(b, loc, writer, fits);
-  if (hold) {
+  if (hold != Hold::No) {
     // Whatever is held already goes out first (nothing, in the kernels
     // klx makes: LLVM folds this away), so no held event is overwritten.
-    storeHeldEvent(l, loc);
+    storeHeldEvent(l, loc, clock);
     LLVM::StoreOp::create(b, loc, word, l.trace.heldWord);
     LLVM::StoreOp::create(b, loc, arith::IndexCastOp::create(b, loc, i64, slot),
                           l.trace.heldSlot);
@@ -302,7 +337,7 @@ void klx::nvgpu_lowering::recordEvent(Lowering &l, Location loc,
     storeIf(l, loc, stores, word, wordAt(l, loc, slot));
     // A kernel that holds no event folds this away (the flag is a
     // constant false once LLVM promotes the allocas).
-    storeHeldEvent(l, loc);
+    storeHeldEvent(l, loc, clock);
   }
   // Full: the count word says how many this warp recorded.
   storeIf(l, loc, arith::AndIOp::create(b, loc, writer, full), next,

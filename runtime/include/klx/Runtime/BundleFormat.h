@@ -119,8 +119,15 @@ inline constexpr char kWarpRoles[] = "warp_roles";
 /// there: stages are few). The
 /// count word stays 0 until an event finds the region full; then it holds
 /// how many the warp had recorded. A trace section without `format` equal
-/// to this is an older layout klx-run cannot read.
-inline constexpr int kTraceFormat = 2;
+/// to this or kOldestTraceFormat is an older layout klx-run cannot read.
+/// Format 3 adds kTraceStampedLate; a format 2 buffer never sets it.
+inline constexpr int kTraceFormat = 3;
+inline constexpr int kOldestTraceFormat = 2;
+/// Set in an event word's kind byte: its clock is the one the warp's next
+/// event read (a release right after an MMA waited for at once reads none
+/// of its own, Trace.cpp in the compiler says why). The event happened
+/// after the warp's previous event and before that next one.
+inline constexpr int64_t kTraceStampedLate = 0x80;
 inline constexpr int kTraceHeaderWords = 6;
 /// A trace records every CTA, the first N (at most kMaxTraceCtas) or a
 /// list of at most kMaxTraceCtaList block ids.

@@ -59,6 +59,11 @@ struct ChainLink {
   double startNs = 0, endNs = 0;
   ChainPart part = ChainPart::Work;
   int stage = 0; // the stage loaded or released
+  /// It starts at a release stamped late (TraceEvent::late): at the warp's
+  /// next event, or the wait's end where that came later. The release came
+  /// after the warp's event before, so the stretch may have begun sooner
+  /// and the warp's work before it ended sooner.
+  bool lateStart = false;
   double ns() const { return endNs - startNs; }
 };
 

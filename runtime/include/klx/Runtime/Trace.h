@@ -34,6 +34,12 @@ struct TraceEvent {
   TraceKind kind = TraceKind::CopyIssue;
   int stage = 0;
   int pipeline = 0; // which producer's stages (two producers: 0 and 1)
+  /// Stamped late (kTraceStampedLate): `clock` and `ns` are the warp's
+  /// next event's, and it happened after `earliestNs`, its previous
+  /// event's time (the CTA's start for a first event).
+  bool late = false;
+  double earliestNs = 0;
+  double earliest() const { return late ? earliestNs : ns; }
 };
 
 struct WarpTrace {
