@@ -9,8 +9,14 @@
 // did not block records nothing (Trace.cpp), and then the warp's work
 // runs on through it, which is what happened. A signal is matched by
 // kind, stage and pipeline, and is the latest one recorded before the
-// wait's end. In a cluster a stage is full when every CTA's share has
-// landed and empty when every CTA's consumers have released it, so a
+// wait's end; a release stamped late (at its warp's next event, Trace.h)
+// counts as before the wait's end when its lower bound is, and its
+// stretch starts at its stamp or the wait's end, whichever came first.
+// On an H200 (ping-pong at 2048^3, 6,784 blocking producer waits) 6,660
+// waits ended before the stamp of the release that ended them, each with
+// exactly one release straddling its end; the next round's lower bound
+// came at least 1.35 us after it. In a cluster a stage is full when every CTA's
+// share has landed and empty when every CTA's consumers have released it, so a
 // load's or a release's signal is the latest among the cluster's CTAs
 // (their clocks compared on globaltimer's axis), and the walk may go on in
 // another CTA than the one it started in. Two CTAs' events are compared

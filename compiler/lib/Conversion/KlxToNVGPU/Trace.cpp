@@ -20,9 +20,15 @@
 // between one MMA and the next. On the H100 that took the recording's
 // cost from +52% to +30% for ping-pong at 2048^3 and from +52% to +16% for
 // two producers (bench/gpu/trace-overhead.sh). A release right after an
-// MMA waited for at once is held: its slot and word are taken there and
-// stored with the warp's next event, so no store sits between the MMA's
-// end and the arrive (ping-pong -1.4 points at 2048^3 on the H100). An
+// MMA waited for at once is held and stamped late: its slot and its word
+// without a clock (kTraceStampedLate) are taken there, and the warp's next
+// event puts its own clock in the word and stores it, so neither a store
+// nor a clock read sits between the MMA's end and the arrive (the store:
+// ping-pong -1.4 points at 2048^3 on the H100; the clock read: ping-pong
+// +9.9% -> +7.4% at 2048^3 and +7.4% -> +6.0% at 8192^3, at tile_n=192
+// +14.3% -> +7.3% and +11.9% -> +6.8%, on an H200). klx-run takes the
+// warp's event before it as its lower bound, and the critical chain
+// matches a producer's wait by that bound (CriticalChain.cpp). An
 // MMA left in flight is stamped before its issue and stored after it
 // (Mma.cpp); only a stage's last copy is recorded (isLastCopyOfStage); and
 // the MMAs' descriptors are built before the wait in front of them, out of
@@ -34,12 +40,9 @@
 // arrive that wakes the producer. On an H200, beside the build before in
 // one run (bench/gpu/trace-ab.sh), two producers went from +12.6% to +8.9%
 // at 2048^3 (5 processes) and from +13.6% to +9.2% at 8192^3 (2); the
-// other bundles moved within the noise. Ping-pong's releases are held and
-// stay stamped before the arrive (after it: +10.7% -> +11.2%). Their clock
-// read is what they cost: without it ping-pong went from +9.9% to +7.6%
-// at 2048^3 on an H200, but a release would then carry a later event's
-// time, and the critical path matches a producer's wait to the latest
-// release before it. A blocking consumer wait's end stamped by the MMA
+// other bundles moved within the noise. Ping-pong's held releases,
+// stamped after the arrive instead, cost more (+10.7% -> +11.2%).
+// A blocking consumer wait's end stamped by the MMA
 // after it (no clock read of its own) helped two stages (+11.4% ->
 // +10.2%) and cost two producers (+8.5% -> +13.5%): not kept
 // (performance.md).
