@@ -291,7 +291,7 @@ void readOtherData(const Json &other, MeasuredTimeline &t) {
     if (links != chain->end() && links->is_array())
       // [warp, start, end, part], the warp's CTA fifth where klx-run
       // wrote it (before, every link was on the chain's CTA), and sixth
-      // whether the link starts at a release stamped late.
+      // whether a boundary of it is a release stamped late.
       for (const Json &l : *links)
         if (l.is_array() && l.size() >= 4 && l.size() <= 6 &&
             l[1].is_number() && l[2].is_number() && l[3].is_string() &&

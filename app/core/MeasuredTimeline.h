@@ -81,9 +81,9 @@ struct MeasuredTimeline {
     int64_t warp = 0;
     float start = 0, end = 0;
     std::string part;
-    /// It starts at a release stamped late (at its warp's next event): it
-    /// may have begun sooner.
-    bool lateStart = false;
+    /// A boundary of it is a release stamped late (at its warp's next
+    /// event): the release may have come sooner.
+    bool lateRelease = false;
   };
   int64_t chainCta = -1;
   std::vector<ChainLink> chain;

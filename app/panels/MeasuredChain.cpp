@@ -149,9 +149,9 @@ std::string criticalChainAt(const MeasuredTimeline &t, int64_t cta,
        it != t.chain.end() && it->start <= at; ++it)
     if (it->cta == cta && it->warp == warp)
       return std::string("on the critical chain: ") + lookOf(it->part).words +
-             (it->lateStart ? "\n(from a release stamped at its warp's next "
-                              "event: it may have begun sooner)"
-                            : "");
+             (it->lateRelease ? "\n(bounded by a release stamped at its "
+                                "warp's next event: it may have come sooner)"
+                              : "");
   return "";
 }
 

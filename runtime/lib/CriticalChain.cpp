@@ -10,8 +10,9 @@
 // runs on through it, which is what happened. A signal is matched by
 // kind, stage and pipeline, and is the latest one recorded before the
 // wait's end; a release stamped late (at its warp's next event, Trace.h)
-// counts as before the wait's end when its lower bound is, and its
-// stretch starts at its stamp or the wait's end, whichever came first.
+// counts as before the wait's end when its lower bound is, and is placed
+// at its stamp or the wait's end, whichever came first: its stretch or,
+// where that has no length, the work before it is flagged (lateRelease).
 // On an H200 (ping-pong at 2048^3, 6,784 blocking producer waits) 6,660
 // waits ended before the stamp of the release that ended them, each with
 // exactly one release straddling its end; the next round's lower bound
@@ -51,6 +52,7 @@ struct Signal {
   /// wait's end, whichever came first (it had happened by both).
   double ns = 0;
   bool late = false;
+  double earliest = 0; // its lower bound (its stamp unless late)
 };
 
 /// What completes a wait ending in `end`, and what its stretch is called.
@@ -115,17 +117,21 @@ public:
     size_t steps = 16;
     for (const WarpTrace *each : warps)
       steps += each->events.size();
+    // The walk came to `t` by a release stamped late whose own stretch was
+    // of no length: the work before it ends at that bound instead.
+    bool lateBound = false;
     while (steps-- > 0) {
       long j = i;
       while (j >= 0 && !isWaitEnd(w->events[size_t(j)].kind))
         --j;
       if (j < 0) {
-        add(w, w->events.front().ns, t, ChainPart::Work);
+        add(w, w->events.front().ns, t, ChainPart::Work, 0, lateBound);
         add(w, starts.at(w->cta), w->events.front().ns, ChainPart::Setup);
         break;
       }
       const TraceEvent &end = w->events[size_t(j)];
-      add(w, end.ns, t, ChainPart::Work);
+      add(w, end.ns, t, ChainPart::Work, 0, lateBound);
+      lateBound = false;
       bool paired = j > 0 && isWaitBegin(w->events[size_t(j - 1)].kind) &&
                     waitEndOf(w->events[size_t(j - 1)].kind) == end.kind;
       double begin = paired ? w->events[size_t(j - 1)].ns : end.ns;
@@ -139,7 +145,9 @@ public:
         i = paired ? j - 2 : j - 1;
         continue;
       }
-      add(signal->warp, signal->ns, end.ns, kind.part, end.stage, signal->late);
+      bool added = add(signal->warp, signal->ns, end.ns, kind.part, end.stage,
+                       signal->late);
+      lateBound = signal->late && !added;
       w = signal->warp;
       i = signal->index;
       t = signal->ns;
@@ -149,11 +157,14 @@ public:
   }
 
 private:
-  void add(const WarpTrace *w, double start, double end, ChainPart part,
-           int stage = 0, bool lateStart = false) {
-    if (end > start)
-      links.push_back(
-          {w->cta, w->warp, w->role, start, end, part, stage, lateStart});
+  /// Whether it was added: a stretch of no length is not.
+  bool add(const WarpTrace *w, double start, double end, ChainPart part,
+           int stage = 0, bool lateRelease = false) {
+    if (end <= start)
+      return false;
+    links.push_back(
+        {w->cta, w->warp, w->role, start, end, part, stage, lateRelease});
+    return true;
   }
 
   /// The latest event of `kind` at or before the wait's end among the
@@ -175,8 +186,12 @@ private:
              (e.stage != end.stage || e.pipeline != end.pipeline)))
           continue;
         double at = e.late ? std::min(e.ns, end.ns) : e.ns;
-        if (!best || at > best->ns)
-          best = Signal{w, i, at, e.late};
+        // Late releases of a cluster's CTAs may all be placed at the
+        // wait's end: the one with the latest lower bound came last.
+        bool later = !best || at > best->ns ||
+                     (at == best->ns && e.earliest() > best->earliest);
+        if (later)
+          best = Signal{w, i, at, e.late, e.earliest()};
         break;
       }
     }

@@ -128,14 +128,14 @@ std::string formatChain(const CriticalPath &path) {
   for (const auto &[cta, ns] : elsewhere)
     out +=
         format("; %.2f us on CTA %.0f of its cluster", ns / 1e3, double(cta));
-  // Releases stamped at their warp's next event (Trace.h): those links
-  // start at that stamp and may have begun sooner.
+  // Links bounded by a release stamped at its warp's next event (Trace.h):
+  // the release may have come sooner than the chain places it.
   double late = double(
       std::count_if(path.chain.begin(), path.chain.end(),
-                    [](const ChainLink &link) { return link.lateStart; }));
+                    [](const ChainLink &link) { return link.lateRelease; }));
   if (late > 0)
-    out += format("; %.0f from a release stamped at its warp's next event, "
-                  "which may have begun sooner",
+    out += format("; %.0f of them at a release stamped at its warp's next "
+                  "event, which may have come sooner",
                   late);
   return out + ")";
 }

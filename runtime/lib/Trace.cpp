@@ -349,7 +349,7 @@ Json otherData(const DecodedTrace &trace, double clockKHz,
     for (const ChainLink &link : path->chain) {
       Json entry = {link.warp, us(link.startNs), us(link.endNs),
                     chainPartKey(link.part), link.cta};
-      if (link.lateStart) // sixth, only where it holds
+      if (link.lateRelease) // sixth, only where it holds (Trace.h)
         entry.push_back(true);
       links.push_back(entry);
     }

@@ -152,7 +152,7 @@ TEST_CASE("Measured timeline: a chain through a cluster's other CTA",
   REQUIRE(t);
   REQUIRE(t->chain.size() == 1);
   CHECK(t->chain[0].cta == 4);
-  CHECK_FALSE(t->chain[0].lateStart);
+  CHECK_FALSE(t->chain[0].lateRelease);
   CHECK(t->chainCtaNames() == "CTA 4");
 
   // A sixth element: the link starts at a release stamped late.
@@ -163,7 +163,7 @@ TEST_CASE("Measured timeline: a chain through a cluster's other CTA",
   REQUIRE(t);
   REQUIRE(t->chain.size() == 1);
   CHECK(t->chain[0].part == "release");
-  CHECK(t->chain[0].lateStart);
+  CHECK(t->chain[0].lateRelease);
 
   // klx-run on the H100, clusters of 2 at 2048^3 (trimmed to CTAs 2 and
   // 3): CTA 2 ended the kernel; a stage it waited for was filled last by

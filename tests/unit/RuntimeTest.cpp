@@ -528,6 +528,9 @@ TEST_CASE("manifest: the instrumented build", "[runtime]") {
         "manifest.json: trace.format is 1: the bundle's trace buffer is laid "
         "out as an older klx wrote it; this klx-run reads formats 2 to 3 "
         "(export the bundle again)");
+  // Format 3 (releases stamped late) is read as well.
+  CHECK(parseManifest(
+      replaced(withTrace, R"("format": 2, )", R"("format": 3, )"), error));
   // One from a newer klx: its klx-run reads it.
   CHECK(manifestError(
             replaced(withTrace, R"("format": 2, )", R"("format": 4, )")) ==

@@ -329,6 +329,8 @@ TEST_CASE("trace: a release stamped late", "[runtime]") {
   REQUIRE(chain.size() == expected.size());
   CHECK(chain[3].startNs == 200);
   CHECK(chain[3].endNs == 500);
+  CHECK(chain[3].lateRelease); // the release may have come before 500
+  CHECK_FALSE(chain[2].lateRelease);
 
   // The wait ending at 700, after the stamp: the release's stretch runs
   // from the stamp, and says it starts late.
@@ -344,11 +346,40 @@ TEST_CASE("trace: a release stamped late", "[runtime]") {
   REQUIRE(chain.size() == expected.size());
   CHECK(chain[4].startNs == 600);
   CHECK(chain[4].endNs == 700);
-  CHECK(chain[4].lateStart);
-  CHECK_FALSE(chain[3].lateStart);
+  CHECK(chain[4].lateRelease);
+  CHECK_FALSE(chain[3].lateRelease);
+  // The trace's otherData says so (a sixth element), and the report.
+  CriticalPath path = analyzeCriticalPath(trace);
+  CHECK(chromeTraceJson(trace, 1e6, "gemm", "", "", &path)
+            .find("\"release\",0,true]") != std::string::npos);
+  CHECK(formatCriticalPath(path).find(
+            "8 links; 1 of them at a release stamped at its warp's next "
+            "event, which may have come sooner)") != std::string::npos);
+
+  // A release stamped late whose lower bound is the wait's end itself
+  // (the consumer's MMA stamped at 500) came after the wait: the release
+  // of the round before, at 100, ended it.
+  trace.warps[0].events = {{0, 100, TraceKind::ReleaseEmpty, 1},
+                           {0, 500, TraceKind::MmaIssue, 1}};
+  TraceEvent after{0, 900, TraceKind::ReleaseEmpty, 1};
+  after.late = true;
+  after.earliestNs = 500;
+  trace.warps[0].events.push_back(after);
+  trace.warps[0].events.push_back({0, 900, TraceKind::MmaIssue, 2});
+  trace.warps[1].events = {{0, 300, TraceKind::WaitEmptyBegin, 1},
+                           {0, 500, TraceKind::WaitEmptyEnd, 1},
+                           {0, 1000, TraceKind::CopyIssue, 1}};
+  chain = traceCriticalChain(trace, 0);
+  expected = {{0, ChainPart::Setup},
+              {0, ChainPart::Release},
+              {8, ChainPart::Work},
+              {8, ChainPart::Epilogue}};
+  CHECK(partsOf(chain) == expected);
+  REQUIRE(chain.size() == expected.size());
+  CHECK(chain[1].startNs == 100);
+  CHECK_FALSE(chain[1].lateRelease);
   CHECK(formatCriticalPath(analyzeCriticalPath(trace))
-            .find("8 links; 1 from a release stamped at its warp's next "
-                  "event, which may have begun sooner)") != std::string::npos);
+            .find("of them at a release") == std::string::npos);
 }
 
 TEST_CASE("trace: two pipelines' events", "[runtime]") {

@@ -129,7 +129,8 @@
 // PINGPONG: llvm.store
 // PINGPONG: %[[H:.*]] = llvm.load %[[HOLDS]] : !llvm.ptr -> i1
 // PINGPONG: %[[W:.*]] = llvm.load %[[HWORD]] : !llvm.ptr -> i64
-// PINGPONG: %[[LATE:.*]] = arith.cmpi ne
+// PINGPONG: %[[WLATE:.*]] = arith.andi %[[W]], %c128_i64
+// PINGPONG: %[[LATE:.*]] = arith.cmpi ne, %[[WLATE]]
 // PINGPONG: %[[SHIFTED:.*]] = arith.shli %[[MCLOCK]], %c32
 // PINGPONG: %[[STAMP:.*]] = arith.select %[[LATE]], %[[SHIFTED]], %c0
 // PINGPONG: %[[STAMPED:.*]] = arith.ori %[[W]], %[[STAMP]]

@@ -13,6 +13,7 @@
 // RUN: klx export %samples/nvidia/gemm_pingpong.mlir --trace -o %t/traced | FileCheck %s --check-prefix=TRACED
 // RUN: test -s %t/traced/kernel.trace.cubin
 // RUN: FileCheck %s --check-prefix=TRACEPTX < %t/traced/kernel.trace.ptx
+// RUN: FileCheck %s --check-prefix=MMAEND < %t/traced/kernel.trace.ptx
 // A chosen set of CTAs; a wrong one is refused before compiling.
 // RUN: klx export %samples/nvidia/gemm_pingpong.mlir --trace --trace-ctas=0,5,131 -o %t/some
 // RUN: FileCheck %s --check-prefix=SOMECTAS < %t/some/manifest.json
@@ -115,6 +116,14 @@
 // TRACEPTX: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 135;
 // TRACEPTX-NOT: %clock64
 // TRACEPTX: mbarrier.arrive.shared.b64
+// From the MMA's end on, the block before the branch to that word reads
+// no clock either (each consumer's loop has one).
+// MMAEND: wgmma.wait_group.sync.aligned 0;
+// MMAEND-NOT: %clock64
+// MMAEND: bra.uni
+// MMAEND: wgmma.wait_group.sync.aligned 0;
+// MMAEND-NOT: %clock64
+// MMAEND: bra.uni
 // SOMECTAS: "cta_list": [
 // SOMECTAS-NEXT: 0,
 // SOMECTAS-NEXT: 5,

@@ -40,8 +40,9 @@
 // arrive that wakes the producer. On an H200, beside the build before in
 // one run (bench/gpu/trace-ab.sh), two producers went from +12.6% to +8.9%
 // at 2048^3 (5 processes) and from +13.6% to +9.2% at 8192^3 (2); the
-// other bundles moved within the noise. Ping-pong's held releases,
-// stamped after the arrive instead, cost more (+10.7% -> +11.2%).
+// other bundles moved within the noise. Ping-pong's held releases with a
+// clock read of their own right after the arrive, instead of before it,
+// cost more (+10.7% -> +11.2%).
 // A blocking consumer wait's end stamped by the MMA
 // after it (no clock read of its own) helped two stages (+11.4% ->
 // +10.2%) and cost two producers (+8.5% -> +13.5%): not kept

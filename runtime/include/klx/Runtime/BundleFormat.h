@@ -118,9 +118,10 @@ inline constexpr char kWarpRoles[] = "warp_roles";
 /// | kind (the pipeline's bits were the stage's before 2026-11-27, always 0
 /// there: stages are few). The
 /// count word stays 0 until an event finds the region full; then it holds
-/// how many the warp had recorded. A trace section without `format` equal
-/// to this or kOldestTraceFormat is an older layout klx-run cannot read.
-/// Format 3 adds kTraceStampedLate; a format 2 buffer never sets it.
+/// how many the warp had recorded. A trace section whose `format` is not
+/// from kOldestTraceFormat to this is a layout klx-run cannot read (an
+/// older klx's or a newer one's). Format 3 adds kTraceStampedLate; a
+/// format 2 buffer never sets it.
 inline constexpr int kTraceFormat = 3;
 inline constexpr int kOldestTraceFormat = 2;
 /// Set in an event word's kind byte: its clock is the one the warp's next

@@ -59,11 +59,12 @@ struct ChainLink {
   double startNs = 0, endNs = 0;
   ChainPart part = ChainPart::Work;
   int stage = 0; // the stage loaded or released
-  /// It starts at a release stamped late (TraceEvent::late): at the warp's
-  /// next event, or the wait's end where that came later. The release came
-  /// after the warp's event before, so the stretch may have begun sooner
-  /// and the warp's work before it ended sooner.
-  bool lateStart = false;
+  /// A boundary of it is a release stamped late (TraceEvent::late), which
+  /// happened after its warp's event before and by its stamp: a release's
+  /// stretch starts at the stamp and may have begun sooner; where the
+  /// stamp came after the wait's end (the stretch of no length), the work
+  /// before the release runs to the wait's end and may have ended sooner.
+  bool lateRelease = false;
   double ns() const { return endNs - startNs; }
 };
 

@@ -126,8 +126,10 @@ TraceSummary summarizeTrace(const std::vector<WarpTrace> &warps);
 
 /// Chrome trace JSON, times in microseconds since the first CTA started;
 /// `clockKHz` is stated in otherData (the window turns times into cycles).
-/// `path`'s lines and its chain (as [warp, start us, end us, part] in
-/// "critical_chain") go into otherData for a reader of the file to show,
+/// `path`'s lines and its chain (as [warp, start us, end us, part, cta]
+/// in "critical_chain", and a sixth element true where the link is
+/// ChainLink::lateRelease) go into otherData for a reader of the file to
+/// show,
 /// and `bundle`'s source file, -D values and its text's digest ("source",
 /// "defines", "source_digest" where the bundle says one): which build of
 /// which kernel was recorded, for the window to tell whether the kernel
