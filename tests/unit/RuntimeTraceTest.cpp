@@ -36,6 +36,15 @@ std::vector<int64_t> ctaHeader(int64_t startNs, int64_t startClock,
   return {startNs, startClock, endNs, endClock, sm, cta + 1};
 }
 
+/// Each link of a chain as its warp and what it was, in order.
+std::vector<std::pair<int, ChainPart>>
+partsOf(const std::vector<ChainLink> &chain) {
+  std::vector<std::pair<int, ChainPart>> parts;
+  for (const ChainLink &link : chain)
+    parts.push_back({link.warp, link.part});
+  return parts;
+}
+
 } // namespace
 
 TEST_CASE("trace: decoding a buffer and writing Chrome trace JSON",
@@ -237,14 +246,11 @@ TEST_CASE("trace: the critical chain follows turns, releases and loads",
                      {0, 1500, TraceKind::CopyIssue, 1}};
   trace.warps = {c0, c1, producer};
   std::vector<ChainLink> chain = traceCriticalChain(trace, 0);
-  std::vector<std::pair<int, ChainPart>> parts;
-  for (const ChainLink &link : chain)
-    parts.push_back({link.warp, link.part});
   std::vector<std::pair<int, ChainPart>> expected = {
       {4, ChainPart::Setup}, {4, ChainPart::Release}, {8, ChainPart::Work},
       {8, ChainPart::Load},  {0, ChainPart::Work},    {0, ChainPart::Turn},
       {4, ChainPart::Work},  {4, ChainPart::Epilogue}};
-  CHECK(parts == expected);
+  CHECK(partsOf(chain) == expected);
   REQUIRE(chain.size() == expected.size());
   CHECK(chain[1].startNs == 900); // the release ...
   CHECK(chain[1].endNs == 1100);  // ... to the producer's wait's end
@@ -311,12 +317,7 @@ TEST_CASE("trace: a release stamped late", "[runtime]") {
                      {0, 500, TraceKind::WaitEmptyEnd, 1},
                      {0, 550, TraceKind::CopyIssue, 1}};
   trace.warps = {consumer, producer};
-  auto partsOf = [](const std::vector<ChainLink> &chain) {
-    std::vector<std::pair<int, ChainPart>> parts;
-    for (const ChainLink &link : chain)
-      parts.push_back({link.warp, link.part});
-    return parts;
-  };
+
   // The release had happened by the wait's end: a stretch of no length,
   // and the consumer's work runs to 500. (Its own first wait's copy is
   // not in the trace.)
@@ -423,15 +424,12 @@ TEST_CASE("trace: two pipelines' events", "[runtime]") {
               {0, 1500, TraceKind::CopyIssue, 0, 1}};
   trace.warps = {consumer, a, b};
   std::vector<ChainLink> chain = traceCriticalChain(trace, 0);
-  std::vector<std::pair<int, ChainPart>> parts;
-  for (const ChainLink &link : chain)
-    parts.push_back({link.warp, link.part});
   std::vector<std::pair<int, ChainPart>> expected = {{0, ChainPart::Setup},
                                                      {0, ChainPart::Release},
                                                      {9, ChainPart::Work},
                                                      {9, ChainPart::Load},
                                                      {0, ChainPart::Epilogue}};
-  CHECK(parts == expected);
+  CHECK(partsOf(chain) == expected);
 }
 
 TEST_CASE("trace: the chain tile by tile", "[runtime]") {
