@@ -51,8 +51,7 @@ struct Signal {
   /// When it happened: its stamp; for one stamped late, its stamp or the
   /// wait's end, whichever came first (it had happened by both).
   double ns = 0;
-  bool late = false;
-  double earliest = 0; // its lower bound (its stamp unless late)
+  const TraceEvent &event() const { return warp->events[size_t(index)]; }
 };
 
 /// What completes a wait ending in `end`, and what its stretch is called.
@@ -146,8 +145,8 @@ public:
         continue;
       }
       bool added = add(signal->warp, signal->ns, end.ns, kind.part, end.stage,
-                       signal->late);
-      lateBound = signal->late && !added;
+                       signal->event().late);
+      lateBound = signal->event().late && !added;
       w = signal->warp;
       i = signal->index;
       t = signal->ns;
@@ -188,10 +187,11 @@ private:
         double at = e.late ? std::min(e.ns, end.ns) : e.ns;
         // Late releases of a cluster's CTAs may all be placed at the
         // wait's end: the one with the latest lower bound came last.
-        bool later = !best || at > best->ns ||
-                     (at == best->ns && e.earliest() > best->earliest);
+        bool later =
+            !best || at > best->ns ||
+            (at == best->ns && e.earliest() > best->event().earliest());
         if (later)
-          best = Signal{w, i, at, e.late, e.earliest()};
+          best = Signal{w, i, at};
         break;
       }
     }
