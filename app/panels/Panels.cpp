@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -108,6 +110,21 @@ PaneRect layoutRect(const char *name, const Placement &p,
           ImVec2(p.width * frame.workSize.x, p.height * frame.workSize.y)};
 }
 
+/// Ends a drag of the current window by its title, if one is under way.
+/// A window placed by klx while the button that started the drag is still
+/// held (the second press of the double click that enlarges or puts back a
+/// pane) would otherwise follow the drag on the next frame, to where the
+/// press found it: a pane put back went over the top-left corner.
+void stopMovingCurrentWindow() {
+  ImGuiContext &g = *ImGui::GetCurrentContext();
+  ImGuiWindow *window = ImGui::GetCurrentWindow();
+  if (!g.MovingWindow || g.MovingWindow->RootWindow != window)
+    return;
+  if (g.ActiveId == window->MoveId)
+    ImGui::ClearActiveID();
+  g.MovingWindow = nullptr;
+}
+
 /// Begins the window `name` where the layout puts it; nullopt (and no
 /// window to end) where the layout hides it, else what ImGui::Begin said.
 std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
@@ -132,6 +149,8 @@ std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
   // Opaque: the Compare window lies over the panes it compares.
   ImGui::SetNextWindowBgAlpha(1.0f);
   bool open = ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoCollapse | flags);
+  if (forced)
+    stopMovingCurrentWindow();
   ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   if (!place && shownLastFrame && moved(last->second, pos, size) &&
       !arranger.userArranged)

@@ -518,19 +518,32 @@ TEST_CASE("GUI: a pane enlarged by a double click on its title, and put back",
       "sleep 0.3; xdotool mouseup 1; sleep 0.5\n",
       ir.x0 + 120, ir.y0 + titleDy, ir.x0 + 150, ir.y0 + titleDy + 30,
       ir.x0 + 180, ir.y0 + titleDy + 60);
+  auto requireEveryPaneBack = [&](const Image &back) {
+    CHECK(paneNames(back) == paneNames(layout));
+    for (const auto &[name, r] : layout.panes) {
+      INFO("pane " << name);
+      REQUIRE(back.panes.count(name));
+      Rect now = back.panes.at(name);
+      int moved = name == kIR ? 60 : 0;
+      CHECK(now.x0 == r.x0 + moved);
+      CHECK(now.y0 == r.y0 + moved);
+      CHECK(now.x1 - now.x0 == r.x1 - r.x0);
+      CHECK(now.y1 - now.y0 == r.y1 - r.y0);
+    }
+  };
   Image back = typedIntoWindow(freshDir(), "enlarge-back.png",
                                drag + onGuide + backFromGuide, trace);
-  CHECK(paneNames(back) == paneNames(layout));
-  for (const auto &[name, r] : layout.panes) {
-    INFO("pane " << name);
-    REQUIRE(back.panes.count(name));
-    Rect now = back.panes.at(name);
-    int moved = name == kIR ? 60 : 0;
-    CHECK(now.x0 == r.x0 + moved);
-    CHECK(now.y0 == r.y0 + moved);
-    CHECK(now.x1 - now.x0 == r.x1 - r.x0);
-    CHECK(now.y1 - now.y0 == r.y1 - r.y0);
-  }
+  requireEveryPaneBack(back);
+  // The second press held while the pane is put back, as a slow hand
+  // holds it: the press had begun a drag of the enlarged pane by its
+  // title, and the pane put back followed it to the top-left corner.
+  std::string backHeld = llvm::formatv(
+      "xdotool mousemove {0} {1}; sleep 0.3; xdotool mousedown 1; "
+      "sleep 0.06; xdotool mouseup 1; sleep 0.06; xdotool mousedown 1; "
+      "sleep 0.8; xdotool mouseup 1; sleep 0.8\n",
+      guideX, enlargedTitleY);
+  requireEveryPaneBack(typedIntoWindow(freshDir(), "enlarge-back-held.png",
+                                       drag + onGuide + backHeld, trace));
 
   // Zoomed in while enlarged: the bars grow, the layout is placed anew,
   // and the Guide pane goes back to where the layout puts it now.
