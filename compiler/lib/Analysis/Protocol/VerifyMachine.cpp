@@ -273,8 +273,8 @@ int Machine::localMove(const State &s) const {
 
 // [SECTION] Moves -------------------------------------------------------------
 
-void Machine::event(Recorder *rec, int role, Event e, const std::string &what,
-                    bool landing) {
+void Machine::event(Recorder *rec, int role, Event e,
+                    llvm::function_ref<std::string()> what, bool landing) {
   if (!rec)
     return;
   // One unit per move: a box most of its width wide (ticks for arrivals
@@ -283,7 +283,7 @@ void Machine::event(Recorder *rec, int role, Event e, const std::string &what,
   bool box = e.kind == Event::Kind::Wait || e.kind == Event::Kind::Work;
   e.end = box ? e.start + 0.8 : e.start;
   rec->trace.lanes[role].push_back(e);
-  rec->steps.push_back({role, landing, what, e.line, e.step});
+  rec->steps.push_back({role, landing, what(), e.line, e.step});
 }
 
 std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
@@ -300,16 +300,20 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
       s.know(roles + copy.slot) = knowledge.withBit(
           s.know(roles + copy.slot), writeBit(copy.buffer), true);
     int g = slotGroup[copy.slot];
-    event(rec, copy.role,
-          {Event::Kind::CopyDone, 0, 0, g, copy.slot - slotBase[g], copy.phase,
-           -1, "bytes in", 0},
-          llvm::formatv("{0} bytes land on {1}{2}", copy.bytes,
-                        slotName(copy.slot),
-                        copy.buffer >= 0
-                            ? " (into " + model.buffers[copy.buffer].name + ")"
-                            : std::string())
-              .str(),
-          /*landing=*/true);
+    event(
+        rec, copy.role,
+        {Event::Kind::CopyDone, 0, 0, g, copy.slot - slotBase[g], copy.phase,
+         -1, "bytes in", 0},
+        [&] {
+          return llvm::formatv("{0} bytes land on {1}{2}", copy.bytes,
+                               slotName(copy.slot),
+                               copy.buffer >= 0
+                                   ? " (into " +
+                                         model.buffers[copy.buffer].name + ")"
+                                   : std::string())
+              .str();
+        },
+        /*landing=*/true);
     return maybeComplete(s, copy.slot, rec, copy.role);
   }
   int r = move;
@@ -329,13 +333,16 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
     event(
         rec, r,
         {Event::Kind::Wait, 0, 0, g, local, p.phase, shown, op.label, op.line},
-        llvm::formatv("{0} (parity {1}) passes: {2} phase{3} completed",
-                      op.label.find('[') == std::string::npos
-                          ? op.label + "[" + std::to_string(local) + "]"
-                          : op.label,
-                      (p.phase & 1) ^ (op.previousPhase ? 1 : 0),
-                      s.completed(p.slot), s.completed(p.slot) == 1 ? "" : "s")
-            .str());
+        [&] {
+          return llvm::formatv(
+                     "{0} (parity {1}) passes: {2} phase{3} completed",
+                     op.label.find('[') == std::string::npos
+                         ? op.label + "[" + std::to_string(local) + "]"
+                         : op.label,
+                     (p.phase & 1) ^ (op.previousPhase ? 1 : 0),
+                     s.completed(p.slot), s.completed(p.slot) == 1 ? "" : "s")
+              .str();
+        });
     advance();
     return std::nullopt;
   }
@@ -343,14 +350,16 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
   case OpKind::ArriveExpectTx:
   case OpKind::ExpectTx: {
     int arrivals = op.kind == OpKind::ExpectTx ? 0 : op.arrivals;
-    std::string what = llvm::formatv("{0}[{1}]", op.label, local).str();
-    if (op.label.find('[') != std::string::npos)
-      what = op.label;
+    auto what = [&] {
+      return op.label.find('[') != std::string::npos
+                 ? op.label
+                 : llvm::formatv("{0}[{1}]", op.label, local).str();
+    };
     if (arrivals > s.pending(p.slot)) {
       event(rec, r,
             {Event::Kind::Arrive, 0, 0, g, local, s.completed(p.slot), shown,
              op.label, op.line},
-            what + ": no pending arrival left");
+            [&] { return what() + ": no pending arrival left"; });
       return Failure{
           FailureKind::ArrivalOverflow,
           llvm::formatv("{0} arrives on {1} ({2} arrival{3}) when its phase "
@@ -369,8 +378,11 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
     event(rec, r,
           {Event::Kind::Arrive, 0, 0, g, local, s.completed(p.slot), shown,
            op.label, op.line},
-          what + (op.bytes ? llvm::formatv(" ({0} bytes)", op.bytes).str()
-                           : std::string()));
+          [&] {
+            return what() + (op.bytes
+                                 ? llvm::formatv(" ({0} bytes)", op.bytes).str()
+                                 : std::string());
+          });
     advance();
     return maybeComplete(s, p.slot, rec, r);
   }
@@ -379,12 +391,14 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
     event(
         rec, r,
         {Event::Kind::Copy, 0, 0, g, local, p.phase, shown, op.label, op.line},
-        llvm::formatv(
-            "{0}[{1}]: {2} bytes{3}", op.label, local, op.bytes,
-            op.bufferAt(op.buffer, p.step) >= 0
-                ? " into " + model.buffers[op.bufferAt(op.buffer, p.step)].name
-                : std::string())
-            .str());
+        [&] {
+          int buffer = op.bufferAt(op.buffer, p.step);
+          return llvm::formatv(
+                     "{0}[{1}]: {2} bytes{3}", op.label, local, op.bytes,
+                     buffer >= 0 ? " into " + model.buffers[buffer].name
+                                 : std::string())
+              .str();
+        });
     break;
   case OpKind::Compute:
   case OpKind::Read:
@@ -392,13 +406,13 @@ std::optional<Failure> Machine::apply(State &s, int move, Recorder *rec) {
     event(rec, r,
           {Event::Kind::Work, 0, rec ? rec->now + 0.8 : 0, -1, -1, -1, shown,
            op.label, op.line},
-          op.label);
+          [&] { return op.label; });
     break;
   case OpKind::MmaWait:
     retireGroups(s, r, op.asyncGroups);
     event(rec, r,
           {Event::Kind::Work, 0, 0, -1, -1, -1, shown, op.label, op.line},
-          op.label);
+          [&] { return op.label; });
     break;
   }
   if (failure)

@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -160,8 +161,11 @@ private:
   void retireGroups(State &s, int role, int64_t keep);
   std::optional<Failure> maybeComplete(State &s, int slot, Recorder *rec,
                                        int byRole);
-  void event(Recorder *rec, int role, Event e, const std::string &what,
-             bool landing = false);
+  /// Records a move on `role`'s lane when a schedule is being recorded
+  /// (`rec`); `what` says it in words, asked for only then: the search
+  /// makes millions of moves and records none.
+  void event(Recorder *rec, int role, Event e,
+             llvm::function_ref<std::string()> what, bool landing = false);
 
   const ProtocolModel &model;
   int roles = 0, slots = 0;
