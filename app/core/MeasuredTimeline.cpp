@@ -10,6 +10,7 @@
 #include "MeasuredTimeline.h"
 
 #include "klx/Runtime/BundleFormat.h"
+#include "klx/Runtime/JsonNesting.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Format.h"
@@ -328,6 +329,13 @@ klx::app::readMeasuredTimeline(std::string_view text, std::string &error) {
     }
     return true;
   };
+  if (std::optional<klx::rt::NestingError> deep =
+          klx::rt::findExcessJsonNesting(text)) {
+    error = "the trace is not one klx reads: line " +
+            std::to_string(deep->line) + ", column " +
+            std::to_string(deep->column) + ": " + deep->message;
+    return std::nullopt;
+  }
   Json root;
   try {
     root = Json::parse(text, callback);

@@ -2,6 +2,7 @@
 
 #include "SweepResults.h"
 
+#include "klx/Runtime/JsonNesting.h"
 #include "klx/Runtime/SweepFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -118,6 +119,12 @@ llvm::Error readRuns(const llvm::json::Object &root, SweepResults &results) {
 } // namespace
 
 llvm::Expected<SweepResults> klx::app::parseSweepResults(llvm::StringRef text) {
+  // LLVM's JSON parser descends recursively (JsonNesting.h).
+  if (std::optional<klx::rt::NestingError> deep =
+          klx::rt::findExcessJsonNesting(
+              std::string_view(text.data(), text.size())))
+    return llvm::createStringError(llvm::formatv("[{0}:{1}]: {2}", deep->line,
+                                                 deep->column, deep->message));
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   if (!parsed)
     return parsed.takeError();

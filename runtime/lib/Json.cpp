@@ -141,6 +141,12 @@ std::string reason(const std::string &what) {
 std::optional<Json> klx::rt::parseJson(std::string_view text,
                                        JsonError &error) {
   error = JsonError();
+  // Refused before nlohmann's parser builds a value it would destroy and
+  // print recursively.
+  if (std::optional<NestingError> deep = findExcessJsonNesting(text)) {
+    error = {deep->line, deep->column, deep->message};
+    return std::nullopt;
+  }
   try {
     return Json::parse(text, DuplicateKeyCheck());
   } catch (const Json::parse_error &e) {

@@ -316,6 +316,20 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
       readFile(std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir");
   while (big.size() < (50u << 20))
     big += "// " + std::string(1021, 'x') + "\n";
+  // A kernel whose regions nest `depth` deep: gpu.module, gpu.func and
+  // scf.if regions inside one another, as a generator writes them.
+  auto nested = [](int depth) {
+    std::string text = "gpu.module @deep {\n  gpu.func @deep(%p: "
+                       "memref<4xi32>, %c: i1) kernel {\n    %c0 = "
+                       "arith.constant 0 : index\n    %v = arith.constant 1 "
+                       ": i32\n";
+    for (int i = 2; i < depth; ++i)
+      text += "scf.if %c {\n";
+    text += "memref.store %v, %p[%c0] : memref<4xi32>\n";
+    for (int i = 2; i < depth; ++i)
+      text += "}\n";
+    return text + "    gpu.return\n  }\n}\n";
+  };
   struct Case {
     const char *name;
     std::string text;
@@ -330,7 +344,16 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
       {"type-error", readFile(std::string(KLX_SOURCE_DIR) +
                               "/tests/fixtures/bad/type-error.mlir")},
       {"50mb", big},
+      {"nested-5000", nested(5000)},
   };
+  // At the nesting limit the window compiles it through to PTX.
+  {
+    Image image =
+        screenshot("nested-1000.png",
+                   {write("nested-1000.mlir", nested(1000)), "--pass=ptx"});
+    requireBusy(image, kIR, "IR (the PTX step of a kernel nested 1000 deep)");
+    requireBusy(image, kAssembly, "Assembly (its PTX)");
+  }
   // Through the other entry points: a -D value of the wrong type (the
   // diagnostic under the editor) and a compare variant that does not open
   // (the status bar, in red).

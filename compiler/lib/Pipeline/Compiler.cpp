@@ -20,6 +20,7 @@
 #include "klx/InitAll.h"
 #include "klx/Pipeline/SnapshotRecorder.h"
 #include "klx/Runtime/BundleFormat.h"
+#include "klx/Support/SourceNesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -285,6 +286,16 @@ static mlir::OwningOpRef<mlir::ModuleOp> parseSource(RunState &state,
   parse.name = step::kParse.str();
   parse.anchor = "builtin.module";
   auto start = std::chrono::steady_clock::now();
+  // Refused before the parser descends into it (SourceNesting.h).
+  if (std::optional<ExcessNesting> deep = findExcessNesting(state.run.source)) {
+    mlir::emitError(
+        mlir::FileLineColLoc::get(&context, fileName, deep->line, deep->col),
+        deep->message());
+    parse.failed = true;
+    parse.diagnostics = state.takePending();
+    state.run.snapshots.push_back(std::move(parse));
+    return nullptr;
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(state.run.source, fileName),

@@ -12,6 +12,8 @@
 #ifndef KLX_RUNTIME_JSON_H
 #define KLX_RUNTIME_JSON_H
 
+#include "klx/Runtime/JsonNesting.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -37,8 +39,8 @@ struct JsonError {
   std::string message;
 };
 
-/// Parses a whole document; trailing text other than whitespace and a key
-/// given twice in one object are errors.
+/// Parses a whole document; trailing text other than whitespace, a key
+/// given twice in one object and nesting past kMaxJsonNesting are errors.
 std::optional<Json> parseJson(std::string_view text, JsonError &error);
 
 /// A file that must hold one JSON object (manifest.json, sweep.json): the
