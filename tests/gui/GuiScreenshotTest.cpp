@@ -108,12 +108,10 @@ TEST_CASE("GUI: a run on the GPU fills the Run pane", "[gui]") {
                                             llvm::sys::fs::all_exe |
                                             llvm::sys::fs::owner_write);
   Image before = screenshot("run-none.png", {});
-  setenv("KLX_RUN", runner.c_str(), 1);
-  Image after = screenshot("run-passed.png", {"--run=512x512x512"});
-  unsetenv("KLX_RUN");
-  setenv("KLX_RUN", runner.c_str(), 1);
-  Image traced = screenshot("run-timeline.png", {"--run-timeline=512x512x512"});
-  unsetenv("KLX_RUN");
+  std::vector<std::string> standIn = {"KLX_RUN=" + runner};
+  Image after = screenshot("run-passed.png", {"--run=512x512x512"}, standIn);
+  Image traced =
+      screenshot("run-timeline.png", {"--run-timeline=512x512x512"}, standIn);
   RegionStats none = measure(before, kRun), passed = measure(after, kRun);
   INFO("Run pane green pixels: " << none.green << " -> " << passed.green);
   CHECK(none.green < 200);
@@ -499,23 +497,19 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
        {std::pair{kernel, original}, {edit, marker + "\n" + original}}) {
     writeFile(path, text);
   }
-  std::string state = std::string(dir) + "/state";
-  // The environment as it is (sanitizer options, PATH), with a state
-  // folder and a home of the test's own.
-  std::vector<std::string> env = {"KLX_STATE_DIR=" + state,
-                                  "HOME=" + std::string(dir)};
-  for (char **entry = environ; *entry; ++entry) {
-    llvm::StringRef e(*entry);
-    if (!e.starts_with("KLX_STATE_DIR=") && !e.starts_with("HOME="))
-      env.push_back(e.str());
-  }
+  // Both windows in one environment of the test's own: the second finds
+  // what the first left in its state folder.
+  std::vector<std::string> env = windowEnvironment(std::string(dir));
+  std::string state = environmentFolder(std::string(dir), "klx-state");
   std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
   // The window, edited (as a paste), left running; its pid written out.
   std::string script = std::string("'") + KLX_BINARY + "' '" + kernel +
                        "' --paste='" + edit + "' & echo $! > '" + pidFile +
                        "'; wait";
-  std::vector<llvm::StringRef> args = {
-      *xvfbRun, "-a", "-s", "-screen 0 1600x900x24", "sh", "-c", script};
+  std::vector<std::string> options = xvfbRunOptions(kDefaultScreen);
+  std::vector<llvm::StringRef> args = {*xvfbRun};
+  args.insert(args.end(), options.begin(), options.end());
+  args.insert(args.end(), {"sh", "-c", script});
   std::string error;
   llvm::sys::ProcessInfo window =
       llvm::sys::ExecuteNoWait(*xvfbRun, args, envRefs, {}, 0, &error);
@@ -541,13 +535,9 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   std::string out = std::string(dir) + "/out.txt";
   std::optional<llvm::StringRef> redirects[] = {
       std::nullopt, llvm::StringRef(out), llvm::StringRef(out)};
-  std::vector<llvm::StringRef> again = {*xvfbRun,
-                                        "-a",
-                                        "-s",
-                                        "-screen 0 1600x900x24",
-                                        KLX_BINARY,
-                                        kernel,
-                                        "--exit-after-idle=1"};
+  std::vector<llvm::StringRef> again = {*xvfbRun};
+  again.insert(again.end(), options.begin(), options.end());
+  again.insert(again.end(), {KLX_BINARY, kernel, "--exit-after-idle=1"});
   int code = llvm::sys::ExecuteAndWait(*xvfbRun, again, envRefs, redirects, 120,
                                        0, &error);
   std::string said = readFile(out);

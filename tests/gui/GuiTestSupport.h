@@ -203,29 +203,98 @@ inline void readLayout(const std::string &png, Image &image) {
 
 inline Image loadScreenshot(const std::string &png);
 
-/// Runs klx under xvfb-run on a screen of `screen`'s size and loads the
-/// screenshot it wrote with the layout beside it.
-inline Image screenshotOn(ScreenSize screen, const std::string &name,
-                          std::vector<std::string> klxArgs) {
+/// Where windowEnvironment(dir) puts one of its folders ("config": the
+/// window's imgui.ini is in config/klx/; "klx-state": the autosave). Under
+/// a hidden folder, which a path typed into the window does not list.
+inline std::string environmentFolder(const std::string &dir,
+                                     const char *folder) {
+  return dir + "/.env/" + folder;
+}
+
+/// The environment each window of the tests starts in: an allowlist, not
+/// what the machine has. Where the tools are (PATH, CUDA_HOME,
+/// LD_LIBRARY_PATH) and the sanitizers' options where set, then
+/// `extra` (NAME=VALUE: what a test sets on purpose); a HOME and every
+/// folder klx keeps settings or state in (XDG_CONFIG_HOME: imgui.ini and
+/// the window's settings; KLX_STATE_DIR, XDG_STATE_HOME: the autosave),
+/// fresh under `dir`, so that nothing one window saved reaches another.
+/// xvfb-run adds DISPLAY and XAUTHORITY.
+inline std::vector<std::string>
+windowEnvironment(const std::string &dir,
+                  const std::vector<std::string> &extra = {}) {
+  std::vector<std::string> env = {"LANG=C.UTF-8"};
+  for (const char *name : {"PATH", "CUDA_HOME", "LD_LIBRARY_PATH",
+                           "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"})
+    if (const char *value = std::getenv(name))
+      env.push_back(std::string(name) + "=" + value);
+  const std::pair<const char *, const char *> folders[] = {
+      {"HOME", "home"},
+      {"XDG_CONFIG_HOME", "config"},
+      {"XDG_STATE_HOME", "state"},
+      {"XDG_DATA_HOME", "data"},
+      {"XDG_CACHE_HOME", "cache"},
+      {"XDG_RUNTIME_DIR", "runtime"},
+      {"KLX_STATE_DIR", "klx-state"}};
+  for (auto [name, folder] : folders) {
+    std::string path = environmentFolder(dir, folder);
+    REQUIRE_FALSE(llvm::sys::fs::create_directories(
+        path, true, llvm::sys::fs::perms::owner_all));
+    env.push_back(std::string(name) + "=" + path);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+/// xvfb-run's options for a server with a screen of `screen`'s size. ctest
+/// runs test programs side by side: each looks for a free X display from
+/// a number of its own, so that two servers seldom try the same one at
+/// once (where they do, xvfb-run -a tries the next).
+inline std::vector<std::string> xvfbRunOptions(ScreenSize screen) {
+  return {"-n", std::to_string(100 + (::getpid() % 100) * 8), "-a", "-s",
+          "-screen 0 " + std::to_string(screen.width) + "x" +
+              std::to_string(screen.height) + "x24"};
+}
+
+/// Runs `args` under xvfb-run on a screen of `screen`'s size, in
+/// windowEnvironment(dir, extraEnv); what it printed, and how it ended.
+inline ToolResult runInXvfb(const std::string &dir, ScreenSize screen,
+                            const std::vector<std::string> &args,
+                            const std::vector<std::string> &extraEnv = {}) {
   auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
   if (!xvfbRun)
     FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
-  std::string png = outputPath(name);
-  llvm::sys::fs::remove(png);
-  std::vector<std::string> args = {"-a",
-                                   "-s",
-                                   "-screen 0 " + std::to_string(screen.width) +
-                                       "x" + std::to_string(screen.height) +
-                                       "x24",
-                                   KLX_BINARY,
-                                   "--screenshot=" + png,
-                                   "--frames=3"};
-  args.insert(args.end(), klxArgs.begin(), klxArgs.end());
-  auto result = runTool(*xvfbRun, args, /*timeoutSeconds=*/300);
+  auto env = llvm::sys::findProgramByName("env");
+  REQUIRE(env);
+  std::vector<std::string> command = {"-i"};
+  for (std::string &var : windowEnvironment(dir, extraEnv))
+    command.push_back(std::move(var));
+  command.push_back(*xvfbRun);
+  for (std::string &arg : xvfbRunOptions(screen))
+    command.push_back(std::move(arg));
+  command.insert(command.end(), args.begin(), args.end());
+  auto result = runTool(*env, command, /*timeoutSeconds=*/300);
   if (!result)
     FAIL(llvm::toString(result.takeError()));
-  INFO(result->output);
-  REQUIRE(result->exitCode == 0);
+  return *result;
+}
+
+/// Runs klx under xvfb-run on a screen of `screen`'s size, from a fresh
+/// folder of its own with `extraEnv` (NAME=VALUE) in its environment, and
+/// loads the screenshot it wrote with the layout beside it.
+inline Image screenshotOn(ScreenSize screen, const std::string &name,
+                          std::vector<std::string> klxArgs,
+                          const std::vector<std::string> &extraEnv = {}) {
+  std::string png = outputPath(name);
+  llvm::sys::fs::remove(png);
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-shot", dir));
+  std::vector<std::string> args = {KLX_BINARY, "--screenshot=" + png,
+                                   "--frames=3"};
+  args.insert(args.end(), klxArgs.begin(), klxArgs.end());
+  ToolResult result = runInXvfb(std::string(dir), screen, args, extraEnv);
+  llvm::sys::fs::remove_directories(dir);
+  INFO(result.output);
+  REQUIRE(result.exitCode == 0);
   return loadScreenshot(png);
 }
 
@@ -244,8 +313,9 @@ inline Image loadScreenshot(const std::string &png) {
 }
 
 inline Image screenshot(const std::string &name,
-                        std::vector<std::string> klxArgs) {
-  return screenshotOn(kDefaultScreen, name, std::move(klxArgs));
+                        std::vector<std::string> klxArgs,
+                        const std::vector<std::string> &extraEnv = {}) {
+  return screenshotOn(kDefaultScreen, name, std::move(klxArgs), extraEnv);
 }
 
 inline void requireBusy(const Image &image, Rect region, const char *what) {
@@ -347,25 +417,20 @@ struct TempDir {
 };
 
 /// Runs `script` (which starts klx and drives it with xdotool) under
-/// xvfb-run on a 1600x900 screen, from `dir`; returns what it printed.
+/// xvfb-run on a 1600x900 screen, from `dir`, in windowEnvironment(dir);
+/// returns what it printed.
 inline std::string driveWindow(const std::string &dir,
                                const std::string &script) {
   std::string scriptPath = dir + "/drive.sh";
   writeFile(scriptPath, script);
-  auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
-  if (!xvfbRun)
-    FAIL("xvfb-run is not installed; scripts/setup.sh installs it");
-  auto result = runTool(
-      *xvfbRun, {"-a", "-s", "-screen 0 1600x900x24", "bash", scriptPath},
-      /*timeoutSeconds=*/300);
-  if (!result)
-    FAIL(llvm::toString(result.takeError()));
-  return result->output;
+  return runInXvfb(dir, kDefaultScreen, {"bash", scriptPath}).output;
 }
 
 /// Starts klx on the sample with `klxArgs`, runs `keys` (xdotool lines,
-/// from `dir`, HOME in it) once the window is ready and returns its
-/// screenshot, taken when they are done.
+/// from `dir`, its environment fresh in it) once the window is ready and
+/// returns its screenshot, taken when they are done: the window reads
+/// what they typed in the frames after the script says so
+/// (--screenshot-when), and waits for any work it started.
 inline Image typedIntoWindow(const std::string &dir, const std::string &name,
                              const std::string &keys,
                              const std::vector<std::string> &klxArgs = {}) {
@@ -378,13 +443,11 @@ inline Image typedIntoWindow(const std::string &dir, const std::string &name,
     args += " '" + arg + "'";
   std::string script =
       llvm::formatv(R"(set -u
-export HOME={0}/home
 "{1}" {2}/samples/nvidia/gemm_ws_persistent.mlir{5} --ready-file={0}/ready --screenshot={3} --screenshot-when={0}/look &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
 sleep 0.5
 {4}
-sleep 2
 touch {0}/look
 wait $pid
 )",

@@ -98,7 +98,6 @@ TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
   std::string script =
       llvm::formatv(
           R"(set -u
-export HOME={0}/home
 "{1}" "{2}" --pass=klx-to-nvgpu --ready-file={0}/ready &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
@@ -151,7 +150,6 @@ TEST_CASE("GUI: drag over rows of the IR diff and copy them", "[gui][copy]") {
   std::string script =
       llvm::formatv(
           R"(set -u
-export HOME={0}/home
 "{1}" compile "{2}" --stop-after=klx-to-nvgpu > {0}/after.mlir
 "{1}" "{2}" --layout=diff --pass=klx-to-nvgpu --ready-file={0}/ready &
 pid=$!
@@ -216,7 +214,6 @@ TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
   };
   std::string script =
       llvm::formatv(R"(set -u
-export HOME={0}/home
 "{1}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
@@ -271,7 +268,6 @@ TEST_CASE("GUI: the light theme, from the command line and by Alt+L",
   std::string png = outputPath("theme-alt-l.png");
   llvm::sys::fs::remove(png);
   std::string script = llvm::formatv(R"(set -u
-export HOME={0}/home
 "{1}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
@@ -291,11 +287,11 @@ xdotool mousemove 800 450 click 1; sleep 0.3
 xdotool keydown alt; sleep 0.15; xdotool keydown l; sleep 0.15
 xdotool keyup l; sleep 0.2; xdotool keyup alt
 for i in $(seq 50); do
-  grep -q theme=light {0}/home/.config/klx/imgui.ini 2>/dev/null && break
+  grep -q theme=light {0}/.env/config/klx/imgui.ini 2>/dev/null && break
   sleep 0.2
 done
 kill $pid; wait $pid
-grep theme= {0}/home/.config/klx/imgui.ini
+grep theme= {0}/.env/config/klx/imgui.ini
 )",
                                      std::string(dir), KLX_BINARY, png)
                            .str();
@@ -340,7 +336,7 @@ TEST_CASE("GUI: a sweep typed into the Sweep pane, compiled and ranked",
   llvm::sys::fs::remove(png);
   std::string script =
       llvm::formatv(R"(set -u
-export HOME={0}/home KLX_RUN={1}
+export KLX_RUN={1}
 "{2}" {3}/samples/nvidia/gemm_pingpong.mlir --show=Sweep --ready-file={0}/ready --screenshot={4} --screenshot-when={0}/look &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
@@ -442,7 +438,6 @@ TEST_CASE("GUI: the Save-as dialog completes a folder's name", "[gui][paths]") {
   std::string script =
       llvm::formatv(
           R"(set -u
-export HOME={0}/home
 "{1}" {2}/samples/nvidia/gemm_ws_persistent.mlir --pass=klx-to-nvgpu --ready-file={0}/ready &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
@@ -473,7 +468,8 @@ TEST_CASE("GUI: a pane enlarged by a double click on its title, and put back",
   // pane where the user had dragged it. Enlarged, zoomed in (the layout
   // placed anew) and put back: every pane where the layout puts it. A
   // click in the Source pane and Alt+0: the Source pane fills the window.
-  // Each window starts from a HOME of its own (nothing saved by another).
+  // Each window starts from folders of its own (nothing saved by
+  // another: windowEnvironment).
   requireTools({"xdotool", "xvfb-run"});
   TempDir temp("klx-enlarge-gui");
   int runs = 0;

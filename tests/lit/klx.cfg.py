@@ -18,7 +18,7 @@ config.suffixes = [".mlir"]
 config.test_source_root = config.klx_source_dir
 config.test_exec_root = os.path.join(config.klx_obj_root, "tests", "lit")
 config.excludes = [
-    "app", "bench", "build", "build-asan", "compiler", "docs", "runtime", "scripts",
+    "app", "bench", "build", "build-asan", "build-fuzz", "compiler", "docs", "runtime", "scripts",
     "shaders", "fixtures", "gui", "unit", "Inputs", "device-in", ".git",
     ".ci",
 ]
