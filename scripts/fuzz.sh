@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Fuzzes "source text -> parse -> the whole MLIR pipeline -> PTX/AMDGCN"
 # with libFuzzer for SECONDS (default 600), seeded with every sample and
-# the kept regressions. Needs the sanitizer build (scripts/sanitize.sh
-# build). Crashes are written to tests/fuzz/regressions/ (crash-*,
-# timeout-*, oom-*), which the unit tests replay once they are fixed.
+# the kept regressions. Builds klx under ASan + UBSan with coverage
+# instrumentation for the fuzzer (KLX_FUZZ) in build-fuzz/, a folder of
+# its own: the test suite's sanitizer build (build-asan/) is not slowed by
+# it. Crashes are written to tests/fuzz/regressions/ (crash-*, timeout-*,
+# oom-*), which the unit tests replay once they are fixed.
 #   scripts/fuzz.sh [SECONDS] [JOBS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${KLX_ASAN_BUILD_DIR:-$root/build-asan}
+build=${KLX_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-600}
 jobs=${2:-1}
 fuzzer=$build/bin/klx-fuzz-pipeline
-[[ -x $fuzzer ]] || bash "$root/scripts/sanitize.sh" build
+bash "$root/scripts/setup.sh" libclang-rt-22-dev
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DKLX_SANITIZE=ON -DKLX_FUZZ=ON -DKLX_BUILD_APP=OFF -DKLX_BUILD_TESTS=OFF
+fi
+cmake --build "$build" --target klx-fuzz-pipeline
 corpus=${KLX_FUZZ_CORPUS:-$build/fuzz-corpus}
 mkdir -p "$corpus"
 # Seeds: every sample; the AMD ones led by a line naming each AMD target;

@@ -340,6 +340,8 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
 /// Frames still to draw after the last event: ImGui settles hover and
 /// layout over a couple of frames.
 constexpr int kFramesAfterEvent = 3;
+/// How often a window with --screenshot draws while nothing happens.
+constexpr double kScriptedFrameSeconds = 1.0 / 60;
 
 /// How long an idle window may sleep (-1: until input): until the typing
 /// pause ends, the caret blinks, a compile's seconds tick, the script
@@ -417,8 +419,13 @@ int runWindow(int argc, char **argv) {
   while (!(*window)->shouldClose()) {
     double now = (*window)->now();
     bool event;
-    if (framesLeft > 0 || script.drawsEveryFrame()) {
+    if (framesLeft > 0) {
       event = (*window)->pollEvents();
+    } else if (script.drawsEveryFrame()) {
+      // A scripted window draws on while it waits for the compile, but at
+      // a display's pace: frames drawn back to back by a software
+      // renderer took the cores from the compile they wait for.
+      event = (*window)->waitEvents(kScriptedFrameSeconds);
     } else {
       // Idle: sleep until input, a finished compile, or the typing pause.
       bool redraw = false;

@@ -92,9 +92,16 @@ void ScriptedRun::beforeFrameEnd(const AppController &controller,
   }
   if (!drawsEveryFrame() || screenshotRequested)
     return;
-  if (!args.screenshotWhen.empty() &&
-      !llvm::sys::fs::exists(args.screenshotWhen))
-    return;
+  if (!args.screenshotWhen.empty()) {
+    if (!lookSeenAt && !llvm::sys::fs::exists(args.screenshotWhen))
+      return;
+    lookSeenAt = lookSeenAt ? lookSeenAt : drawn;
+    // What the script typed before it created the file is in the window's
+    // queue by now; the frames after this one read it and draw what it
+    // did (or start work, which the readiness above then waits for).
+    if (drawn < lookSeenAt + unsigned(args.frames))
+      return;
+  }
   window.requestScreenshot(args.screenshot);
   screenshotRequested = true;
   std::string layoutPath = args.screenshot;

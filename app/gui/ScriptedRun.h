@@ -71,6 +71,8 @@ private:
   bool pasted = false;
   unsigned drawn = 0, pastedAt = 0; // frames drawn; the frame of the paste
   int framesSinceReady = 0;
+  /// --screenshot-when: the frame its file was first seen (0: not yet).
+  unsigned lookSeenAt = 0;
   bool screenshotRequested = false;
   bool readyWritten = false;
   /// --exit-after-idle: when the idle time started, and frames since.
