@@ -41,7 +41,10 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/asan/lsan.supp:prin
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 cd "$build"
 status=0
-ctest --output-on-failure "$@" || status=$?
+# Two tests at a time: the GUI tests wait on their windows much of the
+# time, and lit and the unit tests fill the cores meanwhile (the tests'
+# COST properties start the longest first).
+ctest --output-on-failure --parallel 2 "$@" || status=$?
 # ctest hides the output of skipped tests; say why each was skipped.
 grep -h "^SKIPPED: " Testing/Temporary/LastTest.log 2>/dev/null || true
 exit $status
