@@ -248,11 +248,13 @@ windowEnvironment(const std::string &dir,
 /// xvfb-run's options for a server with a screen of `screen`'s size. ctest
 /// runs test programs side by side: each looks for a free X display from
 /// a number of its own, so that two servers seldom try the same one at
-/// once (where they do, xvfb-run -a tries the next).
+/// once (where they do, xvfb-run -a tries the next). -noreset: a script
+/// that starts a second window on the server must not find it resetting
+/// after the first one left.
 inline std::vector<std::string> xvfbRunOptions(ScreenSize screen) {
   return {"-n", std::to_string(100 + (::getpid() % 100) * 8), "-a", "-s",
           "-screen 0 " + std::to_string(screen.width) + "x" +
-              std::to_string(screen.height) + "x24"};
+              std::to_string(screen.height) + "x24 -noreset"};
 }
 
 /// Runs `args` under xvfb-run on a screen of `screen`'s size, in

@@ -38,6 +38,10 @@
 // RUN: FileCheck %s --check-prefix=IF5000 < %t/err
 // RUN: klx compile %t/if-5000.mlir --compare "a=1" "a=2" > %t/out 2>&1; test $? -eq 1
 // RUN: FileCheck %s --check-prefix=IF5000 < %t/out
+// RUN: klx sweep %t/if-5000.mlir -D stages=2,3 -o %t/sweep > %t/out 2>&1; test $? -eq 1
+// RUN: FileCheck %s --check-prefix=SWEEP < %t/out
+// SWEEP: /2] stages={{[23]}}: {{.*}}if-5000.mlir:1003:11: error: regions ({) nest deeper than 1000 levels
+// SWEEP: 2 variants, 0 compiled
 // Regions in the generic form, lists, parentheses and angle brackets: at
 // the limit each parses; one past it, refused where it went past.
 // RUN: %python %S/../Inputs/nest.py generic 1000 > %t/generic-1000.mlir
