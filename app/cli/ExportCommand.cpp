@@ -7,8 +7,8 @@
 
 #include "CommandLine.h"
 
-#include "klx/Pipeline/Sweep.h"
-#include "klx/Target/Bundle.h"
+#include "klx/Export/Bundle.h"
+#include "klx/Export/Sweep.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -16,10 +16,10 @@
 
 #include "CommandLine.h"
 
-#include "klx/Pipeline/Sweep.h"
+#include "klx/Export/Bundle.h"
+#include "klx/Export/Sweep.h"
 #include "klx/Runtime/SweepFormat.h"
 #include "klx/Support/ExternalTool.h"
-#include "klx/Target/Bundle.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -3,7 +3,7 @@
 #include "Artifacts.h"
 
 #include "klx/Analysis/Protocol/TimelineFormat.h"
-#include "klx/Target/Bundle.h"
+#include "klx/Export/Bundle.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -12,8 +12,8 @@
 
 #include "MeasuredTimeline.h"
 
+#include "klx/Export/Bundle.h"
 #include "klx/Pipeline/Compiler.h"
-#include "klx/Target/Bundle.h"
 
 #include <condition_variable>
 #include <deque>

@@ -2,7 +2,7 @@
 
 #include "Lesson.h"
 
-#include "klx/Pipeline/Stages.h"
+#include "klx/Support/Stages.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -13,7 +13,7 @@
 #ifndef KLX_APP_CORE_SWEEPRESULTS_H
 #define KLX_APP_CORE_SWEEPRESULTS_H
 
-#include "klx/Pipeline/Sweep.h"
+#include "klx/Export/Sweep.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

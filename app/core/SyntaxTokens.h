@@ -9,7 +9,7 @@
 #ifndef KLX_APP_CORE_SYNTAXTOKENS_H
 #define KLX_APP_CORE_SYNTAXTOKENS_H
 
-#include "klx/Pipeline/Stages.h"
+#include "klx/Support/Stages.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

@@ -5,7 +5,7 @@
 #include "RoleView.h"
 
 #include "klx/Analysis/Protocol/VerifyFormat.h"
-#include "klx/Target/Bundle.h"
+#include "klx/Export/Bundle.h"
 
 #include <algorithm>
 #include <atomic>

@@ -13,7 +13,7 @@
 
 #include "widgets/Palette.h"
 
-#include "klx/Target/Bundle.h"
+#include "klx/Export/Bundle.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -9,7 +9,7 @@
 #include "TestSupport.h"
 
 #include "core/CompileWorker.h"
-#include "klx/Target/Bundle.h"
+#include "klx/Export/Bundle.h"
 
 #include <atomic>
 #include <chrono>

@@ -9,11 +9,11 @@
 
 #include "TestSupport.h"
 
+#include "klx/Export/Bundle.h"
 #include "klx/Pipeline/Compiler.h"
 #include "klx/Runtime/Launch.h"
 #include "klx/Runtime/Manifest.h"
 #include "klx/Runtime/Runner.h"
-#include "klx/Target/Bundle.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -10,8 +10,8 @@
 #include "TestSupport.h"
 
 #include "core/StepsView.h"
+#include "klx/Export/Bundle.h"
 #include "klx/Pipeline/Compiler.h"
-#include "klx/Target/Bundle.h"
 
 #include "klx/Runtime/HostMath.h"
 #include "klx/Runtime/Launch.h"

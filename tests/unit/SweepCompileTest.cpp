@@ -12,7 +12,7 @@
 #include "core/SweepResults.h"
 #include "core/SweepWorker.h"
 
-#include "klx/Pipeline/Sweep.h"
+#include "klx/Export/Sweep.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"

@@ -1,28 +1,17 @@
-//===- InitAll.h - The one registration point for klx ----------*- C++ -*-===//
+//===- InitAll.h - The one registration point for klx's tools ---*- C++ -*-===//
 //
-// klx, klx-opt, the app and the tests all register dialects, passes and
-// translations through these two functions, so they accept the same IR.
+// klx, klx-opt, the app and the tests include this header and link
+// KlxInitAll, the top of the compiler's layers (docs/architecture.md): the
+// dialects, passes and translations they register are the ones a compile
+// registers (klx/Pipeline/Registration.h), so they accept the same IR; and
+// the LLVM backends they generate code with (klx/Target/LLVMTargets.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KLX_INITALL_H
 #define KLX_INITALL_H
 
-#include "mlir/IR/DialectRegistry.h"
-
-namespace klx {
-
-/// Upstream dialects, their extensions and interface models, the
-/// translations to LLVM IR, and klx's own dialects.
-void registerAllDialects(mlir::DialectRegistry &registry);
-
-/// Upstream passes and klx's passes; safe to call more than once.
-void registerAllPasses();
-
-/// Initialises the NVPTX and AMDGPU backends of LLVM; safe to call more than
-/// once.
-void initializeLLVMTargets();
-
-} // namespace klx
+#include "klx/Pipeline/Registration.h"
+#include "klx/Target/LLVMTargets.h"
 
 #endif // KLX_INITALL_H

@@ -17,7 +17,7 @@
 #include "TargetChoice.h"
 #include "TransformSteps.h"
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
-#include "klx/InitAll.h"
+#include "klx/Pipeline/Registration.h"
 #include "klx/Pipeline/SnapshotRecorder.h"
 #include "klx/Runtime/BundleFormat.h"
 #include "klx/Support/SourceNesting.h"

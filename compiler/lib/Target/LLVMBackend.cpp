@@ -2,7 +2,7 @@
 
 #include "klx/Target/LLVMBackend.h"
 
-#include "klx/InitAll.h"
+#include "klx/Target/LLVMTargets.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Target/LLVMIR/Export.h"

@@ -10,7 +10,7 @@
 #ifndef KLX_PIPELINE_LOWERINGPIPELINES_H
 #define KLX_PIPELINE_LOWERINGPIPELINES_H
 
-#include "klx/Pipeline/Stages.h"
+#include "klx/Support/Stages.h"
 
 #include "mlir/Pass/PassManager.h"
 

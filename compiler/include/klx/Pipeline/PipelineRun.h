@@ -8,15 +8,15 @@
 #ifndef KLX_PIPELINE_PIPELINERUN_H
 #define KLX_PIPELINE_PIPELINERUN_H
 
+#include "klx/Analysis/KernelLaunch.h"
 #include "klx/Analysis/Protocol/BarrierModel.h"
 #include "klx/Analysis/RoleTree/RoleTree.h"
 #include "klx/Analysis/Steps/Steps.h"
 #include "klx/Pipeline/LoweringPipelines.h"
-#include "klx/Pipeline/Stages.h"
 #include "klx/Support/Diagnostics.h"
+#include "klx/Support/Stages.h"
 #include "klx/Target/AmdgcnMetadata.h"
 #include "klx/Target/InstructionClasses.h"
-#include "klx/Target/KernelLaunch.h"
 #include "klx/Target/PtxasReport.h"
 
 #include <map>

@@ -10,7 +10,7 @@
 #ifndef KLX_TARGET_INSTRUCTIONCLASSES_H
 #define KLX_TARGET_INSTRUCTIONCLASSES_H
 
-#include "klx/Pipeline/Stages.h"
+#include "klx/Support/Stages.h"
 
 #include <string>
 #include <vector>

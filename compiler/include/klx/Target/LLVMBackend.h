@@ -3,7 +3,7 @@
 #ifndef KLX_TARGET_LLVMBACKEND_H
 #define KLX_TARGET_LLVMBACKEND_H
 
-#include "klx/Pipeline/Stages.h"
+#include "klx/Support/Stages.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"

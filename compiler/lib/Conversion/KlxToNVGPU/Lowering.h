@@ -7,9 +7,9 @@
 #ifndef KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H
 #define KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H
 
+#include "klx/Analysis/KernelLaunch.h"
 #include "klx/Conversion/KlxToNVGPU.h"
 #include "klx/Dialect/Klx/IR/KlxOps.h"
-#include "klx/Target/KernelLaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

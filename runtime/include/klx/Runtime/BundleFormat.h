@@ -4,7 +4,7 @@
 // and member names, the problem size and what sizes a kernel can take,
 // and the kinds of events an instrumented kernel records. The runtime owns
 // it (it builds alone, with no LLVM) and the compiler includes it, so
-// klx export (klx/Target/Bundle.h) and klx-run (klx/Runtime/Manifest.h)
+// klx export (klx/Export/Bundle.h) and klx-run (klx/Runtime/Manifest.h)
 // cannot drift apart. std-only; docs/bundle.md describes the format.
 //
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,7 @@
 //
 // The one place the sweep's file format is spelt: its version and member
 // names. The runtime owns it (it builds alone, with no LLVM) and the
-// compiler includes it, so the writer (klx/Pipeline/Sweep.h) and the
+// compiler includes it, so the writer (klx/Export/Sweep.h) and the
 // reader (klx/Runtime/Sweep.h) cannot drift apart. std-only.
 //
 //===----------------------------------------------------------------------===//

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_PIPELINE_STAGES_H
-#define KLX_PIPELINE_STAGES_H
+#ifndef KLX_SUPPORT_STAGES_H
+#define KLX_SUPPORT_STAGES_H
 
 #include "klx/Support/Target.h"
 
@@ -49,4 +49,4 @@ llvm::ArrayRef<llvm::StringLiteral> backendSteps(Target target);
 
 } // namespace klx
 
-#endif // KLX_PIPELINE_STAGES_H
+#endif // KLX_SUPPORT_STAGES_H

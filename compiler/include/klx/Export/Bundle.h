@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_TARGET_BUNDLE_H
-#define KLX_TARGET_BUNDLE_H
+#ifndef KLX_EXPORT_BUNDLE_H
+#define KLX_EXPORT_BUNDLE_H
 
+#include "klx/Analysis/KernelLaunch.h"
 #include "klx/Runtime/BundleFormat.h"
-#include "klx/Target/KernelLaunch.h"
 #include "klx/Target/PtxasReport.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -104,4 +104,4 @@ llvm::Error writeBundle(llvm::StringRef dir, const BundleContents &bundle);
 
 } // namespace klx
 
-#endif // KLX_TARGET_BUNDLE_H
+#endif // KLX_EXPORT_BUNDLE_H

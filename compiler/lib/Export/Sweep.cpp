@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "klx/Pipeline/Sweep.h"
+#include "klx/Export/Sweep.h"
 
 #include "klx/Analysis/Protocol/BarrierSim.h"
 #include "klx/Analysis/Protocol/TimelineFormat.h"

@@ -1,6 +1,6 @@
 //===- Stages.cpp - What each step of the pipeline produces ---------------===//
 
-#include "klx/Pipeline/Stages.h"
+#include "klx/Support/Stages.h"
 
 using namespace klx;
 

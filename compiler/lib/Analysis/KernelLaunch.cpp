@@ -1,6 +1,6 @@
 //===- KernelLaunch.cpp - Launch facts from the lowered module ------------===//
 
-#include "klx/Target/KernelLaunch.h"
+#include "klx/Analysis/KernelLaunch.h"
 
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "klx/Pipeline/Sweep.h"
+#include "klx/Export/Sweep.h"
 
-#include "klx/Target/Bundle.h"
+#include "klx/Export/Bundle.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

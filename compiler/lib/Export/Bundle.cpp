@@ -1,6 +1,6 @@
 //===- Bundle.cpp - Writing a Bundle --------------------------------------===//
 
-#include "klx/Target/Bundle.h"
+#include "klx/Export/Bundle.h"
 
 #include "klx/Pipeline/PipelineRun.h"
 

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_PIPELINE_SWEEP_H
-#define KLX_PIPELINE_SWEEP_H
+#ifndef KLX_EXPORT_SWEEP_H
+#define KLX_EXPORT_SWEEP_H
 
 #include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/Compiler.h"
@@ -167,4 +167,4 @@ std::string missingCubin(const PipelineRun &run);
 
 } // namespace klx
 
-#endif // KLX_PIPELINE_SWEEP_H
+#endif // KLX_EXPORT_SWEEP_H

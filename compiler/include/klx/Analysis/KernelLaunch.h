@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_TARGET_KERNELLAUNCH_H
-#define KLX_TARGET_KERNELLAUNCH_H
+#ifndef KLX_ANALYSIS_KERNELLAUNCH_H
+#define KLX_ANALYSIS_KERNELLAUNCH_H
 
 #include "klx/Runtime/BundleFormat.h"
 #include "llvm/Support/Error.h"
@@ -87,4 +87,4 @@ describeLaunches(mlir::ModuleOp module);
 
 } // namespace klx
 
-#endif // KLX_TARGET_KERNELLAUNCH_H
+#endif // KLX_ANALYSIS_KERNELLAUNCH_H
