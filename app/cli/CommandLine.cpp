@@ -242,7 +242,7 @@ static const Snapshot *protocolStep(const PipelineRun &run, llvm::StringRef who,
   if (!run.succeeded())
     return nullptr;
   for (const Snapshot &s : run.snapshots)
-    for (const std::string &note : s.protocolNotes) {
+    for (const std::string &note : s.facts.protocolNotes) {
       errs << "klx " << who << ": " << run.fileName << ": " << note << "\n";
       return nullptr;
     }

@@ -60,11 +60,12 @@ int cli::runExportCommand(const Arguments &args) {
   if (args.has("trace")) {
     // The same kernel once more, recording its timeline.
     CompileOptions traced = input->options;
-    traced.instrument = true;
-    traced.traceCtas = args.get("trace-ctas").value_or("all");
-    if (std::string why = checkTraceCtas(traced.traceCtas); !why.empty()) {
-      llvm::errs() << "klx export: --trace-ctas=" << traced.traceCtas << ": "
-                   << why << "\n";
+    traced.lowering.instrument = true;
+    traced.lowering.traceCtas = args.get("trace-ctas").value_or("all");
+    if (std::string why = checkTraceCtas(traced.lowering.traceCtas);
+        !why.empty()) {
+      llvm::errs() << "klx export: --trace-ctas=" << traced.lowering.traceCtas
+                   << ": " << why << "\n";
       return kExitUsageError;
     }
     PipelineRun tracedRun = runPipeline(input->source, input->fileName, traced);

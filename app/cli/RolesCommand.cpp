@@ -22,12 +22,12 @@ static const Snapshot *pickSnapshot(const PipelineRun &run,
     const Snapshot *named = namedStep(run, *pass, "roles", errs);
     if (!named)
       return nullptr;
-    if (named->roles.empty())
+    if (named->facts.roles.empty())
       errs << "klx roles: no kernel at step '" << *pass
            << "' has roles klx can read: before klx-warp-specialize a tile "
               "program has none, and once scf is lowered to cf the branches "
               "are gone\n";
-    return named->roles.empty() ? nullptr : named;
+    return named->facts.roles.empty() ? nullptr : named;
   }
   // The last step before nvgpu is lowered to nvvm still names its barriers
   // (nvvm's take bare pointers); failing that, the last step with roles.
@@ -64,7 +64,7 @@ int cli::runRolesCommand(const Arguments &args) {
     return run.succeeded() ? kExitUsageError : exitCodeFor(run);
 
   bool checksFailed = false;
-  for (const RoleTree &tree : snapshot->roles)
+  for (const RoleTree &tree : snapshot->facts.roles)
     checksFailed |= tree.hasErrors();
   if (args.has("json")) {
     llvm::json::OStream json(llvm::outs(), 2);
@@ -72,7 +72,7 @@ int cli::runRolesCommand(const Arguments &args) {
       json.attribute("file", run.fileName);
       json.attribute("step", snapshot->label(run.severalModules()));
       json.attributeArray("kernels", [&] {
-        for (const RoleTree &tree : snapshot->roles)
+        for (const RoleTree &tree : snapshot->facts.roles)
           writeRoleTreeJson(json, tree);
       });
     });
@@ -80,7 +80,7 @@ int cli::runRolesCommand(const Arguments &args) {
   } else {
     llvm::outs() << run.fileName << ": roles after "
                  << snapshot->label(run.severalModules()) << "\n";
-    for (const RoleTree &tree : snapshot->roles)
+    for (const RoleTree &tree : snapshot->facts.roles)
       printRoleTree(llvm::outs(), tree);
   }
   if (!run.succeeded())

@@ -105,7 +105,7 @@ int cli::runStepsCommand(const Arguments &args) {
   } else if (int index = run.stepsStep(); index >= 0) {
     snapshot = &run.snapshots[index];
   }
-  if (!snapshot || snapshot->steps.empty()) {
+  if (!snapshot || snapshot->facts.steps.empty()) {
     if (run.succeeded())
       llvm::errs() << "klx steps: " << run.fileName
                    << ": no kernel body to read at "
@@ -125,7 +125,7 @@ int cli::runStepsCommand(const Arguments &args) {
       json.attribute("file", run.fileName);
       json.attribute("step", snapshot->label(run.severalModules()));
       json.attributeArray("kernels", [&] {
-        for (const KernelSteps &kernel : snapshot->steps)
+        for (const KernelSteps &kernel : snapshot->facts.steps)
           writeJson(json, kernel, ir);
       });
     });
@@ -133,7 +133,7 @@ int cli::runStepsCommand(const Arguments &args) {
   } else {
     llvm::outs() << run.fileName << ": steps after "
                  << snapshot->label(run.severalModules()) << "\n";
-    for (const KernelSteps &kernel : snapshot->steps)
+    for (const KernelSteps &kernel : snapshot->facts.steps)
       printText(llvm::outs(), kernel, ir);
   }
   return run.succeeded() ? kExitSuccess : exitCodeFor(run);

@@ -74,7 +74,7 @@ int cli::runTimelineCommand(const Arguments &args) {
   for (const auto &[role, cycles] : latency.delays) {
     std::string known;
     bool found = false;
-    for (const sim::ProtocolModel &model : snapshot->protocols)
+    for (const sim::ProtocolModel &model : snapshot->facts.protocols)
       for (const sim::RoleModel &r : model.roles) {
         found |= r.name == role;
         known += (known.empty() ? "" : ", ") + r.name;
@@ -87,7 +87,7 @@ int cli::runTimelineCommand(const Arguments &args) {
   }
   std::vector<sim::Timeline> timelines;
   std::vector<std::optional<sim::Verification>> checks;
-  for (const sim::ProtocolModel &model : snapshot->protocols) {
+  for (const sim::ProtocolModel &model : snapshot->facts.protocols) {
     timelines.push_back(sim::simulate(model, latency));
     checks.push_back(crossCheck(model, timelines.back()));
     bool fails = !timelines.back().verdict.completes ||
@@ -97,7 +97,7 @@ int cli::runTimelineCommand(const Arguments &args) {
   }
   if (std::optional<std::string> path = args.get("trace"))
     if (!writeTraceFile(*path, "timeline", [&](llvm::raw_ostream &os) {
-          sim::writeChromeTrace(os, snapshot->protocols, timelines);
+          sim::writeChromeTrace(os, snapshot->facts.protocols, timelines);
         }))
       return kExitUsageError;
 
@@ -110,7 +110,7 @@ int cli::runTimelineCommand(const Arguments &args) {
       json.attributeArray("kernels", [&] {
         for (size_t k = 0; k < timelines.size(); ++k)
           json.object([&] {
-            const sim::ProtocolModel &m = snapshot->protocols[k];
+            const sim::ProtocolModel &m = snapshot->facts.protocols[k];
             sim::writeTimelineJson(json, m, timelines[k]);
             if (checks[k])
               json.attributeObject("verify", [&] {
@@ -130,7 +130,7 @@ int cli::runTimelineCommand(const Arguments &args) {
 
   llvm::raw_ostream &os = llvm::outs();
   for (size_t k = 0; k < timelines.size(); ++k) {
-    const sim::ProtocolModel &m = snapshot->protocols[k];
+    const sim::ProtocolModel &m = snapshot->facts.protocols[k];
     os << run.fileName << ": simulated barrier timeline of "
        << sim::kernelLabel(m) << " after "
        << snapshot->label(run.severalModules()) << ", read from " << m.readFrom

@@ -36,7 +36,7 @@ int cli::runVerifyCommand(const Arguments &args) {
   int exitCode = kExitSuccess;
 
   std::vector<sim::Verification> results;
-  for (const sim::ProtocolModel &model : snapshot->protocols) {
+  for (const sim::ProtocolModel &model : snapshot->facts.protocols) {
     results.push_back(sim::verifyProtocol(model, options));
     if (results.back().fails())
       exitCode = kExitDeadlock;
@@ -48,7 +48,7 @@ int cli::runVerifyCommand(const Arguments &args) {
     for (const sim::Verification &v : results)
       traces.push_back(v.trace);
     if (!writeTraceFile(*path, "verify", [&](llvm::raw_ostream &os) {
-          sim::writeChromeTrace(os, snapshot->protocols, traces,
+          sim::writeChromeTrace(os, snapshot->facts.protocols, traces,
                                 "counterexample, one unit per move");
         }))
       return kExitUsageError;
@@ -61,7 +61,7 @@ int cli::runVerifyCommand(const Arguments &args) {
       json.attributeArray("kernels", [&] {
         for (size_t k = 0; k < results.size(); ++k)
           json.object([&] {
-            sim::writeVerificationJson(json, snapshot->protocols[k],
+            sim::writeVerificationJson(json, snapshot->facts.protocols[k],
                                        results[k]);
           });
       });
@@ -70,7 +70,7 @@ int cli::runVerifyCommand(const Arguments &args) {
     return exitCode;
   }
   for (size_t k = 0; k < results.size(); ++k) {
-    const sim::ProtocolModel &m = snapshot->protocols[k];
+    const sim::ProtocolModel &m = snapshot->facts.protocols[k];
     llvm::outs() << run.fileName << ": klx verify " << sim::kernelLabel(m)
                  << " after " << snapshot->displayName() << ", read from "
                  << m.readFrom << "\n";

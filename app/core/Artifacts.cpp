@@ -96,9 +96,9 @@ llvm::Error writeTrace(const AppState &state, llvm::raw_ostream &out) {
     return view.takeError();
   const Snapshot &step = state.run->snapshots[(*view)->step];
   std::vector<sim::Timeline> timelines;
-  for (const sim::ProtocolModel &model : step.protocols)
+  for (const sim::ProtocolModel &model : step.facts.protocols)
     timelines.push_back(sim::simulate(model));
-  sim::writeChromeTrace(out, step.protocols, timelines);
+  sim::writeChromeTrace(out, step.facts.protocols, timelines);
   return llvm::Error::success();
 }
 

@@ -195,7 +195,7 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
   BundleContents bundle = request.bundle;
   if (request.trace) {
     CompileOptions instrumented = request.options;
-    instrumented.instrument = true;
+    instrumented.lowering.instrument = true;
     PipelineRun traced =
         runPipeline(request.source, request.fileName, instrumented);
     llvm::Expected<TraceBundle> trace = traceBundleFromRun(traced);

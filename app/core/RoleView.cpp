@@ -10,19 +10,19 @@ using namespace klx::app;
 RoleSource klx::app::roleSourceFor(const PipelineRun &run, int selected) {
   int count = int(run.snapshots.size());
   selected = std::clamp(selected, 0, std::max(0, count - 1));
-  if (selected < count && !run.snapshots[selected].roles.empty())
+  if (selected < count && !run.snapshots[selected].facts.roles.empty())
     return {selected, RoleSource::Selected};
   for (int i = selected - 1; i >= 0; --i)
-    if (!run.snapshots[i].roles.empty())
+    if (!run.snapshots[i].facts.roles.empty())
       return {i, RoleSource::Earlier};
   for (int i = selected + 1; i < count; ++i)
-    if (!run.snapshots[i].roles.empty())
+    if (!run.snapshots[i].facts.roles.empty())
       return {i, RoleSource::Later};
   return {-1, RoleSource::Selected};
 }
 
 static const Role *findRole(const Snapshot &snapshot, llvm::StringRef name) {
-  for (const RoleTree &tree : snapshot.roles)
+  for (const RoleTree &tree : snapshot.facts.roles)
     for (const Role &role : tree.roles)
       if (role.name == name)
         return &role;

@@ -60,7 +60,7 @@ static KernelStepsView viewOf(const KernelSteps &kernel,
 StepsView klx::app::buildStepsView(const PipelineRun &run, int selected) {
   StepsView view;
   if (selected >= 0 && selected < int(run.snapshots.size()) &&
-      !run.snapshots[selected].steps.empty()) {
+      !run.snapshots[selected].facts.steps.empty()) {
     view.step = selected;
     view.followsSelection = true;
   } else {
@@ -70,7 +70,7 @@ StepsView klx::app::buildStepsView(const PipelineRun &run, int selected) {
     return view;
   const Snapshot &snapshot = run.snapshots[view.step];
   SnapshotLines lines(snapshot);
-  for (const KernelSteps &kernel : snapshot.steps)
+  for (const KernelSteps &kernel : snapshot.facts.steps)
     view.kernels.push_back(viewOf(kernel, lines));
   return view;
 }

@@ -79,8 +79,8 @@ TimelineView klx::app::makeTimelineView(const sim::ProtocolModel &model,
 static TimelineView unavailableView(const PipelineRun &run) {
   TimelineView view;
   for (const Snapshot &s : run.snapshots)
-    if (!s.protocolNotes.empty()) {
-      view.unavailable = s.protocolNotes.front();
+    if (!s.facts.protocolNotes.empty()) {
+      view.unavailable = s.facts.protocolNotes.front();
       return view;
     }
   view.unavailable = run.succeeded()
@@ -145,8 +145,8 @@ static std::string roleOfWarp(const RoleTree &tree, unsigned warp) {
 static void nameLaneColours(TimelineView &view, const PipelineRun &run) {
   RoleSource source = roleSourceFor(run, view.step);
   const RoleTree *tree =
-      source.step >= 0 && !run.snapshots[source.step].roles.empty()
-          ? &run.snapshots[source.step].roles.front()
+      source.step >= 0 && !run.snapshots[source.step].facts.roles.empty()
+          ? &run.snapshots[source.step].facts.roles.front()
           : nullptr;
   for (TimelineLane &lane : view.lanes) {
     llvm::StringRef name = lane.role; // colourRole starts as the role
@@ -172,11 +172,11 @@ TimelineViews klx::app::buildTimelineViews(const PipelineRun &run,
     const Snapshot &s = run.snapshots[i];
     // A step that left the IR as it was (klx-lint) reads the same models
     // as the step before it: one view for both.
-    if (s.protocols.empty() || run.madeBy(i) != i)
+    if (s.facts.protocols.empty() || run.madeBy(i) != i)
       continue;
     if (i == preferred)
       result.preferred = result.views.size();
-    const sim::ProtocolModel &model = s.protocols.front();
+    const sim::ProtocolModel &model = s.facts.protocols.front();
     const TimelineView *same =
         !s.changed && !result.views.empty() && result.views.back().step == i - 1
             ? &result.views.back()

@@ -179,9 +179,9 @@ private:
   /// colour of its role, with its budget and role.
   void drawRoleBars(const PipelineRun &run, const char *label, ImVec4 colour) {
     int step = run.rolesStep();
-    if (step < 0 || run.snapshots[step].roles.empty())
+    if (step < 0 || run.snapshots[step].facts.roles.empty())
       return;
-    const RoleTree &tree = run.snapshots[step].roles.front();
+    const RoleTree &tree = run.snapshots[step].facts.roles.front();
     ImGui::TextColored(colour, "%s", label);
     ImGui::SameLine();
     ImDrawList *draw = ImGui::GetWindowDrawList();

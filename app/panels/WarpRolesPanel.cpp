@@ -166,9 +166,9 @@ public:
     const Snapshot &snapshot = run.snapshots[source.step];
     drawWhere(state, commands, run, source);
     if (ImGui::BeginChild("trees")) {
-      for (size_t k = 0; k < snapshot.roles.size(); ++k) {
+      for (size_t k = 0; k < snapshot.facts.roles.size(); ++k) {
         ImGui::PushID(int(k));
-        drawTree(state, commands, snapshot.roles[k]);
+        drawTree(state, commands, snapshot.facts.roles[k]);
         ImGui::PopID();
       }
     }

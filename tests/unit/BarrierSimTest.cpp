@@ -229,7 +229,7 @@ sampleTimeline(const std::string &sample,
       klx::runPipeline(klx::test::readSource(path), path, options);
   REQUIRE(run.succeeded());
   if (int step = run.timelineStep(); step >= 0)
-    return simulate(run.snapshots[step].protocols.front());
+    return simulate(run.snapshots[step].facts.protocols.front());
   FAIL("no step of " << sample << " has a protocol model");
   return {};
 }
@@ -340,13 +340,13 @@ TEST_CASE("barrier sim: the lowered kernels agree with klx's own model",
     const klx::Snapshot *lowered = run.findSnapshot("klx-to-nvgpu");
     REQUIRE(lowered);
     INFO(c.sample << " " << (c.defines.empty() ? "" : c.defines[0].first));
-    REQUIRE(lowered->protocols.size() == 1);
-    REQUIRE(lowered->protocols[0].readFrom == "nvgpu ops");
+    REQUIRE(lowered->facts.protocols.size() == 1);
+    REQUIRE(lowered->facts.protocols[0].readFrom == "nvgpu ops");
     int step = run.timelineStep();
     REQUIRE(step >= 0);
-    REQUIRE(run.snapshots[step].protocols[0].readFrom == "klx pipelines");
-    Timeline own = simulate(run.snapshots[step].protocols[0]);
-    Timeline read = simulate(lowered->protocols[0]);
+    REQUIRE(run.snapshots[step].facts.protocols[0].readFrom == "klx pipelines");
+    Timeline own = simulate(run.snapshots[step].facts.protocols[0]);
+    Timeline read = simulate(lowered->facts.protocols[0]);
     CHECK(own.verdict.completes == c.completes);
     CHECK(read.verdict.completes == c.completes);
     CHECK(read.verdict.protocolError == own.verdict.protocolError);

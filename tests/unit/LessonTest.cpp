@@ -159,7 +159,7 @@ bool hasStep(const PipelineRun &run, const std::string &name) {
 
 bool hasRole(const PipelineRun &run, const std::string &name) {
   for (const Snapshot &s : run.snapshots)
-    for (const RoleTree &tree : s.roles)
+    for (const RoleTree &tree : s.facts.roles)
       for (const Role &role : tree.roles)
         if (role.name == name)
           return true;

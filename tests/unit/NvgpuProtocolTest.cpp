@@ -99,7 +99,8 @@ Read readKernel(const std::string &source) {
   options.stopAfter = "parse";
   PipelineRun run = runPipeline(source, "ring.mlir", options);
   REQUIRE(!run.snapshots.empty());
-  return {run.snapshots.front().protocols, run.snapshots.front().protocolNotes};
+  return {run.snapshots.front().facts.protocols,
+          run.snapshots.front().facts.protocolNotes};
 }
 
 bool mentions(const std::vector<std::string> &lines, const std::string &text) {

@@ -237,14 +237,14 @@ TEST_CASE("the warp-specialized sample has its roles at every step from "
   REQUIRE(run.succeeded());
   const Snapshot *parse = run.findSnapshot("parse");
   REQUIRE(parse);
-  CHECK(parse->roles.empty());
+  CHECK(parse->facts.roles.empty());
   for (const char *step : {"klx-warp-specialize", "klx-circular-buffer",
                            "klx-to-nvgpu", "convert-nvgpu-to-nvvm"}) {
     INFO(step);
     const Snapshot *s = run.findSnapshot(step);
     REQUIRE(s);
-    REQUIRE(s->roles.size() == 1);
-    const RoleTree &tree = s->roles.front();
+    REQUIRE(s->facts.roles.size() == 1);
+    const RoleTree &tree = s->facts.roles.front();
     CHECK(roleNamed(tree, "producer").regs == 40u);
     CHECK(roleNamed(tree, "consumer").regs == 232u);
     CHECK(roleNamed(tree, "producer").activeThreads == 1);
@@ -253,7 +253,7 @@ TEST_CASE("the warp-specialized sample has its roles at every step from "
     CHECK_FALSE(tree.hasErrors());
   }
   const Snapshot *buffered = run.findSnapshot("klx-circular-buffer");
-  const Role &consumer = roleNamed(buffered->roles.front(), "consumer");
+  const Role &consumer = roleNamed(buffered->facts.roles.front(), "consumer");
   std::string barriers;
   for (const BarrierUse &use : consumer.barriers)
     barriers += barrierActionName(use.action).str() + " " + use.barrier + ";";
@@ -269,7 +269,7 @@ TEST_CASE("the warp-specialized sample has its roles at every step from "
   CHECK(lines[mmaLine - 1].contains("klx.mma"));
   const Snapshot *cf = run.findSnapshot("convert-scf-to-cf");
   REQUIRE(cf);
-  CHECK(cf->roles.empty());
+  CHECK(cf->facts.roles.empty());
 }
 
 TEST_CASE("two producers sharing one full barrier are caught before "
@@ -287,8 +287,8 @@ TEST_CASE("two producers sharing one full barrier are caught before "
       INFO(step);
       const Snapshot *s = run.findSnapshot(step);
       REQUIRE(s);
-      REQUIRE(s->roles.size() == 1);
-      const RoleTree &tree = s->roles.front();
+      REQUIRE(s->facts.roles.size() == 1);
+      const RoleTree &tree = s->facts.roles.front();
       CHECK(roleNamed(tree, "producer_a").warps == std::vector<unsigned>{8});
       CHECK(roleNamed(tree, "producer_b").warps == std::vector<unsigned>{9});
       CHECK(tree.registerTotal == 64512);
@@ -357,8 +357,8 @@ TEST_CASE("ping-pong consumers take turns: one arriver per phase on the "
     INFO(step);
     const Snapshot *s = run.findSnapshot(step);
     REQUIRE(s);
-    REQUIRE(s->roles.size() == 1);
-    const RoleTree &tree = s->roles.front();
+    REQUIRE(s->facts.roles.size() == 1);
+    const RoleTree &tree = s->facts.roles.front();
     INFO(checkText(tree));
     CHECK(tree.checks.empty());
     CHECK(roleNamed(tree, "consumer0").warps ==
@@ -380,7 +380,7 @@ TEST_CASE("ping-pong consumers take turns: one arriver per phase on the "
   cooperative.defines = {{"pingpong", "0"}};
   PipelineRun coop = runPipeline(test::readSource(path), path, cooperative);
   REQUIRE(coop.succeeded());
-  const RoleTree &tree = coop.findSnapshot("klx-to-nvgpu")->roles.front();
+  const RoleTree &tree = coop.findSnapshot("klx-to-nvgpu")->facts.roles.front();
   CHECK(tree.expectedArrivals.at("empty") == 256);
   CHECK(tree.checks.empty());
 }

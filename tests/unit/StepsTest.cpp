@@ -35,8 +35,8 @@ compileGather(const std::string &name,
 const KernelSteps &stepsAtDefault(const PipelineRun &run) {
   int index = run.stepsStep();
   REQUIRE(index >= 0);
-  REQUIRE(run.snapshots[index].steps.size() == 1);
-  return run.snapshots[index].steps.front();
+  REQUIRE(run.snapshots[index].facts.steps.size() == 1);
+  return run.snapshots[index].facts.steps.front();
 }
 
 } // namespace
@@ -77,8 +77,8 @@ TEST_CASE("steps: bridged, the offset crosses through shared memory",
   CHECK(bridged.steps[1].why.find("gpu.barrier") != std::string::npos);
   // Before the pass the same run still shows the crossing.
   const Snapshot *input = &run.snapshots.front();
-  REQUIRE(input->steps.size() == 1);
-  CHECK(input->steps.front().crossings.size() == 1);
+  REQUIRE(input->facts.steps.size() == 1);
+  CHECK(input->facts.steps.front().crossings.size() == 1);
 }
 
 TEST_CASE("steps: a klx tile program is one load -> compute -> store step",
@@ -89,8 +89,8 @@ TEST_CASE("steps: a klx tile program is one load -> compute -> store step",
   PipelineRun run = runPipeline(test::readSource(path), path, options);
   const Snapshot *schedule = run.findSnapshot("klx-materialize-schedule");
   REQUIRE(schedule);
-  REQUIRE(schedule->steps.size() == 1);
-  const KernelSteps &gemm = schedule->steps.front();
+  REQUIRE(schedule->facts.steps.size() == 1);
+  const KernelSteps &gemm = schedule->facts.steps.front();
   REQUIRE(gemm.steps.size() == 1);
   CHECK(gemm.steps[0].shape() == "load -> compute -> store");
 }

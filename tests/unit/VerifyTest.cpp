@@ -232,7 +232,7 @@ TEST_CASE("verify: a cluster's two CTAs, and a release that forgets the other",
   REQUIRE(run.succeeded());
   int step = run.timelineStep();
   REQUIRE(step >= 0);
-  ProtocolModel model = run.snapshots[step].protocols.front();
+  ProtocolModel model = run.snapshots[step].facts.protocols.front();
   REQUIRE(model.roles.size() == 4);
   CHECK(model.roles[0].name == "producer (CTA 0)");
   CHECK(model.roles[3].name == "consumer (CTA 1)");

@@ -291,11 +291,10 @@ std::optional<SimulatedVerdict> simulatedVerdict(const PipelineRun &run,
   for (auto it = run.snapshots.rbegin(); it != run.snapshots.rend(); ++it)
     order.push_back(&*it);
   for (const Snapshot *snapshot : order) {
-    auto model =
-        llvm::find_if(snapshot->protocols, [&](const sim::ProtocolModel &m) {
-          return m.kernel == entry;
-        });
-    if (model == snapshot->protocols.end())
+    auto model = llvm::find_if(
+        snapshot->facts.protocols,
+        [&](const sim::ProtocolModel &m) { return m.kernel == entry; });
+    if (model == snapshot->facts.protocols.end())
       continue;
     sim::Timeline timeline = sim::simulate(*model);
     SimulatedVerdict verdict;
@@ -386,8 +385,8 @@ llvm::Expected<TraceBundle> klx::traceBundleFromRun(const PipelineRun &run) {
   }
   // Names per warp, from the role tree klx-to-nvgpu left.
   const Snapshot *lowered = run.findSnapshot("klx-to-nvgpu");
-  if (lowered && !lowered->roles.empty()) {
-    const RoleTree &tree = lowered->roles.front();
+  if (lowered && !lowered->facts.roles.empty()) {
+    const RoleTree &tree = lowered->facts.roles.front();
     for (const WarpgroupNode &group : tree.warpgroups)
       for (const WarpNode &warp : group.warps)
         trace.warpRoles.push_back(warp.roles.empty()

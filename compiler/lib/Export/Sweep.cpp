@@ -196,9 +196,9 @@ static void readResources(const PipelineRun &run, SweepVariant &variant) {
 
 static void summarizeRoles(const PipelineRun &run, SweepVariant &variant) {
   int step = run.rolesStep();
-  if (step < 0 || run.snapshots[step].roles.empty())
+  if (step < 0 || run.snapshots[step].facts.roles.empty())
     return;
-  const RoleTree &tree = run.snapshots[step].roles.front();
+  const RoleTree &tree = run.snapshots[step].facts.roles.front();
   std::vector<std::string> names;
   for (const Role &role : tree.roles)
     names.push_back(role.name);
@@ -211,9 +211,9 @@ static void summarizeRoles(const PipelineRun &run, SweepVariant &variant) {
 
 static void summarizeTimeline(const PipelineRun &run, SweepVariant &variant) {
   int step = run.timelineStep();
-  if (step < 0 || run.snapshots[step].protocols.empty())
+  if (step < 0 || run.snapshots[step].facts.protocols.empty())
     return;
-  sim::Timeline t = sim::simulate(run.snapshots[step].protocols.front());
+  sim::Timeline t = sim::simulate(run.snapshots[step].facts.protocols.front());
   variant.deadlocks = !t.verdict.completes;
   variant.timeline = sim::verdictSummary(t);
 }

@@ -116,8 +116,8 @@ RunStatus BackendRunner::fail(Snapshot &snapshot, std::string message,
 
 RunStatus BackendRunner::translate(Snapshot &snapshot, DeviceModule &device) {
   device.context = std::make_unique<llvm::LLVMContext>();
-  auto machine =
-      createTargetMachine(run.target, options.ptxFeatures, options.optLevel);
+  auto machine = createTargetMachine(run.target, run.lowering.ptxFeatures,
+                                     run.lowering.optLevel);
   if (!machine)
     return fail(snapshot, llvm::toString(machine.takeError()),
                 RunStatus::EnvironmentError);
@@ -149,7 +149,7 @@ RunStatus BackendRunner::translate(Snapshot &snapshot, DeviceModule &device) {
 RunStatus BackendRunner::optimize(Snapshot &snapshot, DeviceModule &device) {
   FatalErrorCatcher catcher;
   if (!catcher.run([&] {
-        optimizeModule(*device.module, *device.machine, options.optLevel);
+        optimizeModule(*device.module, *device.machine, run.lowering.optLevel);
       }))
     return fail(snapshot, "LLVM optimisation failed: " + catcher.message,
                 RunStatus::InputError);
@@ -216,8 +216,8 @@ RunStatus BackendRunner::assemble(Snapshot &snapshot, DeviceModule &device) {
     return fail(snapshot, chips->cannotBuild(targetName(run.target)),
                 RunStatus::EnvironmentError);
   auto result = assembleWithPtxas(ptxasPath, device.artifacts->ptx,
-                                  targetName(run.target), options.optLevel,
-                                  options.lineInfo);
+                                  targetName(run.target), run.lowering.optLevel,
+                                  run.lowering.lineInfo);
   if (!result)
     return fail(snapshot, llvm::toString(result.takeError()),
                 RunStatus::EnvironmentError);
@@ -262,7 +262,7 @@ RunStatus BackendRunner::disassemble(Snapshot &snapshot, DeviceModule &device) {
     return RunStatus::Success;
   }
   auto sass = disassembleWithNvdisasm(*nvdisasm, device.artifacts->cubin,
-                                      options.lineInfo);
+                                      run.lowering.lineInfo);
   if (!sass)
     return fail(snapshot, llvm::toString(sass.takeError()),
                 RunStatus::EnvironmentError);

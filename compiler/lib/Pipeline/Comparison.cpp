@@ -191,7 +191,7 @@ void addRoles(Facts &facts, const PipelineRun &run) {
   int step = run.rolesStep();
   if (step < 0)
     return;
-  for (const RoleTree &tree : run.snapshots[step].roles) {
+  for (const RoleTree &tree : run.snapshots[step].facts.roles) {
     std::vector<std::string> roleNames;
     for (const Role &role : tree.roles)
       roleNames.push_back(role.name);
@@ -221,7 +221,7 @@ void addTimeline(Facts &facts, const PipelineRun &run) {
   int step = run.timelineStep();
   if (step < 0)
     return;
-  for (const sim::ProtocolModel &model : run.snapshots[step].protocols) {
+  for (const sim::ProtocolModel &model : run.snapshots[step].facts.protocols) {
     sim::Timeline t = sim::simulate(model);
     facts.add("timeline", of("verdict", model.kernel), sim::verdictSummary(t));
     for (size_t r = 0; r < t.roleNames.size() && r < t.waitingShare.size(); ++r)
@@ -234,7 +234,7 @@ void addSteps(Facts &facts, const PipelineRun &run) {
   int step = run.stepsStep();
   if (step < 0)
     return;
-  for (const KernelSteps &kernel : run.snapshots[step].steps) {
+  for (const KernelSteps &kernel : run.snapshots[step].facts.steps) {
     std::vector<std::string> shapes;
     for (const Step &s : kernel.steps)
       shapes.push_back(s.shape());
@@ -272,7 +272,7 @@ std::set<std::string> kernelNames(const PipelineRun &run) {
         names.insert(k.name);
   }
   if (int step = run.stepsStep(); step >= 0)
-    for (const KernelSteps &k : run.snapshots[step].steps)
+    for (const KernelSteps &k : run.snapshots[step].facts.steps)
       names.insert(k.kernel);
   return names;
 }

@@ -150,14 +150,9 @@ static mlir::LogicalResult applyDefines(mlir::ModuleOp module,
 
 LoweringOptions klx::loweringOptionsFor(const CompileOptions &options,
                                         Target target, bool klxKernels) {
-  LoweringOptions lowering;
+  LoweringOptions lowering = options.lowering;
   lowering.target = target;
   lowering.klxKernels = klxKernels;
-  lowering.ptxFeatures = options.ptxFeatures;
-  lowering.optLevel = options.optLevel;
-  lowering.lineInfo = options.lineInfo;
-  lowering.instrument = options.instrument;
-  lowering.traceCtas = options.traceCtas;
   return lowering;
 }
 

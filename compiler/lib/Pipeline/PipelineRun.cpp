@@ -85,7 +85,7 @@ int PipelineRun::madeBy(int step) const {
 int PipelineRun::timelineStep() const {
   int fromNvgpu = -1;
   for (int i = int(snapshots.size()) - 1; i >= 0; --i)
-    for (const sim::ProtocolModel &model : snapshots[i].protocols) {
+    for (const sim::ProtocolModel &model : snapshots[i].facts.protocols) {
       if (model.readFrom != "nvgpu ops")
         return madeBy(i);
       if (fromNvgpu < 0)
@@ -104,7 +104,7 @@ int PipelineRun::stepsStep() const {
     // pipeline converts its ops and outlines it.
     if (last < 0 && i >= firstAsWritten &&
         llvm::any_of(
-            snapshots[i].steps,
+            snapshots[i].facts.steps,
             [](const KernelSteps &k) {
               return llvm::StringRef(k.kernel).ends_with("(gpu.launch)");
             }))
@@ -113,7 +113,7 @@ int PipelineRun::stepsStep() const {
     if (name == "convert-scf-to-cf" || name == "convert-arith-to-llvm" ||
         name == "convert-gpu-to-nvvm" || name == "convert-gpu-to-rocdl")
       break;
-    if (i >= firstAsWritten && !snapshots[i].steps.empty())
+    if (i >= firstAsWritten && !snapshots[i].facts.steps.empty())
       last = i;
   }
   return last < 0 ? -1 : madeBy(last);
@@ -142,7 +142,7 @@ int PipelineRun::rolesStep() const {
   bool nvvmYet = false;
   for (int i = 0; i < int(snapshots.size()); ++i) {
     nvvmYet |= snapshots[i].name == "convert-nvgpu-to-nvvm";
-    if (snapshots[i].roles.empty())
+    if (snapshots[i].facts.roles.empty())
       continue;
     last = i;
     if (!nvvmYet)

@@ -2,7 +2,7 @@
 
 #include "klx/Pipeline/SnapshotRecorder.h"
 
-#include "klx/Analysis/Protocol/BarrierModel.h"
+#include "klx/Analysis/SnapshotFacts.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -49,14 +49,7 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot, bool verified,
     auto it = locations.find(printed);
     return it == locations.end() ? 0u : it->second.first;
   };
-  snapshot.roles = analyzeRoles(op, lineOf, names);
-  snapshot.steps = analyzeSteps(op, lineOf);
-  snapshot.protocolNotes.clear();
-  snapshot.protocols =
-      buildProtocolModels(op, size, snapshot.protocolNotes, lineOf);
-  for (sim::ProtocolModel &model : buildNvgpuProtocolModels(
-           op, size, snapshot.protocolNotes, lineOf, names))
-    snapshot.protocols.push_back(std::move(model));
+  snapshot.facts = analyzeSnapshot(op, lineOf, size, names);
   return llvm::xxh3_64bits(snapshot.text);
 }
 
@@ -157,10 +150,10 @@ void SnapshotRecorder::record(mlir::Pass *pass, mlir::Operation *op,
       snapshot.origins = previous.origins;
       snapshot.opCounts = previous.opCounts;
       snapshot.opCount = previous.opCount;
-      snapshot.roles = previous.roles;
-      snapshot.protocols = previous.protocols;
-      snapshot.protocolNotes = previous.protocolNotes;
-      snapshot.steps = previous.steps;
+      snapshot.facts.roles = previous.facts.roles;
+      snapshot.facts.protocols = previous.facts.protocols;
+      snapshot.facts.protocolNotes = previous.facts.protocolNotes;
+      snapshot.facts.steps = previous.facts.steps;
       snapshot.changed = false;
     } else {
       // A failed pass may leave the IR invalid; the printer then falls back

@@ -62,15 +62,12 @@ struct CompileOptions {
   std::string ptxasPath;     // empty: search
   std::string nvdisasmPath;  // empty: search
   std::string libdevicePath; // empty: search
-  std::string ptxFeatures = "+ptx88";
-  unsigned optLevel = 3;
-  bool lineInfo = true;
-  /// klx kernels record a measured timeline into an extra parameter
-  /// (what `klx export --trace` adds to a bundle).
-  bool instrument = false;
-  /// Which CTAs record: "all", the first N, or a list ("0,5,131"); checked
-  /// by checkTraceCtas.
-  std::string traceCtas = "all";
+  /// The lowering's switches a caller sets: PTX features, the optimisation
+  /// level, line info, and the measured timeline (`instrument`, what
+  /// `klx export --trace` adds to a bundle, with `traceCtas` checked by
+  /// checkTraceCtas). Its target, klxKernels and the module's own switches
+  /// are the run's to settle (loweringOptionsFor, PipelineRun::lowering).
+  LoweringOptions lowering;
   /// Looked at before each step: once requested, the run ends there with
   /// RunStatus::Stopped and the reason.
   std::shared_ptr<StopRequest> stop;

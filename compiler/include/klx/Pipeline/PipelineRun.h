@@ -9,9 +9,7 @@
 #define KLX_PIPELINE_PIPELINERUN_H
 
 #include "klx/Analysis/KernelLaunch.h"
-#include "klx/Analysis/Protocol/BarrierModel.h"
-#include "klx/Analysis/RoleTree/RoleTree.h"
-#include "klx/Analysis/Steps/Steps.h"
+#include "klx/Analysis/SnapshotFacts.h"
 #include "klx/Pipeline/LoweringPipelines.h"
 #include "klx/Support/Diagnostics.h"
 #include "klx/Support/Stages.h"
@@ -48,19 +46,9 @@ struct Snapshot {
   unsigned opCount = 0; // MLIR: operations; backend: instructions or lines
   std::map<std::string, unsigned> opCounts; // by op name (MLIR steps)
   std::vector<Diag> diagnostics;
-  /// The warp-role tree of each kernel the analysis could read at this
-  /// step (none before warp specialization or once scf is lowered to cf).
-  std::vector<RoleTree> roles;
-  /// The mbarrier protocol of each kernel klx can model at this step: a
-  /// warp-specialized klx kernel from klx-circular-buffer until
-  /// klx-persistent, and a gpu.func with nvgpu mbarriers until
-  /// convert-nvgpu-to-nvvm (klx timeline); and why a kernel could not be
-  /// modelled.
-  std::vector<sim::ProtocolModel> protocols;
-  std::vector<std::string> protocolNotes;
-  /// Each kernel's body as ordered load/compute/store steps (klx steps),
-  /// while its memory accesses are still ops (memref, vector or llvm).
-  std::vector<KernelSteps> steps;
+  /// What klx's analyses read from the IR (MLIR steps): roles, barrier
+  /// protocols, ordered steps (analyzeSnapshot).
+  SnapshotFacts facts;
   bool failed = false;
   /// Set when the step could not run here for a reason that is not an
   /// error of the input, e.g. "nvdisasm is not on PATH"; text is empty.
