@@ -7,13 +7,44 @@
 
 #include "CommandLine.h"
 
-#include "klx/Export/Bundle.h"
+#include "klx/Export/Export.h"
 #include "klx/Export/Sweep.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace klx;
 using namespace klx::cli;
+
+/// Says why no bundle was written, as klx export words each kind, and
+/// returns the exit code: 2 for the caller's mistake, 1 for the kernel's.
+static int reportExportError(llvm::Error error, llvm::StringRef fileName,
+                             const BundleRequest &request) {
+  int code = kExitInputError;
+  llvm::handleAllErrors(std::move(error), [&](const ExportError &e) {
+    using Kind = ExportError::Kind;
+    switch (e.kind) {
+    case Kind::Kernel:
+      llvm::errs() << fileName << ": error: klx export: " << e.message << "\n";
+      break;
+    case Kind::Trace:
+      llvm::errs() << fileName << ": error: klx export --trace: " << e.message
+                   << "\n";
+      break;
+    case Kind::Size:
+      llvm::errs() << "klx export: --size=" << e.message << "\n";
+      break;
+    case Kind::TraceCtas:
+      llvm::errs() << "klx export: --trace-ctas=" << request.traceCtas << ": "
+                   << e.message << "\n";
+      break;
+    case Kind::Write:
+      llvm::errs() << "klx export: " << e.message << "\n";
+      break;
+    }
+    code = e.isUsage() ? kExitUsageError : kExitInputError;
+  });
+  return code;
+}
 
 int cli::runExportCommand(const Arguments &args) {
   static const llvm::StringRef ownFlags[] = {"size", "trace", "trace-ctas"};
@@ -44,46 +75,20 @@ int cli::runExportCommand(const Arguments &args) {
     llvm::errs() << "klx export: " << why << "\n";
     return kExitUsageError;
   }
-  llvm::Expected<BundleContents> bundle = bundleFromRun(run);
-  if (!bundle) {
-    llvm::errs() << run.fileName << ": error: klx export: "
-                 << llvm::toString(bundle.takeError()) << "\n";
-    return kExitInputError;
-  }
-  ProblemSize size = asked.value_or(bundle->problem);
-  if (std::string why = checkProblemSize(bundle->launch, bundle->target, size);
-      !why.empty()) {
-    llvm::errs() << "klx export: --size=" << why << "\n";
-    return kExitUsageError;
-  }
-  bundle->problem = size;
-  if (args.has("trace")) {
-    // The same kernel once more, recording its timeline.
-    CompileOptions traced = input->options;
-    traced.lowering.instrument = true;
-    traced.lowering.traceCtas = args.get("trace-ctas").value_or("all");
-    if (std::string why = checkTraceCtas(traced.lowering.traceCtas);
-        !why.empty()) {
-      llvm::errs() << "klx export: --trace-ctas=" << traced.lowering.traceCtas
-                   << ": " << why << "\n";
-      return kExitUsageError;
-    }
-    PipelineRun tracedRun = runPipeline(input->source, input->fileName, traced);
-    printDiagnostics(tracedRun, llvm::errs());
-    llvm::Expected<TraceBundle> trace = traceBundleFromRun(tracedRun);
-    if (!trace) {
-      llvm::errs() << run.fileName << ": error: klx export --trace: "
-                   << llvm::toString(trace.takeError()) << "\n";
-      return kExitInputError;
-    }
-    bundle->trace = std::move(*trace);
-  }
-  for (const auto &[name, value] : input->options.defines)
-    bundle->defines[name] = value;
-  if (llvm::Error error = writeBundle(args.output, *bundle)) {
-    llvm::errs() << "klx export: " << llvm::toString(std::move(error)) << "\n";
-    return kExitUsageError;
-  }
+  BundleRequest request;
+  request.size = asked;
+  request.defines = input->options.defines;
+  request.trace = args.has("trace");
+  request.traceCtas = args.get("trace-ctas").value_or("all");
+  request.options = input->options;
+  request.tracedRunDone = [](const PipelineRun &traced) {
+    printDiagnostics(traced, llvm::errs());
+  };
+  llvm::Expected<BundleContents> bundle =
+      exportBundle(run, request, args.output);
+  if (!bundle)
+    return reportExportError(bundle.takeError(), run.fileName, request);
+  const ProblemSize &size = bundle->problem;
   llvm::outs() << "wrote " << args.output << ": "
                << (bundle->isAmd() ? "kernel.hsaco (" : "kernel.cubin (")
                << (bundle->isAmd() ? bundle->hsaco : bundle->cubin).size()

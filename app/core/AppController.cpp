@@ -105,8 +105,8 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
   if (appState.gpu.availability != GpuStatus::Availability::Available)
     return refuse(appState.gpu.reason.empty() ? "no GPU (yet)"
                                               : appState.gpu.reason);
-  const PipelineRun *run =
-      variantB ? appState.compare.run.get() : appState.run.get();
+  std::shared_ptr<const PipelineRun> run =
+      variantB ? appState.compare.run : appState.run;
   if (!run)
     return refuse(variantB ? "the compared variant has not compiled yet"
                            : "nothing compiled yet");
@@ -115,21 +115,18 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
   Defines defines = variantB
                         ? applyVariant(appState.defines, appState.compare.spec)
                         : appState.defines;
-  llvm::Expected<BundleContents> bundle = bundleFromRun(*run);
-  if (!bundle)
-    return refuse(llvm::toString(bundle.takeError()));
-  ProblemSize size = bundle->problem;
+  std::optional<ProblemSize> asked;
   if (!sizeText.empty()) {
-    std::optional<ProblemSize> parsed =
-        parseProblemSize(sizeText, /*allowSpaces=*/true);
-    if (!parsed)
+    asked = parseProblemSize(sizeText, /*allowSpaces=*/true);
+    if (!asked)
       return refuse("size \"" + sizeText +
                     "\" is not MxNxK (a gemm) or N (a gather)");
-    size = *parsed;
   }
-  if (std::string why = checkProblemSize(bundle->launch, bundle->target, size);
-      !why.empty())
-    return refuse(why);
+  // Said at once; the worker makes the bundle (exportBundle).
+  llvm::Expected<ProblemSize> fits = bundleSize(*run, asked);
+  if (!fits)
+    return refuse(llvm::toString(fits.takeError()));
+  ProblemSize size = *fits;
   GpuRunRequest request;
   bool otherFile = variantB && !appState.compare.spec.file.empty();
   request.label =
@@ -139,18 +136,14 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
                     size.str())
           .str();
   request.variant = variant;
-  bundle->problem = size;
+  request.run = run;
+  request.bundle.size = size;
   // The manifest says which variant it is, as klx export's does.
-  for (const auto &[name, value] : defines)
-    bundle->defines[name] = value;
-  request.bundle = std::move(*bundle);
-  request.size = size;
+  request.bundle.defines = defines;
   if (trace) {
-    request.trace = true;
+    request.bundle.trace = true;
+    request.bundle.options = compileOptions(std::move(defines));
     request.label += " (timeline)";
-    request.source = run->source;
-    request.fileName = run->fileName;
-    request.options = compileOptions(std::move(defines));
   }
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;

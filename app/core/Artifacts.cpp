@@ -3,7 +3,7 @@
 #include "Artifacts.h"
 
 #include "klx/Analysis/Protocol/TimelineFormat.h"
-#include "klx/Export/Bundle.h"
+#include "klx/Export/Export.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -138,7 +138,8 @@ std::string klx::app::artifactUnavailable(const AppState &state,
     return step && !step->text.empty() ? "" : "the step kept no text";
   }
   if (kind == ArtifactKind::Bundle) {
-    llvm::Expected<BundleContents> bundle = bundleFromRun(*state.run);
+    llvm::Expected<BundleContents> bundle =
+        makeBundle(*state.run, BundleRequest());
     if (bundle)
       return "";
     return llvm::toString(bundle.takeError());
@@ -212,13 +213,12 @@ llvm::Error klx::app::saveArtifact(const AppState &state, ArtifactKind kind,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no file name given");
   if (kind == ArtifactKind::Bundle) {
-    llvm::Expected<BundleContents> bundle = bundleFromRun(*state.run);
-    if (!bundle)
-      return bundle.takeError();
     // The manifest says which variant it is, as klx export's does.
-    for (const auto &[name, value] : state.defines)
-      bundle->defines[name] = value;
-    return writeBundle(path, *bundle);
+    BundleRequest request;
+    request.defines = state.defines;
+    llvm::Expected<BundleContents> bundle =
+        exportBundle(*state.run, request, path);
+    return bundle ? llvm::Error::success() : bundle.takeError();
   }
   std::error_code error;
   llvm::raw_fd_ostream out(path, error,

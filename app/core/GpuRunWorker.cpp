@@ -192,31 +192,19 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
     record.message = "cannot create a folder for the bundle: " + ec.message();
     return record;
   }
-  BundleContents bundle = request.bundle;
-  if (request.trace) {
-    CompileOptions instrumented = request.options;
-    instrumented.lowering.instrument = true;
-    PipelineRun traced =
-        runPipeline(request.source, request.fileName, instrumented);
-    llvm::Expected<TraceBundle> trace = traceBundleFromRun(traced);
-    if (!trace) {
-      record.status = "error";
-      record.message =
-          "the instrumented build failed: " + llvm::toString(trace.takeError());
-      return record;
-    }
-    bundle.trace = std::move(*trace);
-  }
-  if (llvm::Error error = writeBundle(dir, bundle)) {
+  llvm::Expected<BundleContents> bundle =
+      exportBundle(*request.run, request.bundle, dir);
+  if (!bundle) {
     record.status = "error";
-    record.message = llvm::toString(std::move(error));
+    llvm::handleAllErrors(bundle.takeError(), [&](const ExportError &e) {
+      record.message = e.kind == ExportError::Kind::Trace
+                           ? "the instrumented build failed: " + e.message
+                           : e.message;
+    });
     return record;
   }
-  std::string size = request.size.isGather()
-                         ? "--size=" + std::to_string(request.size.m)
-                         : llvm::formatv("--size={0}x{1}x{2}", request.size.m,
-                                         request.size.n, request.size.k)
-                               .str();
+  bool trace = request.bundle.trace;
+  std::string size = "--size=" + bundle->problem.flag();
   std::string timeout = "--timeout-ms=" + std::to_string(request.timeoutMs);
   std::string repeat = "--repeat=" + std::to_string(request.repeat);
   llvm::SmallString<128> tracePath(dir);
@@ -224,7 +212,7 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
   std::string traceFlag = "--trace=" + std::string(tracePath);
   llvm::SmallVector<llvm::StringRef, 8> args = {runner, dir,     "--json",
                                                 size,   timeout, repeat};
-  if (request.trace)
+  if (trace)
     args.push_back(traceFlag);
   std::string out, err, failure;
   // Every launch is bounded by the timeout; leave room for the checks.
@@ -235,7 +223,7 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
   record = parseRunnerJson(out, code, failure.empty() ? err : failure);
   record.label = label;
   record.variant = request.variant;
-  if (request.trace)
+  if (trace)
     if (auto text = llvm::MemoryBuffer::getFile(tracePath)) {
       std::string why;
       if (std::optional<MeasuredTimeline> t =

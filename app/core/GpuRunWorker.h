@@ -12,7 +12,7 @@
 
 #include "MeasuredTimeline.h"
 
-#include "klx/Export/Bundle.h"
+#include "klx/Export/Export.h"
 #include "klx/Pipeline/Compiler.h"
 
 #include <condition_variable>
@@ -61,15 +61,13 @@ GpuRunRecord parseRunnerJson(const std::string &json, int exitCode,
 struct GpuRunRequest {
   std::string label;
   std::string variant;
-  BundleContents bundle;
-  ProblemSize size;
+  /// The compile to run and the bundle to make of it (exportBundle, on the
+  /// worker: with `bundle.trace`, the instrumented build is compiled off
+  /// the GUI thread and klx-run records a measured timeline).
+  std::shared_ptr<const PipelineRun> run;
+  BundleRequest bundle;
   int timeoutMs = 10000;
   int repeat = 20;
-  /// Also record a measured timeline: the worker compiles the source once
-  /// more with instrumentation (off the GUI thread) and runs with --trace.
-  bool trace = false;
-  std::string source, fileName;
-  CompileOptions options;
 };
 
 struct GpuStatus {

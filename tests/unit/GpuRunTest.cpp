@@ -44,15 +44,16 @@ template <typename Predicate> bool waitFor(Predicate done) {
   return done();
 }
 
-BundleContents someBundle() {
-  BundleContents bundle;
-  bundle.launch.entry = "gemm";
-  bundle.launch.grid = "persistent";
-  bundle.launch.dtype = "f16";
-  bundle.target = "sm_90a";
-  bundle.cubin = "\x7f"
-                 "ELF";
-  return bundle;
+/// The warp-specialized GEMM sample compiled to its cubin: what the Run
+/// pane hands the worker to make a bundle of.
+std::shared_ptr<const PipelineRun> compiledSample() {
+  CompileOptions options;
+  options.emitGoal = EmitKind::Cubin;
+  auto run = std::make_shared<PipelineRun>(
+      runPipeline(test::readSource("samples/nvidia/gemm_ws_persistent.mlir"),
+                  "gemm_ws_persistent.mlir", options));
+  REQUIRE(run->succeeded());
+  return run;
 }
 
 } // namespace
@@ -97,7 +98,7 @@ TEST_CASE("Run pane: the worker probes, runs in a child and reports",
           "if [ \"$1\" = --device ]; then echo 'Fake GPU (sm_90, 1 SMs)'; "
           "exit 0; fi\n"
           "test -s \"$1/manifest.json\" || exit 5\n"
-          "case \"$*\" in *--size=256x128x64*--timeout-ms=500*) ;; *) exit 6;; "
+          "case \"$*\" in *--size=256x256x64*--timeout-ms=500*) ;; *) exit 6;; "
           "esac\n"
           "echo '"
        << kPassed << "'\n";
@@ -114,9 +115,9 @@ TEST_CASE("Run pane: the worker probes, runs in a child and reports",
     CHECK(worker.status().device == "Fake GPU (sm_90, 1 SMs)");
 
     GpuRunRequest request;
-    request.label = "fake 256x128x64";
-    request.bundle = someBundle();
-    request.size = {256, 128, 64};
+    request.label = "fake 256x256x64";
+    request.run = compiledSample();
+    request.bundle.size = ProblemSize{256, 256, 64};
     request.timeoutMs = 500;
     worker.submit(request);
     std::vector<GpuRunRecord> records;
@@ -125,7 +126,7 @@ TEST_CASE("Run pane: the worker probes, runs in a child and reports",
         records.push_back(std::move(r));
       return !records.empty();
     }));
-    CHECK(records[0].label == "fake 256x128x64");
+    CHECK(records[0].label == "fake 256x256x64");
     CHECK(records[0].passed());
     CHECK(records[0].serial == 1);
   }

@@ -317,6 +317,10 @@ std::optional<SimulatedVerdict> simulatedVerdict(const PipelineRun &run,
 
 } // namespace
 
+llvm::Expected<const KernelLaunch &> klx::bundleLaunch(const PipelineRun &run) {
+  return launchOfRun(run, !isNvidia(run.target));
+}
+
 llvm::Expected<BundleContents> klx::bundleFromRun(const PipelineRun &run) {
   if (!run.succeeded())
     return fail("the kernel did not compile (see the diagnostics above)");

@@ -8,7 +8,7 @@
 
 #include "klx/Export/Sweep.h"
 
-#include "klx/Export/Bundle.h"
+#include "klx/Export/Export.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -41,24 +41,27 @@ static void writeVariantBundle(const PipelineRun &run, llvm::StringRef dir,
     variant.bundleNote = why;
     return;
   }
-  llvm::Expected<BundleContents> bundle = bundleFromRun(run);
-  if (!bundle) {
-    variant.bundleNote = "no bundle: " + llvm::toString(bundle.takeError());
-    return;
-  }
+  // Sizes of the plan the kernel cannot take are said, not refused: the
+  // bundle runs at the others.
   for (const std::string &text : plan.sizes)
     if (std::optional<ProblemSize> size = parseProblemSize(text))
-      if (std::string why =
-              checkProblemSize(bundle->launch, bundle->target, *size);
-          !why.empty())
-        variant.bundleNote +=
-            (variant.bundleNote.empty() ? "" : "; ") + ("--size=" + why);
-  for (const auto &[name, value] : variant.defines)
-    bundle->defines[name] = value;
+      if (llvm::Expected<ProblemSize> fits = bundleSize(run, *size); !fits)
+        llvm::handleAllErrors(fits.takeError(), [&](const ExportError &e) {
+          if (e.kind == ExportError::Kind::Size)
+            variant.bundleNote += (variant.bundleNote.empty() ? "" : "; ") +
+                                  ("--size=" + e.message);
+        });
+  BundleRequest request;
+  request.defines = variant.defines;
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, planned.folder);
-  if (llvm::Error error = writeBundle(path, *bundle)) {
-    variant.bundleNote = llvm::toString(std::move(error));
+  if (llvm::Expected<BundleContents> bundle = exportBundle(run, request, path);
+      !bundle) {
+    llvm::handleAllErrors(bundle.takeError(), [&](const ExportError &e) {
+      variant.bundleNote = e.kind == ExportError::Kind::Kernel
+                               ? "no bundle: " + e.message
+                               : e.message;
+    });
     return;
   }
   variant.folder = planned.folder;

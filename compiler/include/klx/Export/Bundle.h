@@ -86,6 +86,10 @@ std::string sourceDigest(llvm::StringRef text);
 /// The text of manifest.json.
 std::string bundleManifest(const BundleContents &bundle);
 
+/// The one kernel of `run` a bundle launches, if its parameters are those
+/// klx-run knows; says why not otherwise. Cheaper than bundleFromRun.
+llvm::Expected<const KernelLaunch &> bundleLaunch(const PipelineRun &run);
+
 /// What a bundle can be made of: the one GEMM kernel of a run that reached
 /// the cubin step, with its launch facts. Says why not otherwise.
 llvm::Expected<BundleContents> bundleFromRun(const PipelineRun &run);

@@ -190,10 +190,15 @@ inline const char *waitBarrier(TraceKind begin) {
 struct ProblemSize {
   int64_t m = 0, n = 0, k = 0;
   bool isGather() const { return n == 0 && k == 0; }
-  /// "2048x2048x1024", or "N=16777216" for a gather.
+  /// "2048x2048x1024", or "N=16777216" for a gather: for people.
   std::string str() const {
+    return isGather() ? "N=" + std::to_string(m) : flag();
+  }
+  /// "2048x2048x1024", or "16777216" for a gather: what --size= takes
+  /// (parseProblemSize, klx export, klx-run) for every kind of kernel.
+  std::string flag() const {
     if (isGather())
-      return "N=" + std::to_string(m);
+      return std::to_string(m);
     return std::to_string(m) + "x" + std::to_string(n) + "x" +
            std::to_string(k);
   }
@@ -268,7 +273,7 @@ struct ProblemLimits {
 inline std::string checkProblemSize(const ProblemLimits &kernel,
                                     const ProblemSize &size) {
   // As it was typed: "4000" or "2048x2048x1024".
-  std::string shape = size.isGather() ? std::to_string(size.m) : size.str();
+  std::string shape = size.flag();
   if (kernel.gather) {
     if (!size.isGather())
       return shape + ": @" + kernel.entry +
