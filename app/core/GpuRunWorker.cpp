@@ -2,6 +2,7 @@
 
 #include "GpuRunWorker.h"
 
+#include "klx/Runtime/RunFormat.h"
 #include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -65,6 +66,7 @@ GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
         (stderrText.empty() ? std::string() : ": " + firstLine(stderrText));
     return record;
   }
+  namespace rf = rt::runfile;
   auto str = [&](llvm::StringRef key) {
     return root->getString(key).value_or("").str();
   };
@@ -72,34 +74,34 @@ GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
                  double fallback = 0) {
     return o ? o->getNumber(key).value_or(fallback) : fallback;
   };
-  record.status = str("status");
-  record.message = str("message");
-  record.device = str("device");
-  if (const llvm::json::Array *grid = root->getArray("grid");
+  record.status = str(rf::kStatus);
+  record.message = str(rf::kMessage);
+  record.device = str(rf::kDevice);
+  if (const llvm::json::Array *grid = root->getArray(rf::kGrid);
       grid && grid->size() == 3)
     record.launch =
         llvm::formatv("grid {0}x{1}x{2}, block {3}, {4} B shared",
                       (*grid)[0].getAsInteger().value_or(0),
                       (*grid)[1].getAsInteger().value_or(0),
                       (*grid)[2].getAsInteger().value_or(0),
-                      root->getInteger("block").value_or(0),
-                      root->getInteger("dynamic_shared_memory").value_or(0));
-  const llvm::json::Object *time = root->getObject("time");
-  record.medianMs = num(time, "median_ms");
-  record.minMs = num(time, "min_ms");
-  record.maxMs = num(time, "max_ms");
-  record.tflops = num(root, "tflops");
-  double peak = num(root, "peak_tflops");
+                      root->getInteger(rf::kBlock).value_or(0),
+                      root->getInteger(rf::kDynamicSharedMemory).value_or(0));
+  const llvm::json::Object *time = root->getObject(rf::kTime);
+  record.medianMs = num(time, rf::kMedianMs);
+  record.minMs = num(time, rf::kMinMs);
+  record.maxMs = num(time, rf::kMaxMs);
+  record.tflops = num(root, rf::kTflops);
+  double peak = num(root, rf::kPeakTflops);
   record.percentOfPeak = peak > 0 ? 100 * record.tflops / peak : 0;
-  record.cublasTflops = num(root, "cublas_tflops");
-  record.vsCublas = num(root, "vs_cublas");
-  const llvm::json::Object *check = root->getObject("cublas_check");
+  record.cublasTflops = num(root, rf::kCublasTflops);
+  record.vsCublas = num(root, rf::kVsCublas);
+  const llvm::json::Object *check = root->getObject(rf::kCublasCheck);
   if (!check)
-    check = root->getObject("cpu_check");
-  record.relativeError = num(check, "relative_error", -1);
-  if (const llvm::json::Object *cpu = root->getObject("cpu_check"))
+    check = root->getObject(rf::kCpuCheck);
+  record.relativeError = num(check, rf::kRelativeError, -1);
+  if (const llvm::json::Object *cpu = root->getObject(rf::kCpuCheck))
     record.relativeError =
-        std::max(record.relativeError, num(cpu, "relative_error", -1));
+        std::max(record.relativeError, num(cpu, rf::kRelativeError, -1));
   return record;
 }
 

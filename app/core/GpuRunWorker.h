@@ -14,6 +14,7 @@
 
 #include "klx/Export/Export.h"
 #include "klx/Pipeline/Compiler.h"
+#include "klx/Runtime/RunFormat.h"
 
 #include <condition_variable>
 #include <deque>
@@ -50,7 +51,7 @@ struct GpuRunRecord {
   /// The CTA whose warps the Measured pane shows first (klx --measured-cta;
   /// -1: the one that ended last).
   int64_t firstCta = -1;
-  bool passed() const { return status == "passed"; }
+  bool passed() const { return status == rt::runfile::kPassed; }
 };
 
 /// What klx-run printed (its --json) turned into a record; a record with

@@ -14,6 +14,7 @@
 #define KLX_APP_CORE_SWEEPRESULTS_H
 
 #include "klx/Export/Sweep.h"
+#include "klx/Runtime/RunFormat.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -44,7 +45,7 @@ struct SweepBar {
   double ratio = 0, ratioMin = 0, ratioMax = 0; // klx / cuBLAS
   double relativeError = -1;                    // the worst check; -1: none
   std::string message;
-  bool ok() const { return status == "passed"; }
+  bool ok() const { return status == rt::runfile::kPassed; }
 };
 
 struct SweepSizeResult {

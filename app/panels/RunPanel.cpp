@@ -14,6 +14,7 @@
 #include "widgets/Palette.h"
 
 #include "klx/Export/Bundle.h"
+#include "klx/Runtime/RunFormat.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,8 +26,9 @@ namespace {
 ImU32 statusColour(const GpuRunRecord &record) {
   if (record.passed())
     return palette::theme().goodText;
-  if (record.status == "hang" || record.status == "kernel_fault" ||
-      record.status == "wrong_result")
+  namespace rf = rt::runfile;
+  if (record.status == rf::kHang || record.status == rf::kKernelFault ||
+      record.status == rf::kWrongResult)
     return palette::theme().failedMarker;
   return palette::theme().warningText;
 }

@@ -1,11 +1,13 @@
 //===- Report.cpp - What klx-run prints -----------------------------------===//
 
 #include "klx/Runtime/Json.h"
+#include "klx/Runtime/RunFormat.h"
 #include "klx/Runtime/Runner.h"
 
 #include <cstdio>
 
 using namespace klx::rt;
+namespace rf = klx::rt::runfile;
 
 namespace {
 
@@ -28,19 +30,19 @@ std::string format(const char *fmt, double value) {
 const char *statusName(RunStatus status) {
   switch (status) {
   case RunStatus::Passed:
-    return "passed";
+    return rf::kPassed;
   case RunStatus::WrongResult:
-    return "wrong_result";
+    return rf::kWrongResult;
   case RunStatus::BundleError:
-    return "bundle_error";
+    return rf::kBundleError;
   case RunStatus::NoDevice:
-    return "no_device";
+    return rf::kNoDevice;
   case RunStatus::DriverError:
-    return "driver_error";
+    return rf::kDriverError;
   case RunStatus::KernelFault:
-    return "kernel_fault";
+    return rf::kKernelFault;
   case RunStatus::Hang:
-    return "hang";
+    return rf::kHang;
   }
   return "?";
 }
@@ -53,17 +55,17 @@ std::string shape(const ProblemSize &s) {
 }
 
 Json statsJson(const ErrorStats &e) {
-  return {{"relative_error", finiteOrNull(e.relative)},
-          {"max_abs_error", finiteOrNull(e.maxAbsolute)},
-          {"non_finite", e.nonFinite},
-          {"checked_elements", e.checked}};
+  return {{rf::kRelativeError, finiteOrNull(e.relative)},
+          {rf::kMaxAbsError, finiteOrNull(e.maxAbsolute)},
+          {rf::kNonFinite, e.nonFinite},
+          {rf::kCheckedElements, e.checked}};
 }
 
 Json timingJson(const Timing &t) {
-  return {{"median_ms", finiteOrNull(t.median)},
-          {"min_ms", finiteOrNull(t.min)},
-          {"max_ms", finiteOrNull(t.max)},
-          {"runs", t.ms.size()}};
+  return {{rf::kMedianMs, finiteOrNull(t.median)},
+          {rf::kMinMs, finiteOrNull(t.min)},
+          {rf::kMaxMs, finiteOrNull(t.max)},
+          {rf::kRuns, t.ms.size()}};
 }
 
 /// Times in microseconds, as the text report says them.
@@ -324,69 +326,69 @@ std::string klx::rt::formatText(const LaunchResult &r) {
 
 std::string klx::rt::formatJson(const LaunchResult &r) {
   Json j;
-  j["status"] = statusName(r.status);
-  j["message"] = r.message;
+  j[rf::kStatus] = statusName(r.status);
+  j[rf::kMessage] = r.message;
   if (!r.simulated.empty())
-    j["simulated"] = r.simulated;
-  j["device"] = r.device;
-  j["capability"] = r.capability;
-  j["sm_count"] = r.smCount;
-  j["entry"] = r.entry;
+    j[rf::kSimulated] = r.simulated;
+  j[rf::kDevice] = r.device;
+  j[rf::kCapability] = r.capability;
+  j[rf::kSmCount] = r.smCount;
+  j[rf::kEntry] = r.entry;
   if (!r.gather.empty()) {
-    j["gather"] = r.gather;
-    j["bytes"] = r.gatherBytes;
+    j[rf::kGather] = r.gather;
+    j[rf::kBytes] = r.gatherBytes;
   }
-  j["size"] = shape(r.size);
-  j["dtype"] = dtypeName(r.dtype);
-  j["out_dtype"] = dtypeName(r.outDtype);
-  j["grid"] = r.grid;
-  j["cluster"] = r.clusterSize;
+  j[rf::kSize] = shape(r.size);
+  j[rf::kDtype] = dtypeName(r.dtype);
+  j[rf::kOutDtype] = dtypeName(r.outDtype);
+  j[rf::kGrid] = r.grid;
+  j[rf::kCluster] = r.clusterSize;
   if (r.maxClusters > 0)
-    j["clusters_at_once"] = r.maxClusters;
-  j["block"] = r.block[0];
-  j["dynamic_shared_memory"] = r.dynamicSharedBytes;
-  j["threshold"] = finiteOrNull(r.threshold);
+    j[rf::kClustersAtOnce] = r.maxClusters;
+  j[rf::kBlock] = r.block[0];
+  j[rf::kDynamicSharedMemory] = r.dynamicSharedBytes;
+  j[rf::kThreshold] = finiteOrNull(r.threshold);
   if (r.checked()) {
-    j["cpu_rows"] = r.cpuRows;
-    j["cpu_check"] = statsJson(r.cpuCheck);
+    j[rf::kCpuRows] = r.cpuRows;
+    j[rf::kCpuCheck] = statsJson(r.cpuCheck);
   }
   if (r.blasChecked)
-    j["cublas_check"] = statsJson(r.blasCheck);
+    j[rf::kCublasCheck] = statsJson(r.blasCheck);
   if (!r.kernel.ms.empty()) {
-    j["time"] = timingJson(r.kernel);
-    j["tflops"] = finiteOrNull(r.tflops());
-    j["gbs"] = finiteOrNull(r.gbs());
-    j["peak_tflops"] = finiteOrNull(r.peakTflops);
-    j["peak_formula"] = r.peakFormula;
+    j[rf::kTime] = timingJson(r.kernel);
+    j[rf::kTflops] = finiteOrNull(r.tflops());
+    j[rf::kGbs] = finiteOrNull(r.gbs());
+    j[rf::kPeakTflops] = finiteOrNull(r.peakTflops);
+    j[rf::kPeakFormula] = r.peakFormula;
   }
   if (r.blasTimed) {
-    j["cublas_time"] = timingJson(r.blas);
-    j["cublas_tflops"] = finiteOrNull(r.blasTflops());
-    j["alternating_time"] = timingJson(r.kernelAlternating);
-    j["alternating_tflops"] = finiteOrNull(r.alternatingTflops());
-    j["vs_cublas"] = finiteOrNull(r.alternatingTflops() / r.blasTflops());
+    j[rf::kCublasTime] = timingJson(r.blas);
+    j[rf::kCublasTflops] = finiteOrNull(r.blasTflops());
+    j[rf::kAlternatingTime] = timingJson(r.kernelAlternating);
+    j[rf::kAlternatingTflops] = finiteOrNull(r.alternatingTflops());
+    j[rf::kVsCublas] = finiteOrNull(r.alternatingTflops() / r.blasTflops());
   }
   if (r.traced) {
     Json shares = Json::object();
     for (const auto &[role, share] : r.waitingShare)
       shares[role] = finiteOrNull(share);
-    j["trace"] = {{"path", r.tracePath},
-                  {"events", r.traceEvents},
-                  {"dropped", r.traceDropped},
-                  {"ctas", r.traceCtas},
-                  {"sms", r.traceSms},
-                  {"warps", r.traceWarps},
-                  {"ctas_not_in_grid", r.traceCtasNotInGrid},
-                  {"ctas_over_grid", r.traceCtasOverGrid},
-                  {"capacity", r.traceCapacity},
-                  {"recorded_again", r.traceRecordedAgain},
-                  {"output_checked", r.traceOutputChecked},
-                  {"instrumented_time", timingJson(r.tracedKernel)},
-                  {"waiting_share", shares}};
+    j[rf::kTrace] = {{"path", r.tracePath},
+                     {"events", r.traceEvents},
+                     {"dropped", r.traceDropped},
+                     {"ctas", r.traceCtas},
+                     {"sms", r.traceSms},
+                     {"warps", r.traceWarps},
+                     {"ctas_not_in_grid", r.traceCtasNotInGrid},
+                     {"ctas_over_grid", r.traceCtasOverGrid},
+                     {"capacity", r.traceCapacity},
+                     {"recorded_again", r.traceRecordedAgain},
+                     {"output_checked", r.traceOutputChecked},
+                     {"instrumented_time", timingJson(r.tracedKernel)},
+                     {"waiting_share", shares}};
     if (r.criticalPath.known())
-      j["trace"]["critical_path"] = criticalPathJson(r.criticalPath);
+      j[rf::kTrace]["critical_path"] = criticalPathJson(r.criticalPath);
   }
   if (!r.blasNote.empty())
-    j["cublas_note"] = r.blasNote;
+    j[rf::kCublasNote] = r.blasNote;
   return dumpJson(j) + "\n";
 }

@@ -8,6 +8,7 @@
 
 #include "klx/Runtime/Json.h"
 #include "klx/Runtime/Manifest.h"
+#include "klx/Runtime/RunFormat.h"
 #include "klx/Runtime/Runner.h"
 #include "klx/Runtime/Sweep.h"
 #include "klx/Runtime/SweepFormat.h"
@@ -18,6 +19,7 @@
 
 using namespace klx::rt;
 using Kind = JsonKind;
+namespace rf = klx::rt::runfile;
 
 namespace {
 
@@ -213,7 +215,7 @@ SweepRow summarizeRow(size_t variant,
     row.status = "not_run";
     row.message = "not run";
   } else if (row.passed == row.processes) {
-    row.status = "passed";
+    row.status = rf::kPassed;
   }
   row.gpus.assign(gpus.begin(), gpus.end());
   row.tflops = median(tflops);
@@ -230,7 +232,7 @@ SweepRow summarizeRow(size_t variant,
 /// order.
 void rankRows(std::vector<SweepRow> &rows, bool ordered) {
   auto group = [](const SweepRow &r) {
-    if (r.status == "passed")
+    if (r.status == rf::kPassed)
       return 0;
     return r.status == "not_compiled" || r.status == "no_bundle" ? 2 : 1;
   };
@@ -323,11 +325,11 @@ double SweepProcess::ratio() const {
 }
 
 int klx::rt::sweepExitCode(std::string_view status) {
-  if (status == "passed")
+  if (status == rf::kPassed)
     return 0;
-  if (status == "hang")
+  if (status == rf::kHang)
     return 3;
-  if (status == "no_device" || status == "driver_error")
+  if (status == rf::kNoDevice || status == rf::kDriverError)
     return 2;
   return 1;
 }
@@ -344,14 +346,14 @@ SweepProcess klx::rt::readSweepChild(const SweepJob &job, int gpu,
   }
   if (child.timedOut) {
     // klx-run bounds every launch itself; only a stuck runner gets here.
-    p.status = "hang";
+    p.status = rf::kHang;
     p.message = "killed after " + std::to_string(int64_t(child.seconds)) +
                 " s without a result";
     return p;
   }
   JsonError jsonError;
   std::optional<Json> root = parseJson(child.out, jsonError);
-  const Json *status = root ? member(*root, "status") : nullptr;
+  const Json *status = root ? member(*root, rf::kStatus) : nullptr;
   if (!status || !status->is_string()) {
     p.message = child.signal ? "killed by " + signalName(child.signal)
                              : "exited with " + std::to_string(child.exitCode);
@@ -369,21 +371,21 @@ SweepProcess klx::rt::readSweepChild(const SweepJob &job, int gpu,
   };
   auto relativeError = [&](const char *check) -> std::optional<double> {
     const Json *c = member(*root, check);
-    const Json *e = c ? member(*c, "relative_error") : nullptr;
+    const Json *e = c ? member(*c, rf::kRelativeError) : nullptr;
     if (!e)
       return std::nullopt;
     // The writer turns a non-finite error into null.
     return e->is_number() ? e->get<double>() : INFINITY;
   };
   p.status = status->get<std::string>();
-  p.message = text("message");
-  p.device = text("device");
-  p.size = text("size");
-  p.tflops = number("tflops");
-  p.cublasTflops = number("cublas_tflops");
-  p.alternatingTflops = number("alternating_tflops");
-  p.cpuRelativeError = relativeError("cpu_check");
-  p.cublasRelativeError = relativeError("cublas_check");
+  p.message = text(rf::kMessage);
+  p.device = text(rf::kDevice);
+  p.size = text(rf::kSize);
+  p.tflops = number(rf::kTflops);
+  p.cublasTflops = number(rf::kCublasTflops);
+  p.alternatingTflops = number(rf::kAlternatingTflops);
+  p.cpuRelativeError = relativeError(rf::kCpuCheck);
+  p.cublasRelativeError = relativeError(rf::kCublasCheck);
   return p;
 }
 

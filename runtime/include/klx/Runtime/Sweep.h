@@ -16,6 +16,7 @@
 #define KLX_RUNTIME_SWEEP_H
 
 #include "klx/Runtime/ChildProcess.h"
+#include "klx/Runtime/RunFormat.h"
 
 #include <cstdint>
 #include <functional>
@@ -91,7 +92,7 @@ struct SweepProcess {
   /// Null in the child's JSON (a non-finite error) reads as infinity.
   std::optional<double> cpuRelativeError, cublasRelativeError;
 
-  bool passed() const { return status == "passed"; }
+  bool passed() const { return status == runfile::kPassed; }
   /// klx / cuBLAS, both timed alternating launch by launch; 0 without
   /// cuBLAS.
   double ratio() const;
