@@ -18,6 +18,7 @@
 
 #include "klx/Export/Bundle.h"
 #include "klx/Export/Sweep.h"
+#include "klx/Runtime/ChildProcess.h"
 #include "klx/Runtime/SweepFormat.h"
 #include "klx/Support/ExternalTool.h"
 
@@ -182,33 +183,22 @@ int runOnGpu(const GpuProbe &gpu, const std::string &dir,
     args.push_back("--json");
   if (!request.csvPath.empty())
     args.push_back("--csv=" + request.csvPath);
-  std::vector<llvm::StringRef> argv(args.begin(), args.end());
-  std::optional<TempFile> out;
-  std::optional<llvm::StringRef> redirects[3];
-  if (captured) {
-    llvm::Expected<TempFile> made = TempFile::create("klx-sweep", "json");
-    if (!made) {
-      llvm::errs() << "klx sweep: " << llvm::toString(made.takeError()) << "\n";
-      return kExitUsageError;
-    }
-    out.emplace(std::move(*made));
-    redirects[1] = llvm::StringRef(out->path());
-  }
   llvm::outs().flush();
-  std::string failure;
-  int code = llvm::sys::ExecuteAndWait(gpu.runner, argv, std::nullopt,
-                                       redirects, 0, 0, &failure);
-  if (code < 0) {
-    llvm::errs() << "klx sweep: " << gpu.runner << ": " << failure << "\n";
+  rt::ChildOptions options;
+  options.passStdout = !captured;
+  options.passStderr = true;
+  rt::ChildExit child = rt::runChild(args, options);
+  if (!child.startError.empty() || child.signal) {
+    llvm::errs() << "klx sweep: "
+                 << (child.signal ? gpu.runner + ": killed by " +
+                                        rt::signalName(child.signal)
+                                  : "cannot run " + child.startError)
+                 << "\n";
     return kExitUsageError;
   }
-  if (captured) {
-    if (llvm::Expected<std::string> text = out->read())
-      *captured = std::move(*text);
-    else
-      llvm::consumeError(text.takeError());
-  }
-  return code;
+  if (captured)
+    *captured = std::move(child.out);
+  return child.exitCode;
 }
 
 /// What the sweep says when nothing ran on a GPU, and where the bundles

@@ -2,6 +2,7 @@
 
 #include "GpuRunWorker.h"
 
+#include "klx/Runtime/ChildProcess.h"
 #include "klx/Runtime/RunFormat.h"
 #include "klx/Support/ExternalTool.h"
 
@@ -10,7 +11,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 #include <cstdlib>
 
@@ -19,30 +19,15 @@ using namespace klx::app;
 
 namespace {
 
-/// Runs `args` with stdout and stderr captured; `seconds` bounds the wait
-/// (klx-run bounds each launch itself; this is the backstop).
-int execute(llvm::ArrayRef<llvm::StringRef> args, unsigned seconds,
-            std::string &out, std::string &err, std::string &failure) {
-  llvm::SmallString<128> outPath, errPath;
-  if (llvm::sys::fs::createTemporaryFile("klx-run", "out", outPath) ||
-      llvm::sys::fs::createTemporaryFile("klx-run", "err", errPath)) {
-    failure = "cannot create a temporary file";
-    return -1;
-  }
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(outPath), llvm::StringRef(errPath)};
-  bool failed = false;
-  int code = llvm::sys::ExecuteAndWait(args[0], args, std::nullopt, redirects,
-                                       seconds, 0, &failure, &failed);
-  if (auto buffer = llvm::MemoryBuffer::getFile(outPath))
-    out = (*buffer)->getBuffer().str();
-  if (auto buffer = llvm::MemoryBuffer::getFile(errPath))
-    err = (*buffer)->getBuffer().str();
-  llvm::sys::fs::remove(outPath);
-  llvm::sys::fs::remove(errPath);
-  if (failed && failure.empty())
-    failure = "could not start " + args[0].str();
-  return code;
+/// Why klx-run did not exit by itself, or "" when it did.
+std::string whyNoExit(const rt::ChildExit &child) {
+  if (!child.startError.empty())
+    return "could not start " + child.startError;
+  if (child.timedOut)
+    return "klx-run did not end in time and was stopped";
+  if (child.signal)
+    return "klx-run was killed by " + rt::signalName(child.signal);
+  return "";
 }
 
 std::string firstLine(llvm::StringRef text) {
@@ -212,17 +197,20 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
   llvm::SmallString<128> tracePath(dir);
   llvm::sys::path::append(tracePath, "trace.json");
   std::string traceFlag = "--trace=" + std::string(tracePath);
-  llvm::SmallVector<llvm::StringRef, 8> args = {runner, dir,     "--json",
-                                                size,   timeout, repeat};
+  std::vector<std::string> args = {runner, std::string(dir), "--json",
+                                   size,   timeout,          repeat};
   if (trace)
     args.push_back(traceFlag);
-  std::string out, err, failure;
   // Every launch is bounded by the timeout; leave room for the checks.
-  unsigned backstop =
-      unsigned(request.timeoutMs / 1000) * unsigned(request.repeat + 8) + 120;
-  int code = execute(args, backstop, out, err, failure);
+  rt::ChildOptions options;
+  options.timeoutMs =
+      (int64_t(request.timeoutMs / 1000) * int64_t(request.repeat + 8) + 120) *
+      1000;
+  rt::ChildExit child = rt::runChild(args, options);
   std::string label = record.label;
-  record = parseRunnerJson(out, code, failure.empty() ? err : failure);
+  std::string failure = whyNoExit(child);
+  record = parseRunnerJson(child.out, child.exitCode,
+                           failure.empty() ? child.err : failure);
   record.label = label;
   record.variant = request.variant;
   if (trace)

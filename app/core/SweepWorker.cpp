@@ -2,11 +2,11 @@
 
 #include "SweepWorker.h"
 
+#include "klx/Runtime/ChildProcess.h"
 #include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Program.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -55,58 +55,29 @@ std::string lastLine(llvm::StringRef text) {
 }
 
 /// `klx-run --sweep DIR --json`: its ranked runs, or why there are none.
-/// Polls the child so that a stop request (the window closing) kills it.
+/// A stop request (the window closing) kills the child.
 llvm::Expected<SweepResults> runOnGpu(const SweepRequest &request,
                                       llvm::StringRef dir,
                                       const StopRequest &stop) {
-  llvm::Expected<TempFile> out = TempFile::create("klx-sweep", "json");
-  if (!out)
-    return out.takeError();
-  llvm::Expected<TempFile> err = TempFile::create("klx-sweep", "err");
-  if (!err)
-    return err.takeError();
   std::vector<std::string> args = {request.runner, "--sweep", dir.str(),
                                    "--json"};
   for (const std::string &size : request.plan.sizes)
     args.push_back("--size=" + size);
-  std::vector<llvm::StringRef> argv(args.begin(), args.end());
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                llvm::StringRef(out->path()),
-                                                llvm::StringRef(err->path())};
-  std::string failure;
-  bool failed = false;
-  llvm::sys::ProcessInfo child = llvm::sys::ExecuteNoWait(
-      request.runner, argv, std::nullopt, redirects, 0, &failure, &failed);
-  if (failed)
-    return llvm::createStringError(request.runner + ": " + failure);
-  while (true) {
-    llvm::sys::ProcessInfo done =
-        llvm::sys::Wait(child, 0u, &failure, nullptr, /*Polling=*/true);
-    if (done.Pid != 0) {
-      child = done;
-      break;
-    }
-    if (stop.requested()) {
-      ::kill(child.Pid, SIGKILL);
-      llvm::sys::Wait(child, std::nullopt, &failure);
-      return llvm::createStringError("stopped: " + stop.reason());
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  llvm::Expected<std::string> text = out->read();
-  if (!text)
-    return text.takeError();
-  llvm::Expected<SweepResults> runs = parseSweepResults(*text);
+  rt::ChildOptions options;
+  options.stop = [&] { return stop.requested(); };
+  rt::ChildExit child = rt::runChild(args, options);
+  if (!child.startError.empty())
+    return llvm::createStringError(child.startError);
+  if (child.stopped)
+    return llvm::createStringError("stopped: " + stop.reason());
+  llvm::Expected<SweepResults> runs = parseSweepResults(child.out);
   if (runs)
     return runs;
   llvm::consumeError(runs.takeError());
-  llvm::Expected<std::string> stderrText = err->read();
-  std::string said = stderrText ? lastLine(*stderrText) : std::string();
-  if (!stderrText)
-    llvm::consumeError(stderrText.takeError());
+  std::string said = lastLine(child.err);
   return llvm::createStringError(
       llvm::formatv("klx-run --sweep exited with {0} and printed no result{1}",
-                    child.ReturnCode, said.empty() ? "" : ": " + said)
+                    child.exitCode, said.empty() ? "" : ": " + said)
           .str());
 }
 

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 extern char **environ;
 
@@ -60,30 +61,31 @@ int64_t msUntil(Clock::time_point deadline) {
 }
 
 /// Reads both pipes until each reaches its end, killing the child at
-/// `deadline`. Polling both keeps a child that fills one pipe while we
-/// block on the other from stalling.
+/// `deadline` or when `options.stop` says so. Polling both keeps a child
+/// that fills one pipe while we block on the other from stalling.
 void drain(pid_t pid, int outFd, int errFd, Clock::time_point deadline,
-           ChildExit &result) {
+           const ChildOptions &options, ChildExit &result) {
   pollfd fds[2] = {{outFd, POLLIN, 0}, {errFd, POLLIN, 0}};
   std::string *sinks[2] = {&result.out, &result.err};
-  // After the kill, a few seconds for the kernel to close the pipes.
-  Clock::time_point giveUp = deadline + std::chrono::seconds(5);
+  Clock::time_point giveUp;
   while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-    bool killed = result.timedOut;
-    int wait =
-        int(std::min<int64_t>(msUntil(killed ? giveUp : deadline), 1000));
-    int ready = poll(fds, 2, wait);
+    bool killed = result.timedOut || result.stopped;
+    int64_t wait = killed ? msUntil(giveUp) : msUntil(deadline);
+    wait = std::min<int64_t>(wait, options.stop ? 100 : 1000);
+    int ready = poll(fds, 2, int(wait));
     if (ready < 0 && errno != EINTR)
       break;
-    if (ready <= 0) {
-      if (!killed && Clock::now() >= deadline) {
-        kill(pid, SIGKILL);
-        result.timedOut = true;
-      } else if (killed && Clock::now() >= giveUp) {
-        break;
-      }
-      continue;
+    bool late = Clock::now() >= deadline;
+    if (!killed && (late || (options.stop && options.stop()))) {
+      kill(pid, SIGKILL);
+      (late ? result.timedOut : result.stopped) = true;
+      // A few seconds for the kernel to close the pipes.
+      giveUp = Clock::now() + std::chrono::seconds(5);
+    } else if (killed && Clock::now() >= giveUp) {
+      break;
     }
+    if (ready <= 0)
+      continue;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !fds[i].revents)
         continue;
@@ -102,9 +104,10 @@ void drain(pid_t pid, int outFd, int errFd, Clock::time_point deadline,
       close(fd.fd);
 }
 
-/// Waits for the child, killing it if it is still there at `deadline`
-/// (it closed its output but did not exit).
-void reap(pid_t pid, Clock::time_point deadline, ChildExit &result) {
+/// Waits for the child, killing it if it is still there at `deadline` or
+/// when stopped (it closed its output but did not exit).
+void reap(pid_t pid, Clock::time_point deadline, const ChildOptions &options,
+          ChildExit &result) {
   int status = 0;
   while (true) {
     pid_t done = waitpid(pid, &status, WNOHANG);
@@ -112,9 +115,12 @@ void reap(pid_t pid, Clock::time_point deadline, ChildExit &result) {
       break;
     if (done < 0 && errno != EINTR)
       return;
-    if (done == 0 && Clock::now() >= deadline && !result.timedOut) {
-      kill(pid, SIGKILL);
-      result.timedOut = true;
+    if (done == 0 && !result.timedOut && !result.stopped) {
+      bool late = Clock::now() >= deadline;
+      if (late || (options.stop && options.stop())) {
+        kill(pid, SIGKILL);
+        (late ? result.timedOut : result.stopped) = true;
+      }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -126,13 +132,14 @@ void reap(pid_t pid, Clock::time_point deadline, ChildExit &result) {
 
 } // namespace
 
-ChildExit
-klx::rt::runChild(const std::vector<std::string> &argv,
-                  const std::vector<std::pair<std::string, std::string>> &env,
-                  int64_t timeoutMs) {
+ChildExit klx::rt::runChild(const std::vector<std::string> &argv,
+                            const ChildOptions &options) {
   ChildExit result;
   Clock::time_point start = Clock::now();
-  Clock::time_point deadline = start + std::chrono::milliseconds(timeoutMs);
+  // No deadline: a century from now.
+  Clock::time_point deadline =
+      start + std::chrono::milliseconds(
+                  options.timeoutMs > 0 ? options.timeoutMs : int64_t(3.2e12));
   if (argv.empty()) {
     result.startError = "no program to run";
     return result;
@@ -151,11 +158,14 @@ klx::rt::runChild(const std::vector<std::string> &argv,
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  // dup2 gives the child fds 1 and 2 without close-on-exec.
-  posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
+  // dup2 gives the child fds 1 and 2 without close-on-exec; a stream
+  // passed through stays this process's.
+  if (!options.passStdout)
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
+  if (!options.passStderr)
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
   std::vector<std::string> args = argv;
-  std::vector<std::string> environment = mergedEnvironment(env);
+  std::vector<std::string> environment = mergedEnvironment(options.env);
   std::vector<char *> argp = pointers(args), envp = pointers(environment);
   pid_t pid = 0;
   int spawned = posix_spawn(&pid, args[0].c_str(), &actions, nullptr,
@@ -169,8 +179,15 @@ klx::rt::runChild(const std::vector<std::string> &argv,
     close(errPipe[0]);
     return result;
   }
-  drain(pid, outPipe[0], errPipe[0], deadline, result);
-  reap(pid, deadline, result);
+  // Nothing to read of a stream passed through.
+  for (auto [pass, fd] : {std::pair{options.passStdout, &outPipe[0]},
+                          std::pair{options.passStderr, &errPipe[0]}})
+    if (pass) {
+      close(*fd);
+      *fd = -1;
+    }
+  drain(pid, outPipe[0], errPipe[0], deadline, options, result);
+  reap(pid, deadline, options, result);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -1,8 +1,9 @@
 //===- ChildProcessTest.cpp - Children of klx-run --sweep -----------------===//
 //
-// What the sweep relies on when it runs a child klx-run: all of its output
-// on both streams, its exit status or signal, a kill at the deadline, and
-// the environment it was given.
+// What klx relies on when it runs a program (a child klx-run of the sweep,
+// ptxas, the window's GPU runs): all of its output on both streams, its
+// exit status or signal, a kill at the deadline or when stopped, a stream
+// passed through, and the environment it was given.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 
@@ -53,4 +55,34 @@ TEST_CASE("child process: output, exit, signal, deadline, environment",
 
   c = runChild({"/nonexistent/klx-run"}, {}, 10000);
   CHECK(c.startError == "/nonexistent/klx-run: No such file or directory");
+}
+
+TEST_CASE("child process: stopped by the caller, a stream passed through",
+          "[runtime]") {
+  // A stop request kills the child within its 100 ms of polling.
+  auto asked =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  ChildOptions options;
+  options.stop = [&] { return std::chrono::steady_clock::now() >= asked; };
+  ChildExit c = runChild({"/bin/sh", "-c", "exec sleep 30"}, options);
+  CHECK(c.stopped);
+  CHECK_FALSE(c.timedOut);
+  CHECK(c.signal == SIGKILL);
+  CHECK(c.seconds < 5);
+  // A child that closed its output but goes on is stopped too.
+  asked = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  c = runChild({"/bin/sh", "-c", "exec sleep 30 >&- 2>&-"}, options);
+  CHECK(c.stopped);
+  CHECK(c.seconds < 5);
+
+  // stdout passed through is this process's (here the test's own output):
+  // none of it is captured, stderr still is.
+  ChildOptions pass;
+  pass.passStdout = true;
+  c = runChild(
+      {"/bin/sh", "-c", "echo 'a child wrote this line'; printf err >&2"},
+      pass);
+  CHECK(c.exitCode == 0);
+  CHECK(c.out.empty());
+  CHECK(c.err == "err");
 }

@@ -2,6 +2,8 @@
 
 #include "klx/Support/ExternalTool.h"
 
+#include "klx/Runtime/ChildProcess.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -137,40 +139,26 @@ llvm::Expected<std::string> TempFile::read() const {
 llvm::Expected<ToolResult> klx::runTool(llvm::StringRef program,
                                         llvm::ArrayRef<std::string> args,
                                         unsigned timeoutSeconds) {
-  auto outFile = TempFile::create("klx-tool", "out");
-  if (!outFile)
-    return outFile.takeError();
-  auto errFile = TempFile::create("klx-tool", "err");
-  if (!errFile)
-    return errFile.takeError();
-
-  std::vector<llvm::StringRef> argv = {program};
-  for (const std::string &arg : args)
-    argv.push_back(arg);
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(outFile->path()),
-      llvm::StringRef(errFile->path())};
-  std::string message;
-  bool failedToStart = false;
-  int rc = llvm::sys::ExecuteAndWait(
-      program, argv, /*Env=*/std::nullopt, redirects, timeoutSeconds,
-      /*MemoryLimit=*/0, &message, &failedToStart);
-  if (failedToStart)
+  std::vector<std::string> argv = {program.str()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  rt::ChildOptions options;
+  options.timeoutMs = int64_t(timeoutSeconds) * 1000;
+  rt::ChildExit child = rt::runChild(argv, options);
+  if (!child.startError.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot run %s: %s", program.str().c_str(),
-                                   message.c_str());
-  if (rc < 0)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(), "%s %s", program.str().c_str(),
-        message.empty() ? "crashed" : message.c_str());
+                                   "cannot run %s", child.startError.c_str());
+  if (child.timedOut)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s did not finish within %u s",
+                                   program.str().c_str(), timeoutSeconds);
+  if (child.signal)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s crashed (%s)", program.str().c_str(),
+                                   rt::signalName(child.signal).c_str());
   ToolResult result;
-  result.exitCode = rc;
-  auto out = outFile->read();
-  auto err = errFile->read();
-  if (!out)
-    return out.takeError();
-  if (!err)
-    return err.takeError();
-  result.output = *out + *err;
+  result.exitCode = child.exitCode;
+  result.out = std::move(child.out);
+  result.err = std::move(child.err);
+  result.output = result.out + result.err;
   return result;
 }

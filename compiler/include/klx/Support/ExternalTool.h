@@ -38,12 +38,15 @@ RunnerProbe probeKlxRunner(llvm::StringRef runner);
 
 struct ToolResult {
   int exitCode = 0;
-  std::string output; // stdout and stderr, in that order
+  std::string out, err; // what it wrote to stdout and to stderr
+  std::string output;   // stdout and stderr, in that order
 };
 
-/// Runs `program` with `args` (without argv[0]) and captures its output.
-/// Fails only if the program cannot be started or is killed by a signal;
-/// a non-zero exit code is a result, not an error.
+/// Runs `program` (a path) with `args` (without argv[0]) and captures its
+/// output, through the runtime's one process runner (rt::runChild). Fails
+/// only if the program cannot be started, runs past `timeoutSeconds` or
+/// is killed by a signal; a non-zero exit code is a result, not an
+/// error.
 llvm::Expected<ToolResult> runTool(llvm::StringRef program,
                                    llvm::ArrayRef<std::string> args,
                                    unsigned timeoutSeconds = 120);
