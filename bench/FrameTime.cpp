@@ -17,9 +17,9 @@
 
 #include "core/AppState.h"
 #include "core/Background.h"
-#include "core/TimelineView.h"
 #include "panels/Panel.h"
 #include "render/Window.h"
+#include "views/TimelineView.h"
 
 #include "klx/Pipeline/Compiler.h"
 #include "klx/Support/ExternalTool.h"

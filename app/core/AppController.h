@@ -7,7 +7,7 @@
 #include "Artifacts.h"
 #include "Autosave.h"
 #include "Background.h"
-#include "CompileWorker.h"
+#include "workers/CompileWorker.h"
 
 #include <functional>
 

@@ -9,12 +9,12 @@
 #define KLX_APP_CORE_APPSTATE_H
 
 #include "Command.h"
-#include "GpuRunWorker.h"
 #include "Layout.h"
 #include "Lesson.h"
 #include "SampleCatalog.h"
-#include "SweepWorker.h"
-#include "TimelineView.h"
+#include "views/TimelineView.h"
+#include "workers/GpuRunWorker.h"
+#include "workers/SweepWorker.h"
 
 #include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/PipelineRun.h"

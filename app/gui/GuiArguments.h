@@ -3,7 +3,7 @@
 #ifndef KLX_APP_GUI_GUIARGUMENTS_H
 #define KLX_APP_GUI_GUIARGUMENTS_H
 
-#include "core/CompileWorker.h"
+#include "workers/CompileWorker.h"
 
 #include <optional>
 #include <string>

@@ -2,7 +2,7 @@
 
 #include "Panel.h"
 
-#include "core/SourceCorrelation.h"
+#include "views/SourceCorrelation.h"
 #include "widgets/CorrelatedTextView.h"
 #include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"

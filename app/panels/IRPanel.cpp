@@ -2,9 +2,9 @@
 
 #include "Panel.h"
 
-#include "core/RoleView.h"
-#include "core/SourceCorrelation.h"
-#include "core/TextSearch.h"
+#include "views/RoleView.h"
+#include "views/SourceCorrelation.h"
+#include "views/TextSearch.h"
 #include "widgets/CorrelatedTextView.h"
 #include "widgets/DiffView.h"
 #include "widgets/Palette.h"

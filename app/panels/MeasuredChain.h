@@ -11,7 +11,7 @@
 #ifndef KLX_APP_PANELS_MEASUREDCHAIN_H
 #define KLX_APP_PANELS_MEASUREDCHAIN_H
 
-#include "core/MeasuredTimeline.h"
+#include "views/MeasuredTimeline.h"
 #include "widgets/TimeWindow.h"
 
 #include <imgui.h>

@@ -13,9 +13,9 @@
 #define KLX_APP_PANELS_MEASUREDMODEL_H
 
 #include "core/AppState.h"
-#include "core/MeasuredTimeline.h"
-#include "core/ModelChain.h"
-#include "core/WaitComparison.h"
+#include "views/MeasuredTimeline.h"
+#include "views/ModelChain.h"
+#include "views/WaitComparison.h"
 #include "widgets/TimeWindow.h"
 
 #include <cstdint>

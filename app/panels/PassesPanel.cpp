@@ -2,7 +2,7 @@
 
 #include "Panel.h"
 
-#include "core/Elide.h"
+#include "views/Elide.h"
 #include "widgets/Palette.h"
 
 #include "klx/Pipeline/Compiler.h"

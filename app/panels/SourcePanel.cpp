@@ -10,8 +10,8 @@
 
 #include "Panel.h"
 
-#include "core/RoleView.h"
-#include "core/SourceFold.h"
+#include "views/RoleView.h"
+#include "views/SourceFold.h"
 #include "widgets/FindBar.h"
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"

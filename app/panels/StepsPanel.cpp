@@ -10,7 +10,7 @@
 
 #include "Panel.h"
 
-#include "core/StepsView.h"
+#include "views/StepsView.h"
 #include "widgets/Palette.h"
 
 #include <algorithm>

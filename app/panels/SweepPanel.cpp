@@ -13,7 +13,7 @@
 
 #include "Panel.h"
 
-#include "core/Elide.h"
+#include "views/Elide.h"
 #include "widgets/Palette.h"
 
 #include <imgui_stdlib.h>

@@ -10,8 +10,8 @@
 
 #include "Panel.h"
 
-#include "core/RoleView.h"
 #include "klx/Analysis/RoleTree/RoleTreeFormat.h"
+#include "views/RoleView.h"
 #include "widgets/Palette.h"
 
 #include <algorithm>

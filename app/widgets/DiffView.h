@@ -14,9 +14,9 @@
 #include "FindBar.h"
 
 #include "core/Background.h"
-#include "core/DiffRows.h"
-#include "core/SyntaxTokens.h"
 #include "klx/Support/LineDiff.h"
+#include "views/DiffRows.h"
+#include "views/SyntaxTokens.h"
 
 #include <imgui.h>
 

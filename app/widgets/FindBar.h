@@ -12,7 +12,7 @@
 #ifndef KLX_APP_WIDGETS_FINDBAR_H
 #define KLX_APP_WIDGETS_FINDBAR_H
 
-#include "core/TextSearch.h"
+#include "views/TextSearch.h"
 
 #include <imgui.h>
 

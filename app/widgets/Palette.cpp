@@ -2,7 +2,7 @@
 
 #include "Palette.h"
 
-#include "core/RoleView.h"
+#include "views/RoleView.h"
 
 #include <algorithm>
 

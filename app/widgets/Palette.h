@@ -12,7 +12,7 @@
 #define KLX_APP_WIDGETS_PALETTE_H
 
 #include "core/Layout.h"
-#include "core/SyntaxTokens.h"
+#include "views/SyntaxTokens.h"
 
 #include <imgui.h>
 

@@ -14,9 +14,9 @@
 
 #include "FindBar.h"
 
-#include "core/SyntaxTokens.h"
-#include "core/TextSelection.h"
 #include "klx/Support/LineDiff.h"
+#include "views/SyntaxTokens.h"
+#include "views/TextSelection.h"
 
 #include <imgui.h>
 

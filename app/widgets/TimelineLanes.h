@@ -14,7 +14,7 @@
 #ifndef KLX_APP_WIDGETS_TIMELINELANES_H
 #define KLX_APP_WIDGETS_TIMELINELANES_H
 
-#include "core/TimelineView.h"
+#include "views/TimelineView.h"
 
 #include <imgui.h>
 

@@ -5,8 +5,8 @@
 #include "core/AppController.h"
 #include "core/Lesson.h"
 #include "core/SampleCatalog.h"
-#include "core/SourceCorrelation.h"
 #include "klx/Support/LineDiff.h"
+#include "views/SourceCorrelation.h"
 
 #include "llvm/Support/FileSystem.h"
 

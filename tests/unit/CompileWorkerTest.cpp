@@ -8,8 +8,8 @@
 
 #include "TestSupport.h"
 
-#include "core/CompileWorker.h"
 #include "klx/Export/Bundle.h"
+#include "workers/CompileWorker.h"
 
 #include <atomic>
 #include <chrono>

@@ -12,8 +12,8 @@
 #include "TestSupport.h"
 
 #include "core/Lesson.h"
-#include "core/SweepResults.h"
-#include "core/TimelineView.h"
+#include "views/SweepResults.h"
+#include "views/TimelineView.h"
 
 #include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/Compiler.h"

@@ -9,9 +9,9 @@
 #include "TestSupport.h"
 
 #include "core/AppController.h"
-#include "core/MeasuredTimeline.h"
 #include "klx/Runtime/CriticalPath.h"
 #include "klx/Runtime/Trace.h"
+#include "views/MeasuredTimeline.h"
 
 #include <cmath>
 #include <map>

@@ -2,9 +2,9 @@
 
 #include "TestSupport.h"
 
-#include "core/TimelineView.h"
 #include "klx/Analysis/Protocol/BarrierSim.h"
 #include "klx/Pipeline/Compiler.h"
+#include "views/TimelineView.h"
 
 #include "llvm/ADT/StringExtras.h"
 

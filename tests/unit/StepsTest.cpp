@@ -9,9 +9,9 @@
 
 #include "TestSupport.h"
 
-#include "core/StepsView.h"
 #include "klx/Export/Bundle.h"
 #include "klx/Pipeline/Compiler.h"
+#include "views/StepsView.h"
 
 #include "klx/Runtime/HostMath.h"
 #include "klx/Runtime/Launch.h"

@@ -9,8 +9,8 @@
 
 #include "TestSupport.h"
 
-#include "core/SweepResults.h"
-#include "core/SweepWorker.h"
+#include "views/SweepResults.h"
+#include "workers/SweepWorker.h"
 
 #include "klx/Export/Sweep.h"
 

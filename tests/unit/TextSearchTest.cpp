@@ -3,12 +3,12 @@
 #include "TestSupport.h"
 
 #include "core/Background.h"
-#include "core/DiffRows.h"
-#include "core/Elide.h"
-#include "core/RoleView.h"
-#include "core/SourceFold.h"
-#include "core/TextSearch.h"
 #include "klx/Pipeline/Compiler.h"
+#include "views/DiffRows.h"
+#include "views/Elide.h"
+#include "views/RoleView.h"
+#include "views/SourceFold.h"
+#include "views/TextSearch.h"
 
 #include <atomic>
 #include <chrono>

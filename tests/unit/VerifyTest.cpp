@@ -8,9 +8,9 @@
 
 #include "TestSupport.h"
 
-#include "core/TimelineView.h"
 #include "klx/Analysis/Protocol/Verify.h"
 #include "klx/Pipeline/Compiler.h"
+#include "views/TimelineView.h"
 
 using namespace klx;
 using namespace klx::sim;

@@ -2,11 +2,11 @@
 
 #include "TestSupport.h"
 
-#include "core/ModelChain.h"
-#include "core/TimelineView.h"
-#include "core/WaitComparison.h"
 #include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/Compiler.h"
+#include "views/ModelChain.h"
+#include "views/TimelineView.h"
+#include "views/WaitComparison.h"
 
 using namespace klx;
 using namespace klx::app;

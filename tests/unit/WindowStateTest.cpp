@@ -4,8 +4,8 @@
 
 #include "core/Artifacts.h"
 #include "core/Layout.h"
-#include "core/TextSelection.h"
-#include "core/TimelineView.h"
+#include "views/TextSelection.h"
+#include "views/TimelineView.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

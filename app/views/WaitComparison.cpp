@@ -1,6 +1,6 @@
 //===- WaitComparison.cpp - Each role's waits, measured and modelled ------===//
 
-#include "core/WaitComparison.h"
+#include "views/WaitComparison.h"
 
 #include <algorithm>
 #include <cstdio>

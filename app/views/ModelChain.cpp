@@ -1,8 +1,8 @@
 //===- ModelChain.cpp - What set the simulated kernel's end ---------------===//
 
-#include "core/ModelChain.h"
+#include "views/ModelChain.h"
 
-#include "core/WaitComparison.h"
+#include "views/WaitComparison.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_TEXTSEARCH_H
-#define KLX_APP_CORE_TEXTSEARCH_H
+#ifndef KLX_APP_VIEWS_TEXTSEARCH_H
+#define KLX_APP_VIEWS_TEXTSEARCH_H
 
 #include "klx/Pipeline/PipelineRun.h"
 #include "klx/Support/LineDiff.h"
@@ -61,4 +61,4 @@ StepPresence findInSteps(const PipelineRun &run, llvm::StringRef query);
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_TEXTSEARCH_H
+#endif // KLX_APP_VIEWS_TEXTSEARCH_H

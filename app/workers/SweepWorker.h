@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_SWEEPWORKER_H
-#define KLX_APP_CORE_SWEEPWORKER_H
+#ifndef KLX_APP_WORKERS_SWEEPWORKER_H
+#define KLX_APP_WORKERS_SWEEPWORKER_H
 
-#include "SweepResults.h"
+#include "views/SweepResults.h"
 
 #include "klx/Pipeline/Compiler.h"
 
@@ -66,4 +66,4 @@ private:
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_SWEEPWORKER_H
+#endif // KLX_APP_WORKERS_SWEEPWORKER_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_STEPSVIEW_H
-#define KLX_APP_CORE_STEPSVIEW_H
+#ifndef KLX_APP_VIEWS_STEPSVIEW_H
+#define KLX_APP_VIEWS_STEPSVIEW_H
 
 #include "klx/Pipeline/PipelineRun.h"
 
@@ -55,4 +55,4 @@ StepsSection sectionOf(StepRole role);
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_STEPSVIEW_H
+#endif // KLX_APP_VIEWS_STEPSVIEW_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_DIFFROWS_H
-#define KLX_APP_CORE_DIFFROWS_H
+#ifndef KLX_APP_VIEWS_DIFFROWS_H
+#define KLX_APP_VIEWS_DIFFROWS_H
 
 #include "klx/Support/LineDiff.h"
 
@@ -96,4 +96,4 @@ std::string copiedRows(const DiffModel &model, const std::vector<DiffRow> &rows,
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_DIFFROWS_H
+#endif // KLX_APP_VIEWS_DIFFROWS_H

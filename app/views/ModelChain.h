@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_MODELCHAIN_H
-#define KLX_APP_CORE_MODELCHAIN_H
+#ifndef KLX_APP_VIEWS_MODELCHAIN_H
+#define KLX_APP_VIEWS_MODELCHAIN_H
 
-#include "core/TimelineView.h"
+#include "views/TimelineView.h"
 
 #include <string>
 #include <utility>
@@ -38,4 +38,4 @@ ModelChain modelCriticalChain(const TimelineView &view);
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_MODELCHAIN_H
+#endif // KLX_APP_VIEWS_MODELCHAIN_H

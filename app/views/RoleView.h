@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_ROLEVIEW_H
-#define KLX_APP_CORE_ROLEVIEW_H
+#ifndef KLX_APP_VIEWS_ROLEVIEW_H
+#define KLX_APP_VIEWS_ROLEVIEW_H
 
 #include "klx/Pipeline/PipelineRun.h"
 
@@ -48,4 +48,4 @@ int roleColourSlot(llvm::StringRef name);
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_ROLEVIEW_H
+#endif // KLX_APP_VIEWS_ROLEVIEW_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_SYNTAXTOKENS_H
-#define KLX_APP_CORE_SYNTAXTOKENS_H
+#ifndef KLX_APP_VIEWS_SYNTAXTOKENS_H
+#define KLX_APP_VIEWS_SYNTAXTOKENS_H
 
 #include "klx/Support/Stages.h"
 
@@ -46,4 +46,4 @@ void tokenizeLine(llvm::StringRef line, Language language,
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_SYNTAXTOKENS_H
+#endif // KLX_APP_VIEWS_SYNTAXTOKENS_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_SWEEPRESULTS_H
-#define KLX_APP_CORE_SWEEPRESULTS_H
+#ifndef KLX_APP_VIEWS_SWEEPRESULTS_H
+#define KLX_APP_VIEWS_SWEEPRESULTS_H
 
 #include "klx/Export/Sweep.h"
 #include "klx/Runtime/RunFormat.h"
@@ -88,4 +88,4 @@ llvm::Expected<Defines> parseSweepAxesText(llvm::StringRef text);
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_SWEEPRESULTS_H
+#endif // KLX_APP_VIEWS_SWEEPRESULTS_H

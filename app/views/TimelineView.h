@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_TIMELINEVIEW_H
-#define KLX_APP_CORE_TIMELINEVIEW_H
+#ifndef KLX_APP_VIEWS_TIMELINEVIEW_H
+#define KLX_APP_VIEWS_TIMELINEVIEW_H
 
 #include "klx/Analysis/Protocol/BarrierSim.h"
 #include "klx/Analysis/Protocol/Verify.h"
@@ -134,4 +134,4 @@ unsigned sourceLineOf(const PipelineRun &run, int step, unsigned irLine);
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_TIMELINEVIEW_H
+#endif // KLX_APP_VIEWS_TIMELINEVIEW_H

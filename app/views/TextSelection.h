@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_TEXTSELECTION_H
-#define KLX_APP_CORE_TEXTSELECTION_H
+#ifndef KLX_APP_VIEWS_TEXTSELECTION_H
+#define KLX_APP_VIEWS_TEXTSELECTION_H
 
 #include "klx/Support/LineDiff.h"
 
@@ -52,4 +52,4 @@ struct TextSelection {
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_TEXTSELECTION_H
+#endif // KLX_APP_VIEWS_TEXTSELECTION_H

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_COMPILEWORKER_H
-#define KLX_APP_CORE_COMPILEWORKER_H
+#ifndef KLX_APP_WORKERS_COMPILEWORKER_H
+#define KLX_APP_WORKERS_COMPILEWORKER_H
 
-#include "TimelineView.h"
+#include "views/TimelineView.h"
 
 #include "klx/Pipeline/Compiler.h"
 
@@ -81,4 +81,4 @@ private:
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_COMPILEWORKER_H
+#endif // KLX_APP_WORKERS_COMPILEWORKER_H

@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_WAITCOMPARISON_H
-#define KLX_APP_CORE_WAITCOMPARISON_H
+#ifndef KLX_APP_VIEWS_WAITCOMPARISON_H
+#define KLX_APP_VIEWS_WAITCOMPARISON_H
 
-#include "core/MeasuredTimeline.h"
-#include "core/TimelineView.h"
+#include "views/MeasuredTimeline.h"
+#include "views/TimelineView.h"
 
 #include <string>
 #include <utility>
@@ -58,4 +58,4 @@ double lastOwnOpEnd(const TimelineLane &lane);
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_WAITCOMPARISON_H
+#endif // KLX_APP_VIEWS_WAITCOMPARISON_H

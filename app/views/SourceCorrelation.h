@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_SOURCECORRELATION_H
-#define KLX_APP_CORE_SOURCECORRELATION_H
+#ifndef KLX_APP_VIEWS_SOURCECORRELATION_H
+#define KLX_APP_VIEWS_SOURCECORRELATION_H
 
 #include "SyntaxTokens.h"
 
@@ -28,4 +28,4 @@ std::vector<uint32_t> sourceLinesOfText(llvm::StringRef text,
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_SOURCECORRELATION_H
+#endif // KLX_APP_VIEWS_SOURCECORRELATION_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_MEASUREDTIMELINE_H
-#define KLX_APP_CORE_MEASUREDTIMELINE_H
+#ifndef KLX_APP_VIEWS_MEASUREDTIMELINE_H
+#define KLX_APP_VIEWS_MEASUREDTIMELINE_H
 
 #include <cstdint>
 #include <optional>
@@ -141,4 +141,4 @@ std::optional<MeasuredTimeline> readMeasuredTimeline(std::string_view json,
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_MEASUREDTIMELINE_H
+#endif // KLX_APP_VIEWS_MEASUREDTIMELINE_H

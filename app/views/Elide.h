@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_ELIDE_H
-#define KLX_APP_CORE_ELIDE_H
+#ifndef KLX_APP_VIEWS_ELIDE_H
+#define KLX_APP_VIEWS_ELIDE_H
 
 #include <functional>
 #include <string>
@@ -25,4 +25,4 @@ std::string elideMiddle(std::string_view text, std::string_view ellipsis,
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_ELIDE_H
+#endif // KLX_APP_VIEWS_ELIDE_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_SOURCEFOLD_H
-#define KLX_APP_CORE_SOURCEFOLD_H
+#ifndef KLX_APP_VIEWS_SOURCEFOLD_H
+#define KLX_APP_VIEWS_SOURCEFOLD_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -59,4 +59,4 @@ private:
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_SOURCEFOLD_H
+#endif // KLX_APP_VIEWS_SOURCEFOLD_H

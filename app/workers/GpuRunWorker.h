@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KLX_APP_CORE_GPURUNWORKER_H
-#define KLX_APP_CORE_GPURUNWORKER_H
+#ifndef KLX_APP_WORKERS_GPURUNWORKER_H
+#define KLX_APP_WORKERS_GPURUNWORKER_H
 
-#include "MeasuredTimeline.h"
+#include "views/MeasuredTimeline.h"
 
 #include "klx/Export/Export.h"
 #include "klx/Pipeline/Compiler.h"
@@ -115,4 +115,4 @@ private:
 
 } // namespace klx::app
 
-#endif // KLX_APP_CORE_GPURUNWORKER_H
+#endif // KLX_APP_WORKERS_GPURUNWORKER_H
