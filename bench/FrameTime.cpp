@@ -17,7 +17,7 @@
 
 #include "core/AppState.h"
 #include "core/Background.h"
-#include "panels/Panel.h"
+#include "panels/PaneArranger.h"
 #include "render/Window.h"
 #include "views/TimelineView.h"
 

@@ -15,10 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "workers/RunnerClient.h"
 
 #include "klx/Export/Bundle.h"
 #include "klx/Export/Sweep.h"
-#include "klx/Runtime/ChildProcess.h"
 #include "klx/Runtime/SweepFormat.h"
 #include "klx/Support/ExternalTool.h"
 
@@ -142,8 +142,8 @@ std::optional<SweepRequest> readRequest(const Arguments &args) {
 
 GpuProbe probeGpu() {
   GpuProbe probe;
-  probe.runner = klxRunnerPath();
-  RunnerProbe said = probeKlxRunner(probe.runner);
+  probe.runner = app::RunnerClient::defaultPath();
+  app::RunnerProbe said = app::RunnerClient(probe.runner).probe();
   probe.device = std::move(said.device);
   probe.reason = std::move(said.reason);
   return probe;
@@ -176,29 +176,22 @@ std::optional<std::string> bundleFolder(const SweepRequest &request,
 /// its table to stdout, or with `captured` its JSON into that string.
 int runOnGpu(const GpuProbe &gpu, const std::string &dir,
              const SweepRequest &request, std::string *captured) {
-  std::vector<std::string> args = {gpu.runner, "--sweep", dir};
-  args.insert(args.end(), request.runnerFlags.begin(),
-              request.runnerFlags.end());
-  if (captured)
-    args.push_back("--json");
+  app::SweepRun run;
+  run.dir = dir;
+  run.flags = request.runnerFlags;
   if (!request.csvPath.empty())
-    args.push_back("--csv=" + request.csvPath);
+    run.flags.push_back("--csv=" + request.csvPath);
+  run.json = captured != nullptr;
+  run.passStderr = true;
   llvm::outs().flush();
-  rt::ChildOptions options;
-  options.passStdout = !captured;
-  options.passStderr = true;
-  rt::ChildExit child = rt::runChild(args, options);
-  if (!child.startError.empty() || child.signal) {
-    llvm::errs() << "klx sweep: "
-                 << (child.signal ? gpu.runner + ": killed by " +
-                                        rt::signalName(child.signal)
-                                  : "cannot run " + child.startError)
-                 << "\n";
+  app::RunnerExit exit = app::RunnerClient(gpu.runner).runSweep(run);
+  if (!exit.failure.empty()) {
+    llvm::errs() << "klx sweep: " << exit.failure << "\n";
     return kExitUsageError;
   }
   if (captured)
-    *captured = std::move(child.out);
-  return child.exitCode;
+    *captured = std::move(exit.out);
+  return exit.exitCode;
 }
 
 /// What the sweep says when nothing ran on a GPU, and where the bundles

@@ -125,7 +125,7 @@ template <> void AppController::on(const cmd::ShowTimelineOf &c, double) {
   // Where the timeline is a tab (Teach), the one asked for comes forward
   // (not at start, where an empty step only says "the run's own").
   if (!c.step.empty())
-    showPanel("Barrier timeline");
+    showPanel(Pane::Timeline);
 }
 template <> void AppController::on(const cmd::ShowCounterexample &c, double) {
   appState.view.showCounterexample = c.on;
@@ -134,7 +134,7 @@ template <> void AppController::on(const cmd::SelectModule &c, double) {
   appState.view.module = c.name;
 }
 template <> void AppController::on(const cmd::ShowPanel &c, double) {
-  showPanel(c.title);
+  showPanel(c.pane);
 }
 template <> void AppController::on(const cmd::SetDefines &c, double) {
   setDefines(c.defines);

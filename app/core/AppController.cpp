@@ -79,10 +79,7 @@ AppController::AppController(ControllerOptions options,
     : options(std::move(options)), autosave(this->options.autosaveDir),
       worker(wake, this->options.compileLimitSeconds),
       compareWorker(wake, this->options.compileLimitSeconds),
-      gpuWorker(this->options.runner.empty() ? GpuRunWorker::defaultRunner()
-                                             : this->options.runner,
-                wake),
-      sweepWorker(wake) {
+      gpuWorker(runnerPath(), wake), sweepWorker(wake) {
   if (!this->options.samplesDir.empty())
     appState.samples = scanSamples(this->options.samplesDir);
   if (!this->options.lessonsDir.empty())
@@ -148,11 +145,11 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
   gpuWorker.submit(std::move(request));
   appState.gpu.running = true;
   // The Run pane shares its window with the Lesson pane.
-  showPanel("Run");
+  showPanel(Pane::Run);
 }
 
-void AppController::showPanel(const std::string &title) {
-  appState.view.raisedPanel = title;
+void AppController::showPanel(Pane pane) {
+  appState.view.raisedPanel = pane;
   ++appState.view.raiseSerial;
 }
 
@@ -489,7 +486,7 @@ void AppController::showOutputsOf(int index) {
   EmitKind kind = appState.run->snapshots[index].kind;
   if (kind == EmitKind::PTX || kind == EmitKind::SASS ||
       kind == EmitKind::AMDGCN)
-    showPanel("Assembly");
+    showPanel(Pane::Assembly);
 }
 
 void AppController::selectStep(int index) {

@@ -86,7 +86,12 @@ private:
   /// assembly's tab.
   void showOutputsOf(int index);
   /// Brings a pane (a tab of a group) forward, once.
-  void showPanel(const std::string &title);
+  void showPanel(Pane pane);
+  /// The klx-run the window's GPU runs and sweeps use.
+  std::string runnerPath() const {
+    return options.runner.empty() ? RunnerClient::defaultPath()
+                                  : options.runner;
+  }
 
   ControllerOptions options;
   AppState appState;

@@ -68,9 +68,9 @@ struct ViewState {
   /// file may hold several); empty or gone: the first. A name, so it
   /// survives recompiles.
   std::string module;
-  /// A pane to bring to the front (a tab of a group), by title, and a
-  /// count that changes with each request so the window applies it once.
-  std::string raisedPanel;
+  /// A pane to bring to the front (a tab of a group), and a count that
+  /// changes with each request so the window applies it once.
+  std::optional<Pane> raisedPanel;
   unsigned raiseSerial = 0;
   /// A window of the layout ("Guide", "IR", ...) drawn over the whole work
   /// area, the others hidden until it is put back; empty: none. On a small

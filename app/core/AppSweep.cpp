@@ -21,7 +21,7 @@ void AppController::startSweep(const std::string &axesText,
   sweep.axes = axesText;
   sweep.sizes = sizesText;
   sweep.error.clear();
-  showPanel("Sweep");
+  showPanel(Pane::Sweep);
   llvm::Expected<Defines> lists = parseSweepAxesText(axesText);
   // The window's own -D values hold in every variant unless the lists
   // name them.
@@ -58,8 +58,7 @@ void AppController::startSweep(const std::string &axesText,
   // the pane's own.
   request.options = compileOptions({});
   if (appState.gpu.availability == GpuStatus::Availability::Available)
-    request.runner =
-        options.runner.empty() ? GpuRunWorker::defaultRunner() : options.runner;
+    request.runner = runnerPath();
   else
     request.notRun =
         "not run: " + (appState.gpu.reason.empty() ? std::string("no GPU (yet)")
@@ -72,7 +71,7 @@ void AppController::startSweep(const std::string &axesText,
 void AppController::openSweepResults(const std::string &path) {
   SweepState &sweep = appState.sweep;
   sweep.error.clear();
-  showPanel("Sweep");
+  showPanel(Pane::Sweep);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path);
   if (!buffer) {
@@ -125,7 +124,7 @@ GpuRunRecord readTraceRecord(const std::string &path) {
 } // namespace
 
 void AppController::openTrace(const std::string &path, int64_t cta) {
-  showPanel("Measured");
+  showPanel(Pane::Measured);
   setMessage("reading the trace " + path, /*isError=*/false);
   traceReader.request(++tracesAsked, [path, cta] {
     GpuRunRecord record = readTraceRecord(path);

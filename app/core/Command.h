@@ -11,6 +11,7 @@
 #define KLX_APP_CORE_COMMAND_H
 
 #include "ArtifactKind.h"
+#include "Pane.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -90,9 +91,9 @@ struct SelectModule {
 struct ShowCounterexample {
   bool on = false;
 };
-/// Bring a pane forward (its tab, where it is one), by title.
+/// Bring a pane forward (its tab, where it is one).
 struct ShowPanel {
-  std::string title;
+  Pane pane;
 };
 /// "NAME=VALUE, ..." (empty for none).
 struct SetDefines {

@@ -292,7 +292,13 @@ LinkAction klx::app::followLink(llvm::StringRef target,
     } else if (name == "role") {
       action.commands.push_back(cmd::FocusRole{value.str()});
     } else if (name == "show") {
-      action.commands.push_back(cmd::ShowPanel{value.str()});
+      std::optional<Pane> pane = paneNamed(value);
+      if (!pane) {
+        action.error = "no pane is called '" + value.str() +
+                       "'; the panes are " + paneTitles();
+        return action;
+      }
+      action.commands.push_back(cmd::ShowPanel{*pane});
     } else if (name == "timeline") {
       action.commands.push_back(cmd::ShowTimelineOf{value.str()});
     } else if (name == "counterexample") {
@@ -304,7 +310,7 @@ LinkAction klx::app::followLink(llvm::StringRef target,
       if (value.ends_with(".mlir") || value.contains('/'))
         variant = resolve(root, value);
       action.commands.push_back(cmd::SetCompare{variant});
-      action.commands.push_back(cmd::ShowPanel{"Compare"});
+      action.commands.push_back(cmd::ShowPanel{Pane::Compare});
     } else {
       action.error =
           "unknown action '" + name.str() + "' in klx:" + target.str();

@@ -14,7 +14,7 @@
 
 #include "core/AppController.h"
 #include "core/Background.h"
-#include "panels/Panel.h"
+#include "panels/PaneArranger.h"
 #include "render/Window.h"
 #include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"
@@ -257,14 +257,14 @@ bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
     controller.apply(cmd::SetTarget{args.target}, now);
   controller.apply(cmd::ShowTimelineOf{args.timelineAt}, now);
   controller.apply(cmd::ShowCounterexample{args.counterexample}, now);
-  if (!args.show.empty())
-    controller.apply(cmd::ShowPanel{args.show}, now);
+  if (args.show)
+    controller.apply(cmd::ShowPanel{*args.show}, now);
   if (!args.defines.empty())
     controller.apply(cmd::SetDefines{llvm::join(args.defines, ", ")}, now);
   controller.apply(cmd::OpenFile{file}, now);
   if (!args.compare.empty()) {
     controller.apply(cmd::SetCompare{args.compare}, now);
-    controller.apply(cmd::ShowPanel{"Compare"}, now);
+    controller.apply(cmd::ShowPanel{app::Pane::Compare}, now);
   }
   if (!args.sweep.empty())
     controller.apply(cmd::OpenSweepResults{args.sweep}, now);

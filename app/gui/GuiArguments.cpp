@@ -3,6 +3,7 @@
 #include "GuiArguments.h"
 
 #include "core/Layout.h"
+#include "core/Pane.h"
 
 #include "klx/Support/Target.h"
 
@@ -23,9 +24,14 @@ std::optional<GuiArguments> klx::gui::parseGuiArguments(int argc, char **argv) {
       args.timelineAt = arg.str();
     else if (arg == "--counterexample")
       args.counterexample = true;
-    else if (arg.consume_front("--show="))
-      args.show = arg.str();
-    else if (arg.consume_front("--layout=")) {
+    else if (arg.consume_front("--show=")) {
+      args.show = app::paneNamed(arg);
+      if (!args.show) {
+        llvm::errs() << "klx: --show: no pane is called '" << arg
+                     << "'; the panes are " << app::paneTitles() << "\n";
+        return std::nullopt;
+      }
+    } else if (arg.consume_front("--layout=")) {
       if (!app::parseLayoutName(arg)) {
         llvm::errs() << "klx: --layout expects explore, diff or teach\n";
         return std::nullopt;

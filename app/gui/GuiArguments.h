@@ -3,6 +3,7 @@
 #ifndef KLX_APP_GUI_GUIARGUMENTS_H
 #define KLX_APP_GUI_GUIARGUMENTS_H
 
+#include "core/Pane.h"
 #include "workers/CompileWorker.h"
 
 #include <optional>
@@ -19,7 +20,7 @@ struct GuiArguments {
   std::string timelineAt;
   bool counterexample = false;
   /// A pane to bring forward at start (the tab of a group).
-  std::string show;
+  std::optional<app::Pane> show;
   /// explore, diff or teach; empty: as the window was left.
   std::string layout;
   /// The whole window's zoom in percent; 0: as the window was left.

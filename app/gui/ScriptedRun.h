@@ -16,7 +16,7 @@
 #include "GuiArguments.h"
 
 #include "core/AppController.h"
-#include "panels/Panel.h"
+#include "panels/PaneArranger.h"
 #include "render/Window.h"
 
 #include <optional>

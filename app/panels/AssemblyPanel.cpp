@@ -32,7 +32,7 @@ const std::string &textOf(const DeviceArtifacts &a, EmitKind kind) {
 
 class AssemblyPanel final : public Panel {
 public:
-  const char *title() const override { return "Assembly"; }
+  Pane pane() const override { return Pane::Assembly; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     bool stale = false;

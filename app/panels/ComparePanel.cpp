@@ -46,7 +46,7 @@ std::string describeRun(const GpuRunRecord *run) {
 
 class ComparePanel final : public Panel {
 public:
-  const char *title() const override { return "Compare"; }
+  Pane pane() const override { return Pane::Compare; }
   bool hasContent(const AppState &state) const override {
     return state.compare.active();
   }

@@ -17,7 +17,7 @@ namespace {
 
 class IRPanel final : public Panel {
 public:
-  const char *title() const override { return "IR"; }
+  Pane pane() const override { return Pane::IR; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run || state.run->snapshots.empty()) {

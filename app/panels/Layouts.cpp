@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Panel.h"
+#include "Layouts.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -55,21 +55,19 @@ constexpr Slot kTeach[] = {
 /// Panes that share a window as its tabs, in each layout (the others have
 /// a window of their own, named as the pane).
 struct Tab {
-  const char *pane, *window;
+  Pane pane;
+  const char *window;
 };
 constexpr Tab kExploreTabs[] = {
-    {"Warp roles", "Structure"}, {"Steps", "Structure"},
-    {"Lesson", "Guide"},         {"Run", "Guide"},
-    {"Sweep", "Guide"},          {"Measured", "Guide"}};
-constexpr Tab kTeachTabs[] = {{"Warp roles", "Structure"},
-                              {"Steps", "Structure"},
-                              {"Passes", "Structure"},
-                              {"Lesson", "Guide"},
-                              {"Run", "Guide"},
-                              {"Sweep", "Guide"},
-                              {"Barrier timeline", "Output"},
-                              {"Measured", "Output"},
-                              {"Assembly", "Output"}};
+    {Pane::WarpRoles, "Structure"}, {Pane::Steps, "Structure"},
+    {Pane::Lesson, "Guide"},        {Pane::Run, "Guide"},
+    {Pane::Sweep, "Guide"},         {Pane::Measured, "Guide"}};
+constexpr Tab kTeachTabs[] = {
+    {Pane::WarpRoles, "Structure"}, {Pane::Steps, "Structure"},
+    {Pane::Passes, "Structure"},    {Pane::Lesson, "Guide"},
+    {Pane::Run, "Guide"},           {Pane::Sweep, "Guide"},
+    {Pane::Timeline, "Output"},     {Pane::Measured, "Output"},
+    {Pane::Assembly, "Output"}};
 
 template <size_t N>
 std::optional<Placement> find(const Slot (&slots)[N], llvm::StringRef window) {
@@ -88,7 +86,7 @@ llvm::ArrayRef<Tab> tabsOf(LayoutName layout) {
 }
 } // namespace
 
-int klx::app::tabOrder(LayoutName layout, llvm::StringRef pane) {
+int klx::app::tabOrder(LayoutName layout, Pane pane) {
   llvm::ArrayRef<Tab> tabs = tabsOf(layout);
   for (size_t i = 0; i < tabs.size(); ++i)
     if (pane == tabs[i].pane)
@@ -96,9 +94,9 @@ int klx::app::tabOrder(LayoutName layout, llvm::StringRef pane) {
   return -1;
 }
 
-llvm::StringRef klx::app::windowOf(LayoutName layout, llvm::StringRef pane) {
+llvm::StringRef klx::app::windowOf(LayoutName layout, Pane pane) {
   llvm::ArrayRef<Tab> tabs = tabsOf(layout);
-  llvm::StringRef window = pane;
+  llvm::StringRef window = paneTitle(pane);
   for (const Tab &tab : tabs)
     if (pane == tab.pane)
       window = tab.window;

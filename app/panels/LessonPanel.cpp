@@ -24,7 +24,7 @@ namespace {
 
 class LessonPanel final : public Panel {
 public:
-  const char *title() const override { return "Lesson"; }
+  Pane pane() const override { return Pane::Lesson; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     const LessonState &lesson = state.lesson;

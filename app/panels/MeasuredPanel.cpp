@@ -29,7 +29,7 @@ namespace {
 
 class MeasuredPanel final : public Panel {
 public:
-  const char *title() const override { return "Measured"; }
+  Pane pane() const override { return Pane::Measured; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     // A trace the user opened and klx could not read: why, above the

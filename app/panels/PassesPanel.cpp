@@ -15,7 +15,7 @@ namespace {
 
 class PassesPanel final : public Panel {
 public:
-  const char *title() const override { return "Passes"; }
+  Pane pane() const override { return Pane::Passes; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     drawTargetAndStop(state, commands);
@@ -187,7 +187,7 @@ private:
         commands.push(cmd::SetCompare{});
     } else if (ImGui::Button("Compare", ImVec2(button, 0)) || enter) {
       commands.push(cmd::SetCompare{variantBuffer});
-      commands.push(cmd::ShowPanel{"Compare"});
+      commands.push(cmd::ShowPanel{Pane::Compare});
     }
   }
 

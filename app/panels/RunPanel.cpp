@@ -100,7 +100,7 @@ void drawHistoryChart(const std::vector<GpuRunRecord> &runs) {
 
 class RunPanel final : public Panel {
 public:
-  const char *title() const override { return "Run"; }
+  Pane pane() const override { return Pane::Run; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     const GpuStatus &gpu = state.gpu;

@@ -14,7 +14,7 @@ namespace {
 
 class SamplesPanel final : public Panel {
 public:
-  const char *title() const override { return "Samples"; }
+  Pane pane() const override { return Pane::Samples; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (std::optional<std::string> path =

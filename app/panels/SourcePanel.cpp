@@ -48,7 +48,7 @@ size_t byteOffsetOf(llvm::StringRef text, int characters) {
 
 class SourcePanel final : public Panel {
 public:
-  const char *title() const override { return "Source"; }
+  Pane pane() const override { return Pane::Source; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     drawHeader(state, commands);

@@ -44,7 +44,7 @@ const char *sectionName(StepsSection section) {
 
 class StepsPanel final : public Panel {
 public:
-  const char *title() const override { return "Steps"; }
+  Pane pane() const override { return Pane::Steps; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run) {

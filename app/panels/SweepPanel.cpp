@@ -206,7 +206,7 @@ void drawCompileTable(const std::vector<SweepCompileRow> &variants) {
 
 class SweepPanel final : public Panel {
 public:
-  const char *title() const override { return "Sweep"; }
+  Pane pane() const override { return Pane::Sweep; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     const SweepState &sweep = state.sweep;

@@ -32,7 +32,7 @@ namespace {
 
 class TimelinePanel final : public Panel {
 public:
-  const char *title() const override { return "Barrier timeline"; }
+  Pane pane() const override { return Pane::Timeline; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     // While the kernel has errors: the last good compile's timeline,

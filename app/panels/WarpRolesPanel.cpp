@@ -140,7 +140,7 @@ void drawWarpgroup(const RoleTree &tree, const WarpgroupNode &group,
 
 class WarpRolesPanel final : public Panel {
 public:
-  const char *title() const override { return "Warp roles"; }
+  Pane pane() const override { return Pane::WarpRoles; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
     if (!state.run || state.run->snapshots.empty()) {

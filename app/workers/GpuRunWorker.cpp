@@ -2,9 +2,7 @@
 
 #include "GpuRunWorker.h"
 
-#include "klx/Runtime/ChildProcess.h"
 #include "klx/Runtime/RunFormat.h"
-#include "klx/Support/ExternalTool.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -18,17 +16,6 @@ using namespace klx;
 using namespace klx::app;
 
 namespace {
-
-/// Why klx-run did not exit by itself, or "" when it did.
-std::string whyNoExit(const rt::ChildExit &child) {
-  if (!child.startError.empty())
-    return "could not start " + child.startError;
-  if (child.timedOut)
-    return "klx-run did not end in time and was stopped";
-  if (child.signal)
-    return "klx-run was killed by " + rt::signalName(child.signal);
-  return "";
-}
 
 std::string firstLine(llvm::StringRef text) {
   return text.trim().split('\n').first.str();
@@ -90,8 +77,6 @@ GpuRunRecord klx::app::parseRunnerJson(const std::string &json, int exitCode,
   return record;
 }
 
-std::string GpuRunWorker::defaultRunner() { return klxRunnerPath(); }
-
 GpuRunWorker::GpuRunWorker(std::string runner, std::function<void()> wake)
     : runner(std::move(runner)), wake(std::move(wake)),
       thread([this] { loop(); }) {}
@@ -125,7 +110,7 @@ std::vector<GpuRunRecord> GpuRunWorker::poll() {
 
 void GpuRunWorker::loop() {
   // First, whether there is anything to run on.
-  RunnerProbe said = probeKlxRunner(runner);
+  RunnerProbe said = runner.probe();
   GpuStatus probed;
   probed.availability = said.device.empty()
                             ? GpuStatus::Availability::Unavailable
@@ -191,26 +176,19 @@ GpuRunRecord GpuRunWorker::run(const GpuRunRequest &request) {
     return record;
   }
   bool trace = request.bundle.trace;
-  std::string size = "--size=" + bundle->problem.flag();
-  std::string timeout = "--timeout-ms=" + std::to_string(request.timeoutMs);
-  std::string repeat = "--repeat=" + std::to_string(request.repeat);
   llvm::SmallString<128> tracePath(dir);
   llvm::sys::path::append(tracePath, "trace.json");
-  std::string traceFlag = "--trace=" + std::string(tracePath);
-  std::vector<std::string> args = {runner, std::string(dir), "--json",
-                                   size,   timeout,          repeat};
+  BundleRun run;
+  run.dir = std::string(dir);
+  run.size = bundle->problem.flag();
+  run.timeoutMs = request.timeoutMs;
+  run.repeat = request.repeat;
   if (trace)
-    args.push_back(traceFlag);
-  // Every launch is bounded by the timeout; leave room for the checks.
-  rt::ChildOptions options;
-  options.timeoutMs =
-      (int64_t(request.timeoutMs / 1000) * int64_t(request.repeat + 8) + 120) *
-      1000;
-  rt::ChildExit child = rt::runChild(args, options);
+    run.tracePath = std::string(tracePath);
+  RunnerExit exit = runner.runBundle(run);
   std::string label = record.label;
-  std::string failure = whyNoExit(child);
-  record = parseRunnerJson(child.out, child.exitCode,
-                           failure.empty() ? child.err : failure);
+  record = parseRunnerJson(exit.out, exit.exitCode,
+                           exit.failure.empty() ? exit.err : exit.failure);
   record.label = label;
   record.variant = request.variant;
   if (trace)

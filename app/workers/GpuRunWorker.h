@@ -11,6 +11,7 @@
 #define KLX_APP_WORKERS_GPURUNWORKER_H
 
 #include "views/MeasuredTimeline.h"
+#include "workers/RunnerClient.h"
 
 #include "klx/Export/Export.h"
 #include "klx/Pipeline/Compiler.h"
@@ -82,8 +83,8 @@ struct GpuStatus {
 
 class GpuRunWorker {
 public:
-  /// `runner` is the klx-run binary; `wake` is called from the worker
-  /// thread when something changed.
+  /// `runner` is the klx-run binary (RunnerClient::defaultPath()); `wake`
+  /// is called from the worker thread when something changed.
   GpuRunWorker(std::string runner, std::function<void()> wake = {});
   ~GpuRunWorker();
   GpuRunWorker(const GpuRunWorker &) = delete;
@@ -94,14 +95,11 @@ public:
   /// Records finished since the last call.
   std::vector<GpuRunRecord> poll();
 
-  /// klx-run beside the running executable, or $KLX_RUN.
-  static std::string defaultRunner();
-
 private:
   void loop();
   GpuRunRecord run(const GpuRunRequest &request);
 
-  std::string runner;
+  RunnerClient runner;
   std::function<void()> wake;
   mutable std::mutex mutex;
   std::condition_variable wakeWorker;

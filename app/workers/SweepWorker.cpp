@@ -2,8 +2,7 @@
 
 #include "SweepWorker.h"
 
-#include "klx/Runtime/ChildProcess.h"
-#include "klx/Support/ExternalTool.h"
+#include "RunnerClient.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -59,25 +58,25 @@ std::string lastLine(llvm::StringRef text) {
 llvm::Expected<SweepResults> runOnGpu(const SweepRequest &request,
                                       llvm::StringRef dir,
                                       const StopRequest &stop) {
-  std::vector<std::string> args = {request.runner, "--sweep", dir.str(),
-                                   "--json"};
+  SweepRun run;
+  run.dir = dir.str();
   for (const std::string &size : request.plan.sizes)
-    args.push_back("--size=" + size);
-  rt::ChildOptions options;
-  options.stop = [&] { return stop.requested(); };
-  rt::ChildExit child = rt::runChild(args, options);
-  if (!child.startError.empty())
-    return llvm::createStringError(child.startError);
-  if (child.stopped)
+    run.flags.push_back("--size=" + size);
+  run.json = true;
+  run.stop = [&] { return stop.requested(); };
+  RunnerExit exit = RunnerClient(request.runner).runSweep(run);
+  if (exit.stopped)
     return llvm::createStringError("stopped: " + stop.reason());
-  llvm::Expected<SweepResults> runs = parseSweepResults(child.out);
+  if (!exit.failure.empty())
+    return llvm::createStringError(exit.failure);
+  llvm::Expected<SweepResults> runs = parseSweepResults(exit.out);
   if (runs)
     return runs;
   llvm::consumeError(runs.takeError());
-  std::string said = lastLine(child.err);
+  std::string said = lastLine(exit.err);
   return llvm::createStringError(
       llvm::formatv("klx-run --sweep exited with {0} and printed no result{1}",
-                    child.exitCode, said.empty() ? "" : ": " + said)
+                    exit.exitCode, said.empty() ? "" : ": " + said)
           .str());
 }
 

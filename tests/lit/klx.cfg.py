@@ -31,6 +31,10 @@ llvm_config.add_tool_substitutions(tools, [config.klx_tools_dir])
 config.substitutions.append(("%samples", os.path.join(config.klx_source_dir, "samples")))
 config.substitutions.append(("%fixtures", os.path.join(config.klx_source_dir, "tests", "fixtures")))
 
+# klx opens a window (KLX_BUILD_APP): its command line can be tested.
+if config.klx_build_app.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("window")
+
 # GPU-free machines have no nvdisasm; tests that need SASS say so.
 if any(os.access(os.path.join(p, "nvdisasm"), os.X_OK)
        for p in os.environ.get("PATH", "").split(os.pathsep) + ["/usr/local/cuda/bin"]):

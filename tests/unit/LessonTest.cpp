@@ -112,6 +112,15 @@ TEST_CASE("lessons: what a link does", "[lessons]") {
         "unknown target 'sm_42'");
   CHECK(followLink("klx:frobnicate=1", "", "").error ==
         "unknown action 'frobnicate' in klx:frobnicate=1");
+  LinkAction show = followLink("klx:show=warp roles", "", "");
+  REQUIRE(show.commands.size() == 1);
+  auto *shown = std::get_if<cmd::ShowPanel>(&show.commands[0]);
+  REQUIRE(shown);
+  CHECK(shown->pane == Pane::WarpRoles);
+  CHECK(followLink("klx:show=Rnu", "", "").error ==
+        "no pane is called 'Rnu'; the panes are Samples, Passes, Source, "
+        "Warp roles, Steps, IR, Assembly, Lesson, Run, Sweep, Barrier "
+        "timeline, Measured, Compare");
   // Pages, files and addresses.
   CHECK(followLink("08-gather_direct.md", "/r/docs/lessons", "/r").lesson ==
         "/r/docs/lessons/08-gather_direct.md");
@@ -237,9 +246,9 @@ TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
           CHECK(views.pick("").counterexample != nullptr);
         }
       } else if (auto *panel = std::get_if<cmd::ShowPanel>(&c)) {
-        CHECK(llvm::is_contained(
-            {"Steps", "Warp roles", "Run", "Sweep", "Lesson", "Compare"},
-            panel->title));
+        CHECK(llvm::is_contained({Pane::Steps, Pane::WarpRoles, Pane::Run,
+                                  Pane::Sweep, Pane::Lesson, Pane::Compare},
+                                 panel->pane));
       } else if (auto *sweep = std::get_if<cmd::OpenSweepResults>(&c)) {
         // The result a page shows is there and reads as a sweep.
         auto text = llvm::MemoryBuffer::getFile(sweep->path);

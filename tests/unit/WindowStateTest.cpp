@@ -550,6 +550,6 @@ TEST_CASE("Teach shows an assembly step's code in the large pane and raises "
   // A lesson link that reads the timeline brings its tab forward.
   unsigned raised = state.view.raiseSerial;
   controller.apply(cmd::ShowTimelineOf{"klx-circular-buffer"}, 0);
-  CHECK(state.view.raisedPanel == "Barrier timeline");
+  CHECK(state.view.raisedPanel == Pane::Timeline);
   CHECK(state.view.raiseSerial == raised + 1);
 }

@@ -61,38 +61,6 @@ llvm::Expected<std::string> klx::findLlvmTool(llvm::StringRef name) {
       name.str().c_str(), KLX_LLVM_TOOLS_DIR);
 }
 
-std::string klx::klxRunnerPath() {
-  if (const char *path = std::getenv("KLX_RUN"); path && *path)
-    return path;
-  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  llvm::SmallString<256> path(llvm::sys::path::parent_path(self));
-  llvm::sys::path::append(path, "klx-run");
-  return std::string(path);
-}
-
-RunnerProbe klx::probeKlxRunner(llvm::StringRef runner) {
-  RunnerProbe probe;
-  if (!llvm::sys::fs::can_execute(runner)) {
-    probe.reason = "klx-run not found at " + runner.str();
-    return probe;
-  }
-  llvm::Expected<ToolResult> result = runTool(runner, {"--device"}, 60);
-  if (!result) {
-    probe.reason = llvm::toString(result.takeError());
-    return probe;
-  }
-  // Its first line: the device on stdout, or why not on stderr.
-  llvm::StringRef line = llvm::StringRef(result->output).trim();
-  line = line.split('\n').first;
-  if (result->exitCode == 0) {
-    probe.device = line.str();
-    return probe;
-  }
-  line.consume_front("klx-run: ");
-  probe.reason = line.empty() ? "klx-run --device failed" : line.str();
-  return probe;
-}
-
 llvm::Expected<TempFile> TempFile::create(llvm::StringRef prefix,
                                           llvm::StringRef suffix) {
   llvm::SmallString<256> path;

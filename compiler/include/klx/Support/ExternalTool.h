@@ -22,20 +22,6 @@ llvm::Expected<std::string> findCudaTool(llvm::StringRef name,
 /// with (Debian's /usr/lib/llvm-22/bin, not on PATH), else from PATH.
 llvm::Expected<std::string> findLlvmTool(llvm::StringRef name);
 
-/// Where klx-run is: $KLX_RUN when set, else beside the running program
-/// (both are built into build/bin). The path may not exist: callers say
-/// so when they try it.
-std::string klxRunnerPath();
-
-/// What `RUNNER --device` says: the GPU klx-run would use ("NVIDIA H100
-/// 80GB HBM3 (sm_90, 132 SMs)"), or why there is none ("no CUDA device:
-/// ...", "klx-run not found at PATH"). The Run pane and klx sweep ask it.
-struct RunnerProbe {
-  std::string device; // empty: none
-  std::string reason;
-};
-RunnerProbe probeKlxRunner(llvm::StringRef runner);
-
 struct ToolResult {
   int exitCode = 0;
   std::string out, err; // what it wrote to stdout and to stderr
