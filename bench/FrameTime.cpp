@@ -154,13 +154,10 @@ sim::ProtocolModel ringModel() {
   return model;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  int frames = 300;
-  Window::Options windowOptions;
-  windowOptions.width = 2560;
-  windowOptions.height = 1440;
+/// Reads --frames=N and --size=WxH; false (after the usage) for anything
+/// else.
+bool parseArguments(int argc, char **argv, int &frames,
+                    Window::Options &windowOptions) {
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (arg.consume_front("--frames=") && !arg.getAsInteger(10, frames))
@@ -171,8 +168,80 @@ int main(int argc, char **argv) {
         !height.getAsInteger(10, windowOptions.height))
       continue;
     llvm::errs() << "usage: klx-bench-frames [--frames=N] [--size=WxH]\n";
-    return 2;
+    return false;
   }
+  return true;
+}
+
+void printRow(const char *what, const FrameTimes &t) {
+  llvm::outs() << llvm::formatv(
+      "  {0,-28} build {1,6:F2}   submit {2,6:F2}   vertices {3}\n", what,
+      medianOf(t.build), medianOf(t.submit), int64_t(medianOf(t.vertices)));
+}
+
+/// The IR pane scrolled as text, then as a diff in two columns, inline
+/// and at 200%.
+void benchIRPane(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
+                 AppState &state, int frames) {
+  FrameTimes text = scroll(window, panels, state, frames);
+  state.view.showDiff = true;
+  FrameTimes diff = scroll(window, panels, state, frames);
+  state.view.sideBySide = false;
+  FrameTimes inlineDiff = scroll(window, panels, state, frames);
+  // At 200%: twice the font, half the lines on screen, glyphs four times
+  // the pixels.
+  window.setUiScale(2.0f);
+  state.view.sideBySide = true;
+  FrameTimes zoomedDiff = scroll(window, panels, state, frames);
+  window.setUiScale(1.0f);
+
+  ImVec2 size = window.size();
+  llvm::outs() << llvm::formatv(
+      "klx frame time, {0}x{1} window, IR pane with 50,000 lines, {2} frames "
+      "each, median ms\n"
+      "  (build: panels + ImGui::Render on the CPU; submit: OpenGL draw and\n"
+      "   swap, here Mesa's software renderer under Xvfb)\n",
+      int(size.x), int(size.y), frames);
+  printRow("scrolling the IR", text);
+  printRow("the diff, 2 columns if wide", diff);
+  printRow("scrolling the diff, inline", inlineDiff);
+  printRow("the diff, 200%", zoomedDiff);
+}
+
+/// The Barrier timeline pane: the pointer over the lanes, zooming in for
+/// half the frames and out again.
+void benchTimeline(Window &window, std::vector<std::unique_ptr<Panel>> &panels,
+                   AppState &state, int frames) {
+  sim::ProtocolModel model = ringModel();
+  auto simStart = std::chrono::steady_clock::now();
+  sim::Timeline simulated = sim::simulate(model);
+  double simMs = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - simStart)
+                     .count();
+  size_t events = 0;
+  for (const auto &lane : simulated.lanes)
+    events += lane.size();
+  auto views = std::make_shared<TimelineViews>();
+  views->views.push_back(
+      makeTimelineView(model, std::move(simulated), 0, "bench"));
+  state.timeline = std::move(views);
+  FrameTimes timeline = scroll(window, panels, state, frames, 0.62f, 0.82f);
+  llvm::outs() << llvm::formatv(
+      "Barrier timeline pane, {0} simulated events (simulated in {1:F1} ms), "
+      "zooming in and out:\n",
+      events, simMs);
+  printRow("zooming the timeline", timeline);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int frames = 300;
+  Window::Options windowOptions;
+  windowOptions.width = 2560;
+  windowOptions.height = 1440;
+  if (!parseArguments(argc, argv, frames, windowOptions))
+    return 2;
   auto window = Window::create(windowOptions);
   if (!window) {
     llvm::errs() << "klx-bench-frames: " << toString(window.takeError())
@@ -207,56 +276,8 @@ int main(int argc, char **argv) {
   state.view.selected = 1;
   std::vector<std::unique_ptr<Panel>> panels = createPanels();
 
-  FrameTimes text = scroll(**window, panels, state, frames);
-  state.view.showDiff = true;
-  FrameTimes diff = scroll(**window, panels, state, frames);
-  state.view.sideBySide = false;
-  FrameTimes inlineDiff = scroll(**window, panels, state, frames);
-  // At 200%: twice the font, half the lines on screen, glyphs four times
-  // the pixels.
-  (*window)->setUiScale(2.0f);
-  state.view.sideBySide = true;
-  FrameTimes zoomedDiff = scroll(**window, panels, state, frames);
-  (*window)->setUiScale(1.0f);
-
-  ImVec2 size = (*window)->size();
-  llvm::outs() << llvm::formatv(
-      "klx frame time, {0}x{1} window, IR pane with 50,000 lines, {2} frames "
-      "each, median ms\n"
-      "  (build: panels + ImGui::Render on the CPU; submit: OpenGL draw and\n"
-      "   swap, here Mesa's software renderer under Xvfb)\n",
-      int(size.x), int(size.y), frames);
-  auto row = [](const char *what, const FrameTimes &t) {
-    llvm::outs() << llvm::formatv(
-        "  {0,-28} build {1,6:F2}   submit {2,6:F2}   vertices {3}\n", what,
-        medianOf(t.build), medianOf(t.submit), int64_t(medianOf(t.vertices)));
-  };
-  row("scrolling the IR", text);
-  row("the diff, 2 columns if wide", diff);
-  row("scrolling the diff, inline", inlineDiff);
-  row("the diff, 200%", zoomedDiff);
-
-  // The Barrier timeline pane: the pointer over the lanes, zooming in for
-  // half the frames and out again.
-  sim::ProtocolModel model = ringModel();
-  auto simStart = std::chrono::steady_clock::now();
-  sim::Timeline simulated = sim::simulate(model);
-  double simMs = std::chrono::duration<double, std::milli>(
-                     std::chrono::steady_clock::now() - simStart)
-                     .count();
-  size_t events = 0;
-  for (const auto &lane : simulated.lanes)
-    events += lane.size();
-  auto views = std::make_shared<TimelineViews>();
-  views->views.push_back(
-      makeTimelineView(model, std::move(simulated), 0, "bench"));
-  state.timeline = std::move(views);
-  FrameTimes timeline = scroll(**window, panels, state, frames, 0.62f, 0.82f);
-  llvm::outs() << llvm::formatv(
-      "Barrier timeline pane, {0} simulated events (simulated in {1:F1} ms), "
-      "zooming in and out:\n",
-      events, simMs);
-  row("zooming the timeline", timeline);
+  benchIRPane(**window, panels, state, frames);
+  benchTimeline(**window, panels, state, frames);
   window->reset(); // one window at a time on the display
 
   auto klx = runTool(KLX_BINARY, {"--exit-after-idle=3"}, 120);

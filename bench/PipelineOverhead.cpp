@@ -50,18 +50,16 @@ double timeMs(const std::function<bool()> &body, bool &ok) {
       .count();
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  std::string samplePath = KLX_SOURCE_DIR "/samples/nvidia/gemm_tma_wgmma.mlir";
-  std::string klxOpt = KLX_OPT_BINARY;
-  unsigned rounds = 15;
+/// Reads [SAMPLE] [--rounds=N] [--klx-opt=PATH]; false (after saying why)
+/// for a bad round count.
+bool parseArguments(int argc, char **argv, std::string &samplePath,
+                    std::string &klxOpt, unsigned &rounds) {
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (arg.consume_front("--rounds=")) {
       if (arg.getAsInteger(10, rounds) || rounds == 0) {
         llvm::errs() << "bad --rounds\n";
-        return 2;
+        return false;
       }
     } else if (arg.consume_front("--klx-opt=")) {
       klxOpt = arg.str();
@@ -69,6 +67,60 @@ int main(int argc, char **argv) {
       samplePath = arg.str();
     }
   }
+  return true;
+}
+
+/// Runs every variant once per round, interleaved so that machine noise
+/// hits them alike; false (after saying which) when one fails.
+bool timeRounds(std::vector<Variant> &variants, unsigned rounds) {
+  for (unsigned round = 0; round < rounds + 1; ++round) {
+    for (Variant &variant : variants) {
+      bool ok = false;
+      double ms = timeMs(variant.run, ok);
+      if (!ok) {
+        llvm::errs() << variant.name << " failed\n";
+        return false;
+      }
+      if (round > 0) // the first round warms caches and the file system
+        variant.ms.push_back(ms);
+    }
+  }
+  return true;
+}
+
+/// The medians, then the ratios between the variants in the order main
+/// lists them.
+void printReport(const std::vector<Variant> &variants,
+                 llvm::StringRef samplePath, size_t steps, unsigned rounds,
+                 uint64_t printedBytes) {
+  llvm::outs() << llvm::formatv(
+      "klx pipeline overhead: {0}, {1} steps, median of {2} rounds\n",
+      llvm::sys::path::filename(samplePath), steps, rounds);
+  for (const Variant &variant : variants)
+    llvm::outs() << llvm::formatv("  {0,-44} {1,9:F2} ms\n", variant.name,
+                                  variant.median());
+  auto ratio = [&](size_t a, size_t b) {
+    return variants[a].median() / variants[b].median();
+  };
+  llvm::outs() << llvm::formatv(
+      "ratios:\n"
+      "  snapshots / plain, full pipeline          {0,6:F2}x   (goal <= "
+      "1.30x)\n"
+      "  snapshots / plain, MLIR passes only       {1,6:F2}x\n"
+      "  klx snapshots (MLIR) / klx-opt print-after-all  {2,6:F2}x\n"
+      "  klx-opt print-after-all / klx-opt plain   {3,6:F2}x   ({4} KB "
+      "printed)\n",
+      ratio(0, 1), ratio(2, 3), ratio(2, 4), ratio(4, 5), printedBytes / 1024);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string samplePath = KLX_SOURCE_DIR "/samples/nvidia/gemm_tma_wgmma.mlir";
+  std::string klxOpt = KLX_OPT_BINARY;
+  unsigned rounds = 15;
+  if (!parseArguments(argc, argv, samplePath, klxOpt, rounds))
+    return 2;
   auto buffer = llvm::MemoryBuffer::getFile(samplePath);
   if (!buffer) {
     llvm::errs() << samplePath << ": cannot read\n";
@@ -130,39 +182,12 @@ int main(int argc, char **argv) {
        [&] { return runKlxOpt(true); }},
       {"klx-opt, no printing", [&] { return runKlxOpt(false); }},
   };
-  for (unsigned round = 0; round < rounds + 1; ++round) {
-    for (Variant &variant : variants) {
-      bool ok = false;
-      double ms = timeMs(variant.run, ok);
-      if (!ok) {
-        llvm::errs() << variant.name << " failed\n";
-        return 1;
-      }
-      if (round > 0) // the first round warms caches and the file system
-        variant.ms.push_back(ms);
-    }
-  }
+  if (!timeRounds(variants, rounds))
+    return 1;
   uint64_t printedBytes = 0;
   llvm::sys::fs::file_size(printed, printedBytes);
   llvm::sys::fs::remove(printed);
 
-  llvm::outs() << llvm::formatv(
-      "klx pipeline overhead: {0}, {1} steps, median of {2} rounds\n",
-      llvm::sys::path::filename(samplePath), names.size(), rounds);
-  for (const Variant &variant : variants)
-    llvm::outs() << llvm::formatv("  {0,-44} {1,9:F2} ms\n", variant.name,
-                                  variant.median());
-  auto ratio = [&](size_t a, size_t b) {
-    return variants[a].median() / variants[b].median();
-  };
-  llvm::outs() << llvm::formatv(
-      "ratios:\n"
-      "  snapshots / plain, full pipeline          {0,6:F2}x   (goal <= "
-      "1.30x)\n"
-      "  snapshots / plain, MLIR passes only       {1,6:F2}x\n"
-      "  klx snapshots (MLIR) / klx-opt print-after-all  {2,6:F2}x\n"
-      "  klx-opt print-after-all / klx-opt plain   {3,6:F2}x   ({4} KB "
-      "printed)\n",
-      ratio(0, 1), ratio(2, 3), ratio(2, 4), ratio(4, 5), printedBytes / 1024);
+  printReport(variants, samplePath, names.size(), rounds, printedBytes);
   return 0;
 }

@@ -99,6 +99,37 @@ bool isTableRule(llvm::StringRef line) {
          line.find_first_not_of("|-: ") == llvm::StringRef::npos;
 }
 
+/// The page's sample: the first klx:open link, else the first link to a
+/// .mlir file from the page's folder (docs/lessons, two below the root).
+std::string sampleOf(const LessonDoc &doc) {
+  std::string linked;
+  auto find = [&](const LessonLine &spans) {
+    for (const LessonSpan &span : spans) {
+      llvm::StringRef target = span.target;
+      if (span.kind != LessonSpan::Link)
+        continue;
+      if (linked.empty() && target.ends_with(".mlir") &&
+          target.starts_with("../../"))
+        linked = target.drop_front(6).str();
+      if (!target.consume_front("klx:"))
+        continue;
+      for (llvm::StringRef action : llvm::split(target, '&'))
+        if (action.consume_front("open="))
+          return action.str();
+    }
+    return std::string();
+  };
+  for (const LessonBlock &block : doc.blocks) {
+    if (std::string opened = find(block.spans); !opened.empty())
+      return opened;
+    for (const std::vector<LessonLine> &row : block.rows)
+      for (const LessonLine &cell : row)
+        if (std::string opened = find(cell); !opened.empty())
+          return opened;
+  }
+  return linked;
+}
+
 } // namespace
 
 LessonDoc klx::app::parseLesson(llvm::StringRef markdown) {
@@ -182,35 +213,7 @@ LessonDoc klx::app::parseLesson(llvm::StringRef markdown) {
     paragraph += line.str();
   }
   endParagraph();
-  // The sample: the first klx:open link, else the first link to a .mlir
-  // file from the page's folder (docs/lessons, two below the root).
-  std::string linked;
-  for (const LessonBlock &block : doc.blocks) {
-    auto find = [&](const LessonLine &spans) {
-      for (const LessonSpan &span : spans) {
-        llvm::StringRef target = span.target;
-        if (span.kind != LessonSpan::Link)
-          continue;
-        if (linked.empty() && target.ends_with(".mlir") &&
-            target.starts_with("../../"))
-          linked = target.drop_front(6).str();
-        if (!target.consume_front("klx:"))
-          continue;
-        for (llvm::StringRef action : llvm::split(target, '&'))
-          if (action.consume_front("open="))
-            return action.str();
-      }
-      return std::string();
-    };
-    if (doc.sample.empty())
-      doc.sample = find(block.spans);
-    for (const std::vector<LessonLine> &row : block.rows)
-      for (const LessonLine &cell : row)
-        if (doc.sample.empty())
-          doc.sample = find(cell);
-  }
-  if (doc.sample.empty())
-    doc.sample = linked;
+  doc.sample = sampleOf(doc);
   return doc;
 }
 

@@ -365,6 +365,50 @@ double idleTimeout(const AppController &controller, const ScriptedRun &script,
   return timeout;
 }
 
+/// Waits for what the next frame needs; true when something happened.
+/// While frames are owed, it only polls; a scripted window draws at a
+/// display's pace; an idle one sleeps until input, a finished compile or
+/// the typing pause.
+bool waitForEvent(Window &window, const AppController &controller,
+                  const ScriptedRun &script, int framesLeft,
+                  uint64_t landedSeen, double now) {
+  if (framesLeft > 0)
+    return window.pollEvents();
+  // Frames drawn back to back by a software renderer took the cores from
+  // the compile a scripted window waits for.
+  if (script.drawsEveryFrame())
+    return window.waitEvents(kScriptedFrameSeconds);
+  bool redraw = false;
+  double timeout = idleTimeout(controller, script, now, redraw);
+  // Work off the GUI thread: look again soon, since its wake may come
+  // between this frame and the sleep, where it would be lost.
+  if (background::pending() > 0 || background::landed() != landedSeen)
+    timeout = timeout < 0 ? 0.05 : std::min(timeout, 0.05);
+  return window.waitEvents(timeout) || redraw;
+}
+
+/// Draws a frame at the state's zoom and theme: the font is rasterised
+/// again when the zoom or the monitor changes; Ctrl+wheel zooms the
+/// window instead of scrolling a pane.
+ScreenLayout drawWindowFrame(Window &window, const AppState &state,
+                             std::vector<std::unique_ptr<Panel>> &panels,
+                             PaneArranger &arranger, SaveAsDialog &saveAs,
+                             CommandQueue &commands) {
+  window.setUiScale(window.contentScale() * state.view.zoomPercent / 100.0f);
+  palette::useTheme(state.view.theme);
+  ImVec4 clear = palette::toVec4(palette::theme().clear);
+  window.setColours(state.view.theme == ThemeName::Light, clear.x, clear.y,
+                    clear.z);
+  int wheelZoom = 0;
+  window.beginFrame([&](ImGuiIO &io) {
+    if (io.KeyCtrl && io.MouseWheel != 0) {
+      wheelZoom = io.MouseWheel > 0 ? 1 : -1;
+      io.MouseWheel = 0;
+    }
+  });
+  return drawFrame(state, wheelZoom, panels, arranger, saveAs, commands);
+}
+
 /// The window from start to close; the AppController and its compile
 /// threads are gone when it returns.
 int runWindow(int argc, char **argv) {
@@ -417,26 +461,9 @@ int runWindow(int argc, char **argv) {
   CommandQueue commands;
   int framesLeft = kFramesAfterEvent;
   while (!(*window)->shouldClose()) {
+    bool event = waitForEvent(**window, controller, script, framesLeft,
+                              landedSeen, (*window)->now());
     double now = (*window)->now();
-    bool event;
-    if (framesLeft > 0) {
-      event = (*window)->pollEvents();
-    } else if (script.drawsEveryFrame()) {
-      // A scripted window draws on while it waits for the compile, but at
-      // a display's pace: frames drawn back to back by a software
-      // renderer took the cores from the compile they wait for.
-      event = (*window)->waitEvents(kScriptedFrameSeconds);
-    } else {
-      // Idle: sleep until input, a finished compile, or the typing pause.
-      bool redraw = false;
-      double timeout = idleTimeout(controller, script, now, redraw);
-      // Work off the GUI thread: look again soon, since its wake may come
-      // between this frame and the sleep, where it would be lost.
-      if (background::pending() > 0 || background::landed() != landedSeen)
-        timeout = timeout < 0 ? 0.05 : std::min(timeout, 0.05);
-      event = (*window)->waitEvents(timeout) || redraw;
-    }
-    now = (*window)->now();
     for (std::string &path : (*window)->takeDroppedFiles())
       commands.push(openCommandFor(std::move(path)));
     bool changed = controller.tick(now);
@@ -457,23 +484,8 @@ int runWindow(int argc, char **argv) {
     script.frameDrawn(now);
 
     const AppState &state = controller.state();
-    // The font is rasterised again when the zoom or the monitor changes.
-    (*window)->setUiScale((*window)->contentScale() * state.view.zoomPercent /
-                          100.0f);
-    palette::useTheme(state.view.theme);
-    ImVec4 clear = palette::toVec4(palette::theme().clear);
-    (*window)->setColours(state.view.theme == ThemeName::Light, clear.x,
-                          clear.y, clear.z);
-    int wheelZoom = 0;
-    (*window)->beginFrame([&](ImGuiIO &io) {
-      // Ctrl+wheel zooms the window instead of scrolling a pane.
-      if (io.KeyCtrl && io.MouseWheel != 0) {
-        wheelZoom = io.MouseWheel > 0 ? 1 : -1;
-        io.MouseWheel = 0;
-      }
-    });
     ScreenLayout screen =
-        drawFrame(state, wheelZoom, panels, arranger, saveAs, commands);
+        drawWindowFrame(**window, state, panels, arranger, saveAs, commands);
     rememberWindow(state, arranger, settings);
     script.beforeFrameEnd(controller, **window, screen);
     (*window)->endFrame();

@@ -12,6 +12,7 @@
 
 #include "views/RoleView.h"
 #include "views/SourceFold.h"
+#include "views/TextSelection.h"
 #include "widgets/FindBar.h"
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"
@@ -27,24 +28,6 @@
 
 namespace klx::app {
 namespace {
-
-/// The characters (UTF-8 code points) of `text`.
-size_t codepoints(llvm::StringRef text) {
-  size_t count = 0;
-  for (char c : text)
-    count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return count;
-}
-
-/// Byte offset of the `characters`-th character of `text`.
-size_t byteOffsetOf(llvm::StringRef text, int characters) {
-  size_t offset = 0;
-  for (int i = 0; i < characters && offset < text.size(); ++i) {
-    unsigned char c = text[offset];
-    offset += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-  }
-  return std::min(offset, text.size());
-}
 
 class SourcePanel final : public Panel {
 public:
@@ -142,7 +125,7 @@ private:
       for (size_t i = 0; i < editIndex.size(); ++i) {
         llvm::StringRef line = editIndex.line(i);
         // Code points: the font is monospaced.
-        longestColumns = std::max(longestColumns, codepoints(line));
+        longestColumns = std::max(longestColumns, utf8Length(line));
       }
     }
     return editIndex;
@@ -328,10 +311,10 @@ private:
         lines.size() - 1, size_t(std::max(0.0f, y / ImGui::GetFontSize())));
     int index = 0; // in the input's wide characters
     for (size_t i = 0; i < line; ++i)
-      index += int(codepoints(lines.line(i))) + 1;
+      index += int(utf8Length(lines.line(i))) + 1;
     size_t column =
         size_t(std::max(0.0f, std::round(x / ImGui::CalcTextSize("0").x)));
-    index += int(std::min(column, codepoints(lines.line(line))));
+    index += int(std::min(column, utf8Length(lines.line(line))));
     index = std::min(index, input->CurLenW);
     input->Stb.cursor = input->Stb.select_start = input->Stb.select_end = index;
     input->Stb.has_preferred_x = 0;
@@ -441,7 +424,17 @@ private:
       pendingScroll = -1;
     }
 
-    // The caret, which the transparent text colour hid.
+    drawCaret(drawList, origin, lineHeight, id, active, commands);
+    drawList->PopClipRect();
+    followPickedLines(state, child, lineHeight);
+    showHoveredMessages(child, origin, lineHeight);
+  }
+
+  /// The caret, which the transparent text colour hid; moving it to
+  /// another line focuses that line elsewhere (the IR, the assembly).
+  void drawCaret(ImDrawList *drawList, ImVec2 origin, float lineHeight,
+                 ImGuiID id, bool active, CommandQueue &commands) {
+    const LineIndex &lines = editLines();
     if (ImGuiInputTextState *input = ImGui::GetInputTextState(id);
         input && active) {
       int cursor = input->Stb.cursor;
@@ -456,7 +449,7 @@ private:
       }
       if (line < int(lines.size()) || lines.size() == 0) {
         llvm::StringRef text = lines.size() ? lines.line(line) : "";
-        size_t bytes = byteOffsetOf(text, column);
+        size_t bytes = utf8ByteOffset(text, column);
         float x = ImGui::GetFont()
                       ->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0,
                                       text.data(), text.data() + bytes)
@@ -473,8 +466,12 @@ private:
         }
       }
     }
-    drawList->PopClipRect();
+  }
 
+  /// A role picked in the Warp roles pane, or a line picked elsewhere,
+  /// scrolls into view.
+  void followPickedLines(const AppState &state, ImGuiWindow *child,
+                         float lineHeight) {
     // A role picked in the Warp roles pane brings its first line into view.
     if (roleLinesScrolled != roleLinesName && !roleLines.empty()) {
       roleLinesScrolled = roleLinesName;
@@ -495,7 +492,10 @@ private:
            y > child->Scroll.y + child->Size.y - 2 * lineHeight))
         ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.4f));
     }
+  }
 
+  void showHoveredMessages(ImGuiWindow *child, ImVec2 origin,
+                           float lineHeight) {
     // Hovering a marked line shows its messages.
     if (ImGui::IsMouseHoveringRect(child->InnerClipRect.Min,
                                    child->InnerClipRect.Max)) {

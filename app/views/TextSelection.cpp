@@ -62,3 +62,19 @@ TextSelection TextSelection::lines(size_t first, size_t last) {
   selection.cursor = {last + 1, 0};
   return selection;
 }
+
+size_t klx::app::utf8Length(llvm::StringRef text) {
+  size_t count = 0;
+  for (char c : text)
+    count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return count;
+}
+
+size_t klx::app::utf8ByteOffset(llvm::StringRef text, int characters) {
+  size_t offset = 0;
+  for (int i = 0; i < characters && offset < text.size(); ++i) {
+    unsigned char c = text[offset];
+    offset += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  }
+  return std::min(offset, text.size());
+}

@@ -13,11 +13,19 @@
 
 #include "klx/Support/LineDiff.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstddef>
 #include <string>
 #include <utility>
 
 namespace klx::app {
+
+/// The characters (UTF-8 code points) of `text`: the columns ImGui's
+/// editor counts, where a selection counts bytes.
+size_t utf8Length(llvm::StringRef text);
+/// The byte offset of the `characters`-th character of `text`.
+size_t utf8ByteOffset(llvm::StringRef text, int characters);
 
 struct TextPos {
   size_t line = 0, column = 0;

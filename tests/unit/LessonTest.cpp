@@ -182,6 +182,109 @@ unsigned lineCount(const std::string &file) {
   return unsigned(text.count('\n') + (text.ends_with("\n") ? 0 : 1));
 }
 
+/// A learner clicking through the links of one page: the file they have
+/// opened, with the -D values and target they have set, against which each
+/// command is checked.
+class PageWalk {
+public:
+  PageWalk(Runs &runs, const std::string &dir) : runs(runs), dir(dir) {}
+
+  /// Follows SPAN if it is a link; how many commands it gave.
+  unsigned visit(const LessonSpan &span) {
+    if (span.kind != LessonSpan::Link)
+      return 0;
+    INFO("link [" << span.text << "](" << span.target << ")");
+    LinkAction action = followLink(span.target, dir, test::sourcePath(""));
+    CHECK(action.error.empty());
+    if (!action.lesson.empty())
+      CHECK(llvm::sys::fs::exists(action.lesson));
+    unsigned actions = 0;
+    for (const Command &c : action.commands) {
+      ++actions;
+      checkCommand(c, span.target);
+    }
+    return actions;
+  }
+
+private:
+  // Each command of a link, checked against the run it would act on.
+  void checkCommand(const Command &c, llvm::StringRef link) {
+    if (auto *open = std::get_if<cmd::OpenFile>(&c)) {
+      CHECK(llvm::sys::fs::exists(open->path));
+      if (link.starts_with("klx:")) {
+        file = open->path;
+        defines.clear();
+        target.clear();
+      }
+    } else if (auto *set = std::get_if<cmd::SetDefines>(&c)) {
+      if (!set->defines.empty()) {
+        std::string error;
+        std::optional<VariantSpec> spec = parseVariantSpec(set->defines, error);
+        INFO(error);
+        REQUIRE(spec);
+        CHECK(spec->file.empty());
+        defines = spec->defines;
+      } else if (!link.contains("open=")) {
+        defines.clear();
+      }
+    } else if (auto *chosen = std::get_if<cmd::SetTarget>(&c)) {
+      if (!link.contains("open="))
+        target = chosen->name;
+    } else if (auto *step = std::get_if<cmd::SelectStepNamed>(&c)) {
+      REQUIRE_FALSE(file.empty());
+      const PipelineRun &run = runs.get(file, defines, target);
+      INFO("-D " << definesText(defines) << " target '" << target << "'");
+      CHECK(run.succeeded());
+      CHECK(hasStep(run, step->name));
+    } else if (auto *line = std::get_if<cmd::FocusSourceLine>(&c)) {
+      REQUIRE_FALSE(file.empty());
+      CHECK(unsigned(line->line) <= lineCount(file));
+    } else if (auto *role = std::get_if<cmd::FocusRole>(&c)) {
+      CHECK(hasRole(runs.get(file, defines, target), role->name));
+    } else if (auto *shown = std::get_if<cmd::ShowTimelineOf>(&c)) {
+      CHECK(hasStep(runs.get(file, defines, target), shown->step));
+    } else if (auto *counter = std::get_if<cmd::ShowCounterexample>(&c)) {
+      // A page that shows a counterexample shows a kernel that has one.
+      if (counter->on) {
+        TimelineViews views =
+            buildTimelineViews(runs.get(file, defines, target));
+        CHECK(views.pick("").counterexample != nullptr);
+      }
+    } else if (auto *panel = std::get_if<cmd::ShowPanel>(&c)) {
+      CHECK(llvm::is_contained({Pane::Steps, Pane::WarpRoles, Pane::Run,
+                                Pane::Sweep, Pane::Lesson, Pane::Compare},
+                               panel->pane));
+    } else if (auto *sweep = std::get_if<cmd::OpenSweepResults>(&c)) {
+      // The result a page shows is there and reads as a sweep.
+      auto text = llvm::MemoryBuffer::getFile(sweep->path);
+      REQUIRE(text);
+      llvm::Expected<SweepResults> results =
+          parseSweepResults((*text)->getBuffer());
+      CHECK(!!results);
+      if (results)
+        CHECK(results->measured());
+      else
+        llvm::consumeError(results.takeError());
+    } else if (auto *compare = std::get_if<cmd::SetCompare>(&c)) {
+      std::string error;
+      std::optional<VariantSpec> spec =
+          parseVariantSpec(compare->variant, error);
+      INFO(error);
+      REQUIRE(spec);
+      if (!spec->file.empty())
+        CHECK(llvm::sys::fs::exists(spec->file));
+      else
+        CHECK(runs.get(file, applyVariant(defines, *spec), target).succeeded());
+    }
+  }
+
+  Runs &runs;
+  const std::string &dir;
+  std::string file;
+  Defines defines;
+  std::string target;
+};
+
 } // namespace
 
 TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
@@ -197,102 +300,15 @@ TEST_CASE("lessons: every page, walked link by link", "[lessons]") {
     CHECK_FALSE(doc.title.empty());
     REQUIRE_FALSE(doc.sample.empty());
     CHECK(llvm::sys::fs::exists(test::sourcePath(doc.sample)));
-    std::string file;
-    Defines defines;
-    std::string target;
+    PageWalk walk(runs, dir);
     unsigned actions = 0;
-    // Each command of a link, checked against the run it would act on.
-    auto checkCommand = [&](const Command &c, llvm::StringRef link) {
-      if (auto *open = std::get_if<cmd::OpenFile>(&c)) {
-        CHECK(llvm::sys::fs::exists(open->path));
-        if (link.starts_with("klx:")) {
-          file = open->path;
-          defines.clear();
-          target.clear();
-        }
-      } else if (auto *set = std::get_if<cmd::SetDefines>(&c)) {
-        if (!set->defines.empty()) {
-          std::string error;
-          std::optional<VariantSpec> spec =
-              parseVariantSpec(set->defines, error);
-          INFO(error);
-          REQUIRE(spec);
-          CHECK(spec->file.empty());
-          defines = spec->defines;
-        } else if (!link.contains("open=")) {
-          defines.clear();
-        }
-      } else if (auto *chosen = std::get_if<cmd::SetTarget>(&c)) {
-        if (!link.contains("open="))
-          target = chosen->name;
-      } else if (auto *step = std::get_if<cmd::SelectStepNamed>(&c)) {
-        REQUIRE_FALSE(file.empty());
-        const PipelineRun &run = runs.get(file, defines, target);
-        INFO("-D " << definesText(defines) << " target '" << target << "'");
-        CHECK(run.succeeded());
-        CHECK(hasStep(run, step->name));
-      } else if (auto *line = std::get_if<cmd::FocusSourceLine>(&c)) {
-        REQUIRE_FALSE(file.empty());
-        CHECK(unsigned(line->line) <= lineCount(file));
-      } else if (auto *role = std::get_if<cmd::FocusRole>(&c)) {
-        CHECK(hasRole(runs.get(file, defines, target), role->name));
-      } else if (auto *shown = std::get_if<cmd::ShowTimelineOf>(&c)) {
-        CHECK(hasStep(runs.get(file, defines, target), shown->step));
-      } else if (auto *counter = std::get_if<cmd::ShowCounterexample>(&c)) {
-        // A page that shows a counterexample shows a kernel that has one.
-        if (counter->on) {
-          TimelineViews views =
-              buildTimelineViews(runs.get(file, defines, target));
-          CHECK(views.pick("").counterexample != nullptr);
-        }
-      } else if (auto *panel = std::get_if<cmd::ShowPanel>(&c)) {
-        CHECK(llvm::is_contained({Pane::Steps, Pane::WarpRoles, Pane::Run,
-                                  Pane::Sweep, Pane::Lesson, Pane::Compare},
-                                 panel->pane));
-      } else if (auto *sweep = std::get_if<cmd::OpenSweepResults>(&c)) {
-        // The result a page shows is there and reads as a sweep.
-        auto text = llvm::MemoryBuffer::getFile(sweep->path);
-        REQUIRE(text);
-        llvm::Expected<SweepResults> results =
-            parseSweepResults((*text)->getBuffer());
-        CHECK(!!results);
-        if (results)
-          CHECK(results->measured());
-        else
-          llvm::consumeError(results.takeError());
-      } else if (auto *compare = std::get_if<cmd::SetCompare>(&c)) {
-        std::string error;
-        std::optional<VariantSpec> spec =
-            parseVariantSpec(compare->variant, error);
-        INFO(error);
-        REQUIRE(spec);
-        if (!spec->file.empty())
-          CHECK(llvm::sys::fs::exists(spec->file));
-        else
-          CHECK(
-              runs.get(file, applyVariant(defines, *spec), target).succeeded());
-      }
-    };
-    auto visit = [&](const LessonSpan &span) {
-      if (span.kind != LessonSpan::Link)
-        return;
-      INFO("link [" << span.text << "](" << span.target << ")");
-      LinkAction action = followLink(span.target, dir, test::sourcePath(""));
-      CHECK(action.error.empty());
-      if (!action.lesson.empty())
-        CHECK(llvm::sys::fs::exists(action.lesson));
-      for (const Command &c : action.commands) {
-        ++actions;
-        checkCommand(c, span.target);
-      }
-    };
     for (const LessonBlock &block : doc.blocks) {
       for (const LessonSpan &span : block.spans)
-        visit(span);
+        actions += walk.visit(span);
       for (const std::vector<LessonLine> &row : block.rows)
         for (const LessonLine &cell : row)
           for (const LessonSpan &span : cell)
-            visit(span);
+            actions += walk.visit(span);
     }
     // Every page walks through its sample in the window.
     CHECK(actions >= 4);

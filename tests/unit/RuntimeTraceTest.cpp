@@ -290,7 +290,9 @@ TEST_CASE("trace: a release stamped late", "[runtime]") {
   CHECK(json.find("\"arrive empty[1], stamped at the next event\"") !=
         std::string::npos);
   CHECK(json.find("\"after_us\":0.04") != std::string::npos);
+}
 
+TEST_CASE("trace: the critical chain at a release stamped late", "[runtime]") {
   // The producer's wait on empty[1] ended at 500 ns, before the stamp of
   // the release that ended it (600: the consumer's next MMA). That release
   // came after the consumer's MMA at 200, before the wait's end: it is the

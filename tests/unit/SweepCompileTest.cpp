@@ -42,6 +42,32 @@ std::string tempDir(const char *prefix) {
   return std::string(dir);
 }
 
+/// Writes TEXT to PATH and makes it executable: a shell script that stands
+/// in for klx-run.
+void writeScript(const std::string &path, const std::string &text) {
+  {
+    // Closed before the permissions change, so the script is whole.
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    REQUIRE_FALSE(ec);
+    os << text;
+  }
+  llvm::sys::fs::setPermissions(path, llvm::sys::fs::all_read |
+                                          llvm::sys::fs::all_exe |
+                                          llvm::sys::fs::owner_write);
+}
+
+/// Whether process PID has ended, waiting up to five seconds for it.
+bool processGone(int pid) {
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i) {
+    gone = ::kill(pid, 0) != 0;
+    if (!gone)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return gone;
+}
+
 } // namespace
 
 TEST_CASE("sweep: axes, combinations, names and folders", "[sweep]") {
@@ -258,22 +284,16 @@ TEST_CASE("sweep worker: compiled here, ranked by a stand-in klx-run",
   // Answers as klx-run --sweep does, after checking that the bundles and
   // sweep.json it was handed are there.
   std::string runner = dir + "/fake-klx-run.sh";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(runner, ec);
-    REQUIRE_FALSE(ec);
-    os << "#!/bin/sh\n"
-          "echo \"$@\" > "
-       << dir
-       << "/args\n"
-          "test -f \"$2/sweep.json\" && test -f \"$2/stages-3/kernel.cubin\" "
-          "|| exit 1\n"
-          "cat "
-       << test::sourcePath("tests/fixtures/sweep/h100-bf16-runs.json") << "\n";
-  }
-  llvm::sys::fs::setPermissions(runner, llvm::sys::fs::all_read |
-                                            llvm::sys::fs::all_exe |
-                                            llvm::sys::fs::owner_write);
+  writeScript(runner,
+              "#!/bin/sh\n"
+              "echo \"$@\" > " +
+                  dir +
+                  "/args\n"
+                  "test -f \"$2/sweep.json\" && test -f "
+                  "\"$2/stages-3/kernel.cubin\" || exit 1\n"
+                  "cat " +
+                  test::sourcePath("tests/fixtures/sweep/h100-bf16-runs.json") +
+                  "\n");
   app::SweepRequest request;
   request.fileName = "samples/nvidia/gemm_pingpong.mlir";
   request.source = test::readSource(request.fileName);
@@ -313,16 +333,8 @@ TEST_CASE("sweep worker: compiled here, ranked by a stand-in klx-run",
   // Closing the window while klx-run runs kills it: a stand-in that would
   // sleep for a minute, and the worker destroyed once it is running.
   std::string sleeper = dir + "/sleeping-klx-run.sh";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(sleeper, ec);
-    REQUIRE_FALSE(ec);
-    os << "#!/bin/sh\necho $$ > " << dir << "/pid\nsleep 60\ntouch " << dir
-       << "/woke\n";
-  }
-  llvm::sys::fs::setPermissions(sleeper, llvm::sys::fs::all_read |
-                                             llvm::sys::fs::all_exe |
-                                             llvm::sys::fs::owner_write);
+  writeScript(sleeper, "#!/bin/sh\necho $$ > " + dir +
+                           "/pid\nsleep 60\ntouch " + dir + "/woke\n");
   request.runner = sleeper;
   request.notRun.clear();
   auto started = std::chrono::steady_clock::now();
@@ -355,12 +367,7 @@ TEST_CASE("sweep worker: compiled here, ranked by a stand-in klx-run",
   REQUIRE(pidFile);
   int pid = 0;
   REQUIRE_FALSE((*pidFile)->getBuffer().trim().getAsInteger(10, pid));
-  bool gone = false;
-  for (int i = 0; i < 50 && !gone; ++i) {
-    gone = ::kill(pid, 0) != 0;
-    if (!gone)
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  bool gone = processGone(pid);
   CHECK(gone);
   llvm::sys::fs::remove_directories(dir);
 }

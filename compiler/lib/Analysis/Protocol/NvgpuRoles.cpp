@@ -3,6 +3,7 @@
 #include "Analysis/Protocol/NvgpuRoles.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <set>
@@ -86,14 +87,90 @@ void RoleBuilder::addBuffers() {
   model.buffersUnknown = memory.unplacedWhy();
 }
 
+namespace {
+
+/// Per (group, slot) of one role: the phase last waited for, arrivals
+/// made, and the phase the last arrival was for.
+struct MbarrierPhases {
+  std::map<std::pair<int, int64_t>, int64_t> waited, arrived, announced;
+};
+
+} // namespace
+
+/// An mbarrier op of `e` (arrive, expect_tx, copy or wait) as `op`, at the
+/// ring position of the phase it is for; `width` threads do it at once.
+static void placeMbarrierOp(sim::Op &op, const TraceEntry &e,
+                            const sim::ProtocolModel &model,
+                            MbarrierPhases &phases, int width) {
+  int g = e.group;
+  std::string name = g >= 0 ? model.barriers[g].name : "";
+  std::pair<int, int64_t> key{g, e.slot};
+  auto at = [&](int64_t phase) {
+    op.barrier = g;
+    op.ringOffset = e.slot + phase * model.barriers[g].slots;
+  };
+  switch (e.kind) {
+  case Kind::Arrive:
+  case Kind::ArriveExpectTx: {
+    int64_t phase = phases.arrived[key]++;
+    phases.announced[key] = phase;
+    at(phase);
+    op.arrivals = int(e.count) * width;
+    if (e.kind == Kind::ArriveExpectTx) {
+      op.kind = OpKind::ArriveExpectTx;
+      op.bytes = e.bytes * width;
+      op.label = "arrive.expect_tx " + name;
+    } else {
+      op.kind = OpKind::Arrive;
+      op.label = "arrive " + name;
+    }
+    break;
+  }
+  case Kind::ExpectTx: {
+    // Announces bytes for the phase its next arrival is for.
+    int64_t phase = phases.arrived[key];
+    phases.announced[key] = phase;
+    at(phase);
+    op.kind = OpKind::ExpectTx;
+    op.bytes = e.bytes * width;
+    op.label = "expect_tx " + name;
+    break;
+  }
+  case Kind::Copy: {
+    auto it = phases.announced.find(key);
+    at(it != phases.announced.end() ? it->second : 0);
+    op.kind = OpKind::Copy;
+    op.bytes = e.bytes * width;
+    op.buffer = e.region;
+    op.label = "copy to " + name;
+    break;
+  }
+  case Kind::Wait: {
+    auto it = phases.waited.find(key);
+    int64_t phase;
+    if (it == phases.waited.end())
+      phase = e.parity == 1 ? -1 : 0;
+    else
+      phase = it->second + 1 + ((it->second + 1 - e.parity) & 1);
+    phases.waited[key] = phase;
+    op.kind = OpKind::Wait;
+    // Phase -1 is the one before the barrier's first: it has passed.
+    op.previousPhase = phase < 0;
+    at(std::max<int64_t>(phase, 0));
+    op.label = "wait " + name;
+    break;
+  }
+  default:
+    llvm_unreachable("not an mbarrier op");
+  }
+}
+
 sim::RoleModel RoleBuilder::role(const ThreadClass &c) {
   sim::RoleModel role;
   role.name = describeThreads(c.threads);
   role.steps = 1;
   int width = int(c.threads.size());
-  // Per (group, slot): the phase last waited for, arrivals made, and the
-  // phase the last arrival was for.
-  std::map<std::pair<int, int64_t>, int64_t> waited, arrived, announced;
+  MbarrierPhases phases;
   std::map<int, int64_t> syncs; // per sync group: arrivals so far
   int64_t lastIteration = -1;
   for (const TraceEntry &e : c.run.trace) {
@@ -104,69 +181,19 @@ sim::RoleModel RoleBuilder::role(const ThreadClass &c) {
     op.shownStep = std::max<int64_t>(e.iteration, 0);
     op.line = kernel.lineOf ? kernel.lineOf(e.op) : 0;
     lastIteration = std::max(lastIteration, e.iteration);
-    int g = e.group;
-    std::string name = g >= 0 ? model.barriers[g].name : "";
-    std::pair<int, int64_t> key{g, e.slot};
-    auto at = [&](int64_t phase) {
-      op.barrier = g;
-      op.ringOffset = e.slot + phase * model.barriers[g].slots;
-    };
     switch (e.kind) {
     case Kind::Init:
       break;
     case Kind::Arrive:
-    case Kind::ArriveExpectTx: {
-      int64_t phase = arrived[key]++;
-      announced[key] = phase;
-      at(phase);
-      op.arrivals = int(e.count) * width;
-      if (e.kind == Kind::ArriveExpectTx) {
-        op.kind = OpKind::ArriveExpectTx;
-        op.bytes = e.bytes * width;
-        op.label = "arrive.expect_tx " + name;
-      } else {
-        op.kind = OpKind::Arrive;
-        op.label = "arrive " + name;
-      }
+    case Kind::ArriveExpectTx:
+    case Kind::ExpectTx:
+    case Kind::Copy:
+    case Kind::Wait:
+      placeMbarrierOp(op, e, model, phases, width);
       break;
-    }
-    case Kind::ExpectTx: {
-      // Announces bytes for the phase its next arrival is for.
-      int64_t phase = arrived[key];
-      announced[key] = phase;
-      at(phase);
-      op.kind = OpKind::ExpectTx;
-      op.bytes = e.bytes * width;
-      op.label = "expect_tx " + name;
-      break;
-    }
-    case Kind::Copy: {
-      auto it = announced.find(key);
-      at(it != announced.end() ? it->second : 0);
-      op.kind = OpKind::Copy;
-      op.bytes = e.bytes * width;
-      op.buffer = e.region;
-      op.label = "copy to " + name;
-      break;
-    }
-    case Kind::Wait: {
-      auto it = waited.find(key);
-      int64_t phase;
-      if (it == waited.end())
-        phase = e.parity == 1 ? -1 : 0;
-      else
-        phase = it->second + 1 + ((it->second + 1 - e.parity) & 1);
-      waited[key] = phase;
-      op.kind = OpKind::Wait;
-      // Phase -1 is the one before the barrier's first: it has passed.
-      op.previousPhase = phase < 0;
-      at(std::max<int64_t>(phase, 0));
-      op.label = "wait " + name;
-      break;
-    }
     case Kind::Sync:
     case Kind::SyncArrive: {
-      g = syncGroup(e.syncId, e.count);
+      int g = syncGroup(e.syncId, e.count);
       op.barrier = g;
       op.ringOffset = syncs[g]++;
       op.kind = OpKind::Arrive;

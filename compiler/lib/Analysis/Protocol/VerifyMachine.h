@@ -148,6 +148,8 @@ private:
     return model.roles[role].steps * int64_t(model.roles[role].body.size());
   }
   void normalize(State &s, int role) const;
+  /// Past role `role`'s op, to the next op that runs.
+  void advance(State &s, int role) const;
   bool waitPasses(const State &s, const Place &p) const;
   std::string slotName(int slot) const;
   unsigned writeBit(int buffer) const { return buffer * stride; }
@@ -156,6 +158,15 @@ private:
   }
   /// Sets `bit` to `value` in every holder of knowledge.
   void everywhere(State &s, unsigned bit, bool value);
+  /// The lanes of a schedule being recorded, at its first move.
+  void startRecording(Recorder *rec) const;
+  /// apply's moves that touch a barrier: copy `index` landing, role
+  /// `role`'s wait passing, its arrive (or expect_tx).
+  std::optional<Failure> applyLanding(State &s, size_t index, Recorder *rec);
+  std::optional<Failure> applyWait(State &s, int role, const Place &p,
+                                   Recorder *rec);
+  std::optional<Failure> applyArrive(State &s, int role, const Place &p,
+                                     Recorder *rec);
   std::optional<Failure> copyIssued(State &s, int role, const Place &p);
   std::optional<Failure> readsDone(State &s, int role, const Place &p);
   void retireGroups(State &s, int role, int64_t keep);

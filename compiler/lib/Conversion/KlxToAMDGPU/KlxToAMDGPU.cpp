@@ -19,6 +19,7 @@
 //   [SECTION] Geometry and schedule checks
 //   [SECTION] Copies, MMAs, the epilogue
 //   [SECTION] The k loop
+//   [SECTION] The phases of lowerKernelToAMDGPU
 //   [SECTION] lowerKernelToAMDGPU
 //   [SECTION] Pass definition
 //
@@ -345,14 +346,12 @@ void lowerKLoop(AmdLowering &l, KLoop k,
   k.loop.erase();
 }
 
-} // namespace
+// [SECTION] The phases of lowerKernelToAMDGPU --------------------------------
 
-// [SECTION] lowerKernelToAMDGPU ----------------------------------------------
-
-LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
-                                       StringRef chipset) {
-  ScheduleAttr schedule = kernel.getScheduleAttr();
-  if (!schedule)
+/// A scheduled tile program without roles or pipelines: the only input
+/// this lowering takes.
+LogicalResult checkTileProgram(KernelOp kernel) {
+  if (!kernel.getScheduleAttr())
     return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
                               "first");
   if (kernel
@@ -364,26 +363,24 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
           .wasInterrupted())
     return kernel.emitOpError("klx-to-amdgpu takes a tile program after "
                               "klx-persistent, without roles or pipelines");
-  FailureOr<Geometry> geometry = checkSchedule(kernel, schedule, chipset);
-  if (failed(geometry))
-    return failure();
-  const Geometry &g = *geometry;
-  FailureOr<SmallVector<TensorUse>> uses =
-      classifyArguments(kernel, "klx-to-amdgpu");
-  if (failed(uses))
-    return failure();
+  return success();
+}
+
+/// The gpu.module and gpu.func that replace `kernel`: A and B as memrefs
+/// of the element type, D as f32, sizes as index, and the two LDS stages
+/// of A and B as one workgroup attribution with its named bases.
+gpu::GPUFuncOp createKernelFunc(KernelOp kernel, ModuleOp module,
+                                ArrayRef<TensorUse> uses, const Geometry &g,
+                                OpBuilder &b) {
   MLIRContext *context = kernel.getContext();
   Location loc = kernel.getLoc();
-  OpBuilder b(context);
-
-  // A and B as memrefs of the element type, D as f32, sizes as index.
   auto dynamic2d = [&](Type element) {
     return MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
                            element);
   };
   SmallVector<Type> argTypes;
   Block &body = kernel.getBodyBlock();
-  for (auto [arg, use] : llvm::zip(body.getArguments(), *uses))
+  for (auto [arg, use] : llvm::zip(body.getArguments(), uses))
     argTypes.push_back(!isa<klx::TensorType>(arg.getType()) ? arg.getType()
                        : use == TensorUse::Output ? dynamic2d(b.getF32Type())
                                                   : dynamic2d(g.dtype));
@@ -416,11 +413,16 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
           b.getNamedAttr("b0", base(2 * g.aBytes, g.bBytes)),
           b.getNamedAttr("b1", base(2 * g.aBytes + g.bBytes, g.bBytes)),
       }));
+  return func;
+}
 
-  // What klx export writes into a Bundle's manifest: A and B are plain
-  // memrefs here, and the LDS is static (no dynamic shared memory).
+/// What klx export writes into a Bundle's manifest: A and B are plain
+/// memrefs here, and the LDS is static (no dynamic shared memory).
+void describeLaunch(gpu::GPUFuncOp func, KernelOp kernel,
+                    ArrayRef<TensorUse> uses, const Geometry &g, OpBuilder &b) {
+  ScheduleAttr schedule = kernel.getScheduleAttr();
   ArrayAttr params =
-      describeParams(kernel, *uses, [&](bool isA, AddParamField add) {
+      describeParams(kernel, uses, [&](bool isA, AddParamField add) {
         add("name", b.getStringAttr(isA ? "A" : "B"));
         add("kind", b.getStringAttr("memref"));
         add("rank", b.getI64IntegerAttr(2));
@@ -437,10 +439,16 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
           b.getNamedAttr("tile",
                          b.getDenseI64ArrayAttr({g.tileM, g.tileN, g.tileK})),
       }));
+}
 
-  Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  AmdLowering l(g, b);
+/// What every lowered op reads, at the top of the entry block: the
+/// thread's lane and wave, the wave's corner of D, the accumulator type
+/// and the four named stage bases of the LDS.
+void setUpLowering(AmdLowering &l, gpu::GPUFuncOp func, Location loc) {
+  OpBuilder &b = l.b;
+  const Geometry &g = l.g;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   l.lane = l.rem(loc, tid, kWaveSize);
   l.wave = l.div(loc, tid, kWaveSize);
@@ -457,13 +465,12 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
   l.a[1] = stageView(g.aBytes, g.tileM, g.tileK);
   l.bt[0] = stageView(2 * g.aBytes, g.tileK, g.tileN);
   l.bt[1] = stageView(2 * g.aBytes + g.bBytes, g.tileK, g.tileN);
+}
 
-  // A and B are read as the memrefs they arrive as.
-  InlinedBody inlined = inlineKernelBody(kernel, func, func.getArguments(), b);
-  const DenseMap<Value, Value> &tensors = inlined.tensors;
-
-  retypeAccumulators(func, l.accType);
-
+/// Every MMA's k loop, double-buffered; nothing is lowered unless every
+/// one matches.
+LogicalResult lowerKLoops(AmdLowering &l, gpu::GPUFuncOp func,
+                          const DenseMap<Value, Value> &tensors) {
   SmallVector<MmaOp> mmas;
   func.walk([&](MmaOp mma) { mmas.push_back(mma); });
   SmallVector<KLoop> kLoops;
@@ -475,7 +482,14 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
   }
   for (const KLoop &k : kLoops)
     lowerKLoop(l, k, tensors);
+  return success();
+}
 
+/// The klx ops outside the k loops: the accumulators' zeros, the k tile
+/// counts and the stores of D.
+void lowerZerosCountsAndStores(AmdLowering &l, gpu::GPUFuncOp func,
+                               const DenseMap<Value, Value> &tensors) {
+  OpBuilder &b = l.b;
   SmallVector<Operation *> rest;
   func.walk([&](Operation *op) {
     if (isa<ZeroOp, KTilesOp, StoreOp>(op))
@@ -492,7 +506,7 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
       zero.getResult().replaceAllUsesWith(v);
     } else if (auto kTiles = dyn_cast<KTilesOp>(op)) {
       Value v = arith::CeilDivUIOp::create(b, oloc, kTiles.getExtent(),
-                                           l.c(oloc, g.tileK));
+                                           l.c(oloc, l.g.tileK));
       kTiles.getResult().replaceAllUsesWith(v);
     } else if (auto store = dyn_cast<StoreOp>(op)) {
       l.store(oloc, store.getAcc(), tensors.lookup(store.getTensor()),
@@ -500,6 +514,10 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
     }
     op->erase();
   }
+}
+
+/// No klx op is left in `func`.
+LogicalResult checkAllLowered(KernelOp kernel, gpu::GPUFuncOp func) {
   WalkResult leftover = func.walk([&](Operation *op) {
     if (isa<KlxDialect>(op->getDialect()))
       return WalkResult::interrupt();
@@ -509,14 +527,48 @@ LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
     return kernel.emitOpError("klx-to-amdgpu left klx ops it does not lower "
                               "(only klx.zero, klx.k_tiles, klx.load, "
                               "klx.mma and klx.store)");
+  return success();
+}
+
+} // namespace
+
+// [SECTION] lowerKernelToAMDGPU ----------------------------------------------
+
+LogicalResult klx::lowerKernelToAMDGPU(KernelOp kernel, ModuleOp module,
+                                       StringRef chipset) {
+  if (failed(checkTileProgram(kernel)))
+    return failure();
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  FailureOr<Geometry> geometry = checkSchedule(kernel, schedule, chipset);
+  if (failed(geometry))
+    return failure();
+  const Geometry &g = *geometry;
+  FailureOr<SmallVector<TensorUse>> uses =
+      classifyArguments(kernel, "klx-to-amdgpu");
+  if (failed(uses))
+    return failure();
+  OpBuilder b(kernel.getContext());
+  gpu::GPUFuncOp func = createKernelFunc(kernel, module, *uses, g, b);
+  describeLaunch(func, kernel, *uses, g, b);
+
+  b.setInsertionPointToStart(&func.getBody().front());
+  AmdLowering l(g, b);
+  setUpLowering(l, func, kernel.getLoc());
+  // A and B are read as the memrefs they arrive as.
+  InlinedBody inlined = inlineKernelBody(kernel, func, func.getArguments(), b);
+  retypeAccumulators(func, l.accType);
+  if (failed(lowerKLoops(l, func, inlined.tensors)))
+    return failure();
+  lowerZerosCountsAndStores(l, func, inlined.tensors);
+  if (failed(checkAllLowered(kernel, func)))
+    return failure();
   for (Operation *standIn : inlined.standIns)
     standIn->erase();
   kernel.erase();
   return success();
 }
 
-// [SECTION] Pass definition
-// ----------------------------------------------------
+// [SECTION] Pass definition --------------------------------------------------
 
 namespace {
 struct KlxToAMDGPUPass final : klx::impl::KlxToAMDGPUPassBase<KlxToAMDGPUPass> {

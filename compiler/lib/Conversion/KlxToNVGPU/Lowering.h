@@ -217,6 +217,17 @@ void lowerAndRecordMma(Lowering &l, MmaOp mma);
 /// each role's setmaxnreg goes, and where ptxas can honour it.
 LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles);
 
+/// producer_acquire: wait until the consumers emptied the stage (the
+/// phase before the one the acquire names), recorded where it blocks,
+/// then expect the stage's bytes on its full barrier (BodyOps.cpp).
+void lowerProducerAcquires(Lowering &l, gpu::GPUFuncOp func);
+
+/// Lowers every klx op left inside `func` (after the roles are gone;
+/// BodyOps.cpp); `tensors` maps the stand-ins of tensor arguments to their
+/// lowered values.
+LogicalResult lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
+                           DenseMap<Value, Value> &tensors);
+
 } // namespace klx::nvgpu_lowering
 
 #endif // KLX_LIB_CONVERSION_KLXTONVGPU_LOWERING_H

@@ -69,53 +69,33 @@ FailureOr<InPlaceProgram> matchInPlace(KernelOp kernel) {
   return program;
 }
 
-} // namespace
+/// What the phases of pipelining one tile loop share: the pipeline, the
+/// constants and the elected thread made before the tile loop, and the
+/// ring steps the tiles before this one used (`base`).
+struct InPlacePipeline {
+  InPlacePipeline(InPlaceProgram &program, Location loc)
+      : program(program), loc(loc) {}
 
-LogicalResult klx::pipelineWithoutRoles(KernelOp kernel) {
-  ScheduleAttr schedule = kernel.getScheduleAttr();
-  FailureOr<InPlaceProgram> matched = matchInPlace(kernel);
-  if (failed(matched))
-    return failure();
-  InPlaceProgram &program = *matched;
-  MLIRContext *context = kernel.getContext();
-  Location loc = program.tiles.getLoc();
-  int64_t stages = schedule.getStages();
+  InPlaceProgram &program;
+  Location loc;
+  int64_t stages = 0;
+  PipelineOp pipeline;
+  Value zero, noPhase, one, ahead, elected;
+  ForEachTileOp tiles;
+  Value base;
+  scf::ForOp kLoop;
+  Value kTiles;
 
-  OpBuilder b(program.tiles);
-  int64_t txBytes = 0;
-  for (LoadOp load : program.loads)
-    txBytes += schedule.tileBytes(load.getOperand());
-  auto pipeline = PipelineOp::create(
-      b, loc, PipelineType::get(context), b.getI64IntegerAttr(stages),
-      b.getI64IntegerAttr(txBytes),
-      b.getI64IntegerAttr(128 * schedule.getConsumers()), Value());
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value noPhase = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  // stages-1 steps ahead leaves the stage just released to the step after
-  // next, so the elected thread rarely waits on the slowest warpgroup; one
-  // stage has no such slack and refills the stage it just released.
-  Value ahead =
-      arith::ConstantIndexOp::create(b, loc, std::max<int64_t>(1, stages - 1));
-  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value elected =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, zero);
-
-  IRRewriter rewriter(context);
-  ForEachTileOp tiles = appendIterArgs(rewriter, program.tiles, zero);
-  Value base = tiles.getRegionIterArgs().back();
-  scf::ForOp kLoop = program.kLoop;
-  Value kTiles = program.kTiles.getCount();
-
-  // The state of k step `k` of this tile: base + k steps into the ring.
-  auto stateAt = [&](OpBuilder &at, Value k) {
+  /// The state of k step `k` of this tile: base + k steps into the ring.
+  AdvanceOp stateAt(OpBuilder &at, Value k) {
     Value steps = arith::AddIOp::create(at, loc, base, k);
     return AdvanceOp::create(at, loc, at.getIndexType(), at.getI1Type(), zero,
                              noPhase, steps, at.getI64IntegerAttr(stages));
-  };
-  // The elected thread's copies for k step `k`: the loads' index math
-  // cloned with the k loop's induction variable replaced.
-  auto issue = [&](OpBuilder &at, Value k) {
+  }
+
+  /// The elected thread's copies for k step `k`: the loads' index math
+  /// cloned with the k loop's induction variable replaced.
+  void issue(OpBuilder &at, Value k) {
     AdvanceOp state = stateAt(at, k);
     ProducerAcquireOp::create(at, loc, pipeline, state.getNextIndex(),
                               state.getNextPhase());
@@ -138,62 +118,124 @@ LogicalResult klx::pipelineWithoutRoles(KernelOp kernel) {
                      mapping.lookupOrDefault(load.getCol()), pipeline,
                      state.getNextIndex());
     }
-  };
-
-  // Prologue: the first `ahead` k steps (fewer when K is short).
-  b.setInsertionPoint(kLoop);
-  Value prologueSteps = arith::MinUIOp::create(b, loc, ahead, kTiles);
-  auto prologue = scf::ForOp::create(b, loc, zero, prologueSteps, one);
-  {
-    OpBuilder body = OpBuilder::atBlockTerminator(prologue.getBody());
-    auto only = scf::IfOp::create(body, loc, elected, /*withElse=*/false);
-    OpBuilder then = OpBuilder::atBlockTerminator(only.thenBlock());
-    issue(then, prologue.getInductionVar());
   }
+};
 
-  // Steady state: wait, multiply, release, then refill the stage just
-  // freed with the step `ahead` steps later.
-  OpBuilder step(program.loads.front());
-  AdvanceOp state = stateAt(step, kLoop.getInductionVar());
-  ConsumerWaitOp::create(step, loc, pipeline, state.getNextIndex(),
+/// The pipeline, its constants and the elected thread before the tile
+/// loop, and the tile loop given the ring steps so far as an iter_arg.
+InPlacePipeline createPipeline(KernelOp kernel, InPlaceProgram &program) {
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  MLIRContext *context = kernel.getContext();
+  InPlacePipeline p(program, program.tiles.getLoc());
+  Location loc = p.loc;
+  p.stages = schedule.getStages();
+
+  OpBuilder b(program.tiles);
+  int64_t txBytes = 0;
+  for (LoadOp load : program.loads)
+    txBytes += schedule.tileBytes(load.getOperand());
+  p.pipeline = PipelineOp::create(
+      b, loc, PipelineType::get(context), b.getI64IntegerAttr(p.stages),
+      b.getI64IntegerAttr(txBytes),
+      b.getI64IntegerAttr(128 * schedule.getConsumers()), Value());
+  p.zero = arith::ConstantIndexOp::create(b, loc, 0);
+  p.noPhase = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  p.one = arith::ConstantIndexOp::create(b, loc, 1);
+  // stages-1 steps ahead leaves the stage just released to the step after
+  // next, so the elected thread rarely waits on the slowest warpgroup; one
+  // stage has no such slack and refills the stage it just released.
+  p.ahead = arith::ConstantIndexOp::create(b, loc,
+                                           std::max<int64_t>(1, p.stages - 1));
+  Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  p.elected =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread, p.zero);
+
+  IRRewriter rewriter(context);
+  p.tiles = appendIterArgs(rewriter, program.tiles, p.zero);
+  p.base = p.tiles.getRegionIterArgs().back();
+  p.kLoop = program.kLoop;
+  p.kTiles = program.kTiles.getCount();
+  return p;
+}
+
+/// Prologue: the first `ahead` k steps (fewer when K is short).
+void issuePrologue(InPlacePipeline &p) {
+  OpBuilder b(p.kLoop);
+  Value prologueSteps = arith::MinUIOp::create(b, p.loc, p.ahead, p.kTiles);
+  auto prologue = scf::ForOp::create(b, p.loc, p.zero, prologueSteps, p.one);
+  OpBuilder body = OpBuilder::atBlockTerminator(prologue.getBody());
+  auto only = scf::IfOp::create(body, p.loc, p.elected, /*withElse=*/false);
+  OpBuilder then = OpBuilder::atBlockTerminator(only.thenBlock());
+  p.issue(then, prologue.getInductionVar());
+}
+
+/// Steady state: wait for the step's stage and take its tiles in place of
+/// the loads, release it after their last use in the step, then have the
+/// elected thread refill the stage just freed with the step `ahead` steps
+/// later.
+void consumeAndRefill(InPlacePipeline &p) {
+  MLIRContext *context = p.pipeline.getContext();
+  Location loc = p.loc;
+  OpBuilder step(p.program.loads.front());
+  AdvanceOp state = p.stateAt(step, p.kLoop.getInductionVar());
+  ConsumerWaitOp::create(step, loc, p.pipeline, state.getNextIndex(),
                          state.getNextPhase());
   Operation *lastUse = state;
-  for (LoadOp load : program.loads) {
+  for (LoadOp load : p.program.loads) {
     auto tile = StageTileOp::create(step, loc, TileType::get(context),
-                                    load.getOperandAttr(), pipeline,
+                                    load.getOperandAttr(), p.pipeline,
                                     state.getNextIndex());
     for (Operation *user : load->getUsers())
-      if (Operation *inStep = kLoop.getBody()->findAncestorOpInBlock(*user);
+      if (Operation *inStep = p.kLoop.getBody()->findAncestorOpInBlock(*user);
           inStep && lastUse->isBeforeInBlock(inStep))
         lastUse = inStep;
     load.getTile().replaceAllUsesWith(tile.getTile());
   }
   OpBuilder after(context);
   after.setInsertionPointAfter(lastUse);
-  ConsumerReleaseOp::create(after, loc, pipeline, state.getNextIndex());
+  ConsumerReleaseOp::create(after, loc, p.pipeline, state.getNextIndex());
   Value next =
-      arith::AddIOp::create(after, loc, kLoop.getInductionVar(), ahead);
+      arith::AddIOp::create(after, loc, p.kLoop.getInductionVar(), p.ahead);
   Value more = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::ult,
-                                     next, kTiles);
+                                     next, p.kTiles);
   // Elected first, then the bound: a reader (and the role tree) sees one
   // thread issuing the copies.
-  auto electedIf = scf::IfOp::create(after, loc, elected, /*withElse=*/false);
+  auto electedIf = scf::IfOp::create(after, loc, p.elected, /*withElse=*/false);
   OpBuilder inElected = OpBuilder::atBlockTerminator(electedIf.thenBlock());
   auto refillIf = scf::IfOp::create(inElected, loc, more, /*withElse=*/false);
   OpBuilder then = OpBuilder::atBlockTerminator(refillIf.thenBlock());
-  issue(then, next);
-  for (LoadOp load : program.loads)
+  p.issue(then, next);
+}
+
+/// The loads, and the index math only they used.
+void eraseLoads(InPlacePipeline &p) {
+  for (LoadOp load : p.program.loads)
     load.erase();
-  kLoop.getBody()->walk<WalkOrder::PostOrder, ReverseIterator>(
+  p.kLoop.getBody()->walk<WalkOrder::PostOrder, ReverseIterator>(
       [&](Operation *op) {
         if (isOpTriviallyDead(op))
           op->erase();
       });
+}
 
-  // The next tile starts kt steps further into the ring.
-  auto yield = cast<YieldOp>(tiles.getBodyBlock().getTerminator());
+/// The next tile starts kt steps further into the ring.
+void advanceBaseAtYield(InPlacePipeline &p) {
+  auto yield = cast<YieldOp>(p.tiles.getBodyBlock().getTerminator());
   OpBuilder atYield(yield);
   yield->setOperand(yield->getNumOperands() - 1,
-                    arith::AddIOp::create(atYield, loc, base, kTiles));
+                    arith::AddIOp::create(atYield, p.loc, p.base, p.kTiles));
+}
+
+} // namespace
+
+LogicalResult klx::pipelineWithoutRoles(KernelOp kernel) {
+  FailureOr<InPlaceProgram> matched = matchInPlace(kernel);
+  if (failed(matched))
+    return failure();
+  InPlacePipeline p = createPipeline(kernel, *matched);
+  issuePrologue(p);
+  consumeAndRefill(p);
+  eraseLoads(p);
+  advanceBaseAtYield(p);
   return success();
 }

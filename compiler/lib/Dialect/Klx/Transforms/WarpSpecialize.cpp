@@ -193,56 +193,33 @@ void buildConsumer(RoleOp role, TileProgram &program,
   yield->setOperand(yield->getNumOperands() - 1, flipped);
 }
 
-} // namespace
-
-LogicalResult klx::warpSpecialize(KernelOp kernel) {
-  if (kernel.getBodyBlock().getOps<WarpSpecializeOp>().begin() !=
-      kernel.getBodyBlock().getOps<WarpSpecializeOp>().end())
-    return success(); // already specialized
-  ScheduleAttr schedule = kernel.getScheduleAttr();
-  if (!schedule)
-    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
-                              "first");
-  if (!schedule.getWarpSpecialize())
-    return success();
-  FailureOr<TileProgram> matched = matchTileProgram(kernel);
-  if (failed(matched))
-    return failure();
-  TileProgram &program = *matched;
-  ForEachTileOp tileLoop = program.tileLoop;
-  Location loc = tileLoop.getLoc();
-  MLIRContext *context = kernel.getContext();
-
-  // Which loads each producer role issues: all of them, or with two
-  // producers one operand each.
+/// Which loads each producer role issues: all of them, or with two
+/// producers one operand each.
+FailureOr<SmallVector<SmallVector<LoadOp>>>
+groupLoadsByProducer(TileProgram &program, ScheduleAttr schedule) {
   SmallVector<SmallVector<LoadOp>> groups;
   if (schedule.getProducers() == 1) {
     groups.push_back(program.loads);
-  } else {
-    if (program.loads.size() != 2 ||
-        program.loads[0].getOperand() == program.loads[1].getOperand())
-      return tileLoop.emitOpError("producers = 2 splits the loads between "
-                                  "two producer warps, one operand each; "
-                                  "this tile program loads ")
-             << program.loads.size() << " tiles";
-    for (LoadOp load : program.loads)
-      groups.push_back({load});
+    return groups;
   }
+  if (program.loads.size() != 2 ||
+      program.loads[0].getOperand() == program.loads[1].getOperand())
+    return program.tileLoop.emitOpError(
+               "producers = 2 splits the loads between two producer warps, "
+               "one operand each; this tile program loads ")
+           << program.loads.size() << " tiles";
+  for (LoadOp load : program.loads)
+    groups.push_back({load});
+  return groups;
+}
 
-  OpBuilder builder(tileLoop);
-  SmallVector<Value> channels;
-  for (auto &group : groups)
-    channels.push_back(
-        ChannelOp::create(builder, loc, ChannelType::get(context),
-                          builder.getI64IntegerAttr(int64_t(group.size()))));
-  auto roles = WarpSpecializeOp::create(builder, loc);
-  roles.getBody().emplaceBlock();
-  builder.setInsertionPointToStart(&roles.getBody().front());
-
-  // The consumers come first, warpgroups 0..consumers-1, all four warps of
-  // each: nvgpu.warpgroup.mma.store places each warp's rows by its index in
-  // the CTA, so consumer c must be warpgroup c. The producers share the
-  // last warpgroup, one warp each; one thread of it issues the copies.
+/// The producer roles, one per group of loads, at `builder`: they share
+/// the warpgroup after the consumers', one warp each.
+SmallVector<RoleOp>
+createProducerRoles(OpBuilder &builder, Location loc,
+                    MutableArrayRef<SmallVector<LoadOp>> groups,
+                    ScheduleAttr schedule) {
+  MLIRContext *context = builder.getContext();
   int64_t consumers = schedule.getConsumers();
   SmallVector<RoleOp> producers;
   for (auto [i, group] : llvm::enumerate(groups)) {
@@ -258,8 +235,16 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
     producer.getBody().emplaceBlock();
     producers.push_back(producer);
   }
-  // Cooperative consumers share one role and split each tile's rows;
-  // ping-pong consumers are a role each and take whole tiles in turn.
+  return producers;
+}
+
+/// The consumer roles at `builder`. Cooperative consumers share one role
+/// and split each tile's rows; ping-pong consumers are a role each and
+/// take whole tiles in turn.
+SmallVector<RoleOp> createConsumerRoles(OpBuilder &builder, Location loc,
+                                        ScheduleAttr schedule) {
+  MLIRContext *context = builder.getContext();
+  int64_t consumers = schedule.getConsumers();
   SmallVector<RoleOp> consumerRoles;
   auto makeConsumer = [&](StringRef name, ArrayRef<int64_t> warpgroups) {
     auto role =
@@ -280,35 +265,86 @@ LogicalResult klx::warpSpecialize(KernelOp kernel) {
       consumerGroups.push_back(i);
     makeConsumer("consumer", consumerGroups);
   }
+  return consumerRoles;
+}
 
-  // Each producer: one loop over (tm, tn, k) with its loads and their
-  // operands.
+/// The producer role `producer`: one loop over (tm, tn, k) with its loads
+/// and their operands, pushing the tiles into `channel`.
+void buildProducer(RoleOp producer, TileProgram &program,
+                   ArrayRef<LoadOp> group, Value channel) {
+  ForEachTileOp tileLoop = program.tileLoop;
+  Location loc = tileLoop.getLoc();
+  OpBuilder builder(producer.getContext());
+  builder.setInsertionPointToStart(&producer.getBody().front());
+  SmallVector<Value> extents(tileLoop.getExtents());
+  extents.push_back(program.kExtent);
+  auto merged = ForEachTileOp::create(builder, loc, extents, ValueRange());
+  IRMapping mapping;
+  ValueRange ivs = merged.getInductionVars();
+  mapping.map(tileLoop.getInductionVars()[0], ivs[0]);
+  mapping.map(tileLoop.getInductionVars()[1], ivs[1]);
+  mapping.map(program.kLoop.getInductionVar(), ivs[2]);
+  OpBuilder body = OpBuilder::atBlockTerminator(&merged.getBodyBlock());
+  SmallVector<Value> tiles;
+  for (LoadOp load : group)
+    tiles.push_back(cloneWithSlice(body, load, tileLoop, mapping).getTile());
+  PushOp::create(body, loc, channel, tiles);
+}
+
+} // namespace
+
+LogicalResult klx::warpSpecialize(KernelOp kernel) {
+  if (kernel.getBodyBlock().getOps<WarpSpecializeOp>().begin() !=
+      kernel.getBodyBlock().getOps<WarpSpecializeOp>().end())
+    return success(); // already specialized
+  ScheduleAttr schedule = kernel.getScheduleAttr();
+  if (!schedule)
+    return kernel.emitOpError("has no schedule; run klx-materialize-schedule "
+                              "first");
+  if (!schedule.getWarpSpecialize())
+    return success();
+  FailureOr<TileProgram> matched = matchTileProgram(kernel);
+  if (failed(matched))
+    return failure();
+  TileProgram &program = *matched;
+  ForEachTileOp tileLoop = program.tileLoop;
+  Location loc = tileLoop.getLoc();
+  MLIRContext *context = kernel.getContext();
+  FailureOr<SmallVector<SmallVector<LoadOp>>> groups =
+      groupLoadsByProducer(program, schedule);
+  if (failed(groups))
+    return failure();
+
+  OpBuilder builder(tileLoop);
+  SmallVector<Value> channels;
+  for (auto &group : *groups)
+    channels.push_back(
+        ChannelOp::create(builder, loc, ChannelType::get(context),
+                          builder.getI64IntegerAttr(int64_t(group.size()))));
+  auto roles = WarpSpecializeOp::create(builder, loc);
+  roles.getBody().emplaceBlock();
+  builder.setInsertionPointToStart(&roles.getBody().front());
+
+  // The consumers come first, warpgroups 0..consumers-1, all four warps of
+  // each: nvgpu.warpgroup.mma.store places each warp's rows by its index in
+  // the CTA, so consumer c must be warpgroup c. The producers share the
+  // last warpgroup, one warp each; one thread of it issues the copies.
+  SmallVector<RoleOp> producers =
+      createProducerRoles(builder, loc, *groups, schedule);
+  SmallVector<RoleOp> consumerRoles =
+      createConsumerRoles(builder, loc, schedule);
   for (auto [producer, group, channel] :
-       llvm::zip(producers, groups, channels)) {
-    builder.setInsertionPointToStart(&producer.getBody().front());
-    SmallVector<Value> extents(tileLoop.getExtents());
-    extents.push_back(program.kExtent);
-    auto merged = ForEachTileOp::create(builder, loc, extents, ValueRange());
-    IRMapping mapping;
-    ValueRange ivs = merged.getInductionVars();
-    mapping.map(tileLoop.getInductionVars()[0], ivs[0]);
-    mapping.map(tileLoop.getInductionVars()[1], ivs[1]);
-    mapping.map(program.kLoop.getInductionVar(), ivs[2]);
-    OpBuilder body = OpBuilder::atBlockTerminator(&merged.getBodyBlock());
-    SmallVector<Value> tiles;
-    for (LoadOp load : group)
-      tiles.push_back(cloneWithSlice(body, load, tileLoop, mapping).getTile());
-    PushOp::create(body, loc, channel, tiles);
-  }
+       llvm::zip(producers, *groups, channels))
+    buildProducer(producer, program, group, channel);
 
   Value turns;
   if (schedule.getPingpong()) {
     OpBuilder before(roles);
     turns = TurnsOp::create(before, loc, TurnsType::get(context),
-                            before.getI64IntegerAttr(consumers));
+                            before.getI64IntegerAttr(schedule.getConsumers()));
   }
   for (auto [c, role] : llvm::enumerate(consumerRoles))
-    buildConsumer(role, program, groups, channels, turns, int64_t(c),
+    buildConsumer(role, program, *groups, channels, turns, int64_t(c),
                   int64_t(consumerRoles.size()));
 
   tileLoop.erase();
