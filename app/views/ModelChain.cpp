@@ -4,6 +4,8 @@
 
 #include "views/WaitComparison.h"
 
+#include "klx/Runtime/ChainWalk.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -47,6 +49,83 @@ const sim::Event *copyIssueOf(const TimelineLane &lane,
   return found;
 }
 
+/// The simulation's lanes as the chain walk reads them: each role (of
+/// each CTA) is a lane, its time in cycles from 0.
+class ModelRecording final : public rt::ChainRecording {
+public:
+  explicit ModelRecording(const TimelineView &view) : view(view) {}
+
+  std::optional<rt::ChainWait>
+  lastWait(const rt::ChainPlace &at) const override {
+    const TimelineLane &lane = view.lanes[size_t(at.lane)];
+    const sim::Event *wait = lastWaitBefore(lane, at.t);
+    if (!wait)
+      return std::nullopt;
+    long index = long(wait - lane.events.data());
+    return rt::ChainWait{index, wait->start, wait->end, wait->slot,
+                         rt::ChainPlace{at.lane, index, wait->start}};
+  }
+
+  std::optional<rt::ChainSignal> signalOf(const rt::ChainPlace &at,
+                                          const rt::ChainWait &found,
+                                          std::string &why) const override {
+    const TimelineLane &here = view.lanes[size_t(at.lane)];
+    const sim::Event &wait = here.events[size_t(found.index)];
+    std::vector<FlowArrow> flows = view.flowsOf(at.lane, wait);
+    if (flows.empty()) {
+      why = "unknown, because the model did not record what ended " +
+            here.role + "'s wait at cycle " + std::to_string(int64_t(wait.end));
+      return std::nullopt;
+    }
+    const FlowArrow &flow = *std::max_element(
+        flows.begin(), flows.end(),
+        [](const FlowArrow &a, const FlowArrow &b) { return a.from < b.from; });
+    const TimelineLane &from = view.lanes[size_t(flow.fromLane)];
+    const sim::Event *signal = signalAt(from, flow.from);
+    // A copy's bytes landing: back to the copy's issue, a load in flight.
+    const sim::Event *issue = signal && signal->kind == Kind::CopyDone
+                                  ? copyIssueOf(from, *signal)
+                                  : nullptr;
+    double back = issue ? issue->start : flow.from;
+    if (back >= at.t) {
+      why = "unknown, because what ended " + here.role + "'s wait at cycle " +
+            std::to_string(int64_t(wait.end)) +
+            " came no earlier than the wait's end";
+      return std::nullopt;
+    }
+    bool turn = wait.barrier >= 0 &&
+                size_t(wait.barrier) < view.barrierNames.size() &&
+                barrierKind(view.barrierNames[size_t(wait.barrier)]) == "turn";
+    rt::ChainPart part = issue  ? rt::ChainPart::Load
+                         : turn ? rt::ChainPart::Turn
+                                : rt::ChainPart::Release;
+    return rt::ChainSignal{{flow.fromLane, 0, back}, part, false};
+  }
+
+  // A role's work is counted from the kernel's start.
+  double firstEvent(int) const override { return 0; }
+  double laneStart(int) const override { return 0; }
+  bool goesOnPastMissingSignals() const override { return false; }
+  size_t stepLimit() const override { return 1000000; }
+
+private:
+  const TimelineView &view;
+};
+
+/// What a stretch of the model's chain is called.
+std::string partName(const TimelineView &view, const rt::ChainStretch &s) {
+  switch (s.part) {
+  case rt::ChainPart::Load:
+    return "loads in flight";
+  case rt::ChainPart::Turn:
+    return "turns";
+  case rt::ChainPart::Release:
+    return "releases";
+  default:
+    return roleWithoutCta(view.lanes[size_t(s.lane)].colourRole) + " working";
+  }
+}
+
 } // namespace
 
 ModelChain klx::app::modelCriticalChain(const TimelineView &view) {
@@ -61,47 +140,12 @@ ModelChain klx::app::modelCriticalChain(const TimelineView &view) {
     }
   if (lane < 0)
     return chain;
+  rt::ChainWalk walk =
+      rt::walkChainBack(ModelRecording(view), {lane, 0, chain.end});
   std::map<std::string, double> parts;
-  double t = chain.end;
-  // Each step moves back in time; the guard only stops a malformed model.
-  for (size_t guard = 0; guard < 1000000 && t > 0; ++guard) {
-    const TimelineLane &here = view.lanes[size_t(lane)];
-    const sim::Event *wait = lastWaitBefore(here, t);
-    parts[roleWithoutCta(here.colourRole) + " working"] +=
-        t - (wait ? wait->end : 0);
-    if (!wait)
-      break;
-    std::vector<FlowArrow> flows = view.flowsOf(lane, *wait);
-    if (flows.empty()) {
-      chain.unknown = "unknown, because the model did not record what ended " +
-                      here.role + "'s wait at cycle " +
-                      std::to_string(int64_t(wait->end));
-      break;
-    }
-    const FlowArrow &flow = *std::max_element(
-        flows.begin(), flows.end(),
-        [](const FlowArrow &a, const FlowArrow &b) { return a.from < b.from; });
-    const TimelineLane &from = view.lanes[size_t(flow.fromLane)];
-    const sim::Event *signal = signalAt(from, flow.from);
-    const sim::Event *issue = signal && signal->kind == Kind::CopyDone
-                                  ? copyIssueOf(from, *signal)
-                                  : nullptr;
-    double back = issue ? issue->start : flow.from;
-    if (back >= t) {
-      chain.unknown = "unknown, because what ended " + here.role +
-                      "'s wait at cycle " + std::to_string(int64_t(wait->end)) +
-                      " came no earlier than the wait's end";
-      break;
-    }
-    bool turn = wait->barrier >= 0 &&
-                size_t(wait->barrier) < view.barrierNames.size() &&
-                barrierKind(view.barrierNames[size_t(wait->barrier)]) == "turn";
-    parts[issue  ? "loads in flight"
-          : turn ? "turns"
-                 : "releases"] += wait->end - back;
-    lane = flow.fromLane;
-    t = back;
-  }
+  for (const rt::ChainStretch &stretch : walk.stretches)
+    parts[partName(view, stretch)] += stretch.end - stretch.start;
+  chain.unknown = std::move(walk.unknown);
   chain.parts.assign(parts.begin(), parts.end());
   std::stable_sort(
       chain.parts.begin(), chain.parts.end(),

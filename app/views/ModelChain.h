@@ -1,13 +1,13 @@
 //===- ModelChain.h - What set the simulated kernel's end -------*- C++ -*-===//
 //
 // klx-run walks a measured CTA back from its end to find what set it
-// (runtime/lib/CriticalChain.cpp); this is the same walk on the Barrier
-// timeline's simulation, so the Measured pane can put the model's answer
-// beside the GPU's: from the role that finished last, back along its lane
-// to each wait that blocked, then to the signal that ended the wait (a
-// copy's bytes landing: back to that copy's issue, a load in flight; an
-// arrive: a release reaching the waiter) and on along the signalling
-// role's lane, until the start.
+// (runtime/lib/CriticalChain.cpp); this is the same walk (the runtime's
+// walkChainBack, ChainWalk.h) on the Barrier timeline's simulation, so
+// the Measured pane can put the model's answer beside the GPU's: from the
+// role that finished last, back along its lane to each wait that blocked,
+// then to the signal that ended the wait (a copy's bytes landing: back to
+// that copy's issue, a load in flight; an arrive: a release reaching the
+// waiter) and on along the signalling role's lane, until the start.
 //
 //===----------------------------------------------------------------------===//
 

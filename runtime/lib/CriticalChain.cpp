@@ -32,6 +32,8 @@
 
 #include "klx/Runtime/CriticalPath.h"
 
+#include "klx/Runtime/ChainWalk.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -44,15 +46,6 @@ namespace {
 /// signal of a stage's wait is a few k steps back at most, and an
 /// unbounded search would make a chain of a long kernel quadratic.
 constexpr long kSignalSearchEvents = 4096;
-
-struct Signal {
-  const WarpTrace *warp = nullptr;
-  long index = 0;
-  /// When it happened: its stamp; for one stamped late, its stamp or the
-  /// wait's end, whichever came first (it had happened by both).
-  double ns = 0;
-  const TraceEvent &event() const { return warp->events[size_t(index)]; }
-};
 
 /// What completes a wait ending in `end`, and what its stretch is called.
 struct SignalKind {
@@ -95,85 +88,96 @@ long lastPossiblyBefore(const WarpTrace &w, double ns) {
   return last;
 }
 
-class ChainWalker {
+/// A CTA's trace (and its cluster's) as the chain walk reads it: each
+/// warp that recorded something is a lane.
+class TraceRecording final : public ChainRecording {
 public:
   /// `warps`: those of the cluster `cta` ran in (only its own without
   /// clusters) that recorded something; `starts`: when each of their CTAs
   /// started.
-  ChainWalker(const CtaTrace &cta, std::vector<const WarpTrace *> warps,
-              std::map<int, double> starts)
-      : cta(cta), warps(std::move(warps)), starts(std::move(starts)) {}
+  TraceRecording(std::vector<const WarpTrace *> warps,
+                 std::map<int, double> starts)
+      : warps(std::move(warps)), starts(std::move(starts)) {}
 
-  std::vector<ChainLink> walk() {
-    const WarpTrace *w = nullptr;
-    for (const WarpTrace *each : warps)
-      if (each->cta == cta.cta &&
-          (!w || each->events.back().ns > w->events.back().ns))
-        w = each;
-    long i = long(w->events.size()) - 1;
-    double t = w->events.back().ns;
-    add(w, t, cta.endNs, ChainPart::Epilogue);
+  const WarpTrace &warp(int lane) const { return *warps[size_t(lane)]; }
+
+  /// The lane of `cta`'s warp that recorded last, at its last event.
+  ChainPlace last(int cta) const {
+    int lane = -1;
+    for (size_t i = 0; i < warps.size(); ++i)
+      if (warps[i]->cta == cta &&
+          (lane < 0 ||
+           warps[i]->events.back().ns > warps[size_t(lane)]->events.back().ns))
+        lane = int(i);
+    const WarpTrace &w = warp(lane);
+    return {lane, long(w.events.size()) - 1, w.events.back().ns};
+  }
+
+  std::optional<ChainWait> lastWait(const ChainPlace &at) const override {
+    const WarpTrace &w = warp(at.lane);
+    long j = at.index;
+    while (j >= 0 && !isWaitEnd(w.events[size_t(j)].kind))
+      --j;
+    if (j < 0)
+      return std::nullopt;
+    const TraceEvent &end = w.events[size_t(j)];
+    bool paired = j > 0 && isWaitBegin(w.events[size_t(j - 1)].kind) &&
+                  waitEndOf(w.events[size_t(j - 1)].kind) == end.kind;
+    double begin = paired ? w.events[size_t(j - 1)].ns : end.ns;
+    return ChainWait{j, begin, end.ns, end.stage,
+                     ChainPlace{at.lane, paired ? j - 2 : j - 1, begin}};
+  }
+
+  std::optional<ChainSignal> signalOf(const ChainPlace &at,
+                                      const ChainWait &wait,
+                                      std::string &) const override {
+    const TraceEvent &end = warp(at.lane).events[size_t(wait.index)];
+    SignalKind kind = signalKindOf(end.kind);
+    std::optional<Signal> signal = find(kind, end, at.lane);
+    // No signal in this cluster, or none that moves the walk back.
+    if (!signal || (signal->lane == at.lane && signal->index >= wait.index))
+      return std::nullopt;
+    return ChainSignal{{signal->lane, signal->index, signal->ns},
+                       kind.part,
+                       signal->event(*this).late};
+  }
+
+  double firstEvent(int lane) const override {
+    return warp(lane).events.front().ns;
+  }
+  double laneStart(int lane) const override {
+    return starts.at(warp(lane).cta);
+  }
+  bool goesOnPastMissingSignals() const override { return true; }
+  size_t stepLimit() const override {
     size_t steps = 16;
     for (const WarpTrace *each : warps)
       steps += each->events.size();
-    // The walk came to `t` by a release stamped late whose own stretch was
-    // of no length: the work before it ends at that bound instead.
-    bool lateBound = false;
-    while (steps-- > 0) {
-      long j = i;
-      while (j >= 0 && !isWaitEnd(w->events[size_t(j)].kind))
-        --j;
-      if (j < 0) {
-        add(w, w->events.front().ns, t, ChainPart::Work, 0, lateBound);
-        add(w, starts.at(w->cta), w->events.front().ns, ChainPart::Setup);
-        break;
-      }
-      const TraceEvent &end = w->events[size_t(j)];
-      add(w, end.ns, t, ChainPart::Work, 0, lateBound);
-      lateBound = false;
-      bool paired = j > 0 && isWaitBegin(w->events[size_t(j - 1)].kind) &&
-                    waitEndOf(w->events[size_t(j - 1)].kind) == end.kind;
-      double begin = paired ? w->events[size_t(j - 1)].ns : end.ns;
-      SignalKind kind = signalKindOf(end.kind);
-      std::optional<Signal> signal = signalOf(kind, end, w);
-      // No signal in this CTA, or none that moves the walk back: the wait
-      // itself is the link.
-      if (!signal || (signal->warp == w && signal->index >= j)) {
-        add(w, begin, end.ns, ChainPart::Unrecorded, end.stage);
-        t = begin;
-        i = paired ? j - 2 : j - 1;
-        continue;
-      }
-      bool added = add(signal->warp, signal->ns, end.ns, kind.part, end.stage,
-                       signal->event().late);
-      lateBound = signal->event().late && !added;
-      w = signal->warp;
-      i = signal->index;
-      t = signal->ns;
-    }
-    std::reverse(links.begin(), links.end());
-    return links;
+    return steps;
   }
 
 private:
-  /// Whether it was added: a stretch of no length is not.
-  bool add(const WarpTrace *w, double start, double end, ChainPart part,
-           int stage = 0, bool lateRelease = false) {
-    if (end <= start)
-      return false;
-    links.push_back(
-        {w->cta, w->warp, w->role, start, end, part, stage, lateRelease});
-    return true;
-  }
+  struct Signal {
+    int lane = 0;
+    long index = 0;
+    /// When it happened: its stamp; for one stamped late, its stamp or
+    /// the wait's end, whichever came first (it had happened by both).
+    double ns = 0;
+    const TraceEvent &event(const TraceRecording &r) const {
+      return r.warp(lane).events[size_t(index)];
+    }
+  };
 
   /// The latest event of `kind` at or before the wait's end among the
   /// warps of the cluster (the waiting warp among them: without roles one
   /// warp loads and multiplies). A turn comes from the other consumer of
   /// the waiter's own CTA.
-  std::optional<Signal> signalOf(const SignalKind &kind, const TraceEvent &end,
-                                 const WarpTrace *waiter) const {
+  std::optional<Signal> find(const SignalKind &kind, const TraceEvent &end,
+                             int waiterLane) const {
+    const WarpTrace *waiter = warps[size_t(waiterLane)];
     std::optional<Signal> best;
-    for (const WarpTrace *w : warps) {
+    for (size_t lane = 0; lane < warps.size(); ++lane) {
+      const WarpTrace *w = warps[lane];
       if (kind.kind == TraceKind::PassTurn &&
           (w == waiter || w->cta != waiter->cta))
         continue;
@@ -189,19 +193,17 @@ private:
         // wait's end: the one with the latest lower bound came last.
         bool later =
             !best || at > best->ns ||
-            (at == best->ns && e.earliest() > best->event().earliest());
+            (at == best->ns && e.earliest() > best->event(*this).earliest());
         if (later)
-          best = Signal{w, i, at};
+          best = Signal{int(lane), i, at};
         break;
       }
     }
     return best;
   }
 
-  const CtaTrace &cta;
   std::vector<const WarpTrace *> warps;
   std::map<int, double> starts;
-  std::vector<ChainLink> links; // from the end backwards
 };
 
 std::string whatOf(const ChainLink &link) {
@@ -226,26 +228,6 @@ std::string whatOf(const ChainLink &link) {
 
 } // namespace
 
-const char *klx::rt::chainPartKey(ChainPart part) {
-  switch (part) {
-  case ChainPart::Setup:
-    return "setup";
-  case ChainPart::Work:
-    return "work";
-  case ChainPart::Load:
-    return "load";
-  case ChainPart::Release:
-    return "release";
-  case ChainPart::Turn:
-    return "turn";
-  case ChainPart::Unrecorded:
-    return "unrecorded";
-  case ChainPart::Epilogue:
-    return "epilogue";
-  }
-  return "";
-}
-
 std::vector<ChainLink> klx::rt::traceCriticalChain(const DecodedTrace &trace,
                                                    int ctaId) {
   auto cta = std::find_if(trace.ctas.begin(), trace.ctas.end(),
@@ -266,7 +248,20 @@ std::vector<ChainLink> klx::rt::traceCriticalChain(const DecodedTrace &trace,
     }
   if (!own)
     return {};
-  return ChainWalker(*cta, std::move(warps), std::move(starts)).walk();
+  TraceRecording recording(std::move(warps), std::move(starts));
+  ChainPlace end = recording.last(ctaId);
+  std::vector<ChainLink> links;
+  auto link = [&](int lane, double start, double endNs, ChainPart part,
+                  int stage, bool late) {
+    const WarpTrace &w = recording.warp(lane);
+    links.push_back({w.cta, w.warp, w.role, start, endNs, part, stage, late});
+  };
+  if (cta->endNs > end.t)
+    link(end.lane, end.t, cta->endNs, ChainPart::Epilogue, 0, false);
+  for (const ChainStretch &s : walkChainBack(recording, end).stretches)
+    link(s.lane, s.start, s.end, s.part, s.stage, s.late);
+  std::reverse(links.begin(), links.end());
+  return links;
 }
 
 std::vector<ChainShare>

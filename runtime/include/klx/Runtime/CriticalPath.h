@@ -6,13 +6,14 @@
 // flight), its main loop (first to last MMA), its epilogue (after its
 // last MMA), and the tail (how long after most CTAs had ended it did);
 // and, in that CTA, the chain of work and waits that set its end, walked
-// back from its end (CriticalChain.cpp).
+// back from its end (CriticalChain.cpp, on ChainWalk.h's walk).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KLX_RUNTIME_CRITICALPATH_H
 #define KLX_RUNTIME_CRITICALPATH_H
 
+#include "klx/Runtime/ChainWalk.h"
 #include "klx/Runtime/Trace.h"
 
 #include <string>
@@ -41,15 +42,6 @@ struct KernelEnd {
   double afterMmaNs() const { return endNs - lastMmaNs; }
   double tailNs() const { return endNs - medianEndNs; }
 };
-
-/// What one stretch of the chain was: a warp working (issuing, its MMAs
-/// and their waits), a load in flight (a copy issued, the consumer
-/// waiting for the stage), a released stage reaching the producer, a
-/// ping-pong turn passed, a wait whose signal the trace does not hold (a
-/// cluster's CTA that was not traced), or the CTA before its first event
-/// and after its last.
-enum class ChainPart { Setup, Work, Load, Release, Turn, Unrecorded, Epilogue };
-const char *chainPartKey(ChainPart part); // "work", "load", ...
 
 /// One stretch of the chain, on the warp that was on it then.
 struct ChainLink {
