@@ -13,6 +13,8 @@
 #include "klx/Runtime/Trace.h"
 #include "views/MeasuredTimeline.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <cmath>
 #include <map>
 
@@ -405,4 +407,46 @@ TEST_CASE("Measured pane: a real Proton trace from the H100",
   // alike.
   CHECK_FALSE(t->recordedFromKlx("matmul"));
   CHECK(t->criticalPath.empty());
+}
+
+TEST_CASE("Measured pane: every trace the repository ships opens with SMs",
+          "[app][gpu-run]") {
+  // The traces docs/ and the fixtures ship are read as the Measured pane
+  // reads them: each draws SMs (the pane shows nothing without) and every
+  // traced CTA's box on them, so a change of format cannot leave a stale
+  // file behind. The docs' traces record every CTA of the launch.
+  namespace fs = llvm::sys::fs;
+  std::vector<std::pair<std::string, std::string>> traces; // path, text
+  for (const char *folder : {"docs", "tests/fixtures"}) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(klx::test::sourcePath(folder), ec),
+         end;
+         it != end && !ec; it.increment(ec)) {
+      llvm::StringRef path = it->path();
+      if (!path.ends_with(".json") && !path.ends_with(".chrome_trace"))
+        continue;
+      auto text = llvm::MemoryBuffer::getFile(path);
+      REQUIRE(text);
+      std::string body = (*text)->getBuffer().str();
+      if (body.find("\"traceEvents\"") != std::string::npos)
+        traces.emplace_back(path.str(), std::move(body));
+    }
+  }
+  // docs/traces' two and the fixtures' three, at least.
+  REQUIRE(traces.size() >= 5);
+  for (const auto &[path, text] : traces) {
+    INFO(path);
+    std::string error;
+    std::optional<MeasuredTimeline> t = readMeasuredTimeline(text, error);
+    INFO(error);
+    REQUIRE(t);
+    CHECK_FALSE(t->sms.empty());
+    CHECK_FALSE(t->ctas.empty());
+    CHECK(t->ctaCount() >= t->ctas.size());
+    if (path.find("/docs/") != std::string::npos) {
+      CHECK(t->ctaCount() == t->ctas.size());
+      CHECK_FALSE(t->device.empty());
+      CHECK_FALSE(t->criticalPath.empty());
+    }
+  }
 }
