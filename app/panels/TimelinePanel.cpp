@@ -305,13 +305,10 @@ private:
       float y = y0 + laneH * float(m);
       draw->AddRectFilled(ImVec2(left, y), ImVec2(x1, y + laneH - 2),
                           palette::theme().measuredLaneBackground);
-      // "warp 8 (producer)" -> "GPU producer": the label column is narrow.
-      size_t open = lane.name.find('('), close = lane.name.rfind(')');
-      std::string role = open != std::string::npos && close > open
-                             ? lane.name.substr(open + 1, close - open - 1)
-                             : lane.name;
+      // The label column is narrow: the role, and the warp where two
+      // share it.
       draw->AddText(ImVec2(left + 4, y + 3), palette::theme().measuredLaneText,
-                    ("GPU " + role).c_str());
+                    measuredLaneLabel(measured, m).c_str());
       auto first = std::lower_bound(
           lane.events.begin(), lane.events.end(), window.start - lane.longest,
           [](const MeasuredEvent &e, double t) { return e.start < t; });
@@ -389,7 +386,8 @@ private:
     float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
     size_t measuredLanes = measured ? measured->lanes.size() : 0;
     size_t laneCount = view.lanes.size() + measuredLanes;
-    float legend = drawLaneLegend(nullptr, origin, width);
+    bool blocked = !view.verdict.completes;
+    float legend = drawLaneLegend(nullptr, origin, width, blocked);
     float footer = ImGui::GetTextLineHeightWithSpacing() + legend;
     // The lanes grow with the pane (up to 2.5 times their height), but
     // leave the counterexample's moves room below them.
@@ -423,7 +421,7 @@ private:
         drawTimeAxis(draw, ImVec2(origin.x, origin.y + lanesHeight + 2), width,
                      origin.y, {window.start, window.end}, unit);
     drawLaneLegend(draw, ImVec2(origin.x, origin.y + lanesHeight + 2 + axis),
-                   width);
+                   width, blocked);
     drawFlows(draw, view, under, origin, laneH, x0, x1);
     drawMeasure(draw, origin.y, origin.y + lanesHeight, x0, x1, unit);
     draw->PopClipRect();

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <unordered_map>
@@ -507,4 +508,28 @@ klx::app::SmSummary klx::app::summarizeSms(const MeasuredTimeline &t) {
     first = false;
   }
   return s;
+}
+
+namespace {
+/// "warp 8 (producer)" -> "producer"; a name without a role as it is.
+std::string laneRole(const std::string &name) {
+  size_t open = name.find('('), close = name.rfind(')');
+  return open != std::string::npos && close > open
+             ? name.substr(open + 1, close - open - 1)
+             : name;
+}
+} // namespace
+
+std::string klx::app::measuredLaneLabel(const MeasuredTimeline &t,
+                                        size_t lane) {
+  const std::string &name = t.lanes[lane].name;
+  std::string role = laneRole(name);
+  size_t sharing = 0;
+  for (const MeasuredLane &other : t.lanes)
+    sharing += laneRole(other.name) == role;
+  std::string label = "GPU " + role;
+  long long warp = -1;
+  if (sharing > 1 && std::sscanf(name.c_str(), "warp %lld", &warp) == 1)
+    label += " w" + std::to_string(warp);
+  return label;
 }

@@ -134,6 +134,11 @@ struct SmSummary {
 };
 SmSummary summarizeSms(const MeasuredTimeline &t);
 
+/// The label of the recording's lane `lane` beside the simulated ones:
+/// "warp 8 (producer)" reads "GPU producer"; where two warps share a role,
+/// each says which it is ("GPU consumer w0", "GPU consumer w4").
+std::string measuredLaneLabel(const MeasuredTimeline &t, size_t lane);
+
 /// Reads a klx-run trace (its events one at a time: a whole kernel's JSON
 /// runs to hundreds of MB); nullopt with `error` when the text is not one.
 std::optional<MeasuredTimeline> readMeasuredTimeline(std::string_view json,

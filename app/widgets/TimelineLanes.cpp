@@ -28,6 +28,11 @@ std::string klx::app::describeEvent(const TimelineView &view,
                                     const sim::Event &e) {
   // "wait empty" on barrier empty, slot 2: the name once, then the slot.
   std::string text = e.label;
+  if (e.stuck)
+    return text + "\nstill waiting when the run stopped" +
+           (view.moves
+                ? ""
+                : " (from cycle " + std::to_string(int64_t(e.start)) + ")");
   if (e.barrier >= 0 && e.barrier < int(view.barrierNames.size())) {
     const std::string &barrier = view.barrierNames[e.barrier];
     if (llvm::StringRef(e.label).contains(barrier))
@@ -70,6 +75,8 @@ namespace {
 
 /// The colour the CPU path gives a box or a tick.
 ImU32 eventColour(const TimelineLane &lane, const sim::Event &e) {
+  if (e.stuck)
+    return palette::theme().failedMarker;
   if (e.end > e.start)
     return e.kind == sim::Event::Kind::Wait ? palette::stage(e.slot)
                                             : palette::role(lane.colourRole);
@@ -300,7 +307,8 @@ float klx::app::drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width,
   return ImGui::GetTextLineHeightWithSpacing();
 }
 
-float klx::app::drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width) {
+float klx::app::drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width,
+                               bool blocked) {
   float font = ImGui::GetFontSize();
   float rowHeight = ImGui::GetTextLineHeightWithSpacing();
   float x = origin.x + 4, y = origin.y;
@@ -332,6 +340,11 @@ float klx::app::drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width) {
     draw->AddRectFilled(ImVec2(at + font + 2, top),
                         ImVec2(at + 2 * font + 2, top + h), palette::stage(1));
   });
+  if (blocked)
+    entry(font, "blocked when it stopped", [&](float at, float top) {
+      draw->AddRectFilled(ImVec2(at, top), ImVec2(at + font, top + h),
+                          palette::theme().failedMarker);
+    });
   entry(font, "MMA", [&](float at, float top) {
     draw->AddRectFilled(ImVec2(at, top), ImVec2(at + font, top + h),
                         palette::roleSlot(1));

@@ -63,9 +63,11 @@ float drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width, float lanesTop,
 
 /// What the lanes draw, named: waits in their stage's colour, MMAs in the
 /// role's, arrives and copy issues as ticks, copies landing, phase flips;
-/// wrapped over as many rows as `width` needs. Returns the height it took
-/// (with a null `draw`, only measures it).
-float drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width);
+/// with `blocked`, a wait still blocked when the run stopped; wrapped over
+/// as many rows as `width` needs. Returns the height it took (with a null
+/// `draw`, only measures it).
+float drawLaneLegend(ImDrawList *draw, ImVec2 origin, float width,
+                     bool blocked = false);
 
 } // namespace klx::app
 

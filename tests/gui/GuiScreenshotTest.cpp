@@ -181,6 +181,18 @@ TEST_CASE("GUI: the barrier timeline, completing and deadlocked", "[gui]") {
   INFO("verdict lines: " << red.reddish << " reddish pixels deadlocked, "
                          << green.reddish << " completing");
   CHECK(red.reddish > green.reddish + 800);
+  // The consumer's wait that never ends is on its lane, in the dark
+  // theme's failed-marker red (235, 90, 80), up to the end: it was an
+  // empty lane labelled "consumer 100%".
+  auto blocked = [](const Image &image) {
+    Rect r = paneRect(image, kTimeline);
+    r.y0 += int(image.fontSize * 1.4 * 4);
+    return countNear(image, r, 235, 90, 80);
+  };
+  INFO("blocked-wait pixels: " << blocked(broken) << " deadlocked, "
+                               << blocked(ok) << " completing");
+  CHECK(blocked(broken) > 3000);
+  CHECK(blocked(ok) < 50);
 }
 
 TEST_CASE("GUI: klx verify's counterexample on the timeline's lanes",

@@ -24,6 +24,7 @@
 #include <stb/stb_image.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -130,6 +131,21 @@ inline RegionStats measure(const Image &image, Rect r) {
 
 inline RegionStats measure(const Image &image, const char *pane) {
   return measure(image, paneRect(image, pane));
+}
+
+/// Pixels of `r` within `tolerance` of the colour (red, green, blue) in
+/// each channel: one colour of the palette, told from its neighbours.
+inline size_t countNear(const Image &image, Rect r, int red, int green,
+                        int blue, int tolerance = 12) {
+  size_t near = 0;
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x) {
+      const unsigned char *p = image.at(x, y);
+      near += std::abs(p[0] - red) <= tolerance &&
+              std::abs(p[1] - green) <= tolerance &&
+              std::abs(p[2] - blue) <= tolerance;
+    }
+  return near;
 }
 
 /// Pixels that differ between two screenshots of one size inside `r`.

@@ -158,6 +158,19 @@ TEST_CASE("barrier sim: a wait on a barrier nothing arrives on",
   CHECK(t.verdict.blocked.back().barrier == "turn");
   CHECK(mentions(t.verdict, "turn[0] phase 0 is waited on but no role "
                             "arrives on it"));
+  // The consumer's lane ends in the wait, from when it began to the end:
+  // a lane that read "consumer 100%" over nothing.
+  const Event &stuck = t.lanes[1].back();
+  CHECK(stuck.stuck);
+  CHECK(stuck.kind == Event::Kind::Wait);
+  CHECK(stuck.barrier == 2);
+  CHECK(stuck.end == t.endTime);
+  CHECK(stuck.label == "blocked: take turn (turn[0], phase 0)");
+  // A run that completes has none.
+  Timeline fine = simulate(ring(2, 4));
+  for (const std::vector<Event> &lane : fine.lanes)
+    for (const Event &e : lane)
+      CHECK_FALSE(e.stuck);
 }
 
 TEST_CASE("barrier sim: two producers on one full barrier for one arrival",

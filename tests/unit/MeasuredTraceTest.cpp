@@ -450,3 +450,18 @@ TEST_CASE("Measured pane: every trace the repository ships opens with SMs",
     }
   }
 }
+
+TEST_CASE("Barrier timeline: the recording's lanes say which warp each is",
+          "[app][gpu-run]") {
+  // The sample's first CTA: two consumer warpgroups and a producer. Two
+  // lanes both called "GPU consumer" left a class guessing which is which.
+  std::string error;
+  std::optional<MeasuredTimeline> t = readMeasuredTimeline(
+      klx::test::readSource("docs/traces/gemm_ws_persistent-2048.json"), error);
+  INFO(error);
+  REQUIRE(t);
+  REQUIRE(t->lanes.size() == 3);
+  CHECK(measuredLaneLabel(*t, 0) == "GPU consumer w0");
+  CHECK(measuredLaneLabel(*t, 1) == "GPU consumer w4");
+  CHECK(measuredLaneLabel(*t, 2) == "GPU producer");
+}

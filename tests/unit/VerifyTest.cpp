@@ -141,6 +141,14 @@ TEST_CASE("verify: each check finds its failure", "[verify]") {
     REQUIRE(v.trace.verdict.blocked.size() == 2);
     CHECK(v.trace.verdict.blocked[0].role == "producer");
     CHECK(v.trace.verdict.blocked[0].barrier == "empty");
+    // The counterexample's lanes end in the producer's wait that never
+    // ends, from its last move to the end.
+    REQUIRE_FALSE(v.trace.lanes[0].empty());
+    const Event &stuck = v.trace.lanes[0].back();
+    CHECK(stuck.stuck);
+    CHECK(stuck.kind == Event::Kind::Wait);
+    CHECK(stuck.end == v.trace.endTime);
+    CHECK_THAT(stuck.label, Catch::StartsWith("blocked: "));
   }
 }
 

@@ -349,6 +349,13 @@ private:
       v.blocked.push_back(b);
     }
     v.protocolError = faulted;
+    // Stopped by the event limit, a role at a wait was about to go on.
+    if (!outOfEvents) {
+      std::vector<double> since;
+      for (const RoleState &st : roles)
+        since.push_back(st.waitStart);
+      addStuckWaits(timeline, model, since);
+    }
     if (outOfEvents)
       note(v.findings, "the simulation stopped after its event limit");
     for (size_t r = 0; r < roles.size(); ++r) {
@@ -380,4 +387,41 @@ private:
 Timeline klx::sim::simulate(const ProtocolModel &model,
                             const LatencyModel &latency, int64_t maxEvents) {
   return Simulator(model, latency).run(maxEvents);
+}
+
+void klx::sim::addStuckWaits(Timeline &timeline, const ProtocolModel &model,
+                             const std::vector<double> &since) {
+  auto indexOf = [](const auto &items, const std::string &name) {
+    for (size_t i = 0; i < items.size(); ++i)
+      if (items[i].name == name)
+        return int(i);
+    return -1;
+  };
+  for (const BlockedWait &b : timeline.verdict.blocked) {
+    int role = indexOf(model.roles, b.role);
+    if (!b.waiting || role < 0 || size_t(role) >= timeline.lanes.size())
+      continue;
+    double start = size_t(role) < since.size() && since[size_t(role)] >= 0
+                       ? since[size_t(role)]
+                       : 0;
+    // The phase whose completion it waits for: the next to complete when
+    // its parity is the one waited for, else the one after.
+    int64_t phase = b.completedPhases +
+                    ((b.completedPhases & 1) != b.expectedParity ? 1 : 0);
+    Event stuck{Event::Kind::Wait,
+                start,
+                std::max(start, timeline.endTime),
+                indexOf(model.barriers, b.barrier),
+                b.slot,
+                phase,
+                b.step,
+                "blocked: " + b.op + " (" + b.barrier + "[" +
+                    std::to_string(b.slot) + "], phase " +
+                    std::to_string(phase) + ")",
+                b.line};
+    stuck.stuck = true;
+    // Appended: the lanes' indices are the flows' (the view sorts by
+    // start).
+    timeline.lanes[size_t(role)].push_back(std::move(stuck));
+  }
 }

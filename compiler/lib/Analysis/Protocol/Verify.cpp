@@ -222,6 +222,11 @@ void Search::replay(const Found &found, Verification &v) {
   verdict.blocked = found.failure.blocked;
   verdict.findings.push_back(found.failure.message);
   v.trace.endTime = rec.now;
+  // Each role at a wait has waited since its last move.
+  std::vector<double> since;
+  for (const std::vector<Event> &lane : v.trace.lanes)
+    since.push_back(lane.empty() ? 0 : lane.back().end);
+  addStuckWaits(v.trace, model, since);
   for (size_t r = 0; r < v.trace.lanes.size(); ++r) {
     v.trace.waitingShare.push_back(0);
     v.trace.waitingCycles.push_back(0);

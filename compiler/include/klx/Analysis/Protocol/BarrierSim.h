@@ -190,6 +190,10 @@ struct Event {
   int64_t step = -1;
   std::string label;
   unsigned line = 0; // the op's line in the IR the model was read from
+  /// A wait that never ended: its role is still blocked on it when the
+  /// run stops (a deadlock, or a protocol error that stopped the run);
+  /// drawn from when it began to the end.
+  bool stuck = false;
 };
 
 struct BlockedWait {
@@ -246,8 +250,16 @@ struct Timeline {
 /// nothing arrives on.
 std::vector<std::string> checkProtocol(const ProtocolModel &model);
 
+/// Puts each wait of `timeline.verdict.blocked` on its role's lane as an
+/// Event::stuck wait from `since[role]` (when the role began to wait) to
+/// the timeline's end, so a run that stopped shows who is stuck on which
+/// barrier and phase rather than an empty lane.
+void addStuckWaits(Timeline &timeline, const ProtocolModel &model,
+                   const std::vector<double> &since);
+
 /// Runs every role to its last step, or until nothing can move (a
-/// deadlock), or `maxEvents`.
+/// deadlock), or `maxEvents`; unless it ran out of events, each role left
+/// blocked at a wait ends in a stuck wait (addStuckWaits).
 Timeline simulate(const ProtocolModel &model, const LatencyModel &latency = {},
                   int64_t maxEvents = 5'000'000);
 
