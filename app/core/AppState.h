@@ -42,6 +42,8 @@ struct ViewState {
   int compareWith = -1; // -1: the step before `selected`
   bool hideUnchanged = false;
   bool showDiff = false;
+  /// Help > Keys is open.
+  bool keysShown = false;
   /// Side by side where the pane is wide enough; inline otherwise.
   bool sideBySide = true;
   /// Diffs leave out lines that changed only in spaces (on by default:

@@ -58,6 +58,10 @@ struct SetShowDiff {
 struct SetSideBySide {
   bool on = false;
 };
+/// Help > Keys (F1): the list of every shortcut, shown or closed.
+struct ShowKeys {
+  bool on = false;
+};
 struct SetDiffIgnoresWhitespace {
   bool on = false;
 };
@@ -178,7 +182,7 @@ using Command = std::variant<
     cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
     cmd::ResetLayout, cmd::EnlargeWindow, cmd::SetLayout, cmd::SetZoom,
     cmd::SetTheme, cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule,
-    cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace>;
+    cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace, cmd::ShowKeys>;
 
 /// Whether a file by this name opens as a trace: a .json (klx-run's) or a
 /// .chrome_trace (Proton's).

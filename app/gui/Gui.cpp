@@ -16,6 +16,8 @@
 #include "core/Background.h"
 #include "panels/PaneArranger.h"
 #include "render/Window.h"
+#include "views/RoleView.h"
+#include "widgets/KeysWindow.h"
 #include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"
 
@@ -127,6 +129,11 @@ PaneRect drawMenu(const AppState &state, CommandQueue &commands,
     drawLayoutItems(state, commands);
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("Keys", "F1", state.view.keysShown))
+      commands.push(cmd::ShowKeys{!state.view.keysShown});
+    ImGui::EndMenu();
+  }
   ImGui::EndMainMenuBar();
   return rect;
 }
@@ -169,6 +176,13 @@ PaneRect drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
                 : run.status == RunStatus::Stopped
                     ? "stopped: past the time limit"
                     : "an option is wrong or a tool is missing");
+    // Compiled, but its barriers break: said where it is seen.
+    if (std::string broken = run.succeeded() ? firstRoleError(run) : "";
+        !broken.empty()) {
+      ImGui::SameLine(0, 0);
+      ImGui::TextColored(palette::toVec4(palette::theme().errorText),
+                         ", but the role checks fail: %s", broken.c_str());
+    }
   }
   if (!state.message.empty()) {
     ImGui::SameLine();
@@ -183,7 +197,7 @@ PaneRect drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
 
 // GLFW's key codes, which ImGui 1.86 indexes its key state by.
 constexpr int kKeyS = 83, kKeyL = 76, kKey0 = 48, kKey1 = 49, kKeyEqual = 61,
-              kKeyMinus = 45, kKeyF10 = 299, kKeypad0 = 320,
+              kKeyMinus = 45, kKeyF1 = 290, kKeyF10 = 299, kKeypad0 = 320,
               kKeypadSubtract = 333, kKeypadAdd = 334;
 
 /// `focusedWindow`: the pane window that had the keyboard last frame
@@ -199,6 +213,8 @@ void handleShortcuts(const AppState &state, int wheelZoom,
   }
   if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS))
     commands.push(cmd::SaveSource{});
+  if (ImGui::IsKeyPressed(kKeyF1, /*repeat=*/false))
+    commands.push(cmd::ShowKeys{!state.view.keysShown});
   int zoom = state.view.zoomPercent;
   if (io.KeyCtrl &&
       (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)))
@@ -324,6 +340,8 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
   ImVec2 workSize(viewport->Size.x, viewport->Pos.y + viewport->Size.y -
                                         workPos.y - statusHeight);
   drawPanels(panels, state, commands, workPos, workSize, arranger);
+  if (drawKeysWindow(state, commands))
+    screen.dialogs.push_back("Keys");
   screen.statusBar =
       drawStatusBar(state, ImVec2(workPos.x, workPos.y + workSize.y),
                     ImVec2(workSize.x, statusHeight));

@@ -148,6 +148,9 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
     object["name"] = pane.name;
     panes.push_back(std::move(object));
   }
+  llvm::json::Array dialogs;
+  for (const std::string &dialog : layout.dialogs)
+    dialogs.push_back(dialog);
   llvm::json::Object root{
       {"window", llvm::json::Object{{"w", layout.windowSize.x},
                                     {"h", layout.windowSize.y}}},
@@ -158,7 +161,8 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
       {"zoom", layout.zoomPercent},
       {"layout", layout.layout},
       {"theme", layout.theme},
-      {"source", layout.source}};
+      {"source", layout.source},
+      {"dialogs", std::move(dialogs)}};
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
   if (error)

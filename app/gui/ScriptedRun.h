@@ -36,6 +36,8 @@ struct ScreenLayout {
   std::string layout;
   std::string theme;
   std::string source; // the kernel's file, as the Source pane has it
+  /// Windows over the panes this frame ("Keys").
+  std::vector<std::string> dialogs;
 };
 
 class ScriptedRun {

@@ -278,8 +278,13 @@ private:
     }
     const Snapshot &left = a.snapshots[comparison->stepA];
     const Snapshot &right = b.snapshots[comparison->stepB];
-    ImGui::Text("IR after %s: A (left) against B (right), +%u -%u lines",
-                comparison->step.c_str(), comparison->irAdded,
+    // What the step wrote: IR, or a backend's text (ptxas's report).
+    std::string what = left.isIR() ? std::string("IR")
+                       : left.kind == EmitKind::Cubin
+                           ? std::string("ptxas's report")
+                           : emitKindName(left.kind).upper();
+    ImGui::Text("%s after %s: A (left) against B (right), +%u -%u lines",
+                what.c_str(), comparison->step.c_str(), comparison->irAdded,
                 comparison->irRemoved);
     // As klx compile --compare counts it: timings are not differences.
     DiffOptions options;

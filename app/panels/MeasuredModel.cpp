@@ -85,6 +85,17 @@ void drawWaitComparison(const ModelComparison &comparison,
     ImGui::TextWrapped("%s", r.model.describe().c_str());
   }
   ImGui::EndTable();
+  // The two columns can differ by a factor: say why before anyone reads
+  // the model's numbers as predictions.
+  if (model) {
+    // Wrapped: the Guide pane is narrow.
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("The model is not calibrated: its latencies are "
+                       "assumptions, not this GPU's. Read which role waits on "
+                       "what, not how long.");
+    ImGui::PopStyleColor();
+  }
   // The GPU's chain is klx-run's line above ("what set CTA N's end").
   const ModelChain &chain = comparison.modelChain();
   if (!model || chain.parts.empty())

@@ -101,10 +101,9 @@ private:
     ImGui::TextWrapped("%zu CTAs on %zu SMs in %.1f us", s.ctas, s.busySms,
                        usOf(t, s.lastDone));
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("measured on %s (%s); times from the first CTA's "
-                        "start, every SM's clock put on the GPU's global "
-                        "timer",
-                        t.device.c_str(), t.label.c_str());
+      ImGui::SetTooltip("%s; times from the first CTA's start, every SM's "
+                        "clock put on the GPU's global timer",
+                        measuredOn(t).c_str());
     std::string idle =
         s.deviceSms > int(s.busySms)
             ? ", " + std::to_string(s.deviceSms - int(s.busySms)) +

@@ -79,6 +79,14 @@ private:
     bool counter =
         state.view.showCounterexample && simulated.counterexample != nullptr;
     const TimelineView &view = counter ? *simulated.counterexample : simulated;
+    std::string notMeasured;
+    const MeasuredTimeline *measured =
+        counter ? nullptr : measuredOf(state, timelines, view, notMeasured);
+    measuredEnd = 0;
+    if (measured)
+      for (const MeasuredLane &lane : measured->lanes)
+        for (const MeasuredEvent &e : lane.events)
+          measuredEnd = std::max(measuredEnd, e.end);
     if (state.runSerial != shownRun || view.stepName != shownStep ||
         counter != shownCounter) {
       shownRun = state.runSerial;
@@ -96,24 +104,27 @@ private:
     if (!GpuLanes::get().available())
       ImGui::TextDisabled("lanes drawn on the CPU: %s",
                           GpuLanes::get().whyNot().c_str());
-    const MeasuredTimeline *measured = nullptr;
-    // The latest recording, where it is of this kernel (a Proton trace,
-    // or one of another kernel or text, opened since, is not: say so).
-    for (auto it = state.gpuRuns.rbegin();
-         it != state.gpuRuns.rend() && !counter; ++it)
-      if (it->measured) {
-        std::string why = it->measured->notRecordedFrom(
-            view.kernel, timelines.file, timelines.defines,
-            timelines.sourceDigest);
-        if (why.empty())
-          measured = it->measured.get();
-        else
-          drawNoGpuLanes(why);
-        break;
-      }
+    if (!notMeasured.empty())
+      drawNoGpuLanes(notMeasured);
     drawLanes(state, view, measured, commands, counter ? "move" : "cycles");
     if (counter)
       drawMoves(state, simulated, commands);
+  }
+
+  /// The latest recording, where it is of this kernel; a Proton trace, or
+  /// one of another kernel or text opened since, is not (`why` says so).
+  static const MeasuredTimeline *measuredOf(const AppState &state,
+                                            const TimelineViews &timelines,
+                                            const TimelineView &view,
+                                            std::string &why) {
+    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
+      if (it->measured) {
+        why = it->measured->notRecordedFrom(view.kernel, timelines.file,
+                                            timelines.defines,
+                                            timelines.sourceDigest);
+        return why.empty() ? it->measured.get() : nullptr;
+      }
+    return nullptr;
   }
 
   /// One line where the GPU's lanes would be, and why they are not.
@@ -362,8 +373,8 @@ private:
                           100 * view.lanes[lane].waitingShare);
     }
     if (underMeasured && !under)
-      ImGui::SetTooltip("measured on %s (%s)\n%s\ncycles %.0f - %.0f",
-                        measured->device.c_str(), measured->label.c_str(),
+      ImGui::SetTooltip("%s\n%s\ncycles %.0f - %.0f",
+                        measuredOn(*measured).c_str(),
                         underMeasured->name.c_str(), underMeasured->start,
                         underMeasured->end);
     if (!under)
@@ -400,14 +411,17 @@ private:
     float height = lanesHeight + footer;
     ImGui::InvisibleButton("lanes", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
-    float x0 = origin.x + labelWidth(), x1 = origin.x + width;
+    // As wide as the roles' names ("consumer (threads 0-127)") allow.
+    float labels = laneLabelColumn(view, width);
+    float x0 = origin.x + labels, x1 = origin.x + width;
     ImGuiIO &io = ImGui::GetIO();
     navigate(view, hovered, x0, x1);
     std::optional<ImVec2> mouse =
         hovered ? std::optional<ImVec2>(io.MousePos) : std::nullopt;
     draw->PushClipRect(origin, ImVec2(x1, origin.y + height), true);
-    const sim::Event *under = drawSimulatedLanes(
-        draw, view, origin, width, {window.start, window.end}, mouse, laneH);
+    const sim::Event *under =
+        drawSimulatedLanes(draw, view, origin, width,
+                           {window.start, window.end}, mouse, laneH, labels);
     // Measured lanes (klx-run --trace, the first traced CTA) on the same
     // axis of cycles.
     const MeasuredEvent *underMeasured =
@@ -419,7 +433,7 @@ private:
     // Time axis in cycles (or moves, for a counterexample), and a legend.
     float axis =
         drawTimeAxis(draw, ImVec2(origin.x, origin.y + lanesHeight + 2), width,
-                     origin.y, {window.start, window.end}, unit);
+                     origin.y, {window.start, window.end}, unit, labels);
     drawLaneLegend(draw, ImVec2(origin.x, origin.y + lanesHeight + 2 + axis),
                    width, blocked);
     drawFlows(draw, view, under, origin, laneH, x0, x1);
@@ -469,7 +483,11 @@ private:
   void zoomAround(const TimelineView &view, double at, double factor) {
     window.zoomAround(at, factor, view.endTime);
   }
-  void fit(const TimelineView &view) { window.fit(view.endTime); }
+  /// The whole run: the model's and the GPU's lanes beside it, whichever
+  /// ends later.
+  void fit(const TimelineView &view) {
+    window.fit(std::max(view.endTime, measuredEnd));
+  }
 
   /// The range Shift+drag measured: a band over the lanes, its length on
   /// top.
@@ -555,6 +573,8 @@ private:
                         "Perfetto trace");
   }
 
+  /// Where the GPU's lanes drawn beside the model end, in cycles (0: none).
+  double measuredEnd = 0;
   uint64_t shownRun = ~uint64_t(0);
   std::string shownStep;
   bool shownCounter = false;

@@ -253,6 +253,8 @@ void Window::applyStyle() {
     ImGui::StyleColorsLight(&style);
   else
     ImGui::StyleColorsDark(&style);
+  // Menus and popups opaque: the text behind showed through their items.
+  style.Colors[ImGuiCol_PopupBg].w = 1.0f;
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
 }

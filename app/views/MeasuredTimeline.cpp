@@ -533,3 +533,12 @@ std::string klx::app::measuredLaneLabel(const MeasuredTimeline &t,
     label += " w" + std::to_string(warp);
   return label;
 }
+
+std::string klx::app::measuredOn(const MeasuredTimeline &t) {
+  std::string text = "measured";
+  if (!t.device.empty())
+    text += " on " + t.device;
+  if (!t.label.empty())
+    text += " (" + t.label + ")";
+  return text;
+}

@@ -134,6 +134,10 @@ struct SmSummary {
 };
 SmSummary summarizeSms(const MeasuredTimeline &t);
 
+/// "measured on NVIDIA H200 ... (trace gemm.json)", or without a device
+/// (a trace that does not say one) "measured (trace gemm.json)".
+std::string measuredOn(const MeasuredTimeline &t);
+
 /// The label of the recording's lane `lane` beside the simulated ones:
 /// "warp 8 (producer)" reads "GPU producer"; where two warps share a role,
 /// each says which it is ("GPU consumer w0", "GPU consumer w4").

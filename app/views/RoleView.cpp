@@ -101,3 +101,12 @@ int klx::app::roleColourSlot(llvm::StringRef name) {
     hash = (hash ^ uint8_t(c)) * 16777619u;
   return int(hash % 6);
 }
+
+std::string klx::app::firstRoleError(const PipelineRun &run) {
+  for (const Snapshot &snapshot : run.snapshots)
+    for (const RoleTree &tree : snapshot.facts.roles)
+      for (const RoleCheck &check : tree.checks)
+        if (check.severity == Severity::Error)
+          return check.message;
+  return "";
+}

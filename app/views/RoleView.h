@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
 #include <vector>
 
 namespace klx::app {
@@ -37,6 +38,12 @@ std::vector<unsigned> roleIRLines(const Snapshot &snapshot,
 /// from the tree that stands for step `selected`.
 std::vector<unsigned> roleSourceLines(const PipelineRun &run, int selected,
                                       llvm::StringRef name);
+
+/// The first error the role trees' checks found, at the first step that
+/// has one ("barrier 'full' is initialised for 1 arrival per phase, but
+/// producer_a and producer_b arrive on it"), for the status bar: a run
+/// that compiles can still break its barriers. Empty when none.
+std::string firstRoleError(const PipelineRun &run);
 
 /// The colour slot (0-5) of a role, decided by its name alone so that a
 /// role has one colour in every pane and at every step: producers are

@@ -139,9 +139,10 @@ static std::string roleOfWarp(const RoleTree &tree, unsigned warp) {
   return "";
 }
 
-/// Each lane's colour is its role's: lanes named after threads take the
-/// role their first thread runs in the tree that stands for the view's
-/// step, so the consumers are the consumers' colour in every pane.
+/// Each lane's colour is its role's: a lane of part of a role takes that
+/// role ("consumer (threads 0-127)": consumer); lanes named after threads
+/// take the role their first thread runs in the tree that stands for the
+/// view's step, so the consumers are the consumers' colour in every pane.
 static void nameLaneColours(TimelineView &view, const PipelineRun &run) {
   RoleSource source = roleSourceFor(run, view.step);
   const RoleTree *tree =
@@ -150,6 +151,11 @@ static void nameLaneColours(TimelineView &view, const PipelineRun &run) {
           : nullptr;
   for (TimelineLane &lane : view.lanes) {
     llvm::StringRef name = lane.role; // colourRole starts as the role
+    // "consumer (threads 0-127)": part of a role the tree names.
+    if (size_t open = name.find(" (thread"); open != llvm::StringRef::npos) {
+      lane.colourRole = name.take_front(open).str();
+      continue;
+    }
     if (!tree ||
         !(name.consume_front("threads ") || name.consume_front("thread ")))
       continue;
@@ -222,6 +228,9 @@ double klx::app::niceTickStep(double span, double maxTicks) {
 
 std::string klx::app::formatTick(double value, double step) {
   char text[32];
+  // A tick at zero reached by adding steps may be a hair below it: "-0".
+  if (std::abs(value) < step * 1e-6)
+    value = 0;
   double magnitude = std::abs(value);
   if (magnitude >= 1e6 && step >= 1e5)
     std::snprintf(text, sizeof text, "%gM", value / 1e6);

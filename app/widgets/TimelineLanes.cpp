@@ -130,6 +130,35 @@ const sim::Event *eventAt(const TimelineView &view, const TimelineLane &lane,
 
 } // namespace
 
+namespace {
+/// A lane's label, on one line or two.
+struct LaneLabel {
+  std::string first, second;
+};
+
+/// "consumer (threads 0-127) 35%" where it fits `room` pixels; else, for
+/// part of a role, the role and its share over its threads where the lane
+/// has room for two lines, or "consumer 0-127 35%" where it has not (two
+/// lanes cut to "consumer (threa" told a class nothing).
+LaneLabel laneLabel(const TimelineView &view, const TimelineLane &lane,
+                    float room, float laneH) {
+  std::string role = ctaFirst(lane.role);
+  char share[16] = "";
+  if (!view.moves)
+    std::snprintf(share, sizeof share, " %.0f%%", 100 * lane.waitingShare);
+  LaneLabel label{role + share, ""};
+  size_t open = role.find(" (thread");
+  if (ImGui::CalcTextSize(label.first.c_str()).x <= room ||
+      open == std::string::npos || role.back() != ')')
+    return label;
+  std::string base = role.substr(0, open);
+  std::string threads = role.substr(open + 2, role.size() - open - 3);
+  if (laneH >= 2 * ImGui::GetTextLineHeight() + 4)
+    return {base + share, threads};
+  return {base + " " + threads.substr(threads.find(' ') + 1) + share, ""};
+}
+} // namespace
+
 const sim::Event *klx::app::drawSimulatedLanes(
     ImDrawList *draw, const TimelineView &view, ImVec2 origin, float width,
     CycleWindow window, std::optional<ImVec2> mouse, float lane, float labels) {
@@ -148,16 +177,13 @@ const sim::Event *klx::app::drawSimulatedLanes(
     float y = origin.y + laneH * float(r);
     draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
                         palette::theme().laneBackground);
-    char label[96];
-    std::string role = ctaFirst(events.role);
-    if (view.moves)
-      std::snprintf(label, sizeof label, "%s", role.c_str());
-    else
-      std::snprintf(label, sizeof label, "%s %.0f%%", role.c_str(),
-                    100 * events.waitingShare);
+    LaneLabel label = laneLabel(view, events, x0 - origin.x - 6, laneH);
     draw->PushClipRect(ImVec2(origin.x, y), ImVec2(x0 - 2, y + laneH), true);
     draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.colourRole),
-                  label);
+                  label.first.c_str());
+    if (!label.second.empty())
+      draw->AddText(ImVec2(origin.x + 4, y + 3 + ImGui::GetTextLineHeight()),
+                    palette::theme().dimText, label.second.c_str());
     draw->PopClipRect();
     // The column clips a long label ("CTA 1 consumer 35%"): whole on hover.
     if (mouse && mouse->x >= origin.x && mouse->x < x0 && mouse->y >= y &&
@@ -277,10 +303,20 @@ void klx::app::drawLaneOnCpu(ImDrawList *draw, const TimelineView &view,
   flushFold();
 }
 
+float klx::app::laneLabelColumn(const TimelineView &view, float width) {
+  float widest = 0;
+  for (const TimelineLane &lane : view.lanes)
+    widest = std::max(
+        widest,
+        ImGui::CalcTextSize((ctaFirst(lane.role) + " 100%").c_str()).x + 10);
+  return std::clamp(widest, labelWidth(), std::max(labelWidth(), width * 0.3f));
+}
+
 float klx::app::drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width,
                              float lanesTop, CycleWindow window,
-                             const char *unit) {
-  float x0 = origin.x + labelWidth(), x1 = origin.x + width;
+                             const char *unit, float labels) {
+  float x0 = origin.x + (labels > 0 ? labels : labelWidth()),
+        x1 = origin.x + width;
   double span = std::max(1e-9, window.end - window.start);
   // Room for the widest label the axis writes (a multiple of a round
   // step near its far end), twice over.

@@ -59,7 +59,13 @@ void drawLaneOnCpu(ImDrawList *draw, const TimelineView &view,
 /// faint lines through the lanes above (from `lanesTop`), and the unit
 /// under the labels. Returns the height it took.
 float drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width, float lanesTop,
-                   CycleWindow window, const char *unit);
+                   CycleWindow window, const char *unit, float labels = 0);
+
+/// The label column for `view`'s lanes in a pane `width` wide: as wide as
+/// its widest label ("consumer (threads 128-255) 35%"), at least
+/// labelWidth() and at most 30% of the pane, where a label is clipped and
+/// whole on hover.
+float laneLabelColumn(const TimelineView &view, float width);
 
 /// What the lanes draw, named: waits in their stage's colour, MMAs in the
 /// role's, arrives and copy issues as ticks, copies landing, phase flips;

@@ -61,6 +61,7 @@ struct Image {
   std::string layout;
   std::string theme;
   std::string source; // the kernel's file the Source pane has open
+  std::vector<std::string> dialogs; // windows over the panes ("Keys")
 
   const unsigned char *at(int x, int y) const {
     return &rgba[(size_t(y) * width + x) * 4];
@@ -207,6 +208,9 @@ inline void readLayout(const std::string &png, Image &image) {
   image.layout = root->getString("layout").value_or("").str();
   image.theme = root->getString("theme").value_or("").str();
   image.source = root->getString("source").value_or("").str();
+  if (const llvm::json::Array *dialogs = root->getArray("dialogs"))
+    for (const llvm::json::Value &dialog : *dialogs)
+      image.dialogs.push_back(dialog.getAsString().value_or("").str());
   const llvm::json::Array *panes = root->getArray("panes");
   REQUIRE(panes);
   for (const llvm::json::Value &pane : *panes) {

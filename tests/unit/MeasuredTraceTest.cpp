@@ -465,3 +465,12 @@ TEST_CASE("Barrier timeline: the recording's lanes say which warp each is",
   CHECK(measuredLaneLabel(*t, 1) == "GPU consumer w4");
   CHECK(measuredLaneLabel(*t, 2) == "GPU producer");
 }
+
+TEST_CASE("Measured pane: where a recording was made, said without blanks",
+          "[app][gpu-run]") {
+  MeasuredTimeline t;
+  t.label = "trace gemm.json";
+  CHECK(measuredOn(t) == "measured (trace gemm.json)");
+  t.device = "NVIDIA H200";
+  CHECK(measuredOn(t) == "measured on NVIDIA H200 (trace gemm.json)");
+}

@@ -119,9 +119,10 @@ TEST_CASE("nvgpu protocol: a hand-written ring completes", "[nvgpu-protocol]") {
   CHECK(m.readFrom == "nvgpu ops");
   CHECK_FALSE(m.phasesKnown);
   // Thread 0 initialised the barriers, which makes no role of its own;
-  // threads 33-63 only pass the CTA barrier.
+  // threads 33-63 only pass the CTA barrier. Warp 0 is the role tree's
+  // "consumer" (its branch), thread 32 a thread of no role of the tree.
   REQUIRE(m.roles.size() == 2);
-  CHECK(m.roles[0].name == "threads 0-31");
+  CHECK(m.roles[0].name == "consumer");
   CHECK(m.roles[1].name == "thread 32");
   CHECK(m.roles[0].loopSteps() == 5);
   CHECK(mentions({m.assumptions}, "threads 33-63 only pass the CTA barriers"));
@@ -150,7 +151,7 @@ TEST_CASE("nvgpu protocol: a count no role fills deadlocks",
   sim::Timeline t = sim::simulate(m);
   CHECK_FALSE(t.verdict.completes);
   REQUIRE_FALSE(t.verdict.blocked.empty());
-  CHECK(t.verdict.blocked[0].role == "threads 0-31");
+  CHECK(t.verdict.blocked[0].role == "consumer");
   CHECK(t.verdict.blocked[0].waiting);
   CHECK(t.verdict.blocked[0].pendingArrivals == 1);
   CHECK(mentions(t.verdict.findings, "arrivals over the run (thread 32 3) "
@@ -163,7 +164,11 @@ TEST_CASE("nvgpu protocol: a warp arriving where one thread should",
   // initialised for 1.
   sim::ProtocolModel m = readKernel(ringKernel("1", "uge")).models.at(0);
   REQUIRE(m.roles.size() == 2);
-  CHECK(m.roles[1].name == "threads 32-63");
+  // Named as the Warp roles pane names the branches (a role with neither
+  // copies nor MMAs reads as a consumer there: "consumer 2" and
+  // "consumer").
+  CHECK(m.roles[0].name == "consumer 2");
+  CHECK(m.roles[1].name == "consumer");
   sim::Timeline t = sim::simulate(m);
   CHECK_FALSE(t.verdict.completes);
   CHECK(t.verdict.protocolError);

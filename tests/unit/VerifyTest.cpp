@@ -228,6 +228,28 @@ TEST_CASE("verify: the Barrier timeline pane's verdicts", "[verify][app]") {
     CHECK(trace.endTime == double(view.verification->counterexample.size()));
     CHECK(view.verifyVerdict.rfind("FAILS for some timing", 0) == 0);
   }
+  SECTION("read from the nvgpu ops: roles by name, moves at their loads") {
+    // At klx-to-nvgpu the model is read from the threads themselves: its
+    // roles are the Warp roles tab's (they were "thread 256/288" and
+    // "threads 0-127"), and the producers' arrive.expect_tx is the loads'
+    // (source lines 66 and 67), not the tile loop's (line 59).
+    options.defines = {{"shared_full_barrier", "1"}};
+    PipelineRun run = runPipeline(source, path, options);
+    app::TimelineViews views = app::buildTimelineViews(run);
+    const app::TimelineView &view = views.pick("klx-to-nvgpu");
+    REQUIRE(view.stepName == "klx-to-nvgpu");
+    REQUIRE(view.verification);
+    REQUIRE(view.verification->fails());
+    const sim::Timeline &trace = view.verification->trace;
+    CHECK(llvm::is_contained(trace.roleNames, "producer_a"));
+    CHECK(llvm::is_contained(trace.roleNames, "producer_b"));
+    CHECK(llvm::is_contained(trace.roleNames, "consumer (threads 0-127)"));
+    std::vector<unsigned> arriveLines;
+    for (const CounterStep &move : view.verification->counterexample)
+      if (move.what.rfind("arrive.expect_tx full", 0) == 0)
+        arriveLines.push_back(app::sourceLineOf(run, view.step, move.line));
+    CHECK(arriveLines == std::vector<unsigned>{66, 67});
+  }
 }
 
 TEST_CASE("verify: a cluster's two CTAs, and a release that forgets the other",

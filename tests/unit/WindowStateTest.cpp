@@ -338,6 +338,9 @@ TEST_CASE("Timeline ticks at round values", "[app][timeline]") {
   CHECK(formatTick(7500, 2500) == "7500");
   CHECK(formatTick(12500, 2500) == "12.5k");
   CHECK(formatTick(2000000, 500000) == "2M");
+  // Zero reached by adding steps from a negative start: not "-0".
+  CHECK(formatTick(-1e-12, 2500) == "0");
+  CHECK(formatTick(-0.0, 0.5) == "0");
 }
 
 TEST_CASE("A kernel with errors keeps its last good result", "[app][stale]") {
@@ -414,16 +417,17 @@ TEST_CASE("The timeline pane saves its trace and draws its flows",
   REQUIRE(arrive != arrives.events.end());
   CHECK_FALSE(view.flowsOf(flow.fromLane, *arrive).empty());
 
-  // Lanes read from the nvgpu ops are named after threads; they take the
-  // colour of the role those threads run, as the Warp roles pane shows it.
+  // Lanes read from the nvgpu ops are named after the roles their threads
+  // run, with the threads where a role has several lanes; they take the
+  // colour of that role, as the Warp roles pane shows it.
   const TimelineView &lowered = state.timeline->pick("klx-to-nvgpu");
   REQUIRE(lowered.stepName == "klx-to-nvgpu");
   std::map<std::string, std::string> colours;
   for (const TimelineLane &lane : lowered.lanes)
     colours[lane.role] = lane.colourRole;
-  CHECK(colours["threads 0-127"] == "consumer");
-  CHECK(colours["threads 128-255"] == "consumer");
-  CHECK(colours["thread 256"] == "producer");
+  CHECK(colours["consumer (threads 0-127)"] == "consumer");
+  CHECK(colours["consumer (threads 128-255)"] == "consumer");
+  CHECK(colours["producer (thread 256)"] == "producer");
   CHECK(view.lanes.front().colourRole == view.lanes.front().role);
 
   // A kernel without a protocol says why there is no trace to save.

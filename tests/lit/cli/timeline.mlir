@@ -78,12 +78,12 @@
 
 // LOWERED: simulated barrier timeline of @gemm after parse, read from nvgpu ops
 // LOWERED: barriers: full x4 (init 1) empty_a x4 (init 256) empty_b x4 (init 256) bar.sync x1
-// LOWERED: role threads 0-127: 36 k steps
-// LOWERED: role threads 128-255: 36 k steps
-// LOWERED: role thread 256: 36 k steps
-// LOWERED: role thread 288: 36 k steps
+// LOWERED: role consumer (threads 0-127): 36 k steps
+// LOWERED: role consumer (threads 128-255): 36 k steps
+// LOWERED: role producer_a: 36 k steps
+// LOWERED: role producer_b: 36 k steps
 // LOWERED: verdict: DEADLOCK (protocol error)
-// LOWERED: why: full[0]: thread 288 arrives on phase 0, which already has its 1 arrival (initialised for 1)
+// LOWERED: why: full[0]: producer_b arrives on phase 0, which already has its 1 arrival (initialised for 1)
 
 // NONE: klx timeline: {{.*}}saxpy.mlir: no kernel with a barrier protocol at any step
 

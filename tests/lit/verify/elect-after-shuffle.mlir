@@ -30,7 +30,7 @@
 // RUN: not klx roles %t.warp.mlir 2>&1 | FileCheck %s --check-prefix=WARP
 // RUN: not klx verify %t.warp.mlir | FileCheck %s --check-prefix=WARP-VERIFY
 // WARP: error: barrier 'bar[0]' is initialised for 1 arrival per phase, but producer arrive on it: 32 per phase
-// WARP-VERIFY: FAILS for some timing: arrival beyond the expected count: threads {{[0-9-]+}} arrives on bar[0] ({{[0-9]+}} arrivals) when its phase 0 has 1 pending
+// WARP-VERIFY: FAILS for some timing: arrival beyond the expected count: producer (threads {{[0-9-]+}}) arrives on bar[0] ({{[0-9]+}} arrivals) when its phase 0 has 1 pending
 
 !desc = !nvgpu.tensormap.descriptor<tensor = memref<64x128xf16, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
 !bar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>

@@ -30,7 +30,7 @@
 // NOWAIT-SIM: verdict: DEADLOCK
 // NOWAIT-FAST: verdict: completes in
 // NOWAIT-FAST-NEXT: but: completes under this latency model; klx verify finds a failure for another timing
-// NOWAIT: FAILS for some timing: arrival beyond the expected count: thread 0 arrives on full[0] (1 arrival) when its phase 0 has 0 pending
+// NOWAIT: FAILS for some timing: arrival beyond the expected count: producer (thread 0) arrives on full[0] (1 arrival) when its phase 0 has 0 pending
 // NOWAIT: counterexample, {{[0-9]+}} moves
 //
 // The consumer waits on the parity after the one it means: a fresh full
@@ -38,7 +38,7 @@
 // still in flight.
 // RUN: sed -e 's/%%full\[%%s\], %%parity,/%%full[%%s], %%flipped,/' %s > %t.flipped.mlir
 // RUN: not klx verify %t.flipped.mlir | FileCheck %s --check-prefix=FLIPPED
-// FLIPPED: FAILS for some timing: stage race: threads 128-255 reads dynamic smem [0, 8192) while it does not know the copy into dynamic smem [0, 8192) has landed
+// FLIPPED: FAILS for some timing: stage race: consumer reads dynamic smem [0, 8192) while it does not know the copy into dynamic smem [0, 8192) has landed
 // FLIPPED: wait full[0] (parity 1) passes: 0 phases completed
 //
 // expect_tx announces half the bytes the copy delivers, or twice as

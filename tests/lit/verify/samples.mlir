@@ -41,7 +41,7 @@
 // NOWAIT-DEFAULT: verdict: DEADLOCK
 // NOWAIT-FAST: verdict: completes in {{[0-9]+}} cycles
 // NOWAIT-FAST-NEXT: but: completes under this latency model; klx verify finds a failure for another timing: arrival beyond the expected count
-// NOWAIT: FAILS for some timing: arrival beyond the expected count: thread 256 arrives on full[0]
+// NOWAIT: FAILS for some timing: arrival beyond the expected count: producer (thread 256) arrives on full[0]
 // NOWAIT: counterexample, {{[0-9]+}} moves
 // NOWAIT-JSON: "result": "fails"
 // NOWAIT-JSON: "kind": "arrival beyond the expected count"

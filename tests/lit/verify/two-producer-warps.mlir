@@ -18,9 +18,9 @@
 // ROLES: barriers: wait fullA, wait fullB, arrive emptyA, arrive emptyB
 // ROLES: checks: registers, setmaxnreg placement and barriers are fine
 // TIMELINE: barriers: fullA x2 (init 1) emptyA x2 (init 128) fullB x2 (init 1) emptyB x2 (init 128)
-// TIMELINE: role thread 0: 5 k steps
-// TIMELINE: role thread 32: 5 k steps
-// TIMELINE: role threads 128-255: 5 k steps
+// TIMELINE: role producer (thread 0): 5 k steps
+// TIMELINE: role producer (thread 32): 5 k steps
+// TIMELINE: role consumer: 5 k steps
 // TIMELINE: verdict: completes in
 // TIMELINE-NOT: but:
 // VERIFY: klx verify @two_producers after parse, read from nvgpu ops
@@ -31,17 +31,17 @@
 // (initialised for one arrival), so two producers arrive on one phase.
 // RUN: sed -e 's/fullB\[%%s\]/fullA[%%s]/g' %s > %t.shared.mlir
 // RUN: not klx verify %t.shared.mlir | FileCheck %s --check-prefix=SHARED
-// SHARED: FAILS for some timing: arrival beyond the expected count: thread 32 arrives on fullA[0] (1 arrival) when its phase 0 has 0 pending (initialised for 1)
+// SHARED: FAILS for some timing: arrival beyond the expected count: producer (thread 32) arrives on fullA[0] (1 arrival) when its phase 0 has 0 pending (initialised for 1)
 // SHARED: counterexample, {{[0-9]+}} moves
-// SHARED: thread 0 {{ *}}arrive.expect_tx fullA[0] (8192 bytes), k step 0  (IR line {{[0-9]+}})
-// SHARED: thread 32 {{ *}}arrive.expect_tx fullA[0]: no pending arrival left, k step 0
+// SHARED: producer (thread 0) {{ *}}arrive.expect_tx fullA[0] (8192 bytes), k step 0  (IR line {{[0-9]+}})
+// SHARED: producer (thread 32) {{ *}}arrive.expect_tx fullA[0]: no pending arrival left, k step 0
 //
 // The consumer releases a stage as soon as it has issued the wgmma
 // (`wait_group 1` leaves it in flight): the next copy into that stage can
 // overwrite what the wgmma still reads.
 // RUN: sed -e 's/wgmma.wait.group.sync.aligned 0/wgmma.wait.group.sync.aligned 1/' %s > %t.early.mlir
 // RUN: not klx verify %t.early.mlir | FileCheck %s --check-prefix=EARLY
-// EARLY: FAILS for some timing: stage race: thread 0 copies into dynamic smem [0, 8192) while threads 128-255's read of dynamic smem [0, 8192) may still be in progress
+// EARLY: FAILS for some timing: stage race: producer (thread 0) copies into dynamic smem [0, 8192) while consumer's read of dynamic smem [0, 8192) may still be in progress
 // EARLY: wgmma.wait_group 1, k step 0
 // EARLY: arrive emptyA[0], k step 0
 // The simulation alone finds nothing; the timeline says verify does.

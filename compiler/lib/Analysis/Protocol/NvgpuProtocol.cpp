@@ -278,9 +278,12 @@ runClasses(KernelContext &kernel, ThreadRunInputs in, std::string &why) {
   return classes;
 }
 
-/// The model of one kernel, or a reason it has none.
-FailureOr<sim::ProtocolModel>
-modelKernel(KernelContext &kernel, const ModelSize &size, std::string &why) {
+/// The model of one kernel, or a reason it has none; its roles named as
+/// `tree` (the kernel's role tree, when it has one) names them.
+FailureOr<sim::ProtocolModel> modelKernel(KernelContext &kernel,
+                                          const ModelSize &size,
+                                          const RoleTree *tree,
+                                          std::string &why) {
   const KernelShape &shape = kernel.shape;
   int64_t slots = 1;
   shape.body->walk([&](nvgpu::MBarrierCreateOp create) {
@@ -335,6 +338,9 @@ modelKernel(KernelContext &kernel, const ModelSize &size, std::string &why) {
   llvm::sort(passive);
   for (const ThreadClass &c : classes)
     model.roles.push_back(builder.role(c));
+  std::vector<std::string> names = roleNames(classes, tree);
+  for (size_t r = 0; r < names.size(); ++r)
+    model.roles[r].name = names[r];
   builder.addBuffers();
   if (model.roles.empty()) {
     why = "no thread does anything to its mbarriers";
@@ -406,8 +412,14 @@ std::vector<sim::ProtocolModel> klx::buildNvgpuProtocolModels(
     }
     if (std::optional<KernelShape> shape = readKernelShape(kernelOp, why)) {
       label = func ? label : shape->name;
+      // The roles as the Warp roles pane names them ("producer_a"), not
+      // by thread numbers.
+      std::vector<RoleTree> trees = analyzeRoles(
+          kernelOp, [&](Operation *o) { return lineOf ? lineOf(o) : 0u; },
+          names);
       KernelContext kernel(std::move(*shape), lineOf, names);
-      FailureOr<sim::ProtocolModel> model = modelKernel(kernel, size, why);
+      FailureOr<sim::ProtocolModel> model = modelKernel(
+          kernel, size, trees.empty() ? nullptr : &trees.front(), why);
       if (succeeded(model)) {
         models.push_back(std::move(*model));
         return WalkResult::skip();

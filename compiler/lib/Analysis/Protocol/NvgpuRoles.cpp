@@ -6,7 +6,9 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 using namespace klx;
 using namespace klx::protocol;
@@ -33,6 +35,53 @@ std::string protocol::describeThreads(const std::vector<unsigned> &threads) {
   if (ranges.size() > 3)
     text += llvm::formatv(" and {0} more ranges", ranges.size() - 3).str();
   return text;
+}
+
+namespace {
+/// How the threads of a class stand to a role of the tree.
+enum class Fit { None, Part, Whole };
+
+Fit fitOf(const std::vector<unsigned> &threads, const Role &role) {
+  std::set<unsigned> warps;
+  for (unsigned t : threads)
+    warps.insert(t / kThreadsPerWarp);
+  std::set<unsigned> roleWarps(role.warps.begin(), role.warps.end());
+  if (!std::includes(roleWarps.begin(), roleWarps.end(), warps.begin(),
+                     warps.end()))
+    return Fit::None;
+  // Its warps' threads, or the ones elected to do its work.
+  bool whole = roleWarps == warps && (threads.size() == role.threads ||
+                                      threads.size() == role.activeThreads);
+  return whole ? Fit::Whole : Fit::Part;
+}
+} // namespace
+
+std::vector<std::string>
+klx::protocol::roleNames(const std::vector<ThreadClass> &classes,
+                         const RoleTree *tree) {
+  std::vector<std::string> names;
+  for (const ThreadClass &c : classes) {
+    std::string name;
+    Fit fit = Fit::None;
+    // The innermost role that holds the class: roles follow their parent.
+    for (const Role &role : tree ? tree->roles : std::vector<Role>())
+      if (Fit f = fitOf(c.threads, role); f != Fit::None && !role.name.empty())
+        std::tie(name, fit) = std::make_pair(role.name, f);
+    // Part of the one role of a kernel that does not split its threads
+    // ("all threads") says no more than the threads do.
+    bool split = tree && tree->roles.size() > 1;
+    if (fit == Fit::Part && split)
+      name += " (" + describeThreads(c.threads) + ")";
+    else if (fit != Fit::Whole)
+      name.clear();
+    names.push_back(name);
+  }
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i].empty())
+      names[i] = describeThreads(classes[i].threads);
+    else if (llvm::count(names, names[i]) > 1)
+      names[i] += " (" + describeThreads(classes[i].threads) + ")";
+  return names;
 }
 
 std::optional<std::string>

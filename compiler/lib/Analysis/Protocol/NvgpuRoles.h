@@ -20,6 +20,7 @@
 
 #include "Analysis/Threads/ThreadInterpreter.h"
 #include "klx/Analysis/Protocol/BarrierSim.h"
+#include "klx/Analysis/RoleTree/RoleTree.h"
 
 #include <map>
 
@@ -33,6 +34,14 @@ struct ThreadClass {
 
 /// "thread 0", "threads 1-127", "threads 0-3, 32-35 and 2 more ranges".
 std::string describeThreads(const std::vector<unsigned> &threads);
+
+/// The name a role of the model goes by: the role tree's for the threads
+/// of `c` ("producer_a", "consumer") where one of its roles runs on
+/// exactly the warps `c`'s threads are in, and no other class is named
+/// alike; else its threads ("threads 0-127"), as for a kernel whose
+/// threads split no warps between roles.
+std::vector<std::string> roleNames(const std::vector<ThreadClass> &classes,
+                                   const RoleTree *tree);
 
 class RoleBuilder {
 public:

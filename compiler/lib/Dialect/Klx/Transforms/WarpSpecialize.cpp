@@ -137,7 +137,9 @@ void buildConsumer(RoleOp role, TileProgram &program,
       clonedLoads.push_back(cast<LoadOp>(mapping.lookup(load.getOperation())));
     OpBuilder kBody(clonedLoads.front());
     SmallVector<Type> tileTypes(clonedLoads.size(), TileType::get(context));
-    auto pop = PopOp::create(kBody, loc, tileTypes, channel);
+    // At the loads it stands for: a wait on it is read as theirs.
+    auto pop =
+        PopOp::create(kBody, clonedLoads.front().getLoc(), tileTypes, channel);
     if (!lastUse || lastUse->isBeforeInBlock(pop))
       lastUse = pop;
     Block *kBlock = pop->getBlock();
@@ -154,8 +156,9 @@ void buildConsumer(RoleOp role, TileProgram &program,
   }
   OpBuilder after(context);
   after.setInsertionPointAfter(lastUse);
+  // At the last op that reads the tiles: the release is what ends it.
   for (Value channel : channels)
-    ReleaseOp::create(after, loc, channel);
+    ReleaseOp::create(after, lastUse->getLoc(), channel);
   // The loads' index arithmetic is dead in the consumer now. (Only ops:
   // region DCE would also drop block arguments the loops need.)
   consumerLoop.getBody().walk<WalkOrder::PostOrder, ReverseIterator>(
@@ -288,7 +291,8 @@ void buildProducer(RoleOp producer, TileProgram &program,
   SmallVector<Value> tiles;
   for (LoadOp load : group)
     tiles.push_back(cloneWithSlice(body, load, tileLoop, mapping).getTile());
-  PushOp::create(body, loc, channel, tiles);
+  // At the loads it pushes: their acquire and arrive are read as theirs.
+  PushOp::create(body, LoadOp(group.front()).getLoc(), channel, tiles);
 }
 
 } // namespace
