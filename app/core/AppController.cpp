@@ -82,6 +82,7 @@ AppController::AppController(ControllerOptions options,
       gpuWorker(runnerPath(), wake), sweepWorker(wake) {
   if (!this->options.samplesDir.empty())
     appState.samples = scanSamples(this->options.samplesDir);
+  appState.recentFiles = this->options.recentFiles;
   if (!this->options.lessonsDir.empty())
     appState.lesson.lessons = scanLessons(this->options.lessonsDir);
   pendingStep = this->options.initialStep;
@@ -226,6 +227,12 @@ void AppController::openFile(const std::string &path) {
   }
   appState.source = std::move(source);
   appState.view.focusedSourceLine = 0;
+  // The latest first, once each, as the path was opened.
+  std::vector<std::string> &recent = appState.recentFiles;
+  llvm::erase(recent, path);
+  recent.insert(recent.begin(), path);
+  if (recent.size() > kRecentFiles)
+    recent.resize(kRecentFiles);
   // A sample with a lesson page brings its page into the Lesson pane: the
   // first page about it, unless the page shown is already about it (a
   // later page on the same sample, as the ladder's, opens it itself).

@@ -33,7 +33,12 @@ struct ControllerOptions {
   size_t maxSnapshotBytes = CompileOptions().maxSnapshotBytes;
   /// The CUDA tools (--ptxas, --nvdisasm); empty: searched as the CLI does.
   std::string ptxasPath, nvdisasmPath;
+  /// The kernels opened last, from the window's settings.
+  std::vector<std::string> recentFiles;
 };
+
+/// How many kernels File > Open recent lists.
+inline constexpr size_t kRecentFiles = 8;
 
 class AppController {
 public:

@@ -153,6 +153,9 @@ struct AppState {
 
   /// One line for the status bar: what went wrong opening or saving.
   std::string message;
+  /// The kernels opened last, the latest first (File > Open recent); kept
+  /// between starts with the window's settings.
+  std::vector<std::string> recentFiles;
   bool messageIsError = false;
 };
 

@@ -58,6 +58,10 @@ struct SetShowDiff {
 struct SetSideBySide {
   bool on = false;
 };
+/// A line for the status bar (the window's welcome on a first start).
+struct ShowMessage {
+  std::string text;
+};
 /// Help > Keys (F1): the list of every shortcut, shown or closed.
 struct ShowKeys {
   bool on = false;
@@ -182,7 +186,8 @@ using Command = std::variant<
     cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
     cmd::ResetLayout, cmd::EnlargeWindow, cmd::SetLayout, cmd::SetZoom,
     cmd::SetTheme, cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule,
-    cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace, cmd::ShowKeys>;
+    cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace, cmd::ShowKeys,
+    cmd::ShowMessage>;
 
 /// Whether a file by this name opens as a trace: a .json (klx-run's) or a
 /// .chrome_trace (Proton's).

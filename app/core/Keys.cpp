@@ -11,6 +11,7 @@ constexpr KeyHelp kKeys[] = {
     {"Down / Up", "the next / the previous step", "the Passes pane"},
     {"Ctrl+Enter", "compile now (edits compile after a pause anyway)",
      "the Source pane"},
+    {"Ctrl+O", "open a kernel or a trace (File > Open)", "anywhere"},
     {"Ctrl+S", "save the kernel", "anywhere"},
     {"Ctrl+F / Ctrl+G", "find / go to a line", "a text pane"},
     {"Escape", "close the find bar, a list or a dialog", "anywhere"},

@@ -2,13 +2,14 @@
 //
 // Index:
 //   [SECTION] Settings
-//   [SECTION] Menu, status bar and shortcuts
 //   [SECTION] Frame loop (idle frames are not drawn)
+// The menu bar, the status bar and the shortcuts are MenuBar.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Gui.h"
 #include "GuiArguments.h"
+#include "MenuBar.h"
 #include "ScriptedRun.h"
 #include "WindowSettings.h"
 
@@ -16,10 +17,8 @@
 #include "core/Background.h"
 #include "panels/PaneArranger.h"
 #include "render/Window.h"
-#include "views/RoleView.h"
 #include "widgets/KeysWindow.h"
 #include "widgets/Palette.h"
-#include "widgets/SaveAsDialog.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -59,187 +58,40 @@ std::string configFile(llvm::StringRef name) {
   return std::string(dir);
 }
 
-// [SECTION] Menu, status bar and shortcuts ------------------------------------
-
-/// What the theme item and Alt+L do: the other theme.
-cmd::SetTheme otherTheme(const AppState &state) {
-  return {state.view.theme == ThemeName::Light ? "dark" : "light"};
-}
-
-void drawLayoutItems(const AppState &state, CommandQueue &commands) {
-  static const std::pair<LayoutName, const char *> layouts[] = {
-      {LayoutName::Explore, "Alt+1"},
-      {LayoutName::Diff, "Alt+2"},
-      {LayoutName::Teach, "Alt+3"}};
-  for (const auto &[layout, key] : layouts) {
-    std::string label = "Layout: " + layoutNameText(layout).str();
-    label[8] = char(std::toupper(label[8]));
-    if (ImGui::MenuItem(label.c_str(), key, state.view.layout == layout))
-      commands.push(cmd::SetLayout{layoutNameText(layout).str()});
-  }
-  if (ImGui::MenuItem("Reset layout"))
-    commands.push(cmd::ResetLayout{});
-  if (!state.view.enlargedWindow.empty()) {
-    if (ImGui::MenuItem("Every pane back", "Alt+0"))
-      commands.push(cmd::EnlargeWindow{""});
-  } else {
-    ImGui::TextDisabled("Enlarge a pane: double-click its title (Alt+0)");
-  }
-  ImGui::Separator();
-  int zoom = state.view.zoomPercent;
-  if (ImGui::MenuItem("Zoom in", "Ctrl+=", false, zoom < kMaxZoomPercent))
-    commands.push(cmd::SetZoom{nextZoomPercent(zoom, +1)});
-  if (ImGui::MenuItem("Zoom out", "Ctrl+-", false, zoom > kMinZoomPercent))
-    commands.push(cmd::SetZoom{nextZoomPercent(zoom, -1)});
-  std::string actual = llvm::formatv("Actual size ({0}%)", zoom).str();
-  if (ImGui::MenuItem(actual.c_str(), "Ctrl+0", false, zoom != 100))
-    commands.push(cmd::SetZoom{100});
-  ImGui::Separator();
-  if (ImGui::MenuItem("Light theme (projectors)", "Alt+L",
-                      state.view.theme == ThemeName::Light))
-    commands.push(otherTheme(state));
-}
-
-/// Draws the menu bar and returns its rectangle.
-PaneRect drawMenu(const AppState &state, CommandQueue &commands,
-                  SaveAsDialog &saveAs) {
-  if (!ImGui::BeginMainMenuBar())
-    return {"menu_bar", ImVec2(0, 0), ImVec2(0, 0)};
-  PaneRect rect{"menu_bar", ImGui::GetWindowPos(), ImGui::GetWindowSize()};
-  if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Save", "Ctrl+S", false, state.source.modified()))
-      commands.push(cmd::SaveSource{});
-    if (ImGui::MenuItem("Revert to file", nullptr, false,
-                        state.source.modified()))
-      commands.push(cmd::RevertSource{});
-    if (ImGui::MenuItem("Compile now", "Ctrl+Enter"))
-      commands.push(cmd::Recompile{});
-    ImGui::Separator();
-    saveAs.menuItems(state);
-    ImGui::EndMenu();
-  }
-  if (ImGui::BeginMenu("View")) {
-    if (ImGui::MenuItem("Hide passes that changed nothing", nullptr,
-                        state.view.hideUnchanged))
-      commands.push(cmd::SetHideUnchanged{!state.view.hideUnchanged});
-    if (ImGui::MenuItem("Diff against the previous step", nullptr,
-                        state.view.showDiff))
-      commands.push(cmd::SetShowDiff{!state.view.showDiff});
-    ImGui::Separator();
-    drawLayoutItems(state, commands);
-    ImGui::EndMenu();
-  }
-  if (ImGui::BeginMenu("Help")) {
-    if (ImGui::MenuItem("Keys", "F1", state.view.keysShown))
-      commands.push(cmd::ShowKeys{!state.view.keysShown});
-    ImGui::EndMenu();
-  }
-  ImGui::EndMainMenuBar();
-  return rect;
-}
-
-PaneRect drawStatusBar(const AppState &state, ImVec2 pos, ImVec2 size) {
-  ImGui::SetNextWindowPos(pos);
-  ImGui::SetNextWindowSize(size);
-  ImGui::Begin("##status", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoFocusOnAppearing |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus);
-  if (state.compiling) {
-    double elapsed = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now().time_since_epoch())
-                         .count() -
-                     state.compileStartedAt;
-    const char *name =
-        state.compilingFile.empty()
-            ? "untitled"
-            : llvm::sys::path::filename(state.compilingFile).data();
-    std::string where =
-        state.compilingStep.empty()
-            ? ""
-            : llvm::formatv(": {0} ({1} of {2})", state.compilingStep,
-                            state.compilingIndex + 1, state.compilingCount)
-                  .str();
-    if (elapsed > 2)
-      ImGui::Text("compiling %s%s ... %.0f s", name, where.c_str(), elapsed);
-    else
-      ImGui::Text("compiling %s%s ...", name, where.c_str());
-  } else if (state.run) {
-    const PipelineRun &run = *state.run;
-    ImGui::Text("%s: %zu step%s for %s in %.0f ms, %s",
-                llvm::sys::path::filename(run.fileName).data(),
-                run.snapshots.size(), run.snapshots.size() == 1 ? "" : "s",
-                targetName(run.target).data(), state.lastCompileMs,
-                run.succeeded()                       ? "ok"
-                : run.status == RunStatus::InputError ? "the kernel has errors"
-                : run.status == RunStatus::Stopped
-                    ? "stopped: past the time limit"
-                    : "an option is wrong or a tool is missing");
-    // Compiled, but its barriers break: said where it is seen.
-    if (std::string broken = run.succeeded() ? firstRoleError(run) : "";
-        !broken.empty()) {
-      ImGui::SameLine(0, 0);
-      ImGui::TextColored(palette::toVec4(palette::theme().errorText),
-                         ", but the role checks fail: %s", broken.c_str());
-    }
-  }
-  if (!state.message.empty()) {
-    ImGui::SameLine();
-    ImGui::TextColored(state.messageIsError
-                           ? palette::toVec4(palette::theme().errorText)
-                           : palette::toVec4(palette::theme().dimText),
-                       "  |  %s", state.message.c_str());
-  }
-  ImGui::End();
-  return {"status_bar", pos, size};
-}
-
-// GLFW's key codes, which ImGui 1.86 indexes its key state by.
-constexpr int kKeyS = 83, kKeyL = 76, kKey0 = 48, kKey1 = 49, kKeyEqual = 61,
-              kKeyMinus = 45, kKeyF1 = 290, kKeyF10 = 299, kKeypad0 = 320,
-              kKeypadSubtract = 333, kKeypadAdd = 334;
-
-/// `focusedWindow`: the pane window that had the keyboard last frame
-/// (PaneArranger), which Alt+0 enlarges.
-void handleShortcuts(const AppState &state, int wheelZoom,
-                     const std::string &focusedWindow, CommandQueue &commands) {
-  ImGuiIO &io = ImGui::GetIO();
-  if (ImGui::IsKeyPressed(kKeyF10)) {
-    if (io.KeyShift)
-      commands.push(cmd::StepBack{});
-    else
-      commands.push(cmd::StepForward{});
-  }
-  if (io.KeyCtrl && ImGui::IsKeyPressed(kKeyS))
-    commands.push(cmd::SaveSource{});
-  if (ImGui::IsKeyPressed(kKeyF1, /*repeat=*/false))
-    commands.push(cmd::ShowKeys{!state.view.keysShown});
-  int zoom = state.view.zoomPercent;
-  if (io.KeyCtrl &&
-      (ImGui::IsKeyPressed(kKeyEqual) || ImGui::IsKeyPressed(kKeypadAdd)))
-    wheelZoom += 1;
-  if (io.KeyCtrl &&
-      (ImGui::IsKeyPressed(kKeyMinus) || ImGui::IsKeyPressed(kKeypadSubtract)))
-    wheelZoom -= 1;
-  if (wheelZoom != 0)
-    commands.push(cmd::SetZoom{nextZoomPercent(zoom, wheelZoom > 0 ? 1 : -1)});
-  if (io.KeyCtrl &&
-      (ImGui::IsKeyPressed(kKey0) || ImGui::IsKeyPressed(kKeypad0)))
-    commands.push(cmd::SetZoom{100});
-  // Alt+0: the pane with the keyboard fills the window, or every pane is
-  // put back; held, it does not toggle.
-  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey0, /*repeat=*/false))
-    commands.push(cmd::EnlargeWindow{
-        state.view.enlargedWindow.empty() ? focusedWindow : ""});
-  for (int i = 0; i < 3; ++i)
-    if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKey1 + i))
-      commands.push(cmd::SetLayout{layoutNameText(LayoutName(i)).str()});
-  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKeyL))
-    commands.push(otherTheme(state));
-}
-
 // [SECTION] Frame loop (idle frames are not drawn) ----------------------------
+
+/// A first start: no FILE, and no window settings saved (no imgui.ini).
+bool isFirstStart(const GuiArguments &args) {
+  std::string ini = configFile("imgui.ini");
+  return args.file.empty() && !ini.empty() && !llvm::sys::fs::exists(ini);
+}
+
+/// On a first start: the first lesson in the Guide, large beside the
+/// sample it opens (Teach, at 100%: a laptop's screen, not a projector),
+/// and a line on where to click first.
+void applyFirstStart(AppController &controller, double now) {
+  controller.apply(cmd::SetLayout{"teach"}, now);
+  controller.apply(cmd::SetZoom{100}, now);
+  controller.apply(cmd::OpenLesson{"", 0}, now);
+  controller.apply(cmd::ShowPanel{app::Pane::Lesson}, now);
+  controller.apply(
+      cmd::ShowMessage{"New here? Click step 1 of the lesson on the left; "
+                       "File > Open for a kernel of yours; F1: the keys"},
+      now);
+}
+
+/// The sample a first start opens: the first lesson's, else saxpy.
+std::string firstStartSample(const AppController &controller,
+                             const ControllerOptions &options) {
+  const std::vector<LessonEntry> &lessons = controller.state().lesson.lessons;
+  llvm::SmallString<256> path(options.samplesDir);
+  llvm::sys::path::remove_filename(path); // the lessons name it from the root
+  if (!lessons.empty() && !lessons.front().sample.empty())
+    llvm::sys::path::append(path, lessons.front().sample);
+  else
+    llvm::sys::path::append(path, "samples/nvidia/saxpy.mlir");
+  return std::string(path);
+}
 
 /// The layout and zoom at start: the command line's, else as the window
 /// was left, else Explore at 100%.
@@ -266,9 +118,10 @@ void applyStartView(const GuiArguments &args, const WindowSettings &settings,
 /// the file and a variant to compare. False when the file cannot open.
 bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
                     AppController &controller, double now) {
-  std::string file =
-      args.file.empty() ? options.samplesDir + "/nvidia/gemm_ws_persistent.mlir"
-                        : args.file;
+  std::string file = !args.file.empty() ? args.file
+                     : args.firstStart  ? firstStartSample(controller, options)
+                                        : options.samplesDir +
+                                              "/nvidia/gemm_ws_persistent.mlir";
   if (!args.target.empty())
     controller.apply(cmd::SetTarget{args.target}, now);
   controller.apply(cmd::ShowTimelineOf{args.timelineAt}, now);
@@ -286,10 +139,13 @@ bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
     controller.apply(cmd::OpenSweepResults{args.sweep}, now);
   if (!args.trace.empty())
     controller.apply(cmd::OpenTrace{args.trace, args.measuredCta}, now);
+  if (args.firstStart)
+    applyFirstStart(controller, now);
   return !controller.state().source.path.empty();
 }
 
 ControllerOptions controllerOptions(const GuiArguments &args,
+                                    const WindowSettings &settings,
                                     bool screenshotMode) {
   ControllerOptions options;
   options.samplesDir = defaultSamplesDir();
@@ -298,8 +154,11 @@ ControllerOptions controllerOptions(const GuiArguments &args,
   options.maxSnapshotBytes = size_t(args.snapshotLimitMB * (1 << 20));
   options.ptxasPath = args.ptxas;
   options.nvdisasmPath = args.nvdisasm;
-  options.initialStep = args.pass;
+  // A first start shows the lesson's first step: the file as written.
+  options.initialStep =
+      args.pass.empty() && args.firstStart ? std::string("parse") : args.pass;
   options.initialRole = args.role;
+  options.recentFiles = settings.recent;
   // Screenshots show the file as it is on disk.
   options.autosave = !screenshotMode;
   return options;
@@ -313,24 +172,28 @@ void rememberWindow(const AppState &state, const PaneArranger &arranger,
   if (settings.userArranged == arranger.userArranged &&
       settings.layout == layout &&
       settings.zoomPercent == state.view.zoomPercent &&
-      settings.theme == themeNameText(state.view.theme))
+      settings.theme == themeNameText(state.view.theme) &&
+      settings.recent == state.recentFiles)
     return;
   settings.userArranged = arranger.userArranged;
   settings.layout = layout;
   settings.zoomPercent = state.view.zoomPercent;
   settings.theme = themeNameText(state.view.theme).str();
+  settings.recent = state.recentFiles;
   windowSettingsChanged();
 }
 
 /// Draws one frame: menu, panes, status bar; returns where they are.
 ScreenLayout drawFrame(const AppState &state, int wheelZoom,
                        std::vector<std::unique_ptr<Panel>> &panels,
-                       PaneArranger &arranger, SaveAsDialog &saveAs,
+                       PaneArranger &arranger, Dialogs &dialogs,
                        CommandQueue &commands) {
-  handleShortcuts(state, wheelZoom, arranger.focusedWindow, commands);
+  handleShortcuts(state, wheelZoom, arranger.focusedWindow, dialogs, commands);
   ScreenLayout screen;
-  screen.menuBar = drawMenu(state, commands, saveAs);
-  saveAs.draw(commands);
+  screen.menuBar = drawMenu(state, commands, dialogs);
+  dialogs.saveAs.draw(commands);
+  if (dialogs.open.draw(state, commands))
+    screen.dialogs.push_back("Open");
   ImGuiViewport *viewport = ImGui::GetMainViewport();
   float statusHeight = ImGui::GetFrameHeightWithSpacing() + 4;
   // Below the menu bar as drawn this frame: ImGui's work area lags a
@@ -352,6 +215,9 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
   screen.layout = layoutNameText(state.view.layout).str();
   screen.theme = themeNameText(state.view.theme).str();
   screen.source = state.source.path;
+  if (state.run && state.view.selected >= 0 &&
+      state.view.selected < int(state.run->snapshots.size()))
+    screen.step = state.run->snapshots[state.view.selected].displayName();
   return screen;
 }
 
@@ -410,7 +276,7 @@ bool waitForEvent(Window &window, const AppController &controller,
 /// window instead of scrolling a pane.
 ScreenLayout drawWindowFrame(Window &window, const AppState &state,
                              std::vector<std::unique_ptr<Panel>> &panels,
-                             PaneArranger &arranger, SaveAsDialog &saveAs,
+                             PaneArranger &arranger, Dialogs &dialogs,
                              CommandQueue &commands) {
   window.setUiScale(window.contentScale() * state.view.zoomPercent / 100.0f);
   palette::useTheme(state.view.theme);
@@ -424,7 +290,7 @@ ScreenLayout drawWindowFrame(Window &window, const AppState &state,
       io.MouseWheel = 0;
     }
   });
-  return drawFrame(state, wheelZoom, panels, arranger, saveAs, commands);
+  return drawFrame(state, wheelZoom, panels, arranger, dialogs, commands);
 }
 
 /// The window from start to close; the AppController and its compile
@@ -433,6 +299,7 @@ int runWindow(int argc, char **argv) {
   std::optional<GuiArguments> args = parseGuiArguments(argc, argv);
   if (!args)
     return 2;
+  args->firstStart = isFirstStart(*args);
   bool screenshotMode = !args->screenshot.empty();
   // Outlives the window: ImGui writes the ini, this section included, as
   // the window closes.
@@ -452,7 +319,8 @@ int runWindow(int argc, char **argv) {
   if (screenshotMode && args->screenshotWhen.empty())
     ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
 
-  ControllerOptions options = controllerOptions(*args, screenshotMode);
+  ControllerOptions options =
+      controllerOptions(*args, settings, screenshotMode);
   AppController controller(options, [] { Window::wake(); });
   // A diff or a comparison computed off the GUI thread wakes it too; no
   // more once the window is gone (a job may outlive it).
@@ -472,7 +340,7 @@ int runWindow(int argc, char **argv) {
 
   std::vector<std::unique_ptr<Panel>> panels = createPanels();
   PaneArranger arranger;
-  SaveAsDialog saveAs; // File > Save ... as
+  Dialogs dialogs; // File > Open, File > Save ... as
   arranger.layoutGeneration = controller.state().view.layoutGeneration;
   arranger.userArranged = settings.userArranged && args->layout.empty();
   ScriptedRun script(*args, (*window)->now());
@@ -503,7 +371,7 @@ int runWindow(int argc, char **argv) {
 
     const AppState &state = controller.state();
     ScreenLayout screen =
-        drawWindowFrame(**window, state, panels, arranger, saveAs, commands);
+        drawWindowFrame(**window, state, panels, arranger, dialogs, commands);
     rememberWindow(state, arranger, settings);
     script.beforeFrameEnd(controller, **window, screen);
     (*window)->endFrame();

@@ -64,6 +64,9 @@ struct GuiArguments {
   /// With --screenshot: wait for this file to exist before taking it (a
   /// script drives the window first, then creates the file).
   std::string screenshotWhen;
+  /// No FILE and no window settings saved yet (runWindow decides): the
+  /// first lesson opens beside its sample, at its first step.
+  bool firstStart = false;
 };
 
 /// Reads `klx [FILE] [options]`; nullopt after saying what is wrong.

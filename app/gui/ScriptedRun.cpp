@@ -162,6 +162,7 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
       {"layout", layout.layout},
       {"theme", layout.theme},
       {"source", layout.source},
+      {"step", layout.step},
       {"dialogs", std::move(dialogs)}};
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);

@@ -36,6 +36,7 @@ struct ScreenLayout {
   std::string layout;
   std::string theme;
   std::string source; // the kernel's file, as the Source pane has it
+  std::string step;   // the selected step ("parse", "cse#2")
   /// Windows over the panes this frame ("Keys").
   std::vector<std::string> dialogs;
 };

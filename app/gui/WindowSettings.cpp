@@ -30,16 +30,21 @@ void readLine(ImGuiContext *, ImGuiSettingsHandler *, void *entry,
     settings.layout = text;
   else if (std::sscanf(line, "theme=%31s", text) == 1)
     settings.theme = text;
+  else if (std::strncmp(line, "recent=", 7) == 0 && line[7])
+    settings.recent.push_back(line + 7); // a path may hold spaces
 }
 
 void writeAll(ImGuiContext *, ImGuiSettingsHandler *handler,
               ImGuiTextBuffer *out) {
   const auto &settings = *static_cast<WindowSettings *>(handler->UserData);
-  out->appendf("[klx][window]\narranged=%d\nlayout=%s\nzoom=%d\ntheme=%s\n\n",
+  out->appendf("[klx][window]\narranged=%d\nlayout=%s\nzoom=%d\ntheme=%s\n",
                settings.userArranged ? 1 : 0,
                settings.layout.empty() ? "explore" : settings.layout.c_str(),
                settings.zoomPercent > 0 ? settings.zoomPercent : 100,
                settings.theme.empty() ? "dark" : settings.theme.c_str());
+  for (const std::string &path : settings.recent)
+    out->appendf("recent=%s\n", path.c_str());
+  out->appendf("\n");
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 //===- WindowSettings.h - What the window remembers between starts -*- C++ -*-//
 //
 // ImGui's ini file keeps each pane's rectangle; beside them, as
-// `[klx][window]`, klx keeps the layout's name, the zoom, the theme and
+// `[klx][window]`, klx keeps the layout's name, the zoom, the theme,
 // whether the user arranged the panes by hand (then their rectangles are
 // kept as they are; otherwise the layout is laid out afresh for the
-// screen).
+// screen) and the kernels opened last, a `recent=PATH` line each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 #define KLX_APP_GUI_WINDOWSETTINGS_H
 
 #include <string>
+#include <vector>
 
 namespace klx::gui {
 
@@ -20,6 +21,8 @@ struct WindowSettings {
   std::string layout;  // empty: never saved
   int zoomPercent = 0; // 0: never saved
   std::string theme;   // empty: never saved
+  /// The kernels opened last, the latest first (File > Open recent).
+  std::vector<std::string> recent;
 };
 
 /// Registers the `[klx][window]` section with ImGui (which then writes

@@ -37,3 +37,68 @@ TEST_CASE("GUI: F1 lists every shortcut, and Escape closes the list",
   CHECK(differing > 20000);
   llvm::sys::fs::remove_directories(dir);
 }
+
+TEST_CASE("GUI: a first start opens the first lesson beside its sample",
+          "[gui][help]") {
+  // No FILE and no settings saved: lesson 01 in the Guide, down the left
+  // (Teach, at 100% on a 1280x720 screen), saxpy at its first step, and
+  // a line on where to click. It was the GEMM sample at its last step
+  // ("cubin is not IR"), the lesson in a small pane.
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-first", dir));
+  std::string png = outputPath("first-start.png");
+  llvm::sys::fs::remove(png);
+  ToolResult first =
+      runInXvfb(std::string(dir), {1280, 720},
+                {KLX_BINARY, "--screenshot=" + png, "--frames=3"});
+  INFO(first.output);
+  REQUIRE(first.exitCode == 0);
+  Image start = loadScreenshot(png);
+  CHECK(llvm::StringRef(start.source).ends_with("samples/nvidia/saxpy.mlir"));
+  CHECK(start.step == "parse");
+  CHECK(start.layout == "teach");
+  CHECK(start.zoom == 100);
+  REQUIRE(start.panes.count("Guide"));
+  Rect guide = paneRect(start, "Guide");
+  CHECK(guide.x0 <= 4); // at the left edge, inside its border
+  CHECK(guide.y1 - guide.y0 > start.height / 2);
+  requireFits(start);
+  // Settings saved by an earlier start: the default sample, as before.
+  std::string config = std::string(dir) + "/.env/config/klx";
+  REQUIRE_FALSE(llvm::sys::fs::create_directories(config));
+  writeFile(config + "/imgui.ini", "[klx][window]\nlayout=explore\n");
+  std::string again = outputPath("second-start.png");
+  llvm::sys::fs::remove(again);
+  ToolResult second =
+      runInXvfb(std::string(dir), {1280, 720},
+                {KLX_BINARY, "--screenshot=" + again, "--frames=3"});
+  INFO(second.output);
+  REQUIRE(second.exitCode == 0);
+  Image later = loadScreenshot(again);
+  CHECK(later.source == kSample);
+  CHECK(later.layout == "explore");
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_CASE("GUI: Ctrl+O asks for a path, completes it, and opens it",
+          "[gui][help]") {
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-open", dir));
+  std::string click = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
+  std::string ctrlO = "xdotool keydown ctrl; sleep 0.15; xdotool keydown o; "
+                      "sleep 0.15; xdotool keyup o; sleep 0.2; xdotool keyup "
+                      "ctrl; sleep 0.6\n";
+  Image asking =
+      typedIntoWindow(std::string(dir), "open-dialog.png", click + ctrlO);
+  CHECK(std::count(asking.dialogs.begin(), asking.dialogs.end(), "Open") == 1);
+  // The field starts in the open kernel's folder: typed on, Enter opens.
+  std::string typed =
+      click + ctrlO +
+      "xdotool type --delay 60 'saxpy.mlir'; sleep 0.4\n"
+      "xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 1\n";
+  Image opened = typedIntoWindow(std::string(dir), "open-typed.png", typed);
+  CHECK(opened.dialogs.empty());
+  CHECK(llvm::StringRef(opened.source).ends_with("samples/nvidia/saxpy.mlir"));
+  llvm::sys::fs::remove_directories(dir);
+}

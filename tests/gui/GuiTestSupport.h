@@ -62,6 +62,7 @@ struct Image {
   std::string theme;
   std::string source; // the kernel's file the Source pane has open
   std::vector<std::string> dialogs; // windows over the panes ("Keys")
+  std::string step;                 // the selected step
 
   const unsigned char *at(int x, int y) const {
     return &rgba[(size_t(y) * width + x) * 4];
@@ -76,6 +77,10 @@ inline constexpr const char *kSource = "Source";
 inline constexpr const char *kWarpRoles = "Structure";
 inline constexpr const char *kIR = "IR";
 inline constexpr const char *kTimeline = "Barrier timeline";
+/// The default sample, which a window given no FILE opened before first
+/// starts opened the first lesson's instead.
+inline const std::string kSample =
+    std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gemm_ws_persistent.mlir";
 inline constexpr const char *kAssembly = "Assembly";
 inline constexpr const char *kRun = "Guide";
 
@@ -208,6 +213,7 @@ inline void readLayout(const std::string &png, Image &image) {
   image.layout = root->getString("layout").value_or("").str();
   image.theme = root->getString("theme").value_or("").str();
   image.source = root->getString("source").value_or("").str();
+  image.step = root->getString("step").value_or("").str();
   if (const llvm::json::Array *dialogs = root->getArray("dialogs"))
     for (const llvm::json::Value &dialog : *dialogs)
       image.dialogs.push_back(dialog.getAsString().value_or("").str());
@@ -313,6 +319,14 @@ inline Image screenshotOn(ScreenSize screen, const std::string &name,
   std::vector<std::string> args = {KLX_BINARY, "--screenshot=" + png,
                                    "--frames=3"};
   args.insert(args.end(), klxArgs.begin(), klxArgs.end());
+  // The default sample where no FILE is given: a window with neither a
+  // FILE nor saved settings is a first start (GuiHelpTest's).
+  bool file = false;
+  for (size_t i = 0; i < klxArgs.size(); ++i)
+    file |= !llvm::StringRef(klxArgs[i]).starts_with("-") &&
+            (i == 0 || klxArgs[i - 1] != "-D");
+  if (!file)
+    args.push_back(kSample);
   ToolResult result = runInXvfb(std::string(dir), screen, args, extraEnv);
   llvm::sys::fs::remove_directories(dir);
   INFO(result.output);

@@ -214,7 +214,7 @@ TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
   };
   std::string script =
       llvm::formatv(R"(set -u
-"{1}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
+"{1}" "{8}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
 sleep 0.5
@@ -230,7 +230,7 @@ wait $pid
 )",
                     std::string(dir), KLX_BINARY, png, (ir.x0 + ir.x1) / 2,
                     (ir.y0 + ir.y1) / 2, (source.x0 + source.x1) / 2,
-                    source.y0 + 8, ctrl('f'))
+                    source.y0 + 8, ctrl('f'), kSample)
           .str();
   INFO(driveWindow(std::string(dir), script));
   Image found = loadScreenshot(png);
@@ -268,7 +268,7 @@ TEST_CASE("GUI: the light theme, from the command line and by Alt+L",
   std::string png = outputPath("theme-alt-l.png");
   llvm::sys::fs::remove(png);
   std::string script = llvm::formatv(R"(set -u
-"{1}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
+"{1}" "{3}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
 sleep 0.5
@@ -279,7 +279,7 @@ touch {0}/look
 wait $pid
 # Without a screenshot the window keeps an ini file: Alt+L is written to
 # it within ImGui's save interval.
-"{1}" --pass=klx-to-nvgpu --ready-file={0}/ready2 &
+"{1}" "{3}" --pass=klx-to-nvgpu --ready-file={0}/ready2 &
 pid=$!
 for i in $(seq 600); do [ -e {0}/ready2 ] && break; sleep 0.2; done
 sleep 0.5
@@ -293,7 +293,7 @@ done
 kill $pid; wait $pid
 grep theme= {0}/.env/config/klx/imgui.ini
 )",
-                                     std::string(dir), KLX_BINARY, png)
+                                     std::string(dir), KLX_BINARY, png, kSample)
                            .str();
   std::string output = driveWindow(std::string(dir), script);
   INFO(output);

@@ -164,6 +164,33 @@ TEST_CASE("A bad path in the Open field keeps what is open", "[app]") {
   }
 }
 
+TEST_CASE("File > Open recent: the latest first, once each, eight at most",
+          "[app]") {
+  TempFolder folder;
+  std::vector<std::string> files;
+  for (int i = 0; i < 10; ++i) {
+    files.push_back(folder.file("k" + std::to_string(i) + ".mlir"));
+    writeFile(files.back(), "gpu.module @m {}\n");
+  }
+  ControllerOptions options = testOptions(folder);
+  options.recentFiles = {files[9]}; // from the window's settings
+  AppController controller(options);
+  CHECK(controller.state().recentFiles == std::vector<std::string>{files[9]});
+  controller.apply(cmd::OpenFile{files[0]}, 0);
+  controller.apply(cmd::OpenFile{files[1]}, 0);
+  controller.apply(cmd::OpenFile{files[0]}, 0);
+  CHECK(controller.state().recentFiles ==
+        std::vector<std::string>{files[0], files[1], files[9]});
+  // A path that does not open is not remembered.
+  controller.apply(cmd::OpenFile{folder.file("missing.mlir")}, 0);
+  CHECK(controller.state().recentFiles.size() == 3);
+  for (int i = 2; i < 9; ++i)
+    controller.apply(cmd::OpenFile{files[size_t(i)]}, 0);
+  REQUIRE(controller.state().recentFiles.size() == kRecentFiles);
+  CHECK(controller.state().recentFiles.front() == files[8]);
+  CHECK(controller.state().recentFiles.back() == files[0]); // 1 and 9 fell off
+}
+
 TEST_CASE("The window's compiles keep IR up to the snapshot limit", "[app]") {
   TempFolder folder;
   ControllerOptions options = testOptions(folder);

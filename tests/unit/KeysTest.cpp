@@ -16,7 +16,7 @@ TEST_CASE("Help > Keys: every shortcut a menu shows is listed", "[app][keys]") {
   for (const KeyHelp &key : keyHelp())
     listed += std::string(key.keys) + " | ";
   for (const char *shortcut :
-       {"Ctrl+S", "Ctrl+Enter", "Alt+1", "Alt+2", "Alt+3", "Alt+0",
+       {"Ctrl+O", "Ctrl+S", "Ctrl+Enter", "Alt+1", "Alt+2", "Alt+3", "Alt+0",
         "Ctrl+=", "Ctrl+-", "Ctrl+0", "Alt+L", "F1", "F10", "Shift+F10",
         "Ctrl+F", "Ctrl+G", "Escape", "Down", "Up"}) {
     INFO(shortcut);
