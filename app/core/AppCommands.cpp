@@ -97,6 +97,9 @@ template <> void AppController::on(const cmd::SetHideUnchanged &c, double) {
 template <> void AppController::on(const cmd::SetShowDiff &c, double) {
   appState.view.showDiff = c.on;
 }
+template <> void AppController::on(const cmd::LessonStepBy &c, double now) {
+  stepLesson(c.delta, now);
+}
 template <> void AppController::on(const cmd::ShowMessage &c, double) {
   setMessage(c.text, /*isError=*/false);
 }

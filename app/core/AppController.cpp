@@ -390,27 +390,6 @@ void AppController::setCompare(const std::string &text) {
   startCompareCompile();
 }
 
-void AppController::openLesson(const std::string &path, int index) {
-  LessonState &lesson = appState.lesson;
-  if (path.empty() && (index < 0 || index >= int(lesson.lessons.size())))
-    return;
-  std::string file = path.empty() ? lesson.lessons[index].path : path;
-  // A page is read the way a kernel is: a link may name anything.
-  llvm::Expected<std::string> text = readSourceFile(file, StreamInput::Refuse);
-  if (!text) {
-    lesson.error =
-        "cannot open " + file + ": " + llvm::toString(text.takeError());
-    return setMessage(lesson.error, true);
-  }
-  lesson.error.clear();
-  lesson.path = file;
-  lesson.doc = std::make_shared<LessonDoc>(parseLesson(*text));
-  lesson.current = -1;
-  for (size_t i = 0; i < lesson.lessons.size(); ++i)
-    if (llvm::sys::fs::equivalent(lesson.lessons[i].path, file))
-      lesson.current = int(i);
-}
-
 void AppController::selectStepNamed(const std::string &name) {
   // A step of the compile in flight (a link that set -D values first).
   if (busy()) {

@@ -92,6 +92,8 @@ private:
   void showOutputsOf(int index);
   /// Brings a pane (a tab of a group) forward, once.
   void showPanel(Pane pane);
+  /// Walks the lesson `delta` steps on and follows that step's link.
+  void stepLesson(int delta, double now);
   /// The klx-run the window's GPU runs and sweeps use.
   std::string runnerPath() const {
     return options.runner.empty() ? RunnerClient::defaultPath()

@@ -100,6 +100,8 @@ struct LessonState {
   std::string path; // the page shown (also a page outside the list)
   std::shared_ptr<const LessonDoc> doc;
   std::string error; // why the page did not load
+  /// The step of the page walked to last (lessonSteps), -1: none yet.
+  int step = -1;
 };
 
 /// The Sweep pane: the last sweep asked for, its progress, and the results

@@ -58,6 +58,10 @@ struct SetShowDiff {
 struct SetSideBySide {
   bool on = false;
 };
+/// The lesson's next (+1) or previous (-1) step, followed as its link.
+struct LessonStepBy {
+  int delta = 1;
+};
 /// A line for the status bar (the window's welcome on a first start).
 struct ShowMessage {
   std::string text;
@@ -187,7 +191,7 @@ using Command = std::variant<
     cmd::ResetLayout, cmd::EnlargeWindow, cmd::SetLayout, cmd::SetZoom,
     cmd::SetTheme, cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule,
     cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace, cmd::ShowKeys,
-    cmd::ShowMessage>;
+    cmd::ShowMessage, cmd::LessonStepBy>;
 
 /// Whether a file by this name opens as a trace: a .json (klx-run's) or a
 /// .chrome_trace (Proton's).

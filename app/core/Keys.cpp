@@ -29,6 +29,8 @@ constexpr KeyHelp kKeys[] = {
      "the Barrier timeline and Measured panes"},
     {"W / S, A / D", "zoom in / out, pan left / right", "the Barrier timeline"},
     {"Shift+drag", "measure a stretch of time", "the Barrier timeline"},
+    {"Alt+Right / Alt+Left", "the lesson's next / previous step, followed",
+     "anywhere"},
     {"F1", "this list", "anywhere"},
 };
 } // namespace

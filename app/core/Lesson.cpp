@@ -322,3 +322,63 @@ LinkAction klx::app::followLink(llvm::StringRef target,
   }
   return action;
 }
+
+LinkAction klx::app::followLinkFrom(llvm::StringRef target,
+                                    llvm::StringRef pagePath) {
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(pagePath));
+  llvm::SmallString<256> root(dir);
+  llvm::sys::path::append(root, "..", "..");
+  llvm::sys::path::remove_dots(root, /*remove_dot_dot=*/true);
+  return followLink(target, dir, root);
+}
+
+namespace {
+/// The source lines `text` names: "line 52", "lines 78-84" (each line of
+/// the range), "lines 91 and 92"; a line after "IR" is the IR's.
+std::vector<unsigned> namedSourceLines(llvm::StringRef text) {
+  std::vector<unsigned> lines;
+  for (size_t at = text.find("line"); at != llvm::StringRef::npos;
+       at = text.find("line", at + 4)) {
+    llvm::StringRef before = text.take_front(at).rtrim();
+    bool ir = before.ends_with("IR") || before.ends_with("IR's");
+    llvm::StringRef rest = text.drop_front(at + 4);
+    bool plural = rest.consume_front("s");
+    if (!rest.consume_front(" ") || ir)
+      continue;
+    unsigned first = 0, last = 0;
+    if (rest.consumeInteger(10, first) || first == 0)
+      continue;
+    last = first;
+    if (plural && (rest.consume_front("-") || rest.consume_front(" to ")))
+      if (rest.consumeInteger(10, last) || last < first || last > first + 200)
+        last = first;
+    for (unsigned line = first; line <= last; ++line)
+      lines.push_back(line);
+  }
+  return lines;
+}
+} // namespace
+
+std::vector<LessonStep> klx::app::lessonSteps(const LessonDoc &doc) {
+  std::vector<LessonStep> steps;
+  for (size_t i = 0; i < doc.blocks.size(); ++i) {
+    const LessonBlock &block = doc.blocks[i];
+    if (block.kind != LessonBlock::Numbered)
+      continue;
+    LessonStep step;
+    step.block = i;
+    step.number = block.number;
+    std::string words;
+    for (const LessonSpan &span : block.spans) {
+      if (span.kind == LessonSpan::Link && step.link.empty() &&
+          llvm::StringRef(span.target).starts_with("klx:"))
+        step.link = span.target;
+      words += span.text;
+    }
+    if (step.link.empty())
+      continue;
+    step.sourceLines = namedSourceLines(words);
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}

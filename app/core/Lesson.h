@@ -75,6 +75,23 @@ struct LinkAction {
 LinkAction followLink(llvm::StringRef target, llvm::StringRef lessonDir,
                       llvm::StringRef root);
 
+/// followLink from the page at `pagePath`: its folder, and the repository
+/// root two folders above it (pages live in docs/lessons).
+LinkAction followLinkFrom(llvm::StringRef target, llvm::StringRef pagePath);
+
+/// One step of a page a class walks with Next step: a numbered item with a
+/// klx: link, which the step follows.
+struct LessonStep {
+  size_t block = 0;   // index in LessonDoc::blocks
+  std::string number; // "3"
+  std::string link;   // the item's first klx: link
+  /// Lines of the sample the item's words name ("line 52", "lines 78-84";
+  /// not "IR line 244"), in order: the Source pane scrolls to the first.
+  std::vector<unsigned> sourceLines;
+};
+
+std::vector<LessonStep> lessonSteps(const LessonDoc &doc);
+
 } // namespace klx::app
 
 #endif // KLX_APP_CORE_LESSON_H

@@ -75,8 +75,8 @@ void applyFirstStart(AppController &controller, double now) {
   controller.apply(cmd::OpenLesson{"", 0}, now);
   controller.apply(cmd::ShowPanel{app::Pane::Lesson}, now);
   controller.apply(
-      cmd::ShowMessage{"New here? Click step 1 of the lesson on the left; "
-                       "File > Open for a kernel of yours; F1: the keys"},
+      cmd::ShowMessage{"New here? Alt+Right walks the lesson on the left, "
+                       "step by step; File > Open for your kernel; F1: keys"},
       now);
 }
 

@@ -61,7 +61,8 @@ void drawLayoutItems(const AppState &state, CommandQueue &commands) {
 // GLFW's key codes, which ImGui 1.86 indexes its key state by.
 constexpr int kKeyS = 83, kKeyL = 76, kKeyO = 79, kKey0 = 48, kKey1 = 49,
               kKeyEqual = 61, kKeyMinus = 45, kKeyF1 = 290, kKeyF10 = 299,
-              kKeypad0 = 320, kKeypadSubtract = 333, kKeypadAdd = 334;
+              kKeypad0 = 320, kKeypadSubtract = 333, kKeypadAdd = 334,
+              kKeyRight = 262, kKeyLeft = 263;
 
 } // namespace
 
@@ -203,4 +204,9 @@ void klx::gui::handleShortcuts(const AppState &state, int wheelZoom,
       commands.push(cmd::SetLayout{layoutNameText(LayoutName(i)).str()});
   if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKeyL))
     commands.push(otherTheme(state));
+  // The lesson's steps, in order: a class walks them with one key.
+  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKeyRight))
+    commands.push(cmd::LessonStepBy{+1});
+  if (io.KeyAlt && !io.KeyCtrl && ImGui::IsKeyPressed(kKeyLeft))
+    commands.push(cmd::LessonStepBy{-1});
 }

@@ -37,12 +37,18 @@ public:
                          "opens its sample and walks through it.");
       return;
     }
+    std::vector<LessonStep> steps = lessonSteps(*lesson.doc);
+    drawStepButtons(lesson, steps, commands);
     ImGui::Separator();
     ImGui::BeginChild("page");
     if (shownPath != lesson.path) {
       shownPath = lesson.path;
       ImGui::SetScrollY(0);
     }
+    // The block of the step walked to: marked, and scrolled to once.
+    currentBlock = lesson.step >= 0 && lesson.step < int(steps.size())
+                       ? int(steps[size_t(lesson.step)].block)
+                       : -1;
     pageDir = llvm::sys::path::parent_path(lesson.path).str();
     llvm::SmallString<256> root(pageDir);
     llvm::sys::path::append(root, "..", "..");
@@ -50,9 +56,15 @@ public:
     rootDir = std::string(root);
     for (size_t i = 0; i < lesson.doc->blocks.size(); ++i) {
       ImGui::PushID(int(i));
-      drawBlock(lesson.doc->blocks[i], commands);
+      if (int(i) == currentBlock && scrolledTo != currentBlock) {
+        ImGui::SetScrollHereY(0.2f);
+        scrolledTo = currentBlock;
+      }
+      drawBlock(lesson.doc->blocks[i], commands, int(i) == currentBlock);
       ImGui::PopID();
     }
+    if (currentBlock < 0)
+      scrolledTo = -1;
     ImGui::EndChild();
   }
 
@@ -96,6 +108,8 @@ private:
     }
   }
 
+  int currentBlock = -1, scrolledTo = -1;
+
   void follow(const std::string &target, CommandQueue &commands) {
     LinkAction action = followLink(target, pageDir, rootDir);
     for (Command &command : action.commands)
@@ -104,7 +118,33 @@ private:
       commands.push(cmd::OpenLesson{action.lesson});
   }
 
-  void drawBlock(const LessonBlock &block, CommandQueue &commands) {
+  /// Previous and next step of the page (Alt+Left, Alt+Right), and where
+  /// the walk is.
+  void drawStepButtons(const LessonState &lesson,
+                       const std::vector<LessonStep> &steps,
+                       CommandQueue &commands) {
+    if (steps.empty())
+      return;
+    int at = lesson.step;
+    ImGui::BeginDisabled(at <= 0);
+    if (ImGui::SmallButton("< step"))
+      commands.push(cmd::LessonStepBy{-1});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(at + 1 >= int(steps.size()));
+    if (ImGui::SmallButton(at < 0 ? "start: step 1 >" : "next step >"))
+      commands.push(cmd::LessonStepBy{+1});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (at >= 0)
+      ImGui::TextDisabled("step %s of %zu", steps[size_t(at)].number.c_str(),
+                          steps.size());
+    else
+      ImGui::TextDisabled("%zu steps (Alt+Right)", steps.size());
+  }
+
+  void drawBlock(const LessonBlock &block, CommandQueue &commands,
+                 bool current = false) {
     switch (block.kind) {
     case LessonBlock::Heading:
       if (block.level == 1)
@@ -128,7 +168,11 @@ private:
       std::string marker =
           block.kind == LessonBlock::Bullet ? "-" : block.number + ".";
       float indent = ImGui::CalcTextSize("00. ").x;
-      ImGui::TextDisabled("%s", marker.c_str());
+      if (current) // the step walked to
+        ImGui::TextColored(palette::toVec4(palette::theme().headingText), "%s",
+                           (">" + marker).c_str());
+      else
+        ImGui::TextDisabled("%s", marker.c_str());
       ImGui::SameLine(indent);
       ImGui::Indent(indent);
       flow(block.spans, commands);

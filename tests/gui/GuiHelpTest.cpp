@@ -102,3 +102,19 @@ TEST_CASE("GUI: Ctrl+O asks for a path, completes it, and opens it",
   CHECK(llvm::StringRef(opened.source).ends_with("samples/nvidia/saxpy.mlir"));
   llvm::sys::fs::remove_directories(dir);
 }
+
+TEST_CASE("GUI: Alt+Right walks the lesson's steps", "[gui][help]") {
+  // The sample's page (lesson 03) in the Guide: step 1 opens the sample,
+  // step 2 selects klx-warp-specialize and focuses the producer.
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-steps", dir));
+  std::string altRight =
+      "xdotool keydown alt; sleep 0.15; xdotool keydown Right; sleep 0.15; "
+      "xdotool keyup Right; sleep 0.2; xdotool keyup alt; sleep 1.5\n";
+  Image walked = typedIntoWindow(
+      std::string(dir), "lesson-steps.png",
+      "xdotool mousemove 900 300 click 1; sleep 0.3\n" + altRight + altRight);
+  CHECK(walked.step == "klx-warp-specialize");
+  llvm::sys::fs::remove_directories(dir);
+}
