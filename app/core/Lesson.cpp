@@ -138,6 +138,7 @@ LessonDoc klx::app::parseLesson(llvm::StringRef markdown) {
   markdown.split(lines, '\n');
   std::string paragraph;
   LessonBlock *item = nullptr; // the list item continuation lines join
+  std::string itemText;        // its words so far, read again as one
   auto endParagraph = [&] {
     if (!paragraph.empty())
       doc.blocks.push_back(
@@ -191,20 +192,22 @@ LessonDoc klx::app::parseLesson(llvm::StringRef markdown) {
     bool bullet = line.starts_with("- ") || line.starts_with("* ");
     if (bullet || isNumbered(line, number, rest)) {
       endParagraph();
+      itemText = (bullet ? line.drop_front(2) : rest).str();
       doc.blocks.push_back(
           {bullet ? LessonBlock::Bullet : LessonBlock::Numbered,
            0,
            number,
-           parseInline(bullet ? line.drop_front(2) : rest),
+           parseInline(itemText),
            "",
            {}});
       item = &doc.blocks.back();
       continue;
     }
-    // An indented line under a list item continues it.
+    // An indented line under a list item continues it: the item is read
+    // again whole, so that `code` or a [link] may run over the line break.
     if (item && (raw.starts_with(" ") || raw.starts_with("\t"))) {
-      LessonLine more = parseInline(" " + line.str());
-      item->spans.insert(item->spans.end(), more.begin(), more.end());
+      itemText += " " + line.str();
+      item->spans = parseInline(itemText);
       continue;
     }
     item = nullptr;
@@ -268,8 +271,14 @@ LinkAction klx::app::followLink(llvm::StringRef target,
       action.commands.push_back(cmd::OpenFile{resolve(lessonDir, path)});
     return action;
   }
+  // A link that draws a timeline draws the simulation unless it asks for
+  // the counterexample: one left on (--counterexample, an earlier link)
+  // showed the wrong lanes.
+  bool timeline = false, counterexample = false;
   for (llvm::StringRef part : llvm::split(target, '&')) {
     auto [name, value] = part.split('=');
+    timeline |= name == "timeline";
+    counterexample |= name == "counterexample";
     if (name == "open") {
       // A page's walk starts from the file as written.
       action.commands.push_back(cmd::SetDefines{});
@@ -320,6 +329,8 @@ LinkAction klx::app::followLink(llvm::StringRef target,
       return action;
     }
   }
+  if (timeline && !counterexample)
+    action.commands.push_back(cmd::ShowCounterexample{false});
   return action;
 }
 
@@ -334,7 +345,7 @@ LinkAction klx::app::followLinkFrom(llvm::StringRef target,
 
 namespace {
 /// The source lines `text` names: "line 52", "lines 78-84" (each line of
-/// the range), "lines 91 and 92"; a line after "IR" is the IR's.
+/// the range); a line after "IR" is the IR's.
 std::vector<unsigned> namedSourceLines(llvm::StringRef text) {
   std::vector<unsigned> lines;
   for (size_t at = text.find("line"); at != llvm::StringRef::npos;

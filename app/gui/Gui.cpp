@@ -126,6 +126,8 @@ bool applyArguments(const GuiArguments &args, const ControllerOptions &options,
     controller.apply(cmd::SetTarget{args.target}, now);
   controller.apply(cmd::ShowTimelineOf{args.timelineAt}, now);
   controller.apply(cmd::ShowCounterexample{args.counterexample}, now);
+  if (args.diff)
+    controller.apply(cmd::SetShowDiff{true}, now);
   if (args.show)
     controller.apply(cmd::ShowPanel{*args.show}, now);
   if (!args.defines.empty())

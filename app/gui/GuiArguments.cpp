@@ -110,6 +110,8 @@ Read readOtherArgument(int argc, char **argv, int &i, GuiArguments &args) {
   llvm::StringRef arg = argv[i];
   if (arg == "--counterexample") {
     args.counterexample = true;
+  } else if (arg == "--diff") {
+    args.diff = true;
   } else if (arg.consume_front("--run-timeline=")) {
     args.run = arg.str();
     args.runTimeline = true;

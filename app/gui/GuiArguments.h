@@ -19,6 +19,8 @@ struct GuiArguments {
   /// The step whose protocol model the Barrier timeline pane draws.
   std::string timelineAt;
   bool counterexample = false;
+  /// The IR pane shows the diff against the step before (View > Diff).
+  bool diff = false;
   /// A pane to bring forward at start (the tab of a group).
   std::optional<app::Pane> show;
   /// explore, diff or teach; empty: as the window was left.

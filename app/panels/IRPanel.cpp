@@ -73,6 +73,12 @@ public:
       options.ignoreWhitespace = state.view.diffIgnoresWhitespace;
       diff.setTexts(before.text, snapshot.text, language,
                     (identity << 20) ^ uint64_t(other), options);
+      // A line clicked in Source marks its lines on the new side.
+      if (diffSourceId != identity) {
+        diffSourceId = identity;
+        diffSource = sourceLinesOf(snapshot);
+      }
+      diff.markSourceLine(&diffSource, state.view.focusedSourceLine);
       diff.draw("diff", size, state.view.sideBySide);
       return;
     }
@@ -194,6 +200,9 @@ private:
   StepPresence presence;
   SaveAsDialog saveAs;
   DiffView diff;
+  /// The source line of each line of the diff's new text, for its step.
+  std::vector<uint32_t> diffSource;
+  uint64_t diffSourceId = ~uint64_t(0);
   uint64_t tintIdentity = ~uint64_t(0);
   std::string tintRole;
   std::vector<unsigned> tintLines;

@@ -13,6 +13,7 @@
 #include "views/RoleView.h"
 #include "views/SourceFold.h"
 #include "views/TextSelection.h"
+#include "widgets/DiagnosticList.h"
 #include "widgets/FindBar.h"
 #include "widgets/Palette.h"
 #include "widgets/TextView.h"
@@ -49,7 +50,7 @@ public:
     ImVec2 size(-1, -listHeight - ImGui::GetStyle().ItemSpacing.y);
     drawEditor(state, commands, size);
     if (!diagnostics.empty())
-      drawDiagnosticList(commands, listHeight);
+      drawDiagnosticList(diagnostics, commands, listHeight);
   }
 
 private:
@@ -236,6 +237,7 @@ private:
       input->ScrollX = sideScroll;
     sideScrollMoved = false;
 
+    bool allSelected = wholeTextSelected(id);
     ImVec4 text = ImGui::GetStyleColorVec4(ImGuiCol_Text);
     text.w = 0.0f; // the overlay draws the characters
     ImGui::PushStyleColor(ImGuiCol_Text, text);
@@ -261,21 +263,8 @@ private:
       sideScroll = input->ScrollX;
     }
     scrollSideways(editorRect, barHeight, textWidth, viewWidth);
-    if (changed) {
-      if (fold)
-        fold->edit(editBuffer);
-      fullText = fold ? fold->full() : editBuffer;
-      commands.push(cmd::EditSource{fullText});
-      ++editSerial;
-      // Directives typed or pasted (a whole file over Ctrl+A) beside the
-      // folded ones: nothing stays hidden, the fold opens. The input lets
-      // go first: it would write its own copy back over the buffer.
-      if (fold && directiveBlock(editBuffer)) {
-        ImGui::ClearActiveID();
-        wantFold = false;
-        load(fullText);
-      }
-    }
+    if (changed)
+      takeEdit(commands, allSelected);
     ImGuiIO &io = ImGui::GetIO();
     if (active && io.KeyCtrl &&
         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
@@ -292,6 +281,38 @@ private:
     if (replaceCaret)
       placeCaretAtPointer(child, id);
     drawOverlay(state, commands, child, id, active);
+  }
+
+  /// Everything the editor shows is selected (Ctrl+A) while the header is
+  /// folded: an edit then replaces the whole file, the folded header too
+  /// (it stayed, hidden, and came back).
+  bool wholeTextSelected(ImGuiID id) const {
+    ImGuiInputTextState *input = ImGui::GetInputTextState(id);
+    if (!input || !fold || !input->HasSelection())
+      return false;
+    return std::min(input->Stb.select_start, input->Stb.select_end) == 0 &&
+           std::max(input->Stb.select_start, input->Stb.select_end) ==
+               input->CurLenW;
+  }
+
+  /// The editor's text changed: the file's text is what it shows with the
+  /// folded header put back, unless the edit replaced all of it.
+  void takeEdit(CommandQueue &commands, bool allSelected) {
+    if (fold && allSelected)
+      fold.reset(); // nothing stays hidden: the file is what was typed
+    if (fold)
+      fold->edit(editBuffer);
+    fullText = fold ? fold->full() : editBuffer;
+    commands.push(cmd::EditSource{fullText});
+    ++editSerial;
+    // Directives typed or pasted (a whole file over Ctrl+A) beside the
+    // folded ones: nothing stays hidden, the fold opens. The input lets
+    // go first: it would write its own copy back over the buffer.
+    if (fold && directiveBlock(editBuffer)) {
+      ImGui::ClearActiveID();
+      wantFold = false;
+      load(fullText);
+    }
   }
 
   /// The caret (and no selection) where the pointer is, in the editor's
@@ -510,37 +531,6 @@ private:
         ImGui::EndTooltip();
       }
     }
-  }
-
-  void drawDiagnosticList(CommandQueue &commands, float height) {
-    ImGui::BeginChild("diagnostics", ImVec2(-1, height), true);
-    for (const Diag &diag : diagnostics) {
-      ImVec4 colour = palette::diagnosticText(diag.severity == Severity::Error);
-      char where[64] = "";
-      if (diag.loc.isKnown())
-        std::snprintf(where, sizeof(where), "%u:%u ", diag.loc.line,
-                      diag.loc.col);
-      ImGui::PushStyleColor(ImGuiCol_Text, colour);
-      std::string row = std::string(where) + severityName(diag.severity).str() +
-                        ": " + diag.message +
-                        (diag.step.empty() ? "" : " [" + diag.step + "]");
-      if (ImGui::Selectable(row.c_str()) && diag.loc.isKnown())
-        commands.push(cmd::FocusSourceLine{int(diag.loc.line)});
-      // The list is one line per message: the whole of it on hover.
-      if (ImGui::IsItemHovered() &&
-          ImGui::CalcTextSize(row.c_str()).x > ImGui::GetItemRectSize().x) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 50);
-        ImGui::TextUnformatted(row.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-      }
-      ImGui::PopStyleColor();
-      for (const Diag &note : diag.notes)
-        ImGui::TextDisabled("    note %u:%u: %s", note.loc.line, note.loc.col,
-                            note.message.c_str());
-    }
-    ImGui::EndChild();
   }
 
   static constexpr const char *kEditorLabel = "##source";

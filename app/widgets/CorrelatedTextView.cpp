@@ -14,6 +14,8 @@ void CorrelatedTextView::setText(
   if (id != identity) {
     identity = id;
     sourceLines = computeSourceLines();
+    // Another step's text: the marked line is scrolled to in it too.
+    lastFocus = 0;
   }
   view.setText(text, language, id);
 }

@@ -35,6 +35,27 @@ void DiffView::adopt(std::shared_ptr<const DiffModel> ready) {
   currentHunk = 0;
   if (!model->hunks.empty())
     pendingScroll = int(rowShowing(rows, model->hunks.front()));
+  scrolledToSource = 0; // a new diff: the marked line is found in it anew
+}
+
+void DiffView::markSourceLine(const std::vector<uint32_t> *source,
+                              unsigned focused) {
+  afterSource = source;
+  focusedSource = focused;
+  if (!model || !source || !focused || focused == scrolledToSource)
+    return;
+  scrolledToSource = focused;
+  for (size_t row = 0; row < model->lines.lines.size(); ++row)
+    if (marked(row))
+      return reveal(row);
+}
+
+bool DiffView::marked(size_t row) const {
+  if (!afterSource || !focusedSource)
+    return false;
+  int32_t line = model->lines.lines[row].right;
+  return line >= 0 && size_t(line) < afterSource->size() &&
+         (*afterSource)[size_t(line)] == focusedSource;
 }
 
 void DiffView::rebuildRows() {
@@ -162,7 +183,9 @@ void DiffView::drawSide(ImDrawList *drawList, ImVec2 pos, float width,
     return;
   float lineHeight = ImGui::GetTextLineHeight();
   float numberWidth = ImGui::CalcTextSize("0").x * 7;
-  ImU32 background = rowBackground(d.kind, selectedRow);
+  ImU32 background = !selectedRow && side == 1 && marked(row)
+                         ? palette::theme().correlated
+                         : rowBackground(d.kind, selectedRow);
   ImVec2 end(pos.x + width - 4, pos.y + lineHeight);
   if (background)
     drawList->AddRectFilled(pos, end, background);
@@ -186,7 +209,9 @@ void DiffView::drawInline(ImDrawList *drawList, ImVec2 pos, float width,
   const DiffLine &d = model->lines.lines[row];
   float lineHeight = ImGui::GetTextLineHeight();
   float charWidth = ImGui::CalcTextSize("0").x;
-  ImU32 background = rowBackground(d.kind, selectedRow);
+  ImU32 background = !selectedRow && marked(row)
+                         ? palette::theme().correlated
+                         : rowBackground(d.kind, selectedRow);
   if (background)
     drawList->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + lineHeight),
                             background);

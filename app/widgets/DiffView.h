@@ -37,8 +37,16 @@ public:
   void draw(const char *id, ImVec2 size, bool sideBySide);
   /// The diff as `diff -u` would print it, every line with its context.
   std::string unifiedText() const;
+  /// Marks the new text's lines that came from source line `focused`
+  /// (`afterSource`: each new line's source line, 0 for none) in the
+  /// correlated colour, and brings the first into view when the line or
+  /// the diff changes. Each frame, before draw.
+  void markSourceLine(const std::vector<uint32_t> *afterSource,
+                      unsigned focused);
 
 private:
+  /// Whether diff row `row`'s new line came from the marked source line.
+  bool marked(size_t row) const;
   llvm::StringRef rowText(size_t row) const { return model->rowText(row); }
   /// Takes a diff that landed: rows, folds and the first change anew.
   void adopt(std::shared_ptr<const DiffModel> ready);
@@ -75,6 +83,8 @@ private:
   uint64_t key = ~uint64_t(0); // of the texts and options asked for
   size_t currentHunk = 0;
   int pendingScroll = -1; // a row of `rows`
+  const std::vector<uint32_t> *afterSource = nullptr;
+  unsigned focusedSource = 0, scrolledToSource = 0;
   FindBar find;
   int menuRow = -1;
   /// The selected rows of `rows`, from the one the drag started on to the

@@ -118,3 +118,46 @@ TEST_CASE("GUI: Alt+Right walks the lesson's steps", "[gui][help]") {
   CHECK(walked.step == "klx-warp-specialize");
   llvm::sys::fs::remove_directories(dir);
 }
+
+TEST_CASE("GUI: the marked line stays in view when the step changes",
+          "[gui][help]") {
+  // Lesson 03's step 4 marks source line 96 (the klx.mma) at klx-to-nvgpu;
+  // step 5 selects ptx, whose IR (the LLVM IR it started from) is 1,600
+  // lines: the line's IR, in the correlated colour, is scrolled to there
+  // too. It stayed at the top of the new text.
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-marked", dir));
+  std::string altRight =
+      "xdotool keydown alt; sleep 0.15; xdotool keydown Right; sleep 0.15; "
+      "xdotool keyup Right; sleep 0.2; xdotool keyup alt; sleep 1.5\n";
+  std::string keys = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
+  for (int i = 0; i < 5; ++i)
+    keys += altRight;
+  Image walked = typedIntoWindow(std::string(dir), "marked-line.png", keys);
+  CHECK(walked.step == "ptx");
+  size_t correlated = countNear(walked, paneRect(walked, kIR), 42, 56, 24, 4);
+  INFO("IR pixels in the correlated colour: " << correlated);
+  CHECK(correlated > 1000);
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_CASE("GUI: Enter on a path that is not there says so in red",
+          "[gui][help]") {
+  // As the Open button does: 'cannot open ...: No such file or directory'
+  // in the status bar, in the error colour (255, 115, 102).
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-enter", dir));
+  std::string keys =
+      "xdotool mousemove 100 60 click 1; sleep 0.3\n"
+      "xdotool type --delay 40 '" +
+      std::string(dir) +
+      "/nothere.mlir'; sleep 0.4\n"
+      "xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 1\n";
+  Image said = typedIntoWindow(std::string(dir), "open-missing.png", keys);
+  size_t red = countNear(said, said.statusBar, 255, 115, 102, 30);
+  INFO("status bar pixels in the error colour: " << red);
+  CHECK(red > 300);
+  llvm::sys::fs::remove_directories(dir);
+}

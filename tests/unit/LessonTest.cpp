@@ -62,8 +62,17 @@ kernel: 2 steps
   const LessonBlock &first = doc.blocks[3];
   CHECK(first.kind == LessonBlock::Numbered);
   CHECK(first.number == "1");
-  // The indented line continues the item; ** is dropped.
-  CHECK(first.spans.back().text == " at the Steps tab.");
+  // The indented line continues the item (read with it as one text);
+  // ** is dropped.
+  CHECK(first.spans.back().text == " and look at the Steps tab.");
+  // `code` that runs over an item's line break is code (it was two
+  // backticks' worth of text).
+  LessonDoc wrapped =
+      parseLesson("1. it reads `every timing:\n   verified`.\n");
+  REQUIRE(wrapped.blocks.size() == 1);
+  REQUIRE(wrapped.blocks[0].spans.size() == 3);
+  CHECK(wrapped.blocks[0].spans[1].kind == LessonSpan::Code);
+  CHECK(wrapped.blocks[0].spans[1].text == "every timing: verified");
   CHECK(doc.blocks[5].kind == LessonBlock::Bullet);
   const LessonBlock &table = doc.blocks[6];
   REQUIRE(table.kind == LessonBlock::Table);
@@ -112,6 +121,19 @@ TEST_CASE("lessons: what a link does", "[lessons]") {
         "unknown target 'sm_42'");
   CHECK(followLink("klx:frobnicate=1", "", "").error ==
         "unknown action 'frobnicate' in klx:frobnicate=1");
+  // A link that draws a timeline draws the simulation, unless it asks for
+  // the counterexample (one left on showed the wrong lanes).
+  LinkAction simulated = followLink("klx:timeline=klx-to-nvgpu", "", "");
+  REQUIRE(simulated.commands.size() == 2);
+  auto *off = std::get_if<cmd::ShowCounterexample>(&simulated.commands[1]);
+  REQUIRE(off);
+  CHECK_FALSE(off->on);
+  LinkAction counter =
+      followLink("klx:timeline=klx-to-nvgpu&counterexample=1", "", "");
+  REQUIRE(counter.commands.size() == 2);
+  auto *on = std::get_if<cmd::ShowCounterexample>(&counter.commands[1]);
+  REQUIRE(on);
+  CHECK(on->on);
   LinkAction show = followLink("klx:show=warp roles", "", "");
   REQUIRE(show.commands.size() == 1);
   auto *shown = std::get_if<cmd::ShowPanel>(&show.commands[0]);

@@ -1,0 +1,69 @@
+//===- GuiEditTest.cpp - Editing the kernel in the Source pane ------------===//
+//
+// What a person types into the Source editor, saved and read back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GuiTestSupport.h"
+
+using namespace klx::guitest;
+
+TEST_CASE("GUI: select all and type replaces the folded header too",
+          "[gui][edit]") {
+  // The sample's 52 lines of RUN/CHECK directives are folded out of the
+  // editor. Ctrl+A selects what it shows; what is typed over it is the
+  // whole file once saved (the folded lines stayed, hidden, and came back).
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-edit", dir));
+  std::string kernel = std::string(dir) + "/k.mlir";
+  writeFile(kernel, readFile(kSample));
+  auto ctrl = [](const char *key) {
+    return llvm::formatv("xdotool keydown ctrl; sleep 0.15; xdotool keydown "
+                         "{0}; sleep 0.15; xdotool keyup {0}; sleep 0.2; "
+                         "xdotool keyup ctrl; sleep 0.4",
+                         key)
+        .str();
+  };
+  std::string script =
+      llvm::formatv(R"(set -u
+"{1}" "{2}" --ready-file={0}/ready &
+pid=$!
+for i in $(seq 600); do [ -e {0}/ready ] && break; sleep 0.2; done
+sleep 0.5
+xdotool mousemove 500 300 click 1; sleep 0.3
+{3}
+xdotool type --delay 60 '// all'; sleep 0.5
+{4}
+sleep 0.5
+kill $pid; wait $pid
+)",
+                    std::string(dir), KLX_BINARY, kernel, ctrl("a"), ctrl("s"))
+          .str();
+  INFO(driveWindow(std::string(dir), script));
+  CHECK(readFile(kernel) == "// all");
+  llvm::sys::fs::remove_directories(dir);
+}
+
+TEST_CASE("GUI: the line marked in Source is marked in the IR diff too",
+          "[gui][edit]") {
+  // With the diff on, lesson 03's step 4 marks source line 96 (the
+  // klx.mma) at klx-to-nvgpu: its nvgpu ops on the diff's new side are in
+  // the correlated colour, scrolled to. The diff marked nothing.
+  requireTools({"xdotool", "xvfb-run"});
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-diffmark", dir));
+  std::string altRight =
+      "xdotool keydown alt; sleep 0.15; xdotool keydown Right; sleep 0.15; "
+      "xdotool keyup Right; sleep 0.2; xdotool keyup alt; sleep 1.5\n";
+  std::string keys = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
+  for (int i = 0; i < 4; ++i)
+    keys += altRight;
+  Image marked =
+      typedIntoWindow(std::string(dir), "diff-marked.png", keys, {"--diff"});
+  CHECK(marked.step == "klx-to-nvgpu");
+  size_t correlated = countNear(marked, paneRect(marked, kIR), 42, 56, 24, 4);
+  INFO("IR diff pixels in the correlated colour: " << correlated);
+  CHECK(correlated > 1000);
+  llvm::sys::fs::remove_directories(dir);
+}
