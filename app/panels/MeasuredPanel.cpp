@@ -14,12 +14,14 @@
 #include "MeasuredModel.h"
 #include "Panel.h"
 
+#include "views/TimelineView.h"
 #include "widgets/GpuLanes.h"
 #include "widgets/Palette.h"
 #include "widgets/PathField.h"
 #include "widgets/TimeWindow.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -174,7 +176,8 @@ private:
     ImGui::Text("CTA %lld on SM %d, its warps", (long long)cta->cta, cta->sm);
     if (untraced) {
       ImGui::SameLine();
-      ImGui::TextDisabled("(CTA %lld recorded no warps: not traced)",
+      ImGui::TextDisabled("(CTA %lld, clicked, was not traced: klx export "
+                          "--trace-ctas picks the CTAs that record warps)",
                           (long long)pickedCta);
     }
     if (ImGui::IsItemHovered())
@@ -265,9 +268,10 @@ private:
     bool hovered = ImGui::IsItemHovered();
     float x0 = origin.x + label, x1 = origin.x + width;
     window.wheelDragAndFit(hovered, x0, x1, t.smsEndTime);
-    // Labels where they fit; every SM's otherwise on hover.
-    bool labels = laneH >= ImGui::GetFontSize();
-    for (size_t r = 0; r < t.sms.size() && labels; ++r)
+    // Each SM's name where the lanes are a line tall, else every few SMs'
+    // (an axis down the side: the lanes were a block); all on hover.
+    size_t every = size_t(std::ceil(ImGui::GetFontSize() / laneH));
+    for (size_t r = 0; r < t.sms.size(); r += std::max<size_t>(1, every))
       draw->AddText(ImVec2(origin.x + 2, origin.y + laneH * float(r)),
                     palette::theme().measuredLaneText, t.sms[r].name.c_str());
     draw->PushClipRect(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height),
@@ -514,14 +518,25 @@ private:
     }
   }
 
+  /// Round microseconds along the visible window, a tick and a label
+  /// each, as many as fit (it said only where the window began and ended).
   void drawAxis(ImDrawList *draw, const MeasuredTimeline &t, ImVec2 at,
                 float x1) const {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.2f us", usOf(t, window.start));
-    draw->AddText(at, palette::theme().measuredLaneText, text);
-    std::snprintf(text, sizeof text, "%.2f us", usOf(t, window.end));
-    draw->AddText(ImVec2(x1 - ImGui::CalcTextSize(text).x, at.y),
-                  palette::theme().measuredLaneText, text);
+    double first = usOf(t, window.start), last = usOf(t, window.end);
+    double span = std::max(1e-9, last - first);
+    float room = ImGui::CalcTextSize("000.00 us").x * 1.5f;
+    double step = niceTickStep(span, std::max(1.0, double((x1 - at.x) / room)));
+    for (double us = std::ceil(first / step) * step; us <= last; us += step) {
+      float x = at.x + float((us - first) / span) * (x1 - at.x);
+      char text[48];
+      std::snprintf(text, sizeof text, "%g us",
+                    std::abs(us) < step * 1e-6 ? 0.0 : us);
+      float w = ImGui::CalcTextSize(text).x;
+      draw->AddLine(ImVec2(x, at.y), ImVec2(x, at.y + 3),
+                    palette::theme().measuredLaneText);
+      draw->AddText(ImVec2(std::clamp(x - w / 2, at.x, x1 - w), at.y + 2),
+                    palette::theme().measuredLaneText, text);
+    }
   }
 
   const MeasuredEvent *hoverTooltip(const MeasuredTimeline &t, ImVec2 mouse,
