@@ -18,13 +18,7 @@ TEST_CASE("GUI: select all and type replaces the folded header too",
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-edit", dir));
   std::string kernel = std::string(dir) + "/k.mlir";
   writeFile(kernel, readFile(kSample));
-  auto ctrl = [](const char *key) {
-    return llvm::formatv("xdotool keydown ctrl; sleep 0.15; xdotool keydown "
-                         "{0}; sleep 0.15; xdotool keyup {0}; sleep 0.2; "
-                         "xdotool keyup ctrl; sleep 0.4",
-                         key)
-        .str();
-  };
+  auto ctrl = [](const char *key) { return pressKey("ctrl", key); };
   std::string script =
       llvm::formatv(R"(set -u
 "{1}" "{2}" --ready-file={0}/ready &
@@ -53,9 +47,7 @@ TEST_CASE("GUI: the line marked in Source is marked in the IR diff too",
   requireTools({"xdotool", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-diffmark", dir));
-  std::string altRight =
-      "xdotool keydown alt; sleep 0.15; xdotool keydown Right; sleep 0.15; "
-      "xdotool keyup Right; sleep 0.2; xdotool keyup alt; sleep 1.5\n";
+  std::string altRight = pressKey("alt", "Right", 1.5);
   std::string keys = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
   for (int i = 0; i < 4; ++i)
     keys += altRight;

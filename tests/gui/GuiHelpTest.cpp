@@ -15,12 +15,7 @@ TEST_CASE("GUI: F1 lists every shortcut, and Escape closes the list",
   requireTools({"xdotool", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-keys", dir));
-  auto press = [](const char *key) {
-    return llvm::formatv("xdotool keydown {0}; sleep 0.15; xdotool keyup "
-                         "{0}; sleep 0.5",
-                         key)
-        .str();
-  };
+  auto press = [](const char *key) { return pressKey("", key, 0.5); };
   // A click in the IR pane first: the keys go to the window.
   std::string click = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
   Image open =
@@ -86,9 +81,7 @@ TEST_CASE("GUI: Ctrl+O asks for a path, completes it, and opens it",
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-open", dir));
   std::string click = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
-  std::string ctrlO = "xdotool keydown ctrl; sleep 0.15; xdotool keydown o; "
-                      "sleep 0.15; xdotool keyup o; sleep 0.2; xdotool keyup "
-                      "ctrl; sleep 0.6\n";
+  std::string ctrlO = pressKey("ctrl", "o", 0.6);
   Image asking =
       typedIntoWindow(std::string(dir), "open-dialog.png", click + ctrlO);
   CHECK(std::count(asking.dialogs.begin(), asking.dialogs.end(), "Open") == 1);
@@ -109,9 +102,7 @@ TEST_CASE("GUI: Alt+Right walks the lesson's steps", "[gui][help]") {
   requireTools({"xdotool", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-steps", dir));
-  std::string altRight =
-      "xdotool keydown alt; sleep 0.15; xdotool keydown Right; sleep 0.15; "
-      "xdotool keyup Right; sleep 0.2; xdotool keyup alt; sleep 1.5\n";
+  std::string altRight = pressKey("alt", "Right", 1.5);
   Image walked = typedIntoWindow(
       std::string(dir), "lesson-steps.png",
       "xdotool mousemove 900 300 click 1; sleep 0.3\n" + altRight + altRight);
@@ -128,9 +119,7 @@ TEST_CASE("GUI: the marked line stays in view when the step changes",
   requireTools({"xdotool", "xvfb-run"});
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-marked", dir));
-  std::string altRight =
-      "xdotool keydown alt; sleep 0.15; xdotool keydown Right; sleep 0.15; "
-      "xdotool keyup Right; sleep 0.2; xdotool keyup alt; sleep 1.5\n";
+  std::string altRight = pressKey("alt", "Right", 1.5);
   std::string keys = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
   for (int i = 0; i < 5; ++i)
     keys += altRight;

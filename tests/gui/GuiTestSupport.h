@@ -452,6 +452,25 @@ struct TempDir {
   TempDir &operator=(const TempDir &) = delete;
 };
 
+/// An xdotool line that presses `key` with `modifier` held ("ctrl",
+/// "alt"; "" for none), then waits `settle` seconds for the window to act
+/// on it. Held, not tapped: ImGui 1.86 misses a press and release that
+/// arrive within one frame.
+inline std::string pressKey(const std::string &modifier, const std::string &key,
+                            double settle = 0.4) {
+  std::string keys = llvm::formatv("xdotool keydown {0}; sleep 0.15; "
+                                   "xdotool keyup {0}; ",
+                                   key)
+                         .str();
+  if (!modifier.empty())
+    keys = llvm::formatv("xdotool keydown {0}; sleep 0.15; xdotool keydown "
+                         "{1}; sleep 0.15; xdotool keyup {1}; sleep 0.2; "
+                         "xdotool keyup {0}; ",
+                         modifier, key)
+               .str();
+  return keys + llvm::formatv("sleep {0}\n", settle).str();
+}
+
 /// Runs `script` (which starts klx and drives it with xdotool) under
 /// xvfb-run on a 1600x900 screen, from `dir`, in windowEnvironment(dir);
 /// returns what it printed.

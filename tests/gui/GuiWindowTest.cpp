@@ -203,15 +203,7 @@ TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
   Rect ir = paneRect(layout, kIR), source = paneRect(layout, kSource);
   std::string png = outputPath("find.png");
   llvm::sys::fs::remove(png);
-  auto ctrl = [](char key) {
-    // Held, not tapped: ImGui 1.86 misses a press and release that
-    // arrive within one frame.
-    return llvm::formatv("xdotool keydown ctrl; sleep 0.15; xdotool keydown "
-                         "{0}; sleep 0.15; xdotool keyup {0}; sleep 0.2; "
-                         "xdotool keyup ctrl; sleep 0.4",
-                         key)
-        .str();
-  };
+  auto ctrl = [](char key) { return pressKey("ctrl", std::string(1, key)); };
   std::string script =
       llvm::formatv(R"(set -u
 "{1}" "{8}" --pass=klx-to-nvgpu --ready-file={0}/ready --screenshot={2} --screenshot-when={0}/look &
