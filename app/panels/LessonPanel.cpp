@@ -37,7 +37,11 @@ public:
                          "opens its sample and walks through it.");
       return;
     }
-    std::vector<LessonStep> steps = lessonSteps(*lesson.doc);
+    // Read once per page, not every frame.
+    if (stepsOf != lesson.doc) {
+      stepsOf = lesson.doc;
+      steps = lessonSteps(*lesson.doc);
+    }
     drawStepButtons(lesson, steps, commands);
     ImGui::Separator();
     ImGui::BeginChild("page");
@@ -109,6 +113,9 @@ private:
   }
 
   int currentBlock = -1, scrolledTo = -1;
+  /// The steps of the page `stepsOf`.
+  std::shared_ptr<const LessonDoc> stepsOf;
+  std::vector<LessonStep> steps;
 
   void follow(const std::string &target, CommandQueue &commands) {
     LinkAction action = followLink(target, pageDir, rootDir);

@@ -80,13 +80,14 @@ private:
         state.view.showCounterexample && simulated.counterexample != nullptr;
     const TimelineView &view = counter ? *simulated.counterexample : simulated;
     std::string notMeasured;
-    const MeasuredTimeline *measured =
+    std::shared_ptr<const MeasuredTimeline> recording =
         counter ? nullptr : measuredOf(state, timelines, view, notMeasured);
-    measuredEnd = 0;
-    if (measured)
-      for (const MeasuredLane &lane : measured->lanes)
-        for (const MeasuredEvent &e : lane.events)
-          measuredEnd = std::max(measuredEnd, e.end);
+    const MeasuredTimeline *measured = recording.get();
+    // Walked once per recording, not every frame.
+    if (recording != measuredFor) {
+      measuredFor = recording;
+      measuredEnd = measured ? measured->lanesEnd() : 0;
+    }
     if (state.runSerial != shownRun || view.stepName != shownStep ||
         counter != shownCounter) {
       shownRun = state.runSerial;
@@ -113,16 +114,15 @@ private:
 
   /// The latest recording, where it is of this kernel; a Proton trace, or
   /// one of another kernel or text opened since, is not (`why` says so).
-  static const MeasuredTimeline *measuredOf(const AppState &state,
-                                            const TimelineViews &timelines,
-                                            const TimelineView &view,
-                                            std::string &why) {
+  static std::shared_ptr<const MeasuredTimeline>
+  measuredOf(const AppState &state, const TimelineViews &timelines,
+             const TimelineView &view, std::string &why) {
     for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
       if (it->measured) {
         why = it->measured->notRecordedFrom(view.kernel, timelines.file,
                                             timelines.defines,
                                             timelines.sourceDigest);
-        return why.empty() ? it->measured.get() : nullptr;
+        return why.empty() ? it->measured : nullptr;
       }
     return nullptr;
   }
@@ -573,8 +573,10 @@ private:
                         "Perfetto trace");
   }
 
-  /// Where the GPU's lanes drawn beside the model end, in cycles (0: none).
+  /// Where the GPU's lanes drawn beside the model end, in cycles (0: none),
+  /// for the recording `measuredFor`.
   double measuredEnd = 0;
+  std::shared_ptr<const MeasuredTimeline> measuredFor;
   uint64_t shownRun = ~uint64_t(0);
   std::string shownStep;
   bool shownCounter = false;

@@ -402,6 +402,14 @@ std::string MeasuredTimeline::chainCtaNames() const {
   return names;
 }
 
+double MeasuredTimeline::lanesEnd() const {
+  double end = 0;
+  for (const MeasuredLane &lane : lanes)
+    for (const MeasuredEvent &e : lane.events)
+      end = std::max(end, e.end);
+  return end;
+}
+
 size_t MeasuredTimeline::ctaCount() const {
   size_t n = 0;
   for (const MeasuredLane &sm : sms)

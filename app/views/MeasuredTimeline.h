@@ -94,6 +94,8 @@ struct MeasuredTimeline {
   std::string chainCtaNames() const;
   std::vector<std::string> eventNames;
   size_t ctaCount() const;
+  /// Where the first traced CTA's lanes end, in cycles.
+  double lanesEnd() const;
   /// Whether klx-run recorded it from kernel `modelKernel` of the file
   /// named `file` (its last component compared) built with `defines`:
   /// only then do klx's model of that kernel and the trace describe the
