@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MeasuredChain.h"
+#include "MeasuredLanes.h"
 #include "MeasuredModel.h"
 #include "Panel.h"
 
@@ -77,22 +78,6 @@ public:
   }
 
 private:
-  /// The newest trace opened or recorded, if it is a file that could not
-  /// be read.
-  static const GpuRunRecord *newestUnreadTrace(const AppState &state) {
-    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
-      if (it->measured || it->importedTrace)
-        return it->measured ? nullptr : &*it;
-    return nullptr;
-  }
-
-  static const GpuRunRecord *latestTraced(const AppState &state) {
-    for (auto it = state.gpuRuns.rbegin(); it != state.gpuRuns.rend(); ++it)
-      if (it->measured)
-        return &*it;
-    return nullptr;
-  }
-
   double usOf(const MeasuredTimeline &t, double cycles) const {
     return cycles / std::max(1e-9, t.clockKHz / 1e3);
   }
@@ -229,32 +214,6 @@ private:
     return avail - modelHeight - sms < warps ? 0 : modelHeight;
   }
 
-  /// CTA `cta`'s box among the SMs and its SM's lane, or null.
-  static const MeasuredEvent *ctaBox(const MeasuredTimeline &t, int64_t cta,
-                                     size_t *lane = nullptr) {
-    for (size_t r = 0; r < t.sms.size(); ++r)
-      for (const MeasuredEvent &box : t.sms[r].events)
-        if (ctaOf(box) == cta) {
-          if (lane)
-            *lane = r;
-          return &box;
-        }
-    return nullptr;
-  }
-
-  /// The CTA whose box ends last: the kernel's end.
-  static int64_t lastToEnd(const MeasuredTimeline &t) {
-    const MeasuredEvent *last = nullptr;
-    for (const MeasuredLane &sm : t.sms)
-      for (const MeasuredEvent &e : sm.events)
-        if (!last || e.end > last->end)
-          last = &e;
-    return last ? ctaOf(*last) : -1;
-  }
-  static int64_t ctaOf(const MeasuredEvent &box) { // "CTA 5"
-    return box.name.size() > 4 ? std::atoll(box.name.c_str() + 4) : -1;
-  }
-
   void drawSmLanes(const MeasuredTimeline &t, const std::string &key,
                    float width, float label, float budget) {
     ImDrawList *draw = ImGui::GetWindowDrawList();
@@ -376,63 +335,6 @@ private:
       warpTooltip(t, cta, ImGui::GetIO().MousePos, origin.y, laneH, x0, x1);
   }
 
-  /// A wait in its stage's colour; another span (a Proton scope) in a
-  /// colour of its name's own; instants as ticks by kind.
-  static ImU32 warpEventColour(const MeasuredTimeline &t, uint32_t name,
-                               bool span) {
-    const std::string &text = t.eventNames[name];
-    if (span && text.rfind("wait", 0) != 0)
-      return palette::stage(int(name));
-    if (span) {
-      size_t open = text.find('[');
-      return palette::stage(
-          open == std::string::npos ? 0 : std::atoi(text.c_str() + open + 1));
-    }
-    if (text.rfind("mma", 0) == 0)
-      return palette::theme().mmaTick;
-    if (text.rfind("copy", 0) == 0)
-      return palette::theme().copyTick;
-    if (text.rfind("arrive", 0) == 0)
-      return palette::theme().arriveTick;
-    return palette::theme().brightText;
-  }
-
-  /// What the colours of a foreign trace's scopes mean (klx's own events
-  /// are the Barrier timeline's, whose legend is there).
-  static void drawScopeLegend(const MeasuredTimeline &t,
-                              const MeasuredCta &cta) {
-    std::vector<uint32_t> names;
-    for (const MeasuredCtaLane &warp : cta.warps)
-      for (const MeasuredCtaEvent &e : warp.events)
-        if (e.end > e.start &&
-            std::find(names.begin(), names.end(), e.name) == names.end())
-          names.push_back(e.name);
-    if (names.empty())
-      return;
-    ImGui::TextDisabled("scopes:");
-    for (size_t i = 0; i < names.size() && i < 12; ++i) {
-      ImGui::SameLine();
-      ImVec2 at = ImGui::GetCursorScreenPos();
-      float side = ImGui::GetFontSize() * 0.8f;
-      ImGui::GetWindowDrawList()->AddRectFilled(
-          ImVec2(at.x, at.y + 2), ImVec2(at.x + side, at.y + 2 + side),
-          warpEventColour(t, names[i], true));
-      ImGui::Dummy(ImVec2(side, side));
-      ImGui::SameLine();
-      ImGui::TextUnformatted(t.eventNames[names[i]].c_str());
-    }
-  }
-
-  static std::vector<LaneEvent> warpEvents(const MeasuredTimeline &t,
-                                           const MeasuredCta &cta) {
-    std::vector<LaneEvent> events;
-    for (size_t r = 0; r < cta.warps.size(); ++r)
-      for (const MeasuredCtaEvent &e : cta.warps[r].events)
-        events.push_back({e.start, e.end, uint32_t(r),
-                          warpEventColour(t, e.name, e.end > e.start)});
-    return events;
-  }
-
   void drawWarpsOnCpu(ImDrawList *draw, const MeasuredTimeline &t,
                       const MeasuredCta &cta, float y0, float laneH, float x0,
                       float x1) const {
@@ -487,16 +389,6 @@ private:
     if (!chain.empty())
       ImGui::SetTooltip("%s at %.3f us\n%s", lane.name.c_str(), usOf(t, at),
                         chain.c_str());
-  }
-
-  /// One box per CTA, its colour its place in its SM's order.
-  static std::vector<LaneEvent> laneEvents(const MeasuredTimeline &t) {
-    std::vector<LaneEvent> events;
-    for (size_t r = 0; r < t.sms.size(); ++r)
-      for (size_t i = 0; i < t.sms[r].events.size(); ++i)
-        events.push_back({t.sms[r].events[i].start, t.sms[r].events[i].end,
-                          uint32_t(r), palette::stage(int(i))});
-    return events;
   }
 
   void drawOnCpu(ImDrawList *draw, const MeasuredTimeline &t, float y0,
