@@ -16,10 +16,14 @@
 
 namespace klx::app {
 
-/// `text` if fits(text), else its first and last characters around
-/// `ellipsis`, as many as fit (a third from the start, the rest from the
-/// end); just the ellipsis when not even one character on each side fits.
-/// Cuts fall between UTF-8 characters.
+/// `text` if fits(text); else whole words from its start and its end
+/// around `ellipsis`, where they fit ("convert...-to-nvvm": words start at
+/// "-", ".", "_", " " and "#", and a module after " @" is one word); else
+/// its last word whole after as much of its start as fits
+/// ("transfo....match"); else its first and last characters, as many as
+/// fit (a third from the start, the rest from the end); just the ellipsis
+/// when not even one character on each side fits. Cuts fall between UTF-8
+/// characters.
 std::string elideMiddle(std::string_view text, std::string_view ellipsis,
                         const std::function<bool(std::string_view)> &fits);
 

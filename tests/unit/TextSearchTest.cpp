@@ -335,16 +335,25 @@ TEST_CASE("Step names too wide for the pane keep both ends", "[app][elide]") {
                                    ellipsis, within(14));
   std::string loops =
       elideMiddle("transform.structured.tile_using_for", ellipsis, within(14));
-  CHECK(match == "tran\xE2\x80\xA6"
-                 "red.match");
-  CHECK(forall == "tran\xE2\x80\xA6"
-                  "ng_forall");
-  CHECK(loops == "tran\xE2\x80\xA6"
-                 "using_for");
+  CHECK(match == "transfo\xE2\x80\xA6"
+                 ".match");
+  CHECK(forall == "transf\xE2\x80\xA6"
+                  "_forall");
+  CHECK(loops == "transform\xE2\x80\xA6"
+                 "_for");
   CHECK(within(14)(forall));
-  // A module label keeps its module.
+  // Whole words where they fit: a pass name is not cut mid-word.
+  CHECK(elideMiddle("convert-nvgpu-to-nvvm", ellipsis, within(16)) ==
+        "convert\xE2\x80\xA6"
+        "-to-nvvm");
+  CHECK(elideMiddle("canonicalize#2", ellipsis, within(12)) ==
+        "canonical\xE2\x80\xA6"
+        "#2");
+  // A module label keeps its module, whole where it fits.
   CHECK(elideMiddle("convert-gpu-to-nvvm @main_kernel_0", "..", within(20)) ==
-        "conver..ain_kernel_0");
+        "con.. @main_kernel_0");
+  CHECK(elideMiddle("convert-gpu-to-nvvm @main_kernel_0", "..", within(16)) ==
+        "conv..n_kernel_0");
   // Cuts fall between UTF-8 characters: no half character is left.
   std::string accents = elideMiddle("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
                                     "\xC3\xA9",
