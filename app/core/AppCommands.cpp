@@ -145,6 +145,10 @@ template <> void AppController::on(const cmd::SelectModule &c, double) {
 template <> void AppController::on(const cmd::ShowPanel &c, double) {
   showPanel(c.pane);
 }
+template <> void AppController::on(const cmd::RevealInPane &c, double) {
+  ViewState &view = appState.view;
+  view.reveals[c.pane] = PaneReveal{c.text, c.lines, ++view.revealCount};
+}
 template <> void AppController::on(const cmd::SetDefines &c, double) {
   setDefines(c.defines);
 }

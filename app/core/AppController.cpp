@@ -150,8 +150,11 @@ void AppController::runOnGpu(const std::string &sizeText, bool trace,
 }
 
 void AppController::showPanel(Pane pane) {
-  appState.view.raisedPanel = pane;
-  ++appState.view.raiseSerial;
+  std::vector<RaiseRequest> &raised = appState.view.raised;
+  raised.push_back({pane, ++appState.view.raiseSerial});
+  // Only requests since the last frame count; a few are kept.
+  if (raised.size() > 8)
+    raised.erase(raised.begin());
 }
 
 void AppController::setLayout(const std::string &name) {

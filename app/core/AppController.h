@@ -94,6 +94,9 @@ private:
   void showPanel(Pane pane);
   /// Walks the lesson `delta` steps on and follows that step's link.
   void stepLesson(int delta, double now);
+  /// Scrolls the panes to what a step names, and brings forward the pane
+  /// its "Look at" sentence names.
+  void revealStep(const LessonStep &step, double now);
   /// The klx-run the window's GPU runs and sweeps use.
   std::string runnerPath() const {
     return options.runner.empty() ? RunnerClient::defaultPath()

@@ -57,7 +57,23 @@ void AppController::stepLesson(int delta, double now) {
   // The first line the step's words name, where its link marks none.
   if (!step.sourceLines.empty() && step.link.find("line=") == std::string::npos)
     apply(cmd::FocusSourceLine{int(step.sourceLines.front())}, now);
+  revealStep(step, now);
+  bool last = size_t(next) + 1 == steps.size();
   setMessage("step " + step.number + " of " + std::to_string(steps.size()) +
-                 " (Alt+Right: the next)",
+                 (last ? ", the lesson's last" : " (Alt+Right: the next)"),
              false);
+}
+
+void AppController::revealStep(const LessonStep &step, double now) {
+  // Every line the step names, in view together where the pane is tall
+  // enough: the mark alone brings only the first.
+  if (!step.sourceLines.empty())
+    apply(cmd::RevealInPane{Pane::Source, {}, step.sourceLines}, now);
+  for (const LookAt &look : step.lookAt) {
+    apply(cmd::ShowPanel{look.pane}, now);
+    // The timeline brings its lanes into view, named or not.
+    if ((!look.text.empty() || look.pane == Pane::Timeline) &&
+        look.pane != Pane::Source)
+      apply(cmd::RevealInPane{look.pane, look.text, {}}, now);
+  }
 }

@@ -19,6 +19,7 @@
 #include "klx/Pipeline/Comparison.h"
 #include "klx/Pipeline/PipelineRun.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,18 @@ struct SourceBuffer {
   bool restoredFromAutosave = false;
 
   bool modified() const { return text != diskText; }
+};
+
+struct RaiseRequest {
+  Pane pane;
+  unsigned serial = 0;
+};
+
+/// A lesson step's request that a pane scroll to what it names.
+struct PaneReveal {
+  std::vector<std::string> text;
+  std::vector<unsigned> lines;
+  unsigned serial = 0; // unique among requests
 };
 
 struct ViewState {
@@ -70,10 +83,16 @@ struct ViewState {
   /// file may hold several); empty or gone: the first. A name, so it
   /// survives recompiles.
   std::string module;
-  /// A pane to bring to the front (a tab of a group), and a count that
-  /// changes with each request so the window applies it once.
-  std::optional<Pane> raisedPanel;
+  /// Panes to bring to the front (a tab of a group), the last few
+  /// requests, numbered so that the window applies each once; a step may
+  /// raise a tab in each of two windows.
+  std::vector<RaiseRequest> raised;
   unsigned raiseSerial = 0;
+  /// What each text pane is to scroll to (cmd::RevealInPane), numbered:
+  /// the pane applies a request once, when the compile it waits for is
+  /// done.
+  std::map<Pane, PaneReveal> reveals;
+  unsigned revealCount = 0;
   /// A window of the layout ("Guide", "IR", ...) drawn over the whole work
   /// area, the others hidden until it is put back; empty: none. On a small
   /// screen a pane such as the Measured timeline needs the room.

@@ -107,6 +107,14 @@ struct ShowCounterexample {
 struct ShowPanel {
   Pane pane;
 };
+/// Scroll a text pane to what a lesson step names: in Source its lines
+/// (1-based, of the file), in IR or Assembly the first line holding each
+/// text, all in view together where the pane is tall enough.
+struct RevealInPane {
+  Pane pane;
+  std::vector<std::string> text;
+  std::vector<unsigned> lines;
+};
 /// "NAME=VALUE, ..." (empty for none).
 struct SetDefines {
   std::string defines;
@@ -187,11 +195,11 @@ using Command = std::variant<
     cmd::SetSideBySide, cmd::SetDiffIgnoresWhitespace, cmd::SetTarget,
     cmd::SetStopAfter, cmd::FocusSourceLine, cmd::FocusRole,
     cmd::ShowTimelineOf, cmd::ShowCounterexample, cmd::ShowPanel,
-    cmd::SetDefines, cmd::PinDefines, cmd::SetCompare, cmd::OpenLesson,
-    cmd::ResetLayout, cmd::EnlargeWindow, cmd::SetLayout, cmd::SetZoom,
-    cmd::SetTheme, cmd::SaveArtifact, cmd::RunOnGpu, cmd::SelectModule,
-    cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace, cmd::ShowKeys,
-    cmd::ShowMessage, cmd::LessonStepBy>;
+    cmd::RevealInPane, cmd::SetDefines, cmd::PinDefines, cmd::SetCompare,
+    cmd::OpenLesson, cmd::ResetLayout, cmd::EnlargeWindow, cmd::SetLayout,
+    cmd::SetZoom, cmd::SetTheme, cmd::SaveArtifact, cmd::RunOnGpu,
+    cmd::SelectModule, cmd::StartSweep, cmd::OpenSweepResults, cmd::OpenTrace,
+    cmd::ShowKeys, cmd::ShowMessage, cmd::LessonStepBy>;
 
 /// Whether a file by this name opens as a trace: a .json (klx-run's) or a
 /// .chrome_trace (Proton's).

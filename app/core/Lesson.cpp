@@ -4,6 +4,7 @@
 
 #include "klx/Support/Stages.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -322,7 +323,9 @@ LinkAction klx::app::followLink(llvm::StringRef target,
       if (value.ends_with(".mlir") || value.contains('/'))
         variant = resolve(root, value);
       action.commands.push_back(cmd::SetCompare{variant});
-      action.commands.push_back(cmd::ShowPanel{Pane::Compare});
+      // klx:compare= closes it: nothing to bring forward.
+      if (!variant.empty())
+        action.commands.push_back(cmd::ShowPanel{Pane::Compare});
     } else {
       action.error =
           "unknown action '" + name.str() + "' in klx:" + target.str();
@@ -350,7 +353,11 @@ std::vector<unsigned> namedSourceLines(llvm::StringRef text) {
   std::vector<unsigned> lines;
   for (size_t at = text.find("line"); at != llvm::StringRef::npos;
        at = text.find("line", at + 4)) {
-    llvm::StringRef before = text.take_front(at).rtrim();
+    llvm::StringRef before = text.take_front(at);
+    // A word of its own: "timeline 14288" names no line.
+    if (!before.empty() && llvm::isAlpha(before.back()))
+      continue;
+    before = before.rtrim();
     bool ir = before.ends_with("IR") || before.ends_with("IR's");
     llvm::StringRef rest = text.drop_front(at + 4);
     bool plural = rest.consume_front("s");
@@ -364,11 +371,63 @@ std::vector<unsigned> namedSourceLines(llvm::StringRef text) {
       if (rest.consumeInteger(10, last) || last < first || last > first + 200)
         last = first;
     for (unsigned line = first; line <= last; ++line)
-      lines.push_back(line);
+      if (!llvm::is_contained(lines, line))
+        lines.push_back(line);
   }
   return lines;
 }
+
+/// The words before a "Look at" sentence's colon as a pane: "the IR",
+/// "the Barrier timeline", "the Assembly pane", "the Warp roles tab",
+/// "the IR pane, which shows the PTX here", "the Compare window".
+std::optional<Pane> lookAtPane(llvm::StringRef words) {
+  // What follows a comma or a parenthesis says more about the pane.
+  words = words.take_until([](char c) { return c == ',' || c == '('; });
+  words = words.trim();
+  words.consume_front("the ");
+  if (!words.consume_back(" pane") && !words.consume_back(" window"))
+    words.consume_back(" tab");
+  return paneNamed(words.trim());
+}
+
+/// Reads the "Look at ...: `a`, `b`." sentences of a step's spans: each
+/// takes the code spans up to the next.
+void readLookAt(const LessonLine &spans, LessonStep &step) {
+  constexpr llvm::StringLiteral kLookAt = "Look at ";
+  for (const LessonSpan &span : spans) {
+    if (span.kind == LessonSpan::Code && !step.lookAt.empty())
+      step.lookAt.back().text.push_back(span.text);
+    if (span.kind != LessonSpan::Text)
+      continue;
+    llvm::StringRef text = span.text;
+    for (size_t at = text.find(kLookAt); at != llvm::StringRef::npos;
+         at = text.find(kLookAt, at + kLookAt.size())) {
+      // "Look at the IR: `a`." or "Look at the Steps tab."
+      llvm::StringRef words =
+          text.drop_front(at + kLookAt.size()).take_until([](char c) {
+            return c == ':' || c == '.';
+          });
+      std::optional<Pane> pane = lookAtPane(words);
+      if (!pane) {
+        step.lookAtError = "step " + step.number + ": 'Look at " + words.str() +
+                           "' names no pane (" + paneTitles() + ")";
+        return;
+      }
+      step.lookAt.push_back(LookAt{*pane, {}});
+    }
+  }
+  for (const LookAt &look : step.lookAt)
+    if (!look.text.empty() && !paneShowsNamedText(look.pane))
+      step.lookAtError = "step " + step.number + ": the " +
+                         paneTitle(look.pane).str() +
+                         " pane is not searched for text in backticks";
+}
 } // namespace
+
+bool klx::app::paneShowsNamedText(Pane pane) {
+  return pane == Pane::Source || pane == Pane::IR || pane == Pane::Assembly ||
+         pane == Pane::Timeline;
+}
 
 std::vector<LessonStep> klx::app::lessonSteps(const LessonDoc &doc) {
   std::vector<LessonStep> steps;
@@ -389,6 +448,7 @@ std::vector<LessonStep> klx::app::lessonSteps(const LessonDoc &doc) {
     if (step.link.empty())
       continue;
     step.sourceLines = namedSourceLines(words);
+    readLookAt(block.spans, step);
     steps.push_back(std::move(step));
   }
   return steps;

@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,14 @@ LinkAction followLink(llvm::StringRef target, llvm::StringRef lessonDir,
 /// root two folders above it (pages live in docs/lessons).
 LinkAction followLinkFrom(llvm::StringRef target, llvm::StringRef pagePath);
 
+/// A step's "Look at the IR: `a`, `b`." sentence: the pane (or tab) the
+/// step asks the class to read, and the text in backticks after it, which
+/// the pane is scrolled to.
+struct LookAt {
+  Pane pane = Pane::Source;
+  std::vector<std::string> text;
+};
+
 /// One step of a page a class walks with Next step: a numbered item with a
 /// klx: link, which the step follows.
 struct LessonStep {
@@ -88,9 +97,17 @@ struct LessonStep {
   /// Lines of the sample the item's words name ("line 52", "lines 78-84";
   /// not "IR line 244"), in order: the Source pane scrolls to the first.
   std::vector<unsigned> sourceLines;
+  /// Its "Look at" sentences, in order (one per pane).
+  std::vector<LookAt> lookAt;
+  /// Why one of them could not be read ("names no pane").
+  std::string lookAtError;
 };
 
 std::vector<LessonStep> lessonSteps(const LessonDoc &doc);
+
+/// The panes whose text a "Look at" sentence may name in backticks: the
+/// text panes, and the Barrier timeline's lanes by label.
+bool paneShowsNamedText(Pane pane);
 
 } // namespace klx::app
 

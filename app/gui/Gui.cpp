@@ -212,6 +212,7 @@ ScreenLayout drawFrame(const AppState &state, int wheelZoom,
                     ImVec2(workSize.x, statusHeight));
   screen.windowSize = viewport->Size;
   screen.panes = arranger.drawn;
+  screen.texts = textInViewThisFrame();
   screen.fontSize = ImGui::GetFontSize();
   screen.zoomPercent = state.view.zoomPercent;
   screen.layout = layoutNameText(state.view.layout).str();
@@ -372,6 +373,7 @@ int runWindow(int argc, char **argv) {
     script.frameDrawn(now);
 
     const AppState &state = controller.state();
+    beginTextInViewFrame(script.drawsEveryFrame());
     ScreenLayout screen =
         drawWindowFrame(**window, state, panels, arranger, dialogs, commands);
     rememberWindow(state, arranger, settings);

@@ -70,8 +70,8 @@ constexpr int kKeyS = 83, kKeyL = 76, kKeyO = 79, kKey0 = 48, kKey1 = 49,
 PaneRect klx::gui::drawMenu(const AppState &state, CommandQueue &commands,
                             Dialogs &dialogs) {
   if (!ImGui::BeginMainMenuBar())
-    return {"menu_bar", ImVec2(0, 0), ImVec2(0, 0)};
-  PaneRect rect{"menu_bar", ImGui::GetWindowPos(), ImGui::GetWindowSize()};
+    return {"menu_bar", ImVec2(0, 0), ImVec2(0, 0), {}};
+  PaneRect rect{"menu_bar", ImGui::GetWindowPos(), ImGui::GetWindowSize(), {}};
   if (ImGui::BeginMenu("File")) {
     dialogs.open.menuItems(state, commands);
     ImGui::Separator();
@@ -161,7 +161,7 @@ PaneRect klx::gui::drawStatusBar(const AppState &state, ImVec2 pos,
                        "  |  %s", state.message.c_str());
   }
   ImGui::End();
-  return {"status_bar", pos, size};
+  return {"status_bar", pos, size, {}};
 }
 
 /// `focusedWindow`: the pane window that had the keyboard last frame

@@ -92,6 +92,7 @@ void ScriptedRun::beforeFrameEnd(const AppController &controller,
   }
   if (!drawsEveryFrame() || screenshotRequested)
     return;
+  std::string path = args.screenshot;
   if (!args.screenshotWhen.empty()) {
     if (!lookSeenAt && !llvm::sys::fs::exists(args.screenshotWhen))
       return;
@@ -101,10 +102,17 @@ void ScriptedRun::beforeFrameEnd(const AppController &controller,
     // did (or start work, which the readiness above then waits for).
     if (drawn < lookSeenAt + unsigned(args.frames))
       return;
+    // A path in the file: one of several pictures, and the window goes on.
+    if (auto text = llvm::MemoryBuffer::getFile(args.screenshotWhen)) {
+      intermediateShot = llvm::StringRef((*text)->getBuffer()).trim().str();
+      if (!intermediateShot.empty())
+        path = intermediateShot;
+    }
   }
-  window.requestScreenshot(args.screenshot);
+  window.requestScreenshot(path);
   screenshotRequested = true;
-  std::string layoutPath = args.screenshot;
+  shotPath = path;
+  std::string layoutPath = path;
   if (llvm::StringRef(layoutPath).ends_with(".png"))
     layoutPath.resize(layoutPath.size() - 4);
   layoutPath += ".layout.json";
@@ -120,8 +128,15 @@ std::optional<int> ScriptedRun::afterFrameEnd(Window &window, double now) {
       llvm::errs() << "klx: " << llvm::toString(std::move(error)) << "\n";
       return 2;
     }
-    llvm::outs() << "klx: wrote " << args.screenshot << "\n";
-    return 0;
+    llvm::outs() << "klx: wrote " << shotPath << "\n";
+    if (intermediateShot.empty())
+      return 0;
+    // The script waits for the file to go before it drives on.
+    llvm::sys::fs::remove(args.screenshotWhen);
+    intermediateShot.clear();
+    screenshotRequested = false;
+    lookSeenAt = 0;
+    screenshotDeadline = now + screenshotWait;
   }
   if (now > screenshotDeadline) {
     llvm::errs() << "klx: the window was not ready within "
@@ -146,7 +161,18 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
   for (const PaneRect &pane : layout.panes) {
     llvm::json::Object object = rectJson(pane);
     object["name"] = pane.name;
+    if (!pane.front.empty())
+      object["front"] = pane.front;
     panes.push_back(std::move(object));
+  }
+  llvm::json::Array texts;
+  for (const TextInView &text : layout.texts) {
+    llvm::json::Array lines;
+    for (const LineInView &line : text.lines)
+      lines.push_back(
+          llvm::json::Object{{"n", line.number}, {"text", line.text}});
+    texts.push_back(llvm::json::Object{
+        {"pane", text.pane}, {"view", text.view}, {"lines", std::move(lines)}});
   }
   llvm::json::Array dialogs;
   for (const std::string &dialog : layout.dialogs)
@@ -163,7 +189,8 @@ llvm::Error klx::gui::writeScreenLayout(const ScreenLayout &layout,
       {"theme", layout.theme},
       {"source", layout.source},
       {"step", layout.step},
-      {"dialogs", std::move(dialogs)}};
+      {"dialogs", std::move(dialogs)},
+      {"texts", std::move(texts)}};
   std::error_code error;
   llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
   if (error)

@@ -18,6 +18,7 @@
 #include "core/AppController.h"
 #include "panels/PaneArranger.h"
 #include "render/Window.h"
+#include "widgets/TextInView.h"
 
 #include <optional>
 #include <string>
@@ -39,6 +40,8 @@ struct ScreenLayout {
   std::string step;   // the selected step ("parse", "cse#2")
   /// Windows over the panes this frame ("Keys").
   std::vector<std::string> dialogs;
+  /// The lines each text view shows.
+  std::vector<app::TextInView> texts;
 };
 
 class ScriptedRun {
@@ -77,6 +80,10 @@ private:
   /// --screenshot-when: the frame its file was first seen (0: not yet).
   unsigned lookSeenAt = 0;
   bool screenshotRequested = false;
+  /// The picture asked for: --screenshot's, or one of several whose path
+  /// the --screenshot-when file held (intermediateShot: the window goes on
+  /// after it).
+  std::string shotPath, intermediateShot;
   bool readyWritten = false;
   /// --exit-after-idle: when the idle time started, and frames since.
   double idleSince = -1;
@@ -87,8 +94,9 @@ private:
 };
 
 /// Writes `layout` as JSON ({"window", "menu_bar", "status_bar",
-/// "panes": [{"name", "x", "y", "w", "h"}], "font_size", "zoom", "layout",
-/// "theme"}).
+/// "panes": [{"name", "x", "y", "w", "h", "front"}], "font_size", "zoom",
+/// "layout", "theme", "source", "step", "dialogs", "texts": [{"pane",
+/// "view", "lines": [{"n", "text"}]}]}).
 llvm::Error writeScreenLayout(const ScreenLayout &layout,
                               const std::string &path);
 

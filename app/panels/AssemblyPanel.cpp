@@ -19,6 +19,13 @@ constexpr AssemblyTab kTabs[] = {{EmitKind::PTX, "PTX"},
                                  {EmitKind::SASS, "SASS"},
                                  {EmitKind::AMDGCN, "AMDGCN"}};
 
+const char *kindName(EmitKind kind) {
+  for (const AssemblyTab &tab : kTabs)
+    if (tab.kind == kind)
+      return tab.name;
+  return "asm";
+}
+
 const std::string &textOf(const DeviceArtifacts &a, EmitKind kind) {
   switch (kind) {
   case EmitKind::PTX:
@@ -185,9 +192,11 @@ private:
     CorrelatedTextView &view = views[int(kind) % 3];
     view.setText(text, languageFor(kind), identity,
                  [&] { return sourceLinesOfText(text, languageFor(kind)); });
+    if (const PaneReveal *reveal = settledReveal(state, pane()))
+      view.revealOnce(*reveal);
     CorrelatedResult result =
-        view.draw("asm", ImVec2(-1, -1), state.view.focusedSourceLine, {},
-                  [&] { saveAs.menuItems(state); });
+        view.draw(kindName(kind), ImVec2(-1, -1), state.view.focusedSourceLine,
+                  {}, [&] { saveAs.menuItems(state); });
     saveAs.draw(commands);
     if (result.clickedSource)
       commands.push(cmd::FocusSourceLine{int(result.clickedSource)});

@@ -86,6 +86,8 @@ public:
     view.setText(snapshot.text, language, identity,
                  [&] { return sourceLinesOf(snapshot); });
     drawStepSearch(state, commands, run);
+    if (const PaneReveal *reveal = settledReveal(state, pane()))
+      view.revealOnce(*reveal);
     CorrelatedResult result =
         view.draw("text", size, state.view.focusedSourceLine,
                   roleTint(snapshot, identity, state.view.focusedRole),

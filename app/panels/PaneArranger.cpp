@@ -10,6 +10,7 @@
 #include "PaneArranger.h"
 
 #include "Layouts.h"
+#include "widgets/TextInView.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -80,7 +81,8 @@ PaneRect layoutRect(const char *name, const Placement &p,
   return {name,
           ImVec2(frame.workPos.x + p.x * frame.workSize.x,
                  frame.workPos.y + p.y * frame.workSize.y),
-          ImVec2(p.width * frame.workSize.x, p.height * frame.workSize.y)};
+          ImVec2(p.width * frame.workSize.x, p.height * frame.workSize.y),
+          {}};
 }
 
 /// Ends a drag of the current window by its title, if one is under way.
@@ -129,7 +131,7 @@ std::optional<bool> beginPane(const char *name, const FrameLayout &frame,
       !arranger.userArranged)
     arranger.userArranged = true;
   keepInside(frame, pos, size);
-  arranger.drawn.push_back({name, pos, size});
+  arranger.drawn.push_back({name, pos, size, {}});
   return open;
 }
 
@@ -181,9 +183,10 @@ bool titleDoubleClicked() {
 /// The window this frame draws over the whole work area: the view's, if
 /// it is among `windows` and no pane of another window was just raised
 /// (then every pane comes back, and `commands` says so).
-std::string enlargedThisFrame(const AppState &state,
-                              const std::vector<PaneWindow> &windows,
-                              bool raise, CommandQueue &commands) {
+std::string
+enlargedThisFrame(const AppState &state, const std::vector<PaneWindow> &windows,
+                  const std::map<std::string, const Panel *> &raisedIn,
+                  CommandQueue &commands) {
   const std::string &enlarged = state.view.enlargedWindow;
   if (enlarged.empty())
     return "";
@@ -194,14 +197,12 @@ std::string enlargedThisFrame(const AppState &state,
     commands.push(cmd::EnlargeWindow{""});
     return "";
   }
-  if (!raise)
-    return enlarged;
-  for (const PaneWindow &window : windows)
-    for (const Panel *pane : window.panes)
-      if (state.view.raisedPanel == pane->pane() && window.name != enlarged) {
-        commands.push(cmd::EnlargeWindow{""});
-        return "";
-      }
+  if (llvm::any_of(raisedIn, [&](const auto &entry) {
+        return entry.first != enlarged;
+      })) {
+    commands.push(cmd::EnlargeWindow{""});
+    return "";
+  }
   return enlarged;
 }
 
@@ -216,7 +217,7 @@ std::optional<PaneRect> forcedRect(const std::string &name,
                                    const FrameLayout &frame,
                                    PaneArranger &arranger) {
   if (name == enlarged)
-    return PaneRect{name, frame.workPos, frame.workSize};
+    return PaneRect{name, frame.workPos, frame.workSize, {}};
   auto before = arranger.restoreTo.find(name);
   if (before != arranger.restoreTo.end()) {
     PaneRect rect = before->second;
@@ -236,13 +237,20 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
                           ImVec2 workPos, ImVec2 workSize,
                           PaneArranger &arranger) {
   FrameLayout frame = beginFrameLayout(state, arranger, workPos, workSize);
-  bool raise = state.view.raiseSerial != arranger.raiseSeen;
+  std::vector<PaneWindow> windows = windowsOf(panels, state);
+  // Each window's tab raised last since the last frame.
+  std::map<std::string, const Panel *> raisedIn;
+  for (const RaiseRequest &request : state.view.raised)
+    for (const PaneWindow &window : windows)
+      for (const Panel *pane : window.panes)
+        if (request.serial > arranger.raiseSeen && pane->pane() == request.pane)
+          raisedIn[window.name] = pane;
   arranger.raiseSeen = state.view.raiseSerial;
   auto raised = [&](const Panel *panel) {
-    return raise && state.view.raisedPanel == panel->pane();
+    return llvm::any_of(
+        raisedIn, [&](const auto &entry) { return entry.second == panel; });
   };
-  std::vector<PaneWindow> windows = windowsOf(panels, state);
-  std::string enlarged = enlargedThisFrame(state, windows, raise, commands);
+  std::string enlarged = enlargedThisFrame(state, windows, raisedIn, commands);
   // A layout placed anew puts every pane where it says.
   if (frame.placeAll)
     arranger.restoreTo.clear();
@@ -274,12 +282,15 @@ void klx::app::drawPanels(std::vector<std::unique_ptr<Panel>> &panels,
       arranger.focusedWindow = window.name;
     // Hidden or collapsed windows draw nothing: Begin returns false.
     if (*open && !window.tabbed) {
+      setTextInViewPane(window.panes.front()->title());
       window.panes.front()->draw(state, commands);
     } else if (*open && ImGui::BeginTabBar("tabs")) {
       for (Panel *tab : window.panes) {
         ImGuiTabItemFlags flags = raised(tab) ? ImGuiTabItemFlags_SetSelected
                                               : ImGuiTabItemFlags_None;
         if (ImGui::BeginTabItem(tab->title(), nullptr, flags)) {
+          arranger.drawn.back().front = tab->title();
+          setTextInViewPane(tab->title());
           tab->draw(state, commands);
           ImGui::EndTabItem();
         }

@@ -25,6 +25,7 @@ namespace klx::app {
 struct PaneRect {
   std::string name;
   ImVec2 pos, size;
+  std::string front; // a window of tabs: the tab in front this frame
 };
 
 /// Keeps the panes where the layout wants them: placed as fractions of the

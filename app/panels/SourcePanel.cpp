@@ -16,6 +16,7 @@
 #include "widgets/DiagnosticList.h"
 #include "widgets/FindBar.h"
 #include "widgets/Palette.h"
+#include "widgets/TextInView.h"
 #include "widgets/TextView.h"
 
 #include <imgui_internal.h>
@@ -175,16 +176,8 @@ private:
     diagnosticsOf = state.run.get();
     diagnostics.clear();
     lineSeverity.clear();
-    if (!state.run)
-      return;
-    for (const Diag &diag : state.run->allDiagnostics()) {
-      diagnostics.push_back(diag);
-      // Only positions in this file mark the editor.
-      if (diag.loc.isKnown() && diag.loc.file == state.run->fileName) {
-        Severity &worst = lineSeverity[diag.loc.line];
-        worst = std::max(worst, diag.severity);
-      }
-    }
+    if (state.run)
+      app::collectDiagnostics(*state.run, diagnostics, lineSeverity);
   }
 
   /// The lines the focused role's ops came from.
@@ -447,6 +440,12 @@ private:
 
     drawCaret(drawList, origin, lineHeight, id, active, commands);
     drawList->PopClipRect();
+    if (recordingTextInView())
+      addTextInView("text",
+                    linesInView(
+                        child->InnerClipRect, origin, lineHeight, lines.size(),
+                        [&](size_t i) { return lines.line(i); },
+                        [&](size_t i) { return fileLine(i + 1); }));
     followPickedLines(state, child, lineHeight);
     showHoveredMessages(child, origin, lineHeight);
   }
@@ -513,6 +512,36 @@ private:
            y > child->Scroll.y + child->Size.y - 2 * lineHeight))
         ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.4f));
     }
+    // Every line a lesson step names, in view together where they fit.
+    const PaneReveal *reveal = settledReveal(state, Pane::Source);
+    if (reveal && reveal->serial != revealSeen && !reveal->lines.empty()) {
+      revealSeen = reveal->serial;
+      auto [low, high] =
+          std::minmax_element(reveal->lines.begin(), reveal->lines.end());
+      int first = int(editorLine(*low)) - 1, last = int(editorLine(*high)) - 1;
+      ImGui::SetScrollY(child, spanScrollY(child->InnerClipRect.GetHeight(),
+                                           lineHeight, first, last));
+      revealSideways(reveal->lines, child->InnerClipRect.GetWidth());
+    }
+  }
+
+  /// Sideways to where the named lines' code starts where their ends are
+  /// past the edge (deep klx.params lines showed blank in a narrow pane).
+  void revealSideways(const std::vector<unsigned> &fileLines, float width) {
+    size_t indent = SIZE_MAX, end = 0;
+    for (unsigned file : fileLines)
+      if (unsigned line = editorLine(file);
+          line && line <= editLines().size()) {
+        llvm::StringRef text = editLines().line(line - 1);
+        indent = std::min({indent, text.size(), text.find_first_not_of(" \t")});
+        end = std::max(end, utf8Length(text));
+      }
+    float charWidth = ImGui::CalcTextSize("0").x;
+    float target = indent == SIZE_MAX || float(end) * charWidth <= width
+                       ? 0
+                       : float(indent) * charWidth;
+    sideScrollMoved = target != sideScroll;
+    sideScroll = target;
   }
 
   void showHoveredMessages(ImGuiWindow *child, ImVec2 origin,
@@ -522,14 +551,8 @@ private:
                                    child->InnerClipRect.Max)) {
       int row = int((ImGui::GetIO().MousePos.y - origin.y) / lineHeight) + 1;
       unsigned line = row >= 1 ? fileLine(unsigned(row)) : 0;
-      if (lineSeverity.count(line)) {
-        ImGui::BeginTooltip();
-        for (const Diag &diag : diagnostics)
-          if (diag.loc.line == line)
-            ImGui::Text("%s: %s", severityName(diag.severity).data(),
-                        diag.message.c_str());
-        ImGui::EndTooltip();
-      }
+      if (lineSeverity.count(line))
+        lineMessagesTooltip(diagnostics, line);
     }
   }
 
@@ -558,6 +581,7 @@ private:
   std::map<unsigned, Severity> lineSeverity;
   unsigned caretLine = 0;
   unsigned lastFocused = 0;
+  unsigned revealSeen = 0; // the lesson step's request last applied
   const PipelineRun *roleLinesOf = nullptr;
   std::string roleLinesName;
   std::string roleLinesScrolled;

@@ -265,6 +265,19 @@ private:
     float height = lanesHeight + footer;
     ImGui::InvisibleButton("lanes", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
+    // A lesson step that names the lanes scrolls the pane just enough to
+    // show them whole, keeping as much of the verdicts above as it can
+    // (a short pane showed only the first lane).
+    if (const PaneReveal *reveal = settledReveal(state, pane());
+        reveal && reveal->serial != revealSeen) {
+      revealSeen = reveal->serial;
+      float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() -
+                     ImGui::GetStyle().WindowPadding.y;
+      float below = origin.y + lanesHeight - bottom;
+      if (below > 0)
+        ImGui::SetScrollY(ImGui::GetScrollY() +
+                          std::min(below, origin.y - ImGui::GetWindowPos().y));
+    }
     // As wide as the roles' names ("consumer (threads 0-127)") allow.
     float labels = laneLabelColumn(view, width);
     float x0 = origin.x + labels, x1 = origin.x + width;
@@ -441,6 +454,7 @@ private:
   } measure;
   SaveAsDialog saveAs;
   bool drawingStale = false; // the last good compile, under the errors
+  unsigned revealSeen = 0;   // the lesson step's request last applied
 };
 
 } // namespace

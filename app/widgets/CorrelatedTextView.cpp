@@ -20,6 +20,13 @@ void CorrelatedTextView::setText(
   view.setText(text, language, id);
 }
 
+void CorrelatedTextView::revealOnce(const PaneReveal &request) {
+  if (request.serial == revealSeen)
+    return;
+  revealSeen = request.serial;
+  revealText = request.text;
+}
+
 CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
                                           unsigned focused,
                                           const LineTint &tint,
@@ -35,6 +42,26 @@ CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
     auto it = std::find(sourceLines.begin(), sourceLines.end(), focused);
     if (focused && it != sourceLines.end())
       view.scrollToLine(it - sourceLines.begin());
+  }
+  // A lesson step's request comes after the mark's scroll: it names what
+  // the step is about.
+  if (!revealText.empty()) {
+    // From the marked line's first line here, where the step marks one:
+    // what it names is the marked op's ("shl.b32" where line 152 went).
+    std::vector<TextView::Found> found;
+    auto marked = std::find(sourceLines.begin(), sourceLines.end(), focused);
+    size_t from = focused && marked != sourceLines.end()
+                      ? size_t(marked - sourceLines.begin())
+                      : 0;
+    for (const std::string &text : revealText) {
+      int line = view.findLine(text, from);
+      if (line < 0)
+        continue;
+      found.push_back({size_t(line), text});
+      from = size_t(line);
+    }
+    view.scrollToFound(std::move(found));
+    revealText.clear();
   }
   auto sourceOf = [&](int line) -> unsigned {
     return line >= 0 && size_t(line) < sourceLines.size() ? sourceLines[line]

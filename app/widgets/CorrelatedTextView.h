@@ -12,6 +12,8 @@
 
 #include "TextView.h"
 
+#include "core/AppState.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
@@ -41,6 +43,11 @@ public:
                         const LineTint &tint = {},
                         const MenuItems &menuItems = {});
 
+  /// Scrolls to the first line holding each of `request`'s texts (each
+  /// looked for from the one before), all in view where they fit, at the
+  /// next draw; once per request.
+  void revealOnce(const PaneReveal &request);
+
   /// What Ctrl+F is looking for in the text (empty while closed).
   llvm::StringRef findQuery() const { return view.findQuery(); }
 
@@ -50,6 +57,8 @@ private:
   uint64_t identity = ~uint64_t(0);
   unsigned lastFocus = 0;
   std::string lastTintKey;
+  unsigned revealSeen = 0;
+  std::vector<std::string> revealText; // a request not yet applied
 };
 
 } // namespace klx::app

@@ -9,6 +9,29 @@
 using namespace klx;
 using namespace klx::app;
 
+void klx::app::collectDiagnostics(const PipelineRun &run,
+                                  std::vector<Diag> &diagnostics,
+                                  std::map<unsigned, Severity> &lineSeverity) {
+  for (const Diag &diag : run.allDiagnostics()) {
+    diagnostics.push_back(diag);
+    // Only positions in this file mark the editor.
+    if (diag.loc.isKnown() && diag.loc.file == run.fileName) {
+      Severity &worst = lineSeverity[diag.loc.line];
+      worst = std::max(worst, diag.severity);
+    }
+  }
+}
+
+void klx::app::lineMessagesTooltip(const std::vector<Diag> &diagnostics,
+                                   unsigned line) {
+  ImGui::BeginTooltip();
+  for (const Diag &diag : diagnostics)
+    if (diag.loc.line == line)
+      ImGui::Text("%s: %s", severityName(diag.severity).data(),
+                  diag.message.c_str());
+  ImGui::EndTooltip();
+}
+
 void klx::app::drawDiagnosticList(const std::vector<Diag> &diagnostics,
                                   CommandQueue &commands, float height) {
   ImGui::BeginChild("diagnostics", ImVec2(-1, height), true);

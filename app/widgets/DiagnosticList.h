@@ -19,6 +19,14 @@ namespace klx::app {
 void drawDiagnosticList(const std::vector<Diag> &diagnostics,
                         CommandQueue &commands, float height);
 
+/// Every message of `run`, and the worst severity on each line of its
+/// file that one points at (a line the editor marks).
+void collectDiagnostics(const PipelineRun &run, std::vector<Diag> &diagnostics,
+                        std::map<unsigned, Severity> &lineSeverity);
+
+/// The messages on `line` of the file, as a tooltip.
+void lineMessagesTooltip(const std::vector<Diag> &diagnostics, unsigned line);
+
 } // namespace klx::app
 
 #endif // KLX_APP_WIDGETS_DIAGNOSTICLIST_H

@@ -3,11 +3,15 @@
 #include "TextView.h"
 
 #include "Palette.h"
+#include "TextInView.h"
+
+#include <imgui_internal.h>
 
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 
@@ -170,6 +174,87 @@ void TextView::drawSelection(ImDrawList *drawList, ImVec2 linePos, size_t line,
                             palette::theme().selection);
 }
 
+float klx::app::spanScrollY(float viewHeight, float lineHeight, int first,
+                            int last) {
+  // The span in the middle where it fits, else its first line at the top.
+  int rows = int(viewHeight / lineHeight);
+  int span = last - first + 1;
+  int top = span <= rows ? first - (rows - span) / 2 : first;
+  return std::max(0.0f, float(top) * lineHeight);
+}
+
+void TextView::scrollToFound(std::vector<Found> found) {
+  if (found.empty())
+    return;
+  auto [low, high] = std::minmax_element(
+      found.begin(), found.end(),
+      [](const Found &a, const Found &b) { return a.line < b.line; });
+  pendingScroll = int(low->line);
+  pendingSpanEnd = int(high->line);
+  pendingFound = std::move(found);
+}
+
+float TextView::foundScrollX(float room) const {
+  // Where the texts start and end, and where their lines' code starts.
+  float left = FLT_MAX, right = 0, indent = FLT_MAX;
+  for (const Found &found : pendingFound) {
+    if (found.line >= index.size())
+      continue;
+    llvm::StringRef line = index.line(found.line);
+    size_t column = line.find(found.text);
+    if (column == llvm::StringRef::npos)
+      continue;
+    left = std::min(left, offsetOf(line, column));
+    right = std::max(right, offsetOf(line, column + found.text.size()));
+    indent = std::min(indent, offsetOf(line, line.find_first_not_of(" \t")));
+  }
+  if (right <= room || left == FLT_MAX)
+    return 0;
+  // Past the indentation, the lines read from their start; past the texts'
+  // start only where that still cuts them.
+  return right - indent <= room
+             ? indent
+             : std::max(0.0f, left - 2 * ImGui::CalcTextSize("0").x);
+}
+
+int TextView::findLine(llvm::StringRef text, size_t from) const {
+  if (text.empty())
+    return -1;
+  for (size_t i = from; i < index.size(); ++i)
+    if (index.line(i).contains(text))
+      return int(i);
+  for (size_t i = 0; i < std::min(from, index.size()); ++i)
+    if (index.line(i).contains(text))
+      return int(i);
+  return -1;
+}
+
+void TextView::applyPendingScroll(float lineHeight, float gutter) {
+  if (pendingScroll < 0)
+    return;
+  ImRect clip = ImGui::GetCurrentWindow()->InnerClipRect;
+  float height = clip.GetHeight();
+  float y = pendingScroll * lineHeight - height * 0.4f;
+  if (pendingSpanEnd >= 0) {
+    y = spanScrollY(height, lineHeight, pendingScroll, pendingSpanEnd);
+    // Sideways: every text found whole where the pane is wide enough.
+    float x = foundScrollX(clip.GetWidth() - gutter);
+    ImGui::SetScrollX(x);
+  }
+  ImGui::SetScrollY(std::max(0.0f, y));
+  pendingScroll = pendingSpanEnd = -1;
+  pendingFound.clear();
+}
+
+void TextView::recordLinesInView(const char *id, ImVec2 textOrigin,
+                                 float lineHeight) const {
+  addTextInView(id, linesInView(
+                        ImGui::GetCurrentWindow()->InnerClipRect, textOrigin,
+                        lineHeight, index.size(),
+                        [&](size_t line) { return index.line(line); },
+                        [](size_t line) { return unsigned(line + 1); }));
+}
+
 TextViewResult TextView::draw(const char *id, ImVec2 size,
                               const LineColour &lineColour,
                               const MenuItems &menuItems) {
@@ -200,11 +285,7 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
       ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   ImVec2 origin = ImGui::GetItemRectMin();
 
-  if (pendingScroll >= 0) {
-    ImGui::SetScrollY(std::max(0.0f, pendingScroll * lineHeight -
-                                         ImGui::GetWindowHeight() * 0.4f));
-    pendingScroll = -1;
-  }
+  applyPendingScroll(lineHeight, gutter);
 
   // Only the lines inside the window are drawn.
   ImDrawList *drawList = ImGui::GetWindowDrawList();
@@ -213,6 +294,8 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
   int last = std::min<int>(
       index.size(), first + int(ImGui::GetWindowHeight() / lineHeight) + 2);
   float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
+  // Backgrounds first: a tinted line drawn after the one above it hid
+  // that line's underscores ("LAB_WAIT" read "LAB WAIT").
   for (int i = first; i < last; ++i) {
     ImVec2 pos(origin.x, origin.y + i * lineHeight);
     ImU32 background = lineColour ? lineColour(i) : 0;
@@ -223,6 +306,9 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
                               ImGui::GetColorU32(background));
     drawSelection(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
                   lineHeight);
+  }
+  for (int i = first; i < last; ++i) {
+    ImVec2 pos(origin.x, origin.y + i * lineHeight);
     std::snprintf(digits, sizeof(digits), "%*d", gutterDigits, i + 1);
     drawList->AddText(pos, ImGui::GetColorU32(palette::theme().lineNumber),
                       digits);
@@ -242,6 +328,8 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
     }
   }
   handleSelection(origin, gutter, result.hoveredLine, menuItems);
+  if (recordingTextInView())
+    recordLinesInView(id, ImVec2(origin.x + gutter, origin.y), lineHeight);
   ImGui::EndChild();
   ImGui::PopID();
   return result;

@@ -20,6 +20,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,6 +42,11 @@ struct TextViewResult {
 float drawColouredLine(ImDrawList *drawList, ImVec2 pos, llvm::StringRef line,
                        Language language);
 
+/// The scroll that shows lines `first` to `last` (0-based) in a view
+/// `viewHeight` tall: in its middle where they fit, else `first` at the
+/// top.
+float spanScrollY(float viewHeight, float lineHeight, int first, int last);
+
 class TextView {
 public:
   /// `identity` changes whenever the text does (a snapshot index, a run
@@ -51,6 +57,18 @@ public:
                       const LineColour &lineColour = {},
                       const MenuItems &menuItems = {});
   void scrollToLine(size_t line) { pendingScroll = int(line); }
+  /// A text on a line (0-based) that a scroll is to show.
+  struct Found {
+    size_t line;
+    std::string text;
+  };
+  /// Scrolls the lines of `found` into view together (where they do not
+  /// fit, the first at the top), and sideways so that each text shows
+  /// whole where the pane is wide enough, else from the left edge.
+  void scrollToFound(std::vector<Found> found);
+  /// The 0-based line of the first line holding `text` at or after
+  /// `from`, else the first anywhere; -1 where none does.
+  int findLine(llvm::StringRef text, size_t from = 0) const;
 
   const TextSelection &selection() const { return selected; }
   void select(TextSelection selection) { selected = selection; }
@@ -69,12 +87,22 @@ private:
                        const MenuItems &menuItems);
   void drawSelection(ImDrawList *drawList, ImVec2 linePos, size_t line,
                      float lineHeight);
+  /// Applies a scroll asked for since the last frame (`gutter`: the line
+  /// numbers' width).
+  void applyPendingScroll(float lineHeight, float gutter);
+  /// The sideways scroll that shows pendingFound's texts, `room` wide.
+  float foundScrollX(float room) const;
+  /// For a window taking screenshots: the lines in view (TextInView.h).
+  void recordLinesInView(const char *id, ImVec2 textOrigin,
+                         float lineHeight) const;
 
   LineIndex index;
   Language language = Language::Plain;
   uint64_t identity = ~uint64_t(0);
   size_t longestLine = 0;
   int pendingScroll = -1;
+  int pendingSpanEnd = -1; // scrollToFound's last line, -1: none
+  std::vector<Found> pendingFound;
 
   FindBar find;
 

@@ -4,6 +4,7 @@
 
 #include "GpuLanes.h"
 #include "Palette.h"
+#include "TextInView.h"
 
 #include <cmath>
 
@@ -131,6 +132,18 @@ const sim::Event *eventAt(const TimelineView &view, const TimelineLane &lane,
 } // namespace
 
 namespace {
+/// "consumer (threads 0-127)" -> "consumer 0-127", "producer (thread
+/// 256)" -> "producer 256"; another role as it is.
+std::string shortLaneLabel(const std::string &role) {
+  size_t open = role.find(" (thread");
+  if (open == std::string::npos || role.back() != ')')
+    return role;
+  std::string threads = role.substr(open + 2, role.size() - open - 3);
+  return role.substr(0, open) + " " + threads.substr(threads.find(' ') + 1);
+}
+} // namespace
+
+namespace {
 /// A lane's label, on one line or two.
 struct LaneLabel {
   std::string first, second;
@@ -155,7 +168,27 @@ LaneLabel laneLabel(const TimelineView &view, const TimelineLane &lane,
   std::string threads = role.substr(open + 2, role.size() - open - 3);
   if (laneH >= 2 * ImGui::GetTextLineHeight() + 4)
     return {base + share, threads};
-  return {base + " " + threads.substr(threads.find(' ') + 1) + share, ""};
+  // One line: the share goes first where both do not fit (the tooltip
+  // has it).
+  std::string compact = shortLaneLabel(role);
+  if (ImGui::CalcTextSize((compact + share).c_str()).x <= room)
+    return {compact + share, ""};
+  return {compact, ""};
+}
+} // namespace
+
+namespace {
+/// For a window taking screenshots: the lanes wholly in view, by role
+/// (TextInView.h), numbered from 1.
+void recordLanesInView(const TimelineView &view, float top, float laneH,
+                       float clipTop, float clipBottom) {
+  std::vector<LineInView> lanes;
+  for (size_t r = 0; r < view.lanes.size(); ++r) {
+    float y = top + laneH * float(r);
+    if (y >= clipTop - 0.5f && y + laneH <= clipBottom + 0.5f)
+      lanes.push_back({unsigned(r + 1), view.lanes[r].role});
+  }
+  addTextInView("lanes", std::move(lanes));
 }
 } // namespace
 
@@ -197,6 +230,9 @@ const sim::Event *klx::app::drawSimulatedLanes(
     if (!gpu)
       drawLaneOnCpu(draw, view, events, y, laneH, x0, x1, window, mouse, under);
   }
+  if (recordingTextInView())
+    recordLanesInView(view, origin.y, laneH, draw->GetClipRectMin().y,
+                      draw->GetClipRectMax().y);
   if (gpu) {
     // Every box and tick, then the phase flips' marks on top, by shaders.
     LaneRenderer::View boxes;
@@ -304,12 +340,22 @@ void klx::app::drawLaneOnCpu(ImDrawList *draw, const TimelineView &view,
 }
 
 float klx::app::laneLabelColumn(const TimelineView &view, float width) {
-  float widest = 0;
-  for (const TimelineLane &lane : view.lanes)
-    widest = std::max(
-        widest,
-        ImGui::CalcTextSize((ctaFirst(lane.role) + " 100%").c_str()).x + 10);
-  return std::clamp(widest, labelWidth(), std::max(labelWidth(), width * 0.3f));
+  // The whole labels where they take up to 30% of the pane; else at least
+  // their short forms ("consumer 128-255"), up to half of a narrow pane: a
+  // class at 1280x720 read "consumer 128-2" and "producer 256 9".
+  float widest = 0, shortest = 0;
+  for (const TimelineLane &lane : view.lanes) {
+    std::string role = ctaFirst(lane.role);
+    widest =
+        std::max(widest, ImGui::CalcTextSize((role + " 100%").c_str()).x + 10);
+    shortest = std::max(
+        shortest, ImGui::CalcTextSize(shortLaneLabel(role).c_str()).x + 10);
+  }
+  float column =
+      std::clamp(widest, labelWidth(), std::max(labelWidth(), width * 0.3f));
+  if (column < shortest)
+    column = std::min(shortest, width * (width < 700 ? 0.5f : 0.3f));
+  return std::max(column, labelWidth());
 }
 
 float klx::app::drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width,

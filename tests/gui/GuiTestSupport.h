@@ -63,6 +63,14 @@ struct Image {
   std::string source; // the kernel's file the Source pane has open
   std::vector<std::string> dialogs; // windows over the panes ("Keys")
   std::string step;                 // the selected step
+  /// A window of tabs' tab in front ("Output" -> "Assembly").
+  std::map<std::string, std::string> front;
+  /// The lines each text view shows, as the window says (TextInView.h).
+  struct Text {
+    std::string pane, view;
+    std::vector<std::pair<unsigned, std::string>> lines; // number, text
+  };
+  std::vector<Text> texts;
 
   const unsigned char *at(int x, int y) const {
     return &rgba[(size_t(y) * width + x) * 4];
@@ -222,9 +230,26 @@ inline void readLayout(const std::string &png, Image &image) {
   for (const llvm::json::Value &pane : *panes) {
     const llvm::json::Object *object = pane.getAsObject();
     REQUIRE(object);
-    image.panes[object->getString("name").value_or("").str()] =
-        rectFromJson(object);
+    std::string name = object->getString("name").value_or("").str();
+    image.panes[name] = rectFromJson(object);
+    if (std::optional<llvm::StringRef> front = object->getString("front"))
+      image.front[name] = front->str();
   }
+  if (const llvm::json::Array *texts = root->getArray("texts"))
+    for (const llvm::json::Value &value : *texts) {
+      const llvm::json::Object *text = value.getAsObject();
+      REQUIRE(text);
+      Image::Text shown{text->getString("pane").value_or("").str(),
+                        text->getString("view").value_or("").str(),
+                        {}};
+      if (const llvm::json::Array *lines = text->getArray("lines"))
+        for (const llvm::json::Value &line : *lines)
+          if (const llvm::json::Object *object = line.getAsObject())
+            shown.lines.emplace_back(
+                unsigned(object->getInteger("n").value_or(0)),
+                object->getString("text").value_or("").str());
+      image.texts.push_back(std::move(shown));
+    }
 }
 
 inline Image loadScreenshot(const std::string &png);

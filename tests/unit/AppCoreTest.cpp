@@ -430,7 +430,8 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   CHECK(state.defines == Defines{{"bridge_steps", "1"}});
   CHECK(state.run->snapshots[state.view.selected].displayName() ==
         "klx-bridge-steps");
-  CHECK(state.view.raisedPanel == Pane::Steps);
+  REQUIRE_FALSE(state.view.raised.empty());
+  CHECK(state.view.raised.back().pane == Pane::Steps);
   follow("klx:line=75");
   CHECK(state.view.focusedSourceLine == 75);
   // Compare with the other file.

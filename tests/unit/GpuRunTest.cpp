@@ -207,7 +207,8 @@ TEST_CASE("Compare mode: both variants run, each record names its variant",
     }));
     controller.apply(cmd::RunOnGpu{"256x128x64", false}, 0);
     controller.apply(cmd::RunOnGpu{"256x128x64", false, true}, 0);
-    CHECK(state.view.raisedPanel == Pane::Run);
+    REQUIRE_FALSE(state.view.raised.empty());
+    CHECK(state.view.raised.back().pane == Pane::Run);
     REQUIRE(waitFor([&] {
       controller.tick(0);
       return state.gpuRuns.size() == 2;

@@ -287,7 +287,9 @@ private:
         CHECK(results->measured());
       else
         llvm::consumeError(results.takeError());
-    } else if (auto *compare = std::get_if<cmd::SetCompare>(&c)) {
+    } else if (auto *compare = std::get_if<cmd::SetCompare>(&c);
+               compare && !compare->variant.empty()) {
+      // (klx:compare= with nothing closes Compare mode.)
       std::string error;
       std::optional<VariantSpec> spec =
           parseVariantSpec(compare->variant, error);
