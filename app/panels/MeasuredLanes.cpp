@@ -3,6 +3,7 @@
 #include "MeasuredLanes.h"
 
 #include "widgets/Palette.h"
+#include "widgets/TextInView.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -115,6 +116,7 @@ void klx::app::drawSmOrderLegend(size_t mostPerSm) {
     return;
   ImGui::TextDisabled("box colour: the CTA's turn on its SM");
   float side = ImGui::GetFontSize() * 0.8f;
+  std::vector<LineInView> turns;
   for (size_t i = 0; i < mostPerSm && i < 8; ++i) {
     ImGui::SameLine();
     ImVec2 at = ImGui::GetCursorScreenPos();
@@ -123,8 +125,12 @@ void klx::app::drawSmOrderLegend(size_t mostPerSm) {
         palette::stage(int(i)));
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
-    ImGui::TextDisabled("%zu%s", i + 1, i + 1 == 8 && mostPerSm > 8 ? "+" : "");
+    std::string turn =
+        std::to_string(i + 1) + (i + 1 == 8 && mostPerSm > 8 ? "+" : "");
+    ImGui::TextDisabled("%s", turn.c_str());
+    turns.push_back({unsigned(i + 1), turn});
   }
+  addTextInView("legend", std::move(turns));
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Each SM's CTAs in the order it ran them: the first "
                       "wave, the second, ... (colours repeat past %zu)",

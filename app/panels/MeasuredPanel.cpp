@@ -19,6 +19,7 @@
 #include "widgets/GpuLanes.h"
 #include "widgets/Palette.h"
 #include "widgets/PathField.h"
+#include "widgets/TextInView.h"
 #include "widgets/TimeWindow.h"
 
 #include <algorithm>
@@ -155,10 +156,20 @@ private:
     // The SMs take a little over half of what the model's lanes leave.
     float smHeight = cta ? (avail - reserve) * 0.55f : avail;
     shownCta = cta ? cta->cta : -1;
-    drawSmLanes(t, key, width, label, smHeight);
+    // A line under the SMs says what their colours mean, where they have
+    // more than one.
+    size_t turns = summarizeSms(t).mostPerSm;
+    drawSmLanes(t, key, width, label,
+                smHeight -
+                    (turns > 1 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f));
+    drawSmOrderLegend(turns);
     if (!cta)
       return;
-    ImGui::Text("CTA %lld on SM %d, its warps", (long long)cta->cta, cta->sm);
+    std::string shown = "CTA " + std::to_string(cta->cta) + " on SM " +
+                        std::to_string(cta->sm) + ", its warps";
+    ImGui::TextUnformatted(shown.c_str());
+    if (recordingTextInView())
+      addTextInView("cta", {{1, shown}});
     if (untraced) {
       ImGui::SameLine();
       ImGui::TextDisabled("(CTA %lld, clicked, was not traced: klx export "
@@ -225,14 +236,21 @@ private:
     float height = laneH * float(t.sms.size());
     ImGui::InvisibleButton("sms", ImVec2(width, height + axisH));
     bool hovered = ImGui::IsItemHovered();
+    // A click that began on the chart: the second press of a double click
+    // on the title, which enlarges the pane under the pointer, is not.
+    bool clicked = ImGui::IsItemDeactivated();
     float x0 = origin.x + label, x1 = origin.x + width;
     window.wheelDragAndFit(hovered, x0, x1, t.smsEndTime);
     // Each SM's name where the lanes are a line tall, else every few SMs'
     // (an axis down the side: the lanes were a block); all on hover.
     size_t every = size_t(std::ceil(ImGui::GetFontSize() / laneH));
-    for (size_t r = 0; r < t.sms.size(); r += std::max<size_t>(1, every))
+    std::vector<LineInView> names;
+    for (size_t r = 0; r < t.sms.size(); r += std::max<size_t>(1, every)) {
       draw->AddText(ImVec2(origin.x + 2, origin.y + laneH * float(r)),
                     palette::theme().measuredLaneText, t.sms[r].name.c_str());
+      names.push_back({unsigned(r + 1), t.sms[r].name});
+    }
+    addTextInView("sms", std::move(names));
     draw->PushClipRect(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height),
                        true);
     draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height),
@@ -258,7 +276,7 @@ private:
     const MeasuredEvent *box =
         hoverTooltip(t, ImGui::GetIO().MousePos, origin.y, laneH, x0, x1);
     ImGuiIO &io = ImGui::GetIO();
-    if (box && ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+    if (box && clicked &&
         io.MouseDragMaxDistanceSqr[0] <
             io.MouseDragThreshold * io.MouseDragThreshold)
       pickedCta = ctaOf(*box);
@@ -418,6 +436,7 @@ private:
     double span = std::max(1e-9, last - first);
     float room = ImGui::CalcTextSize("000.00 us").x * 1.5f;
     double step = niceTickStep(span, std::max(1.0, double((x1 - at.x) / room)));
+    std::vector<LineInView> ticks;
     for (double us = std::ceil(first / step) * step; us <= last; us += step) {
       float x = at.x + float((us - first) / span) * (x1 - at.x);
       char text[48];
@@ -428,7 +447,9 @@ private:
                     palette::theme().measuredLaneText);
       draw->AddText(ImVec2(std::clamp(x - w / 2, at.x, x1 - w), at.y + 2),
                     palette::theme().measuredLaneText, text);
+      ticks.push_back({unsigned(ticks.size() + 1), text});
     }
+    addTextInView("axis", std::move(ticks));
   }
 
   const MeasuredEvent *hoverTooltip(const MeasuredTimeline &t, ImVec2 mouse,

@@ -1,7 +1,7 @@
 //===- GuiTraceTest.cpp - Recorded traces in the window, looked at --------===//
 //
-// Traces klx-run recorded on the H100 (tests/fixtures/trace) and made-up
-// ones, opened in a real window under Xvfb: the SMs' lanes, the picked
+// Traces klx-run recorded on an H100 or an H200 (tests/fixtures/trace) and
+// made-up ones, opened in a real window under Xvfb: the SMs' lanes, the picked
 // CTA's warps, the model beside them, lanes prepared off the GUI thread.
 // The helpers and the screenshots' folder are GuiScreenshotTest.cpp's.
 //
@@ -241,4 +241,73 @@ TEST_CASE("GUI: the critical chain under a cluster's other CTA",
                                      << underline << " in its lowest eighth");
   CHECK(differing > 1500);
   CHECK(underline > 150);
+}
+
+namespace {
+/// The lines `image`'s layout says the pane `pane`'s view `view` shows.
+std::vector<std::string> shownIn(const Image &image, const std::string &pane,
+                                 const std::string &view) {
+  std::vector<std::string> lines;
+  for (const Image::Text &text : image.texts)
+    if (text.pane == pane && text.view == view)
+      for (const auto &[number, line] : text.lines)
+        lines.push_back(line);
+  return lines;
+}
+bool contains(const std::vector<std::string> &lines, const std::string &line) {
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+std::string openNonPersistentTrace() {
+  // klx-run --trace on an H200, every CTA: the sample with -D persistent=0
+  // at 2048x4096x256, 256 CTAs on 132 SMs, two to an SM.
+  return "--open-trace=" + std::string(KLX_SOURCE_DIR) +
+         "/tests/fixtures/trace/h200-nonpersistent-2048x4096x256.json";
+}
+} // namespace
+
+TEST_CASE("GUI: the SMs chart names its SMs, its time and its colours",
+          "[gui][trace]") {
+  // Down the side, every few SMs' names (132 lanes thinner than a line);
+  // along the bottom, round microseconds; under it, what the colours say:
+  // a CTA's turn on its SM (two turns here). The CTA shown first is the
+  // one that ended the kernel (klx-run: CTA 234 on SM 26).
+  Image image = screenshotOn({1920, 1080}, "measured-axes.png",
+                             {openNonPersistentTrace(), "--show=Measured"});
+  std::vector<std::string> sms = shownIn(image, "Measured", "sms");
+  CHECK(sms.size() >= 5);
+  CHECK(sms.size() < 132);
+  CHECK(contains(sms, "SM 0"));
+  std::vector<std::string> axis = shownIn(image, "Measured", "axis");
+  CHECK(contains(axis, "0 us"));
+  CHECK(contains(axis, "5 us"));
+  CHECK(contains(axis, "10 us"));
+  CHECK(shownIn(image, "Measured", "legend") ==
+        std::vector<std::string>{"1", "2"});
+  CHECK(shownIn(image, "Measured", "cta") ==
+        std::vector<std::string>{"CTA 234 on SM 26, its warps"});
+}
+
+TEST_CASE("GUI: a double click on the title enlarges, and picks no CTA",
+          "[gui][trace]") {
+  // The second press of the double click lands, once the pane is enlarged,
+  // on the SMs chart: the CTA shown stays the one that ended the kernel.
+  requireTools({"xdotool", "xvfb-run"});
+  TempDir dir("klx-enlarge-sms");
+  Image before = typedIntoWindow(dir.path, "measured-before-enlarge.png", "",
+                                 {openNonPersistentTrace(), "--show=Measured"});
+  Rect guide = before.panes.at("Guide");
+  int x = guide.x0 + (guide.x1 - guide.x0) * 3 / 4, y = guide.y0 + 8;
+  // The second press held, as a hand holds it: the pane is enlarged under
+  // it before it is released.
+  std::string keys = llvm::formatv("xdotool mousemove {0} {1}; sleep 0.2; "
+                                   "xdotool click 1; sleep 0.08; xdotool "
+                                   "mousedown 1; sleep 0.3; xdotool mouseup "
+                                   "1; sleep 1\n",
+                                   x, y)
+                         .str();
+  Image after = typedIntoWindow(dir.path, "measured-enlarged.png", keys,
+                                {openNonPersistentTrace(), "--show=Measured"});
+  CHECK(after.panes.size() == 1); // the Guide over the whole window
+  CHECK(shownIn(after, "Measured", "cta") ==
+        std::vector<std::string>{"CTA 234 on SM 26, its warps"});
 }
