@@ -426,7 +426,7 @@ void readLookAt(const LessonLine &spans, LessonStep &step) {
 
 bool klx::app::paneShowsNamedText(Pane pane) {
   return pane == Pane::Source || pane == Pane::IR || pane == Pane::Assembly ||
-         pane == Pane::Timeline;
+         pane == Pane::Timeline || pane == Pane::Passes;
 }
 
 std::vector<LessonStep> klx::app::lessonSteps(const LessonDoc &doc) {

@@ -106,7 +106,8 @@ struct LessonStep {
 std::vector<LessonStep> lessonSteps(const LessonDoc &doc);
 
 /// The panes whose text a "Look at" sentence may name in backticks: the
-/// text panes, and the Barrier timeline's lanes by label.
+/// text panes, the Barrier timeline's lanes by role and the Passes list's
+/// steps.
 bool paneShowsNamedText(Pane pane);
 
 } // namespace klx::app

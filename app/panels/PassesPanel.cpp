@@ -4,6 +4,7 @@
 
 #include "views/Elide.h"
 #include "widgets/Palette.h"
+#include "widgets/TextInView.h"
 
 #include "klx/Pipeline/Compiler.h"
 
@@ -18,18 +19,33 @@ public:
   Pane pane() const override { return Pane::Passes; }
 
   void draw(const AppState &state, CommandQueue &commands) override {
-    drawTargetAndStop(state, commands);
-    drawDefinesAndCompare(state, commands);
-    bool hide = state.view.hideUnchanged;
-    if (ImGui::Checkbox("hide passes that changed nothing", &hide))
-      commands.push(cmd::SetHideUnchanged{hide});
-    ImGui::TextDisabled("F10 / Shift+F10 step, click to jump");
+    // In a short pane (Teach at 1280x720) the options fold under one line:
+    // open, they left the list no room.
+    float line = ImGui::GetFrameHeightWithSpacing();
+    bool shortPane = ImGui::GetContentRegionAvail().y < line * 14;
+    if (!shortPane || ImGui::TreeNode("options", "target, -D, compare")) {
+      drawTargetAndStop(state, commands);
+      drawDefinesAndCompare(state, commands);
+      bool hide = state.view.hideUnchanged;
+      if (ImGui::Checkbox("hide passes that changed nothing", &hide))
+        commands.push(cmd::SetHideUnchanged{hide});
+      ImGui::TextDisabled("F10 / Shift+F10 step, click to jump");
+      if (shortPane)
+        ImGui::TreePop();
+    }
     ImGui::Separator();
     if (!state.run) {
       ImGui::TextDisabled(state.compiling ? "compiling..." : "no run yet");
       return;
     }
     handleKeys(commands);
+    // A lesson step that names a step scrolls the list to it.
+    if (const PaneReveal *reveal = settledReveal(state, pane());
+        reveal && reveal->serial != revealSeen && !reveal->text.empty()) {
+      revealSeen = reveal->serial;
+      revealName = reveal->text.front();
+      lastSelected = state.view.selected; // not scrolled away to it after
+    }
 
     const PipelineRun &run = *state.run;
     if (!ImGui::BeginTable("steps", 2,
@@ -41,6 +57,7 @@ public:
     ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthFixed,
                             ImGui::CalcTextSize("0000.00").x);
     bool severalModules = run.severalModules();
+    std::vector<LineInView> shown; // for a screenshot's layout file
     for (int index : visibleSteps(run, state.view.hideUnchanged)) {
       const Snapshot &s = run.snapshots[index];
       ImGui::PushID(index);
@@ -61,6 +78,13 @@ public:
       if (ImGui::Selectable(label.c_str(), selected,
                             ImGuiSelectableFlags_SpanAllColumns))
         commands.push(cmd::SelectStep{index});
+      if (!revealName.empty() && s.displayName() == revealName) {
+        ImGui::SetScrollHereY(0.3f);
+        revealName.clear();
+        scrollToSelection = false;
+      }
+      if (recordingTextInView() && ImGui::IsItemVisible())
+        shown.push_back({unsigned(index + 1), label});
       if (selected && scrollToSelection) {
         ImGui::SetScrollHereY(0.5f);
         scrollToSelection = false;
@@ -79,6 +103,7 @@ public:
       ImGui::PopID();
     }
     ImGui::EndTable();
+    addTextInView("steps", std::move(shown));
     if (lastSelected != state.view.selected) {
       lastSelected = state.view.selected;
       scrollToSelection = true;
@@ -216,6 +241,8 @@ private:
 
   int lastSelected = -1;
   bool scrollToSelection = false;
+  unsigned revealSeen = 0; // the lesson step's request last applied
+  std::string revealName;  // the step it names, to scroll to
 };
 
 } // namespace
