@@ -65,15 +65,23 @@ void AppController::stepLesson(int delta, double now) {
 }
 
 void AppController::revealStep(const LessonStep &step, double now) {
+  // Every text pane gets a request, named or not: one a step scrolled
+  // sideways comes back to the left at the next (a class read the next
+  // step's IR cut at the left).
+  std::map<Pane, cmd::RevealInPane> reveals;
+  for (Pane pane : {Pane::Source, Pane::IR, Pane::Assembly})
+    reveals[pane] = cmd::RevealInPane{pane, {}, {}};
   // Every line the step names, in view together where the pane is tall
   // enough: the mark alone brings only the first.
-  if (!step.sourceLines.empty())
-    apply(cmd::RevealInPane{Pane::Source, {}, step.sourceLines}, now);
+  reveals[Pane::Source].lines = step.sourceLines;
   for (const LookAt &look : step.lookAt) {
     apply(cmd::ShowPanel{look.pane}, now);
-    // The timeline brings its lanes into view, named or not.
-    if ((!look.text.empty() || look.pane == Pane::Timeline) &&
-        look.pane != Pane::Source)
-      apply(cmd::RevealInPane{look.pane, look.text, {}}, now);
+    // The timeline and the roles come into view, named or not.
+    if (!look.text.empty() || look.pane == Pane::Timeline ||
+        look.pane == Pane::WarpRoles)
+      reveals[look.pane] = cmd::RevealInPane{look.pane, look.text, {}};
   }
+  reveals[Pane::Source].text.clear(); // Source goes by lines
+  for (const auto &[pane, reveal] : reveals)
+    apply(reveal, now);
 }

@@ -106,8 +106,8 @@ struct LessonStep {
 std::vector<LessonStep> lessonSteps(const LessonDoc &doc);
 
 /// The panes whose text a "Look at" sentence may name in backticks: the
-/// text panes, the Barrier timeline's lanes by role and the Passes list's
-/// steps.
+/// text panes, the Barrier timeline's lanes by role, the Passes list's
+/// steps and the Warp roles tab's roles and checks.
 bool paneShowsNamedText(Pane pane);
 
 } // namespace klx::app

@@ -512,15 +512,17 @@ private:
            y > child->Scroll.y + child->Size.y - 2 * lineHeight))
         ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.4f));
     }
-    // Every line a lesson step names, in view together where they fit.
+    // The lines a lesson step names, together (none: back to the left).
     const PaneReveal *reveal = settledReveal(state, Pane::Source);
-    if (reveal && reveal->serial != revealSeen && !reveal->lines.empty()) {
+    if (reveal && reveal->serial != revealSeen) {
       revealSeen = reveal->serial;
       auto [low, high] =
           std::minmax_element(reveal->lines.begin(), reveal->lines.end());
-      int first = int(editorLine(*low)) - 1, last = int(editorLine(*high)) - 1;
-      ImGui::SetScrollY(child, spanScrollY(child->InnerClipRect.GetHeight(),
-                                           lineHeight, first, last));
+      if (low != reveal->lines.end())
+        ImGui::SetScrollY(child,
+                          spanScrollY(child->InnerClipRect.GetHeight(),
+                                      lineHeight, int(editorLine(*low)) - 1,
+                                      int(editorLine(*high)) - 1));
       revealSideways(reveal->lines, child->InnerClipRect.GetWidth());
     }
   }
@@ -537,9 +539,8 @@ private:
         end = std::max(end, utf8Length(text));
       }
     float charWidth = ImGui::CalcTextSize("0").x;
-    float target = indent == SIZE_MAX || float(end) * charWidth <= width
-                       ? 0
-                       : float(indent) * charWidth;
+    bool fits = indent == SIZE_MAX || float(end) * charWidth <= width;
+    float target = fits ? 0 : float(indent) * charWidth;
     sideScrollMoved = target != sideScroll;
     sideScroll = target;
   }

@@ -13,6 +13,7 @@
 #include "klx/Analysis/RoleTree/RoleTreeFormat.h"
 #include "views/RoleView.h"
 #include "widgets/Palette.h"
+#include "widgets/TextInView.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -165,6 +166,16 @@ public:
     }
     const Snapshot &snapshot = run.snapshots[source.step];
     drawWhere(state, commands, run, source);
+    // A lesson step that looks at the roles scrolls the trees to the role
+    // it names (else the first): in a short pane they were below the
+    // register file.
+    if (const PaneReveal *reveal = settledReveal(state, pane());
+        reveal && reveal->serial != revealSeen) {
+      revealSeen = reveal->serial;
+      revealRole = reveal->text.empty() ? "" : reveal->text.front();
+      revealPending = true;
+    }
+    shown.clear();
     if (ImGui::BeginChild("trees")) {
       for (size_t k = 0; k < snapshot.facts.roles.size(); ++k) {
         ImGui::PushID(int(k));
@@ -173,6 +184,8 @@ public:
       }
     }
     ImGui::EndChild();
+    revealPending = false; // a role it names that is not here: none to show
+    addTextInView("roles", std::move(shown));
   }
 
 private:
@@ -263,6 +276,12 @@ private:
     bool focused = state.view.focusedRole == role.name;
     if (ImGui::Selectable(label.c_str(), focused))
       commands.push(cmd::FocusRole{focused ? "" : role.name});
+    if (revealPending && llvm::StringRef(label).contains(revealRole)) {
+      ImGui::SetScrollHereY(0.15f);
+      revealPending = false;
+    }
+    if (recordingTextInView() && ImGui::IsItemVisible())
+      shown.push_back({unsigned(shown.size() + 1), label});
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("click to tint this role's ops in the IR and Source");
     ImGui::Indent(size);
@@ -332,12 +351,23 @@ private:
           severityName(check.severity).str() + ": " + check.message;
       // Selectable does not wrap; a long message must stay readable.
       ImGui::TextWrapped("%s", row.c_str());
+      if (revealPending && llvm::StringRef(row).contains(revealRole)) {
+        ImGui::SetScrollHereY(0.15f);
+        revealPending = false;
+      }
+      if (recordingTextInView() && ImGui::IsItemVisible())
+        shown.push_back({unsigned(shown.size() + 1), row});
       if (ImGui::IsItemClicked() && check.source.isKnown())
         commands.push(cmd::FocusSourceLine{int(check.source.line)});
       ImGui::PopID();
       ImGui::PopStyleColor();
     }
   }
+
+  unsigned revealSeen = 0; // the lesson step's request last applied
+  std::string revealRole;  // the text of the role or check it names
+  bool revealPending = false;
+  std::vector<LineInView> shown; // for a screenshot's layout file
 };
 
 } // namespace

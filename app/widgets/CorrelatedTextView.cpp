@@ -25,6 +25,7 @@ void CorrelatedTextView::revealOnce(const PaneReveal &request) {
     return;
   revealSeen = request.serial;
   revealText = request.text;
+  revealPending = true;
 }
 
 CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
@@ -45,7 +46,7 @@ CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
   }
   // A lesson step's request comes after the mark's scroll: it names what
   // the step is about.
-  if (!revealText.empty()) {
+  if (revealPending) {
     // From the marked line's first line here, where the step marks one:
     // what it names is the marked op's ("shl.b32" where line 152 went).
     std::vector<TextView::Found> found;
@@ -60,8 +61,11 @@ CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,
       found.push_back({size_t(line), text});
       from = size_t(line);
     }
+    if (found.empty())
+      view.scrollSidewaysTo(0); // nothing named here: from the left
     view.scrollToFound(std::move(found));
     revealText.clear();
+    revealPending = false;
   }
   auto sourceOf = [&](int line) -> unsigned {
     return line >= 0 && size_t(line) < sourceLines.size() ? sourceLines[line]

@@ -59,6 +59,7 @@ private:
   std::string lastTintKey;
   unsigned revealSeen = 0;
   std::vector<std::string> revealText; // a request not yet applied
+  bool revealPending = false;
 };
 
 } // namespace klx::app

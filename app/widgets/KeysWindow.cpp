@@ -7,6 +7,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 using namespace klx::app;
 
 bool klx::app::drawKeysWindow(const AppState &state, CommandQueue &commands) {
@@ -26,8 +28,21 @@ bool klx::app::drawKeysWindow(const AppState &state, CommandQueue &commands) {
   if (ImGui::BeginTable("keys", 3,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                             ImGuiTableFlags_SizingFixedFit)) {
+    // The "does" column wraps where the table would be wider than the
+    // screen (1280x720 at 150% cut the "where" column).
+    float keys = 0, does = 0, where = 0;
+    for (const KeyHelp &key : keyHelp()) {
+      keys = std::max(keys, ImGui::CalcTextSize(key.keys).x);
+      does = std::max(does, ImGui::CalcTextSize(key.what).x);
+      where = std::max(where, ImGui::CalcTextSize(key.where).x);
+    }
+    float spare = viewport->Size.x * 0.95f - keys - where -
+                  8 * ImGui::GetStyle().CellPadding.x -
+                  2 * ImGui::GetStyle().WindowPadding.x;
     ImGui::TableSetupColumn("keys");
-    ImGui::TableSetupColumn("does");
+    ImGui::TableSetupColumn(
+        "does", ImGuiTableColumnFlags_WidthFixed,
+        std::max(ImGui::CalcTextSize("0").x * 20, std::min(does, spare)));
     ImGui::TableSetupColumn("where");
     ImGui::TableHeadersRow();
     for (const KeyHelp &key : keyHelp()) {
@@ -36,7 +51,7 @@ bool klx::app::drawKeysWindow(const AppState &state, CommandQueue &commands) {
       ImGui::TextColored(palette::toVec4(palette::theme().headingText), "%s",
                          key.keys);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(key.what);
+      ImGui::TextWrapped("%s", key.what);
       ImGui::TableNextColumn();
       ImGui::TextDisabled("%s", key.where);
     }

@@ -230,6 +230,10 @@ int TextView::findLine(llvm::StringRef text, size_t from) const {
 }
 
 void TextView::applyPendingScroll(float lineHeight, float gutter) {
+  if (pendingScrollX >= 0) {
+    ImGui::SetScrollX(pendingScrollX);
+    pendingScrollX = -1;
+  }
   if (pendingScroll < 0)
     return;
   ImRect clip = ImGui::GetCurrentWindow()->InnerClipRect;

@@ -66,6 +66,8 @@ public:
   /// fit, the first at the top), and sideways so that each text shows
   /// whole where the pane is wide enough, else from the left edge.
   void scrollToFound(std::vector<Found> found);
+  /// Scrolls sideways to `x` pixels at the next draw.
+  void scrollSidewaysTo(float x) { pendingScrollX = x; }
   /// The 0-based line of the first line holding `text` at or after
   /// `from`, else the first anywhere; -1 where none does.
   int findLine(llvm::StringRef text, size_t from = 0) const;
@@ -103,6 +105,7 @@ private:
   int pendingScroll = -1;
   int pendingSpanEnd = -1; // scrollToFound's last line, -1: none
   std::vector<Found> pendingFound;
+  float pendingScrollX = -1; // scrollSidewaysTo's, -1: none
 
   FindBar find;
 

@@ -92,8 +92,7 @@ TEST_CASE("lessons: a step's Look at sentences name a pane and its text",
       "2. [Steps](klx:show=Steps). One step, and a timeline 14288 cycles "
       "long. Look at the Steps tab. Look at the Compare window.\n"
       "3. [Roles](klx:show=Warp roles). Look at the roles: `producer`.\n"
-      "4. [Roles](klx:show=Warp roles). Look at the Warp roles tab: "
-      "`producer`.\n");
+      "4. [Steps](klx:show=Steps). Look at the Steps tab: `load`.\n");
   std::vector<LessonStep> steps = lessonSteps(doc);
   REQUIRE(steps.size() == 4);
   // Code before the first sentence is the step's prose, not what to find.
@@ -113,7 +112,7 @@ TEST_CASE("lessons: a step's Look at sentences name a pane and its text",
   CHECK(steps[2].lookAtError ==
         "step 3: 'Look at the roles' names no pane (" + paneTitles() + ")");
   CHECK(steps[3].lookAtError ==
-        "step 4: the Warp roles pane is not searched for text in backticks");
+        "step 4: the Steps pane is not searched for text in backticks");
 }
 
 TEST_CASE("lessons: every step of lessons 01-06 says where to look",
@@ -157,7 +156,10 @@ TEST_CASE("lessons: Next step scrolls the panes to what the step names",
         view.reveals.at(Pane::IR).serial);
   REQUIRE(view.raised.size() >= 2);
   CHECK(view.raised.back().pane == Pane::Assembly);
-  // Step 4 named lines 96 and 99: the Source pane's request stays.
+  // Step 5 names no source line: the Source pane's request has none (its
+  // sideways scroll goes back to the left), and the IR's and Assembly's
+  // name their text.
   REQUIRE(view.reveals.count(Pane::Source));
-  CHECK(view.reveals.at(Pane::Source).lines.front() == 96);
+  CHECK(view.reveals.at(Pane::Source).lines.empty());
+  CHECK(view.reveals.at(Pane::Source).text.empty());
 }
