@@ -262,6 +262,66 @@ std::string klx::operandSuffix(Value queue) {
   return *only == Operand::A ? "_a" : "_b";
 }
 
+//===----------------------------------------------------------------------===//
+// Types a GEMM's tile program leaves out
+//===----------------------------------------------------------------------===//
+
+// `klx.zero`, `klx.load` and `klx.store` print no type for the schedule's
+// tile (`!klx.acc`, `!klx.tile`), as GEMMs are written; a tile of its own
+// shape follows a colon.
+
+template <typename T>
+static ParseResult parseOptionalType(OpAsmParser &parser, Type &type) {
+  if (succeeded(parser.parseOptionalColon()))
+    return parser.parseType(type);
+  type = T::get(parser.getContext());
+  return success();
+}
+
+template <typename T>
+static void printOptionalType(OpAsmPrinter &printer, Operation *, Type type) {
+  if (cast<T>(type).isShaped())
+    printer << " : " << type;
+}
+
+static ParseResult parseOptionalTile(OpAsmParser &parser, Type &type) {
+  return parseOptionalType<TileType>(parser, type);
+}
+static void printOptionalTile(OpAsmPrinter &printer, Operation *op, Type type) {
+  printOptionalType<TileType>(printer, op, type);
+}
+static ParseResult parseOptionalAcc(OpAsmParser &parser, Type &type) {
+  return parseOptionalType<AccType>(parser, type);
+}
+static void printOptionalAcc(OpAsmPrinter &printer, Operation *op, Type type) {
+  printOptionalType<AccType>(printer, op, type);
+}
+
+/// `klx.mma %a, %b, %c` (the schedule's types) or with `: A, B, ACC`; the
+/// result has the accumulators' type.
+static ParseResult parseMmaTypes(OpAsmParser &parser, Type &a, Type &b,
+                                 Type &acc, Type &result) {
+  if (succeeded(parser.parseOptionalColon())) {
+    if (parser.parseType(a) || parser.parseComma() || parser.parseType(b) ||
+        parser.parseComma() || parser.parseType(acc))
+      return failure();
+  } else {
+    a = TileType::get(parser.getContext());
+    b = TileType::get(parser.getContext());
+    acc = AccType::get(parser.getContext());
+  }
+  result = acc;
+  return success();
+}
+static void printMmaTypes(OpAsmPrinter &printer, Operation *, Type a, Type b,
+                          Type acc, Type) {
+  bool bare = a == TileType::get(a.getContext()) &&
+              b == TileType::get(a.getContext()) &&
+              acc == AccType::get(a.getContext());
+  if (!bare)
+    printer << " : " << a << ", " << b << ", " << acc;
+}
+
 #define GET_OP_CLASSES
 #include "klx/Dialect/Klx/IR/KlxOps.cpp.inc"
 

@@ -16,6 +16,25 @@ def Klx_Operand : I32EnumAttr<"Operand", "which MMA operand a tile is",
 }
 def Klx_OperandAttr : EnumAttr<Klx_Dialect, Klx_Operand, "operand">;
 
+def Klx_ReduceMax : I32EnumAttrCase<"Max", 0, "max">;
+def Klx_ReduceMin : I32EnumAttrCase<"Min", 1, "min">;
+def Klx_ReduceSum : I32EnumAttrCase<"Sum", 2, "sum">;
+def Klx_ReduceKind : I32EnumAttr<"ReduceKind", "how klx.reduce combines values",
+                                 [Klx_ReduceMax, Klx_ReduceMin, Klx_ReduceSum]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::klx";
+}
+def Klx_ReduceKindAttr : EnumAttr<Klx_Dialect, Klx_ReduceKind, "reduce_kind">;
+
+def Klx_AxisRows : I32EnumAttrCase<"Rows", 0, "rows">;
+def Klx_AxisCols : I32EnumAttrCase<"Cols", 1, "cols">;
+def Klx_Axis : I32EnumAttr<"Axis", "what klx.reduce yields one value for",
+                           [Klx_AxisRows, Klx_AxisCols]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::klx";
+}
+def Klx_AxisAttr : EnumAttr<Klx_Dialect, Klx_Axis, "axis">;
+
 def Klx_RoleProducer : I32EnumAttrCase<"Producer", 0, "producer">;
 def Klx_RoleConsumer : I32EnumAttrCase<"Consumer", 1, "consumer">;
 def Klx_RoleKind : I32EnumAttr<"RoleKind", "what a warp role does",

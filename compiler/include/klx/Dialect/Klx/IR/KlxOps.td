@@ -2,6 +2,7 @@
 //
 // Index:
 //   [SECTION] The tile program (what a user writes)
+//   [SECTION] Computing on accumulators (what a user writes)
 //   [SECTION] Warp roles (after klx-warp-specialize)
 //   [SECTION] The circular buffer (after klx-circular-buffer)
 //
@@ -125,37 +126,184 @@ def Klx_LoadOp : Klx_Op<"load"> {
   let summary = "copy an operand tile from global to shared memory (TMA)";
   let description = [{
     Loads the A tile at tile coordinates `[tm, k]` or the B tile at
-    `[k, tn]`, sized by the schedule. One thread issues it; the copy engine
-    does the work.
+    `[k, tn]`, sized by the schedule (`!klx.tile`) or by its type
+    (`!klx.tile<128x64xf16>`). One thread issues it; the copy engine does
+    the work. With `transposed` (B only) the tensor holds B's transpose,
+    N x K row-major, and the coordinates are `[tn, k]`: attention's
+    `S = Q * K^T` reads K, stored one key per row, as B.
 
     ```mlir
     %a = klx.load a %A[%tm, %k]
+    %kt = klx.load b %K[%j, %c0] transposed : !klx.tile<128x128xf16>
     ```
   }];
   let arguments = (ins Klx_OperandAttr:$operand, Klx_TensorType:$tensor,
-                       Index:$row, Index:$col);
+                       Index:$row, Index:$col, UnitAttr:$transposed);
   let results = (outs Klx_TileType:$tile);
-  let assemblyFormat = "$operand $tensor `[` $row `,` $col `]` attr-dict";
+  let assemblyFormat = [{
+    $operand $tensor `[` $row `,` $col `]` (`transposed` $transposed^)?
+    attr-dict `` custom<OptionalTile>(type($tile))
+  }];
+  let hasVerifier = 1;
 }
 
 def Klx_ZeroOp : Klx_Op<"zero", [Pure]> {
   let summary = "accumulators set to zero";
   let results = (outs Klx_AccType:$acc);
-  let assemblyFormat = "attr-dict";
+  let assemblyFormat = "attr-dict `` custom<OptionalAcc>(type($acc))";
 }
 
 def Klx_MmaOp : Klx_Op<"mma", [Pure]> {
   let summary = "acc += a * b on the tensor cores (wgmma)";
-  let arguments = (ins Klx_TileType:$a, Klx_TileType:$b, Klx_AccType:$acc);
+  let description = [{
+    `a` is an operand tile in shared memory (`!klx.tile`) or in registers
+    (`!klx.frag`, from `klx.as_operand`); `b` is in shared memory. Shapes,
+    where written, must agree: a M x K, b K x N, acc M x N.
+
+    ```mlir
+    %c2 = klx.mma %a, %b, %c
+    %o2 = klx.mma %p, %v, %o : !klx.frag<128x128xf16>, !klx.tile<128x128xf16>, !klx.acc<128x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Klx_TileType, Klx_FragType]>:$a,
+                       Klx_TileType:$b, Klx_AccType:$acc);
   let results = (outs Klx_AccType:$result);
-  let assemblyFormat = "$a `,` $b `,` $acc attr-dict";
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict ``
+    custom<MmaTypes>(type($a), type($b), type($acc), type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 def Klx_StoreOp : Klx_Op<"store"> {
   let summary = "the epilogue: write an output tile from registers";
   let arguments = (ins Klx_AccType:$acc, Klx_TensorType:$tensor,
                        Index:$row, Index:$col);
-  let assemblyFormat = "$acc `,` $tensor `[` $row `,` $col `]` attr-dict";
+  let assemblyFormat = [{
+    $acc `,` $tensor `[` $row `,` $col `]` attr-dict ``
+    custom<OptionalAcc>(type($acc))
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// [SECTION] Computing on accumulators (what a user writes)
+//===----------------------------------------------------------------------===//
+
+def Klx_SplatOp : Klx_Op<"splat", [Pure]> {
+  let summary = "a tile or vector with one value everywhere";
+  let description = [{
+    ```mlir
+    %m0 = klx.splat %minus_inf : f32 -> !klx.row<128xf32>
+    ```
+  }];
+  let arguments = (ins AnyFloat:$value);
+  let results = (outs AnyTypeOf<[Klx_AccType, Klx_RowType, Klx_ColType]>:
+                     $result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Klx_MapOp : Klx_Op<"map", [RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "element by element over accumulators and vectors";
+  let description = [{
+    The body runs once per element of the result: its arguments are each
+    input's element there (a `!klx.row` input broadcast along the row, a
+    `!klx.col` input down the column), then, where the block asks for
+    them, the element's row and column in the tile (`index`, from 0); it
+    yields the result's element. The body holds `arith` and `math` ops and
+    may use values defined above (a scale, the tile coordinates), so one
+    op says a fused epilogue (bias, GELU, a conversion to bf16), a mask
+    from coordinates, or a vector's update. A result of `!klx.row` or
+    `!klx.col` type takes vectors only, of its length.
+
+    ```mlir
+    %y = klx.map %acc, %bias : !klx.acc<128x256xf32>, !klx.col<256xf32>
+           -> !klx.acc<128x256xbf16> {
+    ^bb0(%x: f32, %b: f32):
+      %s = arith.addf %x, %b : f32
+      %h = arith.truncf %s : f32 to bf16
+      klx.map_yield %h : bf16
+    }
+    ```
+  }];
+  let arguments = (ins
+      Variadic<AnyTypeOf<[Klx_AccType, Klx_RowType, Klx_ColType]>>:$inputs);
+  let results = (outs AnyTypeOf<[Klx_AccType, Klx_RowType, Klx_ColType]>:
+                     $result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs) `->` type($result) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Klx_MapYieldOp : Klx_Op<"map_yield", [Pure, Terminator, ReturnLike,
+                                          HasParent<"MapOp">]> {
+  let summary = "one element of klx.map's result";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def Klx_ReduceOp : Klx_Op<"reduce", [Pure]> {
+  let summary = "each row's (or column's) max, min or sum";
+  let description = [{
+    `rows` yields one value per row of the accumulators (`!klx.row`),
+    combined across the row's columns; `cols` one per column. On Hopper a
+    row lives in one warpgroup: its threads combine their fragments in
+    registers, then across the threads that share the row with shuffles.
+
+    ```mlir
+    %m = klx.reduce max rows %s : !klx.acc<128x128xf32> -> !klx.row<128xf32>
+    ```
+  }];
+  let arguments = (ins Klx_ReduceKindAttr:$kind, Klx_AxisAttr:$axis,
+                       Klx_AccType:$input);
+  let results = (outs AnyTypeOf<[Klx_RowType, Klx_ColType]>:$result);
+  let assemblyFormat = [{
+    $kind $axis $input attr-dict `:` qualified(type($input)) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Klx_LoadVectorOp : Klx_Op<"load_vector"> {
+  let summary = "one value per row or column of a tile, from global memory";
+  let description = [{
+    The tensor is a vector of M values (a scale per row) or N values (a
+    bias per column), and the index is the tile's row (`!klx.row`) or
+    column (`!klx.col`) coordinate: the result is that tile's slice of it,
+    zero past the vector's end.
+
+    ```mlir
+    %bias = klx.load_vector %Bias[%tn] : !klx.col<256xf32>
+    ```
+  }];
+  let arguments = (ins Klx_TensorType:$tensor, Index:$index);
+  let results = (outs AnyTypeOf<[Klx_RowType, Klx_ColType]>:$result);
+  let assemblyFormat = "$tensor `[` $index `]` attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Klx_AsOperandOp : Klx_Op<"as_operand", [Pure]> {
+  let summary = "accumulators kept in registers as an MMA's A operand";
+  let description = [{
+    The accumulators, already 16-bit (`klx.map` converts them), become the
+    A operand of the next `klx.mma` without going through shared memory:
+    attention's `O += P * V` with P the softmax of `S = Q * K^T`. On
+    Hopper a 16-bit accumulator fragment is laid out as wgmma's register
+    A operand, so nothing moves.
+
+    ```mlir
+    %pa = klx.as_operand %p : !klx.acc<128x128xf16> -> !klx.frag<128x128xf16>
+    ```
+  }];
+  let arguments = (ins Klx_AccType:$input);
+  let results = (outs Klx_FragType:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
