@@ -154,7 +154,9 @@ bool isGlobalToShared(Operation *op) {
   if (isMemrefCopy(op))
     return spaceOfMemref(op->getOperand(0)) == Space::Global &&
            spaceOfMemref(op->getOperand(1)) == Space::Shared;
-  return isa<LoadOp>(op) || name == "nvgpu.tma.async.load" ||
+  // klx.load_vector reads a bias or a scale for registers: the load of a
+  // step as well.
+  return isa<LoadOp, LoadVectorOp>(op) || name == "nvgpu.tma.async.load" ||
          name == "nvgpu.device_async_copy" || name == "amdgpu.gather_to_lds" ||
          name == "rocdl.global.load.lds" || name == "rocdl.load.to.lds" ||
          name.starts_with("nvvm.cp.async.bulk.tensor.shared") ||
@@ -181,7 +183,8 @@ bool isPlumbing(Operation *op) {
               "memref.cast", "memref.view", "memref.reinterpret_cast"},
              name) ||
          name.starts_with("nvvm.mbarrier") ||
-         name.starts_with("nvgpu.mbarrier");
+         name.starts_with("nvgpu.mbarrier") ||
+         isa<AsOperandOp>(op); // the accumulators stay where they are
 }
 
 bool isTensorCoreOp(Operation *op) {
@@ -282,7 +285,8 @@ private:
       return;
     }
     // linalg.copy's region only yields its element: the op is the copy.
-    if (op->getNumRegions() > 0 && !isMemrefCopy(op)) {
+    // klx.map's body is one element's arithmetic: the op is the compute.
+    if (op->getNumRegions() > 0 && !isMemrefCopy(op) && !isa<MapOp>(op)) {
       visitRegionOp(op);
       return;
     }
