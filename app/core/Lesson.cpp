@@ -427,7 +427,7 @@ void readLookAt(const LessonLine &spans, LessonStep &step) {
 bool klx::app::paneShowsNamedText(Pane pane) {
   return pane == Pane::Source || pane == Pane::IR || pane == Pane::Assembly ||
          pane == Pane::Timeline || pane == Pane::Passes ||
-         pane == Pane::WarpRoles;
+         pane == Pane::WarpRoles || pane == Pane::Steps;
 }
 
 std::vector<LessonStep> klx::app::lessonSteps(const LessonDoc &doc) {

@@ -107,7 +107,7 @@ std::vector<LessonStep> lessonSteps(const LessonDoc &doc);
 
 /// The panes whose text a "Look at" sentence may name in backticks: the
 /// text panes, the Barrier timeline's lanes by role, the Passes list's
-/// steps and the Warp roles tab's roles and checks.
+/// steps, the Warp roles tab's roles and checks and the Steps tab's rows.
 bool paneShowsNamedText(Pane pane);
 
 } // namespace klx::app

@@ -12,6 +12,7 @@
 
 #include "views/StepsView.h"
 #include "widgets/Palette.h"
+#include "widgets/TextInView.h"
 
 #include <algorithm>
 
@@ -74,6 +75,13 @@ public:
       if (ImGui::SmallButton(name.c_str()))
         commands.push(cmd::SelectStep{view.step});
     }
+    // A lesson step that names a row scrolls the steps to it.
+    if (const PaneReveal *reveal = settledReveal(state, pane());
+        reveal && reveal->serial != revealSeen) {
+      revealSeen = reveal->serial;
+      revealText = reveal->text.empty() ? "" : reveal->text.front();
+    }
+    shown.clear();
     if (ImGui::BeginChild("kernels", ImVec2(0, 0), false,
                           ImGuiWindowFlags_HorizontalScrollbar)) {
       for (size_t k = 0; k < view.kernels.size(); ++k) {
@@ -83,6 +91,8 @@ public:
       }
     }
     ImGui::EndChild();
+    revealText.clear(); // a row it names that is not here: none to show
+    addTextInView("rows", std::move(shown));
   }
 
 private:
@@ -165,6 +175,12 @@ private:
       std::string label = (shared ? "[shared] " : "") + row.label;
       if (ImGui::Selectable(label.c_str()) && row.sourceLine)
         commands.push(cmd::FocusSourceLine{int(row.sourceLine)});
+      if (!revealText.empty() && llvm::StringRef(label).contains(revealText)) {
+        ImGui::SetScrollHereY(0.2f);
+        revealText.clear();
+      }
+      if (recordingTextInView() && ImGui::IsItemVisible())
+        shown.push_back({unsigned(shown.size() + 1), label});
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "IR line %u%s", row.irLine,
@@ -179,6 +195,9 @@ private:
   StepsView view;
   uint64_t builtSerial = ~uint64_t(0);
   int builtFor = -1;
+  unsigned revealSeen = 0;       // the lesson step's request last applied
+  std::string revealText;        // the row it names, until drawn
+  std::vector<LineInView> shown; // for a screenshot's layout file
 };
 
 } // namespace

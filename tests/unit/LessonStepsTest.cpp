@@ -92,7 +92,7 @@ TEST_CASE("lessons: a step's Look at sentences name a pane and its text",
       "2. [Steps](klx:show=Steps). One step, and a timeline 14288 cycles "
       "long. Look at the Steps tab. Look at the Compare window.\n"
       "3. [Roles](klx:show=Warp roles). Look at the roles: `producer`.\n"
-      "4. [Steps](klx:show=Steps). Look at the Steps tab: `load`.\n");
+      "4. [Run](klx:show=Run). Look at the Run tab: `load`.\n");
   std::vector<LessonStep> steps = lessonSteps(doc);
   REQUIRE(steps.size() == 4);
   // Code before the first sentence is the step's prose, not what to find.
@@ -112,7 +112,7 @@ TEST_CASE("lessons: a step's Look at sentences name a pane and its text",
   CHECK(steps[2].lookAtError ==
         "step 3: 'Look at the roles' names no pane (" + paneTitles() + ")");
   CHECK(steps[3].lookAtError ==
-        "step 4: the Steps pane is not searched for text in backticks");
+        "step 4: the Run pane is not searched for text in backticks");
 }
 
 TEST_CASE("lessons: every step of lessons 01-06 says where to look",
