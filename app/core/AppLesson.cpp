@@ -74,6 +74,9 @@ void AppController::revealStep(const LessonStep &step, double now) {
   // Every line the step names, in view together where the pane is tall
   // enough: the mark alone brings only the first.
   reveals[Pane::Source].lines = step.sourceLines;
+  // Else the line marked (by this step or one before) stays readable.
+  if (step.sourceLines.empty() && appState.view.focusedSourceLine)
+    reveals[Pane::Source].lines = {appState.view.focusedSourceLine};
   for (const LookAt &look : step.lookAt) {
     apply(cmd::ShowPanel{look.pane}, now);
     // The timeline and the roles come into view, named or not.

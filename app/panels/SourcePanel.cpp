@@ -527,19 +527,18 @@ private:
     }
   }
 
-  /// Sideways to where the named lines' code starts where their ends are
-  /// past the edge (deep klx.params lines showed blank in a narrow pane).
+  /// Sideways to where the named lines' code starts where a dozen of its
+  /// characters would not show (klx.params lines were blank rows).
   void revealSideways(const std::vector<unsigned> &fileLines, float width) {
-    size_t indent = SIZE_MAX, end = 0;
+    size_t indent = SIZE_MAX;
     for (unsigned file : fileLines)
       if (unsigned line = editorLine(file);
           line && line <= editLines().size()) {
         llvm::StringRef text = editLines().line(line - 1);
         indent = std::min({indent, text.size(), text.find_first_not_of(" \t")});
-        end = std::max(end, utf8Length(text));
       }
     float charWidth = ImGui::CalcTextSize("0").x;
-    bool fits = indent == SIZE_MAX || float(end) * charWidth <= width;
+    bool fits = indent == SIZE_MAX || float(indent + 12) * charWidth <= width;
     float target = fits ? 0 : float(indent) * charWidth;
     sideScrollMoved = target != sideScroll;
     sideScroll = target;

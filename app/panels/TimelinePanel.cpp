@@ -266,17 +266,19 @@ private:
     ImGui::InvisibleButton("lanes", ImVec2(width, height));
     bool hovered = ImGui::IsItemHovered();
     // A lesson step that names the lanes scrolls the pane just enough to
-    // show them whole, keeping as much of the verdicts above as it can
-    // (a short pane showed only the first lane).
+    // show them whole (the ones it names, else all), keeping as much of
+    // the verdicts above as it can (a short pane showed only the first).
     if (const PaneReveal *reveal = settledReveal(state, pane());
         reveal && reveal->serial != revealSeen) {
       revealSeen = reveal->serial;
+      auto [first, last] = namedLanes(view, reveal->text);
+      float top = origin.y + laneH * float(first);
       float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() -
                      ImGui::GetStyle().WindowPadding.y;
-      float below = origin.y + lanesHeight - bottom;
+      float below = origin.y + laneH * float(last + 1) - bottom;
       if (below > 0)
         ImGui::SetScrollY(ImGui::GetScrollY() +
-                          std::min(below, origin.y - ImGui::GetWindowPos().y));
+                          std::min(below, top - ImGui::GetWindowPos().y));
     }
     // As wide as the roles' names ("consumer (threads 0-127)") allow.
     float labels = laneLabelColumn(view, width);
@@ -309,6 +311,24 @@ private:
     drawMenu(state, view, hovered, commands);
     drawLaneTooltips(state, view, measured, under, underMeasured, hovered,
                      origin.y, x0, laneH, commands);
+  }
+
+  /// The rows of the lanes a lesson step names (by role, or by the short
+  /// label a narrow pane draws), else of all of them.
+  static std::pair<size_t, size_t>
+  namedLanes(const TimelineView &view, const std::vector<std::string> &names) {
+    size_t first = view.lanes.size(), last = 0;
+    for (size_t r = 0; r < view.lanes.size(); ++r)
+      for (const std::string &name : names)
+        if (llvm::StringRef(view.lanes[r].role).contains(name) ||
+            llvm::StringRef(shortLaneLabel(view.lanes[r].role))
+                .contains(name)) {
+          first = std::min(first, r);
+          last = std::max(last, r);
+        }
+    if (first > last)
+      return {0, view.lanes.empty() ? 0 : view.lanes.size() - 1};
+    return {first, last};
   }
 
   /// The wheel zooms around the pointer, dragging pans, Shift+drag

@@ -251,10 +251,12 @@ void TextView::applyPendingScroll(float lineHeight, float gutter) {
 }
 
 void TextView::recordLinesInView(const char *id, ImVec2 textOrigin,
-                                 float lineHeight) const {
+                                 float lineHeight, float gutter) const {
+  // What the pinned line numbers cover is not in view.
+  ImRect clip = ImGui::GetCurrentWindow()->InnerClipRect;
+  clip.Min.x += gutter;
   addTextInView(id, linesInView(
-                        ImGui::GetCurrentWindow()->InnerClipRect, textOrigin,
-                        lineHeight, index.size(),
+                        clip, textOrigin, lineHeight, index.size(),
                         [&](size_t line) { return index.line(line); },
                         [](size_t line) { return unsigned(line + 1); }));
 }
@@ -311,15 +313,27 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
     drawSelection(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
                   lineHeight);
   }
+  // The line numbers stay at the left edge when the text is scrolled
+  // sideways, over the text that passes under them: scrolled to a long
+  // line's code, a pane read "pu.module" with no numbers at all.
+  float scrollX = ImGui::GetScrollX(), pinned = origin.x + scrollX;
   for (int i = first; i < last; ++i) {
     ImVec2 pos(origin.x, origin.y + i * lineHeight);
-    std::snprintf(digits, sizeof(digits), "%*d", gutterDigits, i + 1);
-    drawList->AddText(pos, ImGui::GetColorU32(palette::theme().lineNumber),
-                      digits);
     drawColouredLine(drawList, ImVec2(pos.x + gutter, pos.y), index.line(i),
                      language);
     find.drawMarks(drawList, ImVec2(pos.x + gutter, pos.y), size_t(i),
                    index.line(i), lineHeight);
+    if (scrollX > 0) {
+      ImU32 under = lineColour ? lineColour(i) : 0;
+      ImVec2 top(pinned, pos.y), bottom(pinned + gutter, pos.y + lineHeight);
+      drawList->AddRectFilled(top, bottom,
+                              ImGui::GetColorU32(ImGuiCol_WindowBg));
+      if (under)
+        drawList->AddRectFilled(top, bottom, ImGui::GetColorU32(under));
+    }
+    std::snprintf(digits, sizeof(digits), "%*d", gutterDigits, i + 1);
+    drawList->AddText(ImVec2(pinned, pos.y),
+                      ImGui::GetColorU32(palette::theme().lineNumber), digits);
   }
   // The text's button, drawn before the lines (which add no items).
   if (ImGui::IsItemHovered()) {
@@ -333,7 +347,8 @@ TextViewResult TextView::draw(const char *id, ImVec2 size,
   }
   handleSelection(origin, gutter, result.hoveredLine, menuItems);
   if (recordingTextInView())
-    recordLinesInView(id, ImVec2(origin.x + gutter, origin.y), lineHeight);
+    recordLinesInView(id, ImVec2(origin.x + gutter, origin.y), lineHeight,
+                      gutter);
   ImGui::EndChild();
   ImGui::PopID();
   return result;

@@ -95,8 +95,8 @@ private:
   /// The sideways scroll that shows pendingFound's texts, `room` wide.
   float foundScrollX(float room) const;
   /// For a window taking screenshots: the lines in view (TextInView.h).
-  void recordLinesInView(const char *id, ImVec2 textOrigin,
-                         float lineHeight) const;
+  void recordLinesInView(const char *id, ImVec2 textOrigin, float lineHeight,
+                         float gutter) const;
 
   LineIndex index;
   Language language = Language::Plain;

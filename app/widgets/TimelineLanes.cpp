@@ -131,17 +131,15 @@ const sim::Event *eventAt(const TimelineView &view, const TimelineLane &lane,
 
 } // namespace
 
-namespace {
 /// "consumer (threads 0-127)" -> "consumer 0-127", "producer (thread
 /// 256)" -> "producer 256"; another role as it is.
-std::string shortLaneLabel(const std::string &role) {
+std::string klx::app::shortLaneLabel(const std::string &role) {
   size_t open = role.find(" (thread");
   if (open == std::string::npos || role.back() != ')')
     return role;
   std::string threads = role.substr(open + 2, role.size() - open - 3);
   return role.substr(0, open) + " " + threads.substr(threads.find(' ') + 1);
 }
-} // namespace
 
 namespace {
 /// A lane's label, on one line or two.
@@ -177,21 +175,6 @@ LaneLabel laneLabel(const TimelineView &view, const TimelineLane &lane,
 }
 } // namespace
 
-namespace {
-/// For a window taking screenshots: the lanes wholly in view, by role
-/// (TextInView.h), numbered from 1.
-void recordLanesInView(const TimelineView &view, float top, float laneH,
-                       float clipTop, float clipBottom) {
-  std::vector<LineInView> lanes;
-  for (size_t r = 0; r < view.lanes.size(); ++r) {
-    float y = top + laneH * float(r);
-    if (y >= clipTop - 0.5f && y + laneH <= clipBottom + 0.5f)
-      lanes.push_back({unsigned(r + 1), view.lanes[r].role});
-  }
-  addTextInView("lanes", std::move(lanes));
-}
-} // namespace
-
 const sim::Event *klx::app::drawSimulatedLanes(
     ImDrawList *draw, const TimelineView &view, ImVec2 origin, float width,
     CycleWindow window, std::optional<ImVec2> mouse, float lane, float labels) {
@@ -205,12 +188,21 @@ const sim::Event *klx::app::drawSimulatedLanes(
   };
   const sim::Event *under = nullptr;
   bool gpu = GpuLanes::get().available();
+  std::vector<LineInView> shown;
   for (size_t r = 0; r < view.lanes.size(); ++r) {
     const TimelineLane &events = view.lanes[r];
     float y = origin.y + laneH * float(r);
     draw->AddRectFilled(ImVec2(origin.x, y), ImVec2(x1, y + laneH - 2),
                         palette::theme().laneBackground);
     LaneLabel label = laneLabel(view, events, x0 - origin.x - 6, laneH);
+    // For a screenshot's layout file: the label as drawn, where the lane
+    // is wholly in view.
+    if (recordingTextInView() && y >= draw->GetClipRectMin().y - 0.5f &&
+        y + laneH <= draw->GetClipRectMax().y + 0.5f)
+      shown.push_back(
+          {unsigned(r + 1), label.second.empty()
+                                ? label.first
+                                : label.first + " " + label.second});
     draw->PushClipRect(ImVec2(origin.x, y), ImVec2(x0 - 2, y + laneH), true);
     draw->AddText(ImVec2(origin.x + 4, y + 3), palette::role(events.colourRole),
                   label.first.c_str());
@@ -230,9 +222,7 @@ const sim::Event *klx::app::drawSimulatedLanes(
     if (!gpu)
       drawLaneOnCpu(draw, view, events, y, laneH, x0, x1, window, mouse, under);
   }
-  if (recordingTextInView())
-    recordLanesInView(view, origin.y, laneH, draw->GetClipRectMin().y,
-                      draw->GetClipRectMax().y);
+  addTextInView("lanes", std::move(shown));
   if (gpu) {
     // Every box and tick, then the phase flips' marks on top, by shaders.
     LaneRenderer::View boxes;

@@ -67,6 +67,11 @@ float drawTimeAxis(ImDrawList *draw, ImVec2 origin, float width, float lanesTop,
 /// whole on hover.
 float laneLabelColumn(const TimelineView &view, float width);
 
+/// "consumer (threads 0-127)" -> "consumer 0-127", "producer (thread
+/// 256)" -> "producer 256"; another role as it is: a lane's label where the
+/// whole name does not fit.
+std::string shortLaneLabel(const std::string &role);
+
 /// What the lanes draw, named: waits in their stage's colour, MMAs in the
 /// role's, arrives and copy issues as ticks, copies landing, phase flips;
 /// with `blocked`, a wait still blocked when the run stopped; wrapped over
