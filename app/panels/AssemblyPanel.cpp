@@ -7,6 +7,8 @@
 #include "widgets/Palette.h"
 #include "widgets/SaveAsDialog.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 namespace klx::app {
 namespace {
 
@@ -113,14 +115,34 @@ private:
   }
 
   void drawReport(const DeviceArtifacts &a) {
+    // In a short pane (Teach at 1280x720) one line per kernel, the rest on
+    // hover: wrapped over two, it left the code two lines.
+    bool compact = ImGui::GetContentRegionAvail().y <
+                   ImGui::GetTextLineHeightWithSpacing() * 14;
     if (a.ptxas) {
       for (const PtxasFunctionReport &f : a.ptxas->functions) {
-        ImGui::TextWrapped("%s: %u registers, %u B smem, %u B stack, spills "
-                           "%u/%u B",
-                           f.name.c_str(), f.registers, f.sharedBytes,
-                           f.stackFrameBytes, f.spillStoreBytes,
-                           f.spillLoadBytes);
-        if (f.stackFrameBytes || f.spillStoreBytes)
+        std::string full =
+            llvm::formatv("{0}: {1} registers, {2} B smem, {3} "
+                          "B stack, spills {4}/{5} B",
+                          f.name, f.registers, f.sharedBytes, f.stackFrameBytes,
+                          f.spillStoreBytes, f.spillLoadBytes)
+                .str();
+        bool local = f.stackFrameBytes || f.spillStoreBytes;
+        if (compact) {
+          ImVec4 colour = local ? palette::toVec4(palette::theme().warningText)
+                                : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+          ImGui::TextColored(colour, "%u registers, %u B smem, %u B stack%s",
+                             f.registers, f.sharedBytes, f.stackFrameBytes,
+                             f.spillStoreBytes ? ", spills" : "");
+          if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s%s", full.c_str(),
+                              local ? "\nlocal memory in use (stack frame or "
+                                      "spills)"
+                                    : "");
+          continue;
+        }
+        ImGui::TextWrapped("%s", full.c_str());
+        if (local)
           ImGui::TextColored(palette::toVec4(palette::theme().warningText),
                              "  local memory in use (stack frame or spills)");
       }
