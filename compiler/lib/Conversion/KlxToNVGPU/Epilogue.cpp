@@ -5,8 +5,9 @@
 //
 //   for each box n of 64 rows x 32 columns (a row is one swizzle span:
 //   128 bytes of f32, 64 of bf16 or f16):
-//     every thread: its 8 pairs, st.shared.v2.f32, or rounded to bf16x2
-//                   or f16x2 and st.shared.b32; swizzled as TMA reads
+//     every thread: its 8 pairs, st.shared.v2.f32; or each warp, rounded
+//                   to bf16x2 or f16x2, two stmatrix.x4; swizzled as
+//                   TMA reads
 //     fence.proxy.async.shared::cta                   // seen by the TMA unit
 //     first thread: cp.async.bulk.wait_group.read 0   // store n-1 was read
 //     bar.sync consumer, 128
@@ -68,6 +69,12 @@ struct ThreadPlace {
   /// with bits 7 and up of the row's offset (row mod 8 for 128-byte rows,
   /// row / 2 mod 4 for 64-byte ones); row mod 8 is lane / 4.
   SmallVector<Value, 8> pairOffsets;
+  /// 16-bit D: where this lane's row of the stmatrix.x4 it joins goes, for
+  /// the box's columns 0-15 and 16-31. Lanes 8i to 8i + 7 name the rows of
+  /// matrix i: rows 8 (i % 2) + lane % 8 of the warp's 16, 8 columns from
+  /// 8 (i / 2); each thread's pairs are those matrices' registers, as
+  /// wgmma left them (row lane / 4, columns 2 (lane % 4) and the next).
+  SmallVector<Value, 2> matrixOffsets;
   Value emptyPair, first, second;  // to build each vector<2xf32>
   Value barrierId, barrierThreads; // this consumer's named barrier
 };
@@ -111,6 +118,30 @@ ThreadPlace placeThread(Lowering &l, Location loc) {
       p.pairOffsets.push_back(arith::IndexCastOp::create(b, loc, i64, offset));
     }
   }
+  if (elementBytes == 2) {
+    Value matrix = arith::DivUIOp::create(b, loc, lane, l.index(loc, 8));
+    Value row = l.add(
+        loc, l.mul(loc, warp, 16),
+        l.add(loc,
+              l.mul(loc,
+                    arith::RemUIOp::create(b, loc, matrix, l.index(loc, 2)), 8),
+              arith::RemUIOp::create(b, loc, lane, l.index(loc, 8))));
+    Value key = arith::RemUIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, l.mul(loc, row, rowBytes),
+                               l.index(loc, 128)),
+        l.index(loc, chunksPerRow));
+    Value right = arith::DivUIOp::create(b, loc, matrix, l.index(loc, 2));
+    for (int64_t half = 0; half < 2; ++half) {
+      // 8 columns of 16-bit elements are one 16-byte chunk.
+      Value chunk = l.add(loc, right, l.index(loc, 2 * half));
+      Value swizzled = arith::XOrIOp::create(b, loc, chunk, key);
+      Value offset = l.add(loc, l.mul(loc, row, rowBytes),
+                           l.mul(loc, swizzled, kChunkBytes));
+      p.matrixOffsets.push_back(
+          arith::IndexCastOp::create(b, loc, i64, offset));
+    }
+  }
   p.emptyPair =
       LLVM::PoisonOp::create(b, loc, VectorType::get({2}, b.getF32Type()));
   p.first = arith::ConstantIntOp::create(b, loc, i64, 0);
@@ -136,26 +167,66 @@ void inFirstThread(OpBuilder &b, Location loc, const ThreadPlace &p,
   body();
 }
 
+/// This thread's pair at `element` of a fragment, as a vector<2xf32>.
+Value pairAt(OpBuilder &b, Location loc, const ThreadPlace &p, Value fragment,
+             int64_t element) {
+  Value values = p.emptyPair;
+  for (auto [k, at] : llvm::enumerate(ValueRange{p.first, p.second})) {
+    Value x = LLVM::ExtractValueOp::create(
+        b, loc, fragment, ArrayRef<int64_t>{element + int64_t(k)});
+    values = LLVM::InsertElementOp::create(b, loc, values, x, at);
+  }
+  return values;
+}
+
+/// Writes columns [32 box, 32 box + 32) of one 64-row fragment, rounded to
+/// nearest into 16-bit floats of D's type, into the box at `boxPtr` with
+/// two stmatrix.x4 per warp: 16 columns x 16 rows each, four 8 x 8
+/// matrices whose registers are each thread's pairs (the seed's epilogue:
+/// 8 st.shared.b32 per thread became 2 stmatrix).
+void writeBoxByMatrices(Lowering &l, Location loc, const ThreadPlace &p,
+                        Value fragment, int64_t box, Value boxPtr) {
+  OpBuilder &b = l.b;
+  MLIRContext *context = b.getContext();
+  auto sharedPtr = LLVM::LLVMPointerType::get(context, 3);
+  Type outType = l.schedule.outElementType();
+  for (int64_t half = 0; half < 2; ++half) {
+    SmallVector<Value, 4> registers;
+    for (int64_t matrix = 0; matrix < 4; ++matrix) {
+      // Matrix i: row half i % 2, the 8 columns 16 half + 8 (i / 2).
+      int64_t j = 2 * half + matrix / 2;
+      int64_t element = 2 * (matrix % 2) + 4 * (box * (kOutBoxColumns / 8) + j);
+      Value pair =
+          LLVM::FPTruncOp::create(b, loc, VectorType::get({2}, outType),
+                                  pairAt(b, loc, p, fragment, element));
+      registers.push_back(
+          LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair));
+    }
+    Value ptr = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), boxPtr,
+                                    ValueRange{p.matrixOffsets[half]});
+    NVVM::StMatrixOp::create(
+        b, loc, ptr, registers,
+        NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+        NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
+        NVVM::LdStMatrixEltTypeAttr::get(context,
+                                         NVVM::LdStMatrixEltType::B16));
+  }
+}
+
 /// Writes columns [32 box, 32 box + 32) of one 64-row fragment into the
 /// box at `boxPtr`, each pair where ThreadPlace::pairOffsets says: as two
-/// f32, or rounded to nearest into two 16-bit floats of D's type.
+/// f32, or, for a 16-bit D, through stmatrix (writeBoxByMatrices).
 void writeBox(Lowering &l, Location loc, const ThreadPlace &p, Value fragment,
               int64_t box, Value boxPtr) {
   OpBuilder &b = l.b;
   auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Type outType = l.schedule.outElementType();
+  if (!outType.isF32())
+    return writeBoxByMatrices(l, loc, p, fragment, box, boxPtr);
   for (int64_t half = 0; half < 2; ++half) {
     for (int64_t j = 0; j < kOutBoxColumns / 8; ++j) {
       int64_t element = 2 * half + 4 * (box * (kOutBoxColumns / 8) + j);
-      Value values = p.emptyPair;
-      for (auto [k, at] : llvm::enumerate(ValueRange{p.first, p.second})) {
-        Value x = LLVM::ExtractValueOp::create(
-            b, loc, fragment, ArrayRef<int64_t>{element + int64_t(k)});
-        values = LLVM::InsertElementOp::create(b, loc, values, x, at);
-      }
-      if (!outType.isF32())
-        values = LLVM::FPTruncOp::create(b, loc, VectorType::get({2}, outType),
-                                         values);
+      Value values = pairAt(b, loc, p, fragment, element);
       Value ptr = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), boxPtr,
                                       ValueRange{p.pairOffsets[4 * half + j]});
       LLVM::StoreOp::create(b, loc, values, ptr,
