@@ -40,6 +40,20 @@ TEST_CASE("PTX: comments and inline-asm braces", "[counts]") {
   CHECK(counts.get("wgmma.mma_async") == 1);
 }
 
+TEST_CASE("PTX: stmatrix and ldmatrix are shared-memory traffic", "[counts]") {
+  // The 16-bit epilogue's stores: a warp's 8 x 8 matrices, one
+  // instruction for four of them.
+  const char *ptx =
+      "\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%rd30], {%r37, %r38, "
+      "%r39, %r40};\n"
+      "\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, "
+      "[%rd1];\n"
+      "\tst.shared.b32 [%r2], %r3;\n";
+  InstructionCounts counts = countInstructions(EmitKind::PTX, ptx);
+  CHECK(counts.total == 3);
+  CHECK(counts.get("ld/st.shared") == 3);
+}
+
 TEST_CASE("Every kind reports all of its classes, zeros included", "[counts]") {
   for (EmitKind kind : {EmitKind::PTX, EmitKind::SASS, EmitKind::AMDGCN}) {
     InstructionCounts counts = countInstructions(kind, "");

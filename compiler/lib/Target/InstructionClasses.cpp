@@ -65,10 +65,14 @@ const InstructionClass ptxClasses[] = {
        return (startsWith(i.opcode, "ld.local") ||
                startsWith(i.opcode, "st.local"));
      }},
+    // stmatrix and ldmatrix move a warp's 8 x 8 matrices through shared
+    // memory: the 16-bit epilogue's stores.
     {"ld/st.shared",
      [](const Instruction &i) {
        return startsWith(i.opcode, "ld.shared") ||
-              startsWith(i.opcode, "st.shared");
+              startsWith(i.opcode, "st.shared") ||
+              startsWith(i.opcode, "stmatrix") ||
+              startsWith(i.opcode, "ldmatrix");
      }},
     {"ld/st.global",
      [](const Instruction &i) {
