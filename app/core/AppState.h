@@ -180,6 +180,24 @@ struct AppState {
   bool messageIsError = false;
 };
 
+/// Hands a pane each lesson step's request that it scroll to what the step
+/// names (cmd::RevealInPane) once, when the compile the step may have
+/// started is done: what every pane that follows lesson steps keeps.
+class RevealTracker {
+public:
+  const PaneReveal *take(const AppState &state, Pane pane) {
+    auto it = state.view.reveals.find(pane);
+    if (it == state.view.reveals.end() || state.compiling ||
+        it->second.serial == seen)
+      return nullptr;
+    seen = it->second.serial;
+    return &it->second;
+  }
+
+private:
+  unsigned seen = 0; // the request last handed out
+};
+
 /// The run the result panes draw: the last one, or while it failed, the
 /// last good one of the same file (`stale` then says so); null for none.
 const PipelineRun *resultRun(const AppState &state, bool &stale);

@@ -214,8 +214,7 @@ private:
     CorrelatedTextView &view = views[int(kind) % 3];
     view.setText(text, languageFor(kind), identity,
                  [&] { return sourceLinesOfText(text, languageFor(kind)); });
-    if (const PaneReveal *reveal = settledReveal(state, pane()))
-      view.revealOnce(*reveal);
+    view.followReveals(state, pane());
     CorrelatedResult result =
         view.draw(kindName(kind), ImVec2(-1, -1), state.view.focusedSourceLine,
                   {}, [&] { saveAs.menuItems(state); });

@@ -86,8 +86,7 @@ public:
     view.setText(snapshot.text, language, identity,
                  [&] { return sourceLinesOf(snapshot); });
     drawStepSearch(state, commands, run);
-    if (const PaneReveal *reveal = settledReveal(state, pane()))
-      view.revealOnce(*reveal);
+    view.followReveals(state, pane());
     CorrelatedResult result =
         view.draw("text", size, state.view.focusedSourceLine,
                   roleTint(snapshot, identity, state.view.focusedRole),

@@ -34,14 +34,6 @@ public:
 
 std::vector<std::unique_ptr<Panel>> createPanels();
 
-/// A lesson step's request that `pane` scroll to what it names, once the
-/// compile it may have started is done; null before then, or for none.
-inline const PaneReveal *settledReveal(const AppState &state, Pane pane) {
-  auto it = state.view.reveals.find(pane);
-  return it == state.view.reveals.end() || state.compiling ? nullptr
-                                                           : &it->second;
-}
-
 } // namespace klx::app
 
 #endif // KLX_APP_PANELS_PANEL_H

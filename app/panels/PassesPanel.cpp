@@ -40,9 +40,8 @@ public:
     }
     handleKeys(commands);
     // A lesson step that names a step scrolls the list to it.
-    if (const PaneReveal *reveal = settledReveal(state, pane());
-        reveal && reveal->serial != revealSeen && !reveal->text.empty()) {
-      revealSeen = reveal->serial;
+    if (const PaneReveal *reveal = reveals.take(state, pane());
+        reveal && !reveal->text.empty()) {
       revealName = reveal->text.front();
       lastSelected = state.view.selected; // not scrolled away to it after
     }
@@ -241,8 +240,8 @@ private:
 
   int lastSelected = -1;
   bool scrollToSelection = false;
-  unsigned revealSeen = 0; // the lesson step's request last applied
-  std::string revealName;  // the step it names, to scroll to
+  RevealTracker reveals;  // the lesson steps' requests
+  std::string revealName; // the step it names, to scroll to
 };
 
 } // namespace

@@ -513,9 +513,7 @@ private:
         ImGui::SetScrollY(child, std::max(0.0f, y - child->Size.y * 0.4f));
     }
     // The lines a lesson step names, together (none: back to the left).
-    const PaneReveal *reveal = settledReveal(state, Pane::Source);
-    if (reveal && reveal->serial != revealSeen) {
-      revealSeen = reveal->serial;
+    if (const PaneReveal *reveal = reveals.take(state, Pane::Source)) {
       auto [low, high] =
           std::minmax_element(reveal->lines.begin(), reveal->lines.end());
       if (low != reveal->lines.end())
@@ -581,7 +579,7 @@ private:
   std::map<unsigned, Severity> lineSeverity;
   unsigned caretLine = 0;
   unsigned lastFocused = 0;
-  unsigned revealSeen = 0; // the lesson step's request last applied
+  RevealTracker reveals; // the lesson steps' requests
   const PipelineRun *roleLinesOf = nullptr;
   std::string roleLinesName;
   std::string roleLinesScrolled;

@@ -76,9 +76,7 @@ public:
         commands.push(cmd::SelectStep{view.step});
     }
     // A lesson step that names a row scrolls the steps to it.
-    if (const PaneReveal *reveal = settledReveal(state, pane());
-        reveal && reveal->serial != revealSeen) {
-      revealSeen = reveal->serial;
+    if (const PaneReveal *reveal = reveals.take(state, pane())) {
       revealText = reveal->text.empty() ? "" : reveal->text.front();
     }
     shown.clear();
@@ -195,7 +193,7 @@ private:
   StepsView view;
   uint64_t builtSerial = ~uint64_t(0);
   int builtFor = -1;
-  unsigned revealSeen = 0;       // the lesson step's request last applied
+  RevealTracker reveals;         // the lesson steps' requests
   std::string revealText;        // the row it names, until drawn
   std::vector<LineInView> shown; // for a screenshot's layout file
 };

@@ -268,9 +268,7 @@ private:
     // A lesson step that names the lanes scrolls the pane just enough to
     // show them whole (the ones it names, else all), keeping as much of
     // the verdicts above as it can (a short pane showed only the first).
-    if (const PaneReveal *reveal = settledReveal(state, pane());
-        reveal && reveal->serial != revealSeen) {
-      revealSeen = reveal->serial;
+    if (const PaneReveal *reveal = reveals.take(state, pane())) {
       auto [first, last] = namedLanes(view, reveal->text);
       float top = origin.y + laneH * float(first);
       float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() -
@@ -474,7 +472,7 @@ private:
   } measure;
   SaveAsDialog saveAs;
   bool drawingStale = false; // the last good compile, under the errors
-  unsigned revealSeen = 0;   // the lesson step's request last applied
+  RevealTracker reveals;     // the lesson steps' requests
 };
 
 } // namespace

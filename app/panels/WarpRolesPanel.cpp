@@ -169,9 +169,7 @@ public:
     // A lesson step that looks at the roles scrolls the trees to the role
     // it names (else the first): in a short pane they were below the
     // register file.
-    if (const PaneReveal *reveal = settledReveal(state, pane());
-        reveal && reveal->serial != revealSeen) {
-      revealSeen = reveal->serial;
+    if (const PaneReveal *reveal = reveals.take(state, pane())) {
       revealRole = reveal->text.empty() ? "" : reveal->text.front();
       revealPending = true;
     }
@@ -364,8 +362,8 @@ private:
     }
   }
 
-  unsigned revealSeen = 0; // the lesson step's request last applied
-  std::string revealRole;  // the text of the role or check it names
+  RevealTracker reveals;  // the lesson steps' requests
+  std::string revealRole; // the text of the role or check it names
   bool revealPending = false;
   std::vector<LineInView> shown; // for a screenshot's layout file
 };

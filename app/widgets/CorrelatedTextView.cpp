@@ -20,12 +20,11 @@ void CorrelatedTextView::setText(
   view.setText(text, language, id);
 }
 
-void CorrelatedTextView::revealOnce(const PaneReveal &request) {
-  if (request.serial == revealSeen)
-    return;
-  revealSeen = request.serial;
-  revealText = request.text;
-  revealPending = true;
+void CorrelatedTextView::followReveals(const AppState &state, Pane pane) {
+  if (const PaneReveal *request = reveals.take(state, pane)) {
+    revealText = request->text;
+    revealPending = true;
+  }
 }
 
 CorrelatedResult CorrelatedTextView::draw(const char *id, ImVec2 size,

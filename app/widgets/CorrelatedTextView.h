@@ -43,10 +43,10 @@ public:
                         const LineTint &tint = {},
                         const MenuItems &menuItems = {});
 
-  /// Scrolls to the first line holding each of `request`'s texts (each
-  /// looked for from the one before), all in view where they fit, at the
-  /// next draw; once per request.
-  void revealOnce(const PaneReveal &request);
+  /// Scrolls to the first line holding each text a lesson step's request
+  /// for `pane` names (each looked for from the one before), all in view
+  /// where they fit, at the next draw; once per request.
+  void followReveals(const AppState &state, Pane pane);
 
   /// What Ctrl+F is looking for in the text (empty while closed).
   llvm::StringRef findQuery() const { return view.findQuery(); }
@@ -57,7 +57,7 @@ private:
   uint64_t identity = ~uint64_t(0);
   unsigned lastFocus = 0;
   std::string lastTintKey;
-  unsigned revealSeen = 0;
+  RevealTracker reveals;
   std::vector<std::string> revealText; // a request not yet applied
   bool revealPending = false;
 };
