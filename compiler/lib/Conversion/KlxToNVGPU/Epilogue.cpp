@@ -61,9 +61,9 @@ LLVM::LLVMStructType accumulatorStruct(MLIRContext *context, int64_t rows,
 /// What every thread of a consumer computes once per tile.
 struct ThreadPlace {
   Value isFirst; // the warpgroup's first thread issues the stores
-  /// Where this thread's 8 pairs go in any box (bytes, i64), per row half
-  /// h and 8 columns j at 4 h + j. wgmma leaves each thread, per j and h,
-  /// a pair of columns at elements 2 h + 4 j and 2 h + 4 j + 1 of a
+  /// f32 D: where this thread's 8 pairs go in any box (bytes, i64), per
+  /// row half h and 8 columns j at 4 h + j. wgmma leaves each thread, per j and
+  /// h, a pair of columns at elements 2 h + 4 j and 2 h + 4 j + 1 of a
   /// fragment: row 16 x warp + lane / 4 + 8 h, columns 8 j + 2 (lane % 4)
   /// and the next. The TMA unit's swizzle XORs the 16-byte chunk of a row
   /// with bits 7 and up of the row's offset (row mod 8 for 128-byte rows,
@@ -79,69 +79,90 @@ struct ThreadPlace {
   Value barrierId, barrierThreads; // this consumer's named barrier
 };
 
-ThreadPlace placeThread(Lowering &l, Location loc) {
+/// The swizzle's XOR key of box row `row`: bits 7 and up of the row's
+/// byte offset, over the row's 16-byte chunks (TMA reads the box so).
+Value swizzleKey(Lowering &l, Location loc, Value row) {
   OpBuilder &b = l.b;
-  ThreadPlace p;
+  int64_t rowBytes = l.schedule.epilogueRowBytes();
+  return arith::RemUIOp::create(
+      b, loc,
+      arith::DivUIOp::create(b, loc, l.mul(loc, row, rowBytes),
+                             l.index(loc, 128)),
+      l.index(loc, rowBytes / kChunkBytes));
+}
+
+/// f32 D: ThreadPlace::pairOffsets of the thread at `lane` of `warp`.
+void placePairs(Lowering &l, Location loc, Value warp, Value lane,
+                ThreadPlace &p) {
+  OpBuilder &b = l.b;
   int64_t elementBytes = l.schedule.outElementBytes();
   int64_t rowBytes = l.schedule.epilogueRowBytes();
-  int64_t chunksPerRow = rowBytes / kChunkBytes;
-  Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
-  Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
-  Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
   Value quad = arith::RemUIOp::create(b, loc, lane, l.index(loc, 4));
-  p.isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup,
-                                    l.index(loc, 0));
   Value laneRow = arith::DivUIOp::create(b, loc, lane, l.index(loc, 4));
   Value rowInFragment = l.add(loc, l.mul(loc, warp, 16), laneRow);
-  Value swizzleKey = arith::RemUIOp::create(
-      b, loc,
-      arith::DivUIOp::create(b, loc, l.mul(loc, laneRow, rowBytes),
-                             l.index(loc, 128)),
-      l.index(loc, chunksPerRow));
+  // Row mod 8 (the key's part that changes with the row) is lane / 4.
+  Value key = swizzleKey(l, loc, laneRow);
   // The pair of columns 8 j + 2 (lane % 4) starts (8 j + 2 (lane % 4)) x
-  // elementBytes into the row: 8 j columns are whole chunks (8 j x 2 or
-  // 8 j x 4 bytes), so only the chunk index depends on j.
+  // elementBytes into the row: 8 j columns are whole chunks, so only the
+  // chunk index depends on j.
   Value pairInRow = l.mul(loc, quad, 2 * elementBytes);
   Value firstChunk =
       arith::DivUIOp::create(b, loc, pairInRow, l.index(loc, kChunkBytes));
   Value inChunk =
       arith::RemUIOp::create(b, loc, pairInRow, l.index(loc, kChunkBytes));
   int64_t chunksPerEight = 8 * elementBytes / kChunkBytes;
-  Type i64 = b.getI64Type();
   for (int64_t half = 0; half < 2; ++half) {
     Value row = l.add(loc, rowInFragment, l.index(loc, 8 * half));
     Value rowStart = l.add(loc, l.mul(loc, row, rowBytes), inChunk);
     for (int64_t j = 0; j < kOutBoxColumns / 8; ++j) {
       Value chunk = l.add(loc, firstChunk, l.index(loc, chunksPerEight * j));
-      Value swizzled = arith::XOrIOp::create(b, loc, chunk, swizzleKey);
-      Value offset = l.add(loc, rowStart, l.mul(loc, swizzled, kChunkBytes));
-      p.pairOffsets.push_back(arith::IndexCastOp::create(b, loc, i64, offset));
-    }
-  }
-  if (elementBytes == 2) {
-    Value matrix = arith::DivUIOp::create(b, loc, lane, l.index(loc, 8));
-    Value row = l.add(
-        loc, l.mul(loc, warp, 16),
-        l.add(loc,
-              l.mul(loc,
-                    arith::RemUIOp::create(b, loc, matrix, l.index(loc, 2)), 8),
-              arith::RemUIOp::create(b, loc, lane, l.index(loc, 8))));
-    Value key = arith::RemUIOp::create(
-        b, loc,
-        arith::DivUIOp::create(b, loc, l.mul(loc, row, rowBytes),
-                               l.index(loc, 128)),
-        l.index(loc, chunksPerRow));
-    Value right = arith::DivUIOp::create(b, loc, matrix, l.index(loc, 2));
-    for (int64_t half = 0; half < 2; ++half) {
-      // 8 columns of 16-bit elements are one 16-byte chunk.
-      Value chunk = l.add(loc, right, l.index(loc, 2 * half));
       Value swizzled = arith::XOrIOp::create(b, loc, chunk, key);
-      Value offset = l.add(loc, l.mul(loc, row, rowBytes),
-                           l.mul(loc, swizzled, kChunkBytes));
-      p.matrixOffsets.push_back(
-          arith::IndexCastOp::create(b, loc, i64, offset));
+      Value offset = l.add(loc, rowStart, l.mul(loc, swizzled, kChunkBytes));
+      p.pairOffsets.push_back(
+          arith::IndexCastOp::create(b, loc, b.getI64Type(), offset));
     }
   }
+}
+
+/// 16-bit D: ThreadPlace::matrixOffsets of the thread at `lane` of `warp`.
+void placeMatrixRows(Lowering &l, Location loc, Value warp, Value lane,
+                     ThreadPlace &p) {
+  OpBuilder &b = l.b;
+  int64_t rowBytes = l.schedule.epilogueRowBytes();
+  Value matrix = arith::DivUIOp::create(b, loc, lane, l.index(loc, 8));
+  Value row = l.add(
+      loc, l.mul(loc, warp, 16),
+      l.add(loc,
+            l.mul(loc, arith::RemUIOp::create(b, loc, matrix, l.index(loc, 2)),
+                  8),
+            arith::RemUIOp::create(b, loc, lane, l.index(loc, 8))));
+  Value key = swizzleKey(l, loc, row);
+  Value right = arith::DivUIOp::create(b, loc, matrix, l.index(loc, 2));
+  for (int64_t half = 0; half < 2; ++half) {
+    // 8 columns of 16-bit elements are one 16-byte chunk.
+    Value chunk = l.add(loc, right, l.index(loc, 2 * half));
+    Value swizzled = arith::XOrIOp::create(b, loc, chunk, key);
+    Value offset = l.add(loc, l.mul(loc, row, rowBytes),
+                         l.mul(loc, swizzled, kChunkBytes));
+    p.matrixOffsets.push_back(
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), offset));
+  }
+}
+
+ThreadPlace placeThread(Lowering &l, Location loc) {
+  OpBuilder &b = l.b;
+  ThreadPlace p;
+  Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
+  Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
+  p.isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, inGroup,
+                                    l.index(loc, 0));
+  // Each form of the box's writes needs its own places.
+  if (l.schedule.outElementType().isF32())
+    placePairs(l, loc, warp, lane, p);
+  else
+    placeMatrixRows(l, loc, warp, lane, p);
+  Type i64 = b.getI64Type();
   p.emptyPair =
       LLVM::PoisonOp::create(b, loc, VectorType::get({2}, b.getF32Type()));
   p.first = arith::ConstantIntOp::create(b, loc, i64, 0);
