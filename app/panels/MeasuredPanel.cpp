@@ -68,6 +68,7 @@ public:
       shownKey = key;
       pickedCta = run->firstCta; // -1: the one that ended last (drawLanes)
       window.fit(t.smsEndTime);
+      summary = summarizeSms(t); // a walk over every CTA: once per recording
     }
     drawSummary(t);
     const TimelineView *model = modelToCompare(state, t, noModel);
@@ -84,7 +85,7 @@ private:
   }
 
   void drawSummary(const MeasuredTimeline &t) {
-    SmSummary s = summarizeSms(t);
+    const SmSummary &s = summary;
     // Wrapped: at 150% in a 1280x720 window's Guide pane it was cut.
     ImGui::TextWrapped("%zu CTAs on %zu SMs in %.1f us", s.ctas, s.busySms,
                        usOf(t, s.lastDone));
@@ -158,7 +159,7 @@ private:
     shownCta = cta ? cta->cta : -1;
     // A line under the SMs says what their colours mean, where they have
     // more than one.
-    size_t turns = summarizeSms(t).mostPerSm;
+    size_t turns = summary.mostPerSm;
     drawSmLanes(t, key, width, label,
                 smHeight -
                     (turns > 1 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f));
@@ -484,6 +485,7 @@ private:
   }
 
   std::string shownKey;
+  SmSummary summary; // of the recording shownKey names
   TimeWindow window;
   int64_t pickedCta = -1; // whose warps show under the SMs
   int64_t shownCta = -1;  // ... or, unpicked, the one shown
