@@ -72,6 +72,17 @@ struct Image {
   };
   std::vector<Text> texts;
 
+  /// The lines the layout says `pane` shows (of its view `view`, or of
+  /// all its views), numbered.
+  std::vector<std::pair<unsigned, std::string>>
+  linesShown(llvm::StringRef pane, llvm::StringRef view = "") const {
+    std::vector<std::pair<unsigned, std::string>> lines;
+    for (const Text &text : texts)
+      if (text.pane == pane && (view.empty() || text.view == view))
+        lines.insert(lines.end(), text.lines.begin(), text.lines.end());
+    return lines;
+  }
+
   const unsigned char *at(int x, int y) const {
     return &rgba[(size_t(y) * width + x) * 4];
   }
@@ -494,6 +505,20 @@ inline std::string pressKey(const std::string &modifier, const std::string &key,
                          modifier, key)
                .str();
   return keys + llvm::formatv("sleep {0}\n", settle).str();
+}
+
+/// An xdotool line that clicks into the window (the IR pane of the
+/// default layout at 1600x900), so that the keys after it reach it.
+inline const std::string kClickIntoWindow =
+    "xdotool mousemove 900 300 click 1; sleep 0.3\n";
+
+/// The keys that walk the open lesson `steps` steps by Next step
+/// (Alt+Right), each given 1.5 s for its compile.
+inline std::string lessonStepKeys(int steps) {
+  std::string keys = kClickIntoWindow;
+  for (int i = 0; i < steps; ++i)
+    keys += pressKey("alt", "Right", 1.5);
+  return keys;
 }
 
 /// Runs `script` (which starts klx and drives it with xdotool) under

@@ -244,18 +244,14 @@ TEST_CASE("GUI: the critical chain under a cluster's other CTA",
 }
 
 namespace {
-/// The lines `image`'s layout says the pane `pane`'s view `view` shows.
+/// The text of the lines `image`'s layout says the pane `pane`'s view
+/// `view` shows.
 std::vector<std::string> shownIn(const Image &image, const std::string &pane,
                                  const std::string &view) {
   std::vector<std::string> lines;
-  for (const Image::Text &text : image.texts)
-    if (text.pane == pane && text.view == view)
-      for (const auto &[number, line] : text.lines)
-        lines.push_back(line);
+  for (const auto &[number, line] : image.linesShown(pane, view))
+    lines.push_back(line);
   return lines;
-}
-bool contains(const std::vector<std::string> &lines, const std::string &line) {
-  return std::find(lines.begin(), lines.end(), line) != lines.end();
 }
 std::string openNonPersistentTrace() {
   // klx-run --trace on an H200, every CTA: the sample with -D persistent=0
@@ -276,11 +272,11 @@ TEST_CASE("GUI: the SMs chart names its SMs, its time and its colours",
   std::vector<std::string> sms = shownIn(image, "Measured", "sms");
   CHECK(sms.size() >= 5);
   CHECK(sms.size() < 132);
-  CHECK(contains(sms, "SM 0"));
+  CHECK(llvm::is_contained(sms, "SM 0"));
   std::vector<std::string> axis = shownIn(image, "Measured", "axis");
-  CHECK(contains(axis, "0 us"));
-  CHECK(contains(axis, "5 us"));
-  CHECK(contains(axis, "10 us"));
+  CHECK(llvm::is_contained(axis, "0 us"));
+  CHECK(llvm::is_contained(axis, "5 us"));
+  CHECK(llvm::is_contained(axis, "10 us"));
   CHECK(shownIn(image, "Measured", "legend") ==
         std::vector<std::string>{"1", "2"});
   CHECK(shownIn(image, "Measured", "cta") ==
