@@ -14,9 +14,8 @@ TEST_CASE("GUI: select all and type replaces the folded header too",
   // editor. Ctrl+A selects what it shows; what is typed over it is the
   // whole file once saved (the folded lines stayed, hidden, and came back).
   requireTools({"xdotool", "xvfb-run"});
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-edit", dir));
-  std::string kernel = std::string(dir) + "/k.mlir";
+  TempDir dir("klx-edit");
+  std::string kernel = dir.path + "/k.mlir";
   writeFile(kernel, readFile(kSample));
   auto ctrl = [](const char *key) { return pressKey("ctrl", key); };
   std::string script =
@@ -32,11 +31,10 @@ xdotool type --delay 60 '// all'; sleep 0.5
 sleep 0.5
 kill $pid; wait $pid
 )",
-                    std::string(dir), KLX_BINARY, kernel, ctrl("a"), ctrl("s"))
+                    dir.path, KLX_BINARY, kernel, ctrl("a"), ctrl("s"))
           .str();
-  INFO(driveWindow(std::string(dir), script));
+  INFO(driveWindow(dir.path, script));
   CHECK(readFile(kernel) == "// all");
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: the line marked in Source is marked in the IR diff too",
@@ -45,17 +43,11 @@ TEST_CASE("GUI: the line marked in Source is marked in the IR diff too",
   // klx.mma) at klx-to-nvgpu: its nvgpu ops on the diff's new side are in
   // the correlated colour, scrolled to. The diff marked nothing.
   requireTools({"xdotool", "xvfb-run"});
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-diffmark", dir));
-  std::string altRight = pressKey("alt", "Right", 1.5);
-  std::string keys = "xdotool mousemove 900 300 click 1; sleep 0.3\n";
-  for (int i = 0; i < 4; ++i)
-    keys += altRight;
-  Image marked =
-      typedIntoWindow(std::string(dir), "diff-marked.png", keys, {"--diff"});
+  TempDir dir("klx-diffmark");
+  Image marked = typedIntoWindow(dir.path, "diff-marked.png", lessonStepKeys(4),
+                                 {"--diff"});
   CHECK(marked.step == "klx-to-nvgpu");
   size_t correlated = countNear(marked, paneRect(marked, kIR), 42, 56, 24, 4);
   INFO("IR diff pixels in the correlated colour: " << correlated);
   CHECK(correlated > 1000);
-  llvm::sys::fs::remove_directories(dir);
 }

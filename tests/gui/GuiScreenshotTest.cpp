@@ -249,10 +249,9 @@ TEST_CASE("GUI: the Lesson pane shows the open sample's page", "[gui]") {
 
 TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
           "[gui][bad-input]") {
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-bad", dir));
+  TempDir dir("klx-bad");
   auto write = [&](const std::string &name, const std::string &text) {
-    std::string path = std::string(dir) + "/" + name;
+    std::string path = dir.path + "/" + name;
     writeFile(path, text);
     return path;
   };
@@ -308,7 +307,7 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
                              {std::string(KLX_SOURCE_DIR) +
                                   "/samples/nvidia/gemm_ws_persistent.mlir",
                               "-D", "stages=many",
-                              "--compare=" + std::string(dir) + "/none.mlir"});
+                              "--compare=" + dir.path + "/none.mlir"});
     requireBusy(image, kSamples, "Samples");
     Rect kStatus = image.statusBar;
     RegionStats source = measure(image, kSource),
@@ -340,7 +339,6 @@ TEST_CASE("GUI: bad input pasted into the Source pane, the window survives",
       CHECK(measure(image, kAssembly).reddish > 100);
     }
   }
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: a compile past --timeout is reported stopped, not waited on",
@@ -388,9 +386,8 @@ TEST_CASE("GUI: a compile past --timeout is reported stopped, not waited on",
 
 TEST_CASE("GUI: ptxas missing or failing, the window goes on",
           "[gui][bad-input]") {
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-ptxas", dir));
-  std::string failing = std::string(dir) + "/bad-ptxas";
+  TempDir dir("klx-ptxas");
+  std::string failing = dir.path + "/bad-ptxas";
   writeFile(failing,
             "#!/bin/sh\necho \"ptxas fatal : out of cheese\" >&2\nexit 255\n");
   llvm::sys::fs::setPermissions(failing, llvm::sys::fs::all_exe |
@@ -398,7 +395,7 @@ TEST_CASE("GUI: ptxas missing or failing, the window goes on",
                                              llvm::sys::fs::owner_write);
   std::string saxpy =
       std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir";
-  for (const std::string &ptxas : {std::string(dir) + "/no-ptxas", failing}) {
+  for (const std::string &ptxas : {dir.path + "/no-ptxas", failing}) {
     INFO("--ptxas=" << ptxas);
     Image image = screenshot(
         std::string("ptxas-") + llvm::sys::path::filename(ptxas).str() + ".png",
@@ -410,7 +407,6 @@ TEST_CASE("GUI: ptxas missing or failing, the window goes on",
     requireBusy(image, kPasses, "Passes");
     CHECK(measure(image, kSource).reddish > 100);
   }
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: past the snapshot limit the IR pane says so", "[gui]") {
@@ -433,11 +429,10 @@ TEST_CASE("GUI: past the snapshot limit the IR pane says so", "[gui]") {
 TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   auto xvfbRun = llvm::sys::findProgramByName("xvfb-run");
   REQUIRE(xvfbRun);
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-kill", dir));
-  std::string kernel = std::string(dir) + "/saxpy.mlir";
-  std::string edit = std::string(dir) + "/edit.mlir";
-  std::string pidFile = std::string(dir) + "/pid";
+  TempDir dir("klx-kill");
+  std::string kernel = dir.path + "/saxpy.mlir";
+  std::string edit = dir.path + "/edit.mlir";
+  std::string pidFile = dir.path + "/pid";
   std::string original =
       readFile(std::string(KLX_SOURCE_DIR) + "/samples/nvidia/saxpy.mlir");
   const std::string marker = "// typed just before the window was killed";
@@ -447,8 +442,8 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   }
   // Both windows in one environment of the test's own: the second finds
   // what the first left in its state folder.
-  std::vector<std::string> env = windowEnvironment(std::string(dir));
-  std::string state = environmentFolder(std::string(dir), "klx-state");
+  std::vector<std::string> env = windowEnvironment(dir.path);
+  std::string state = environmentFolder(dir.path, "klx-state");
   std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
   // The window, edited (as a paste), left running; its pid written out.
   std::string script = std::string("'") + KLX_BINARY + "' '" + kernel +
@@ -480,7 +475,7 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   CHECK(readFile(kernel) == original);
 
   // Started again on the same file: the edit is back, and it says so.
-  std::string out = std::string(dir) + "/out.txt";
+  std::string out = dir.path + "/out.txt";
   std::optional<llvm::StringRef> redirects[] = {
       std::nullopt, llvm::StringRef(out), llvm::StringRef(out)};
   std::vector<llvm::StringRef> again = {*xvfbRun};
@@ -493,7 +488,6 @@ TEST_CASE("GUI: an edit survives SIGKILL and comes back", "[gui][autosave]") {
   CHECK(code == 0);
   CHECK(said.find("klx: restored unsaved edits of " + kernel) !=
         std::string::npos);
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: a sweep measured on the H100, as a chart", "[gui][sweep]") {

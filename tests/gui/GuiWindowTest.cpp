@@ -80,9 +80,8 @@ TEST_CASE("GUI: select IR with the mouse, copy it, save the step from the "
   // opens the text's menu and "Save this step's IR as..." writes the file
   // beside the kernel.
   requireTools({"xdotool", "xclip", "xvfb-run"});
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-copy", dir));
-  std::string kernel = std::string(dir) + "/gemm.mlir";
+  TempDir dir("klx-copy");
+  std::string kernel = dir.path + "/gemm.mlir";
   writeFile(kernel, readFile(std::string(KLX_SOURCE_DIR) +
                              "/samples/nvidia/gemm_ws_persistent.mlir"));
   // Where the IR pane is: the same window's layout, from a screenshot.
@@ -108,16 +107,16 @@ xdotool mousemove {6} {7} click 1; sleep 0.5
 xdotool keydown Return; sleep 0.15; xdotool keyup Return; sleep 1
 kill $pid; wait $pid
 )",
-          std::string(dir), KLX_BINARY, kernel, x0,
-          dragAndCopy(x0, y0, x1, y1, std::string(dir) + "/clipboard.txt"),
-          menuY, x0 + 60, menuY + 77)
+          dir.path, KLX_BINARY, kernel, x0,
+          dragAndCopy(x0, y0, x1, y1, dir.path + "/clipboard.txt"), menuY,
+          x0 + 60, menuY + 77)
           .str();
-  INFO(driveWindow(std::string(dir), script));
-  std::string saved = std::string(dir) + "/gemm.klx-to-nvgpu.mlir";
+  INFO(driveWindow(dir.path, script));
+  std::string saved = dir.path + "/gemm.klx-to-nvgpu.mlir";
   REQUIRE(llvm::sys::fs::exists(saved));
   std::string text = readFile(saved);
   CHECK(text.find("nvgpu.mbarrier") != std::string::npos);
-  std::string copied = readFile(std::string(dir) + "/clipboard.txt");
+  std::string copied = readFile(dir.path + "/clipboard.txt");
   INFO("copied: " << copied);
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(copied).split(lines, '\n');
@@ -129,7 +128,6 @@ kill $pid; wait $pid
     CHECK(llvm::StringRef(text).contains(line));
   }
   CHECK(llvm::StringRef(text).contains(lines[1].str() + "\n"));
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: drag over rows of the IR diff and copy them", "[gui][copy]") {
@@ -137,8 +135,7 @@ TEST_CASE("GUI: drag over rows of the IR diff and copy them", "[gui][copy]") {
   // side; xdotool drags down the right column and presses Ctrl+C. What
   // xclip reads are whole lines of the step's own IR, as the CLI prints it.
   requireTools({"xdotool", "xclip", "xvfb-run"});
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-diffcopy", dir));
+  TempDir dir("klx-diffcopy");
   std::string kernel =
       std::string(KLX_SOURCE_DIR) + "/samples/nvidia/gemm_ws_persistent.mlir";
   Image layout = screenshot("diff-copy-layout.png",
@@ -158,12 +155,12 @@ sleep 0.5
 {3}
 kill $pid; wait $pid
 )",
-          std::string(dir), KLX_BINARY, kernel,
-          dragAndCopy(x, y0, x, y1, std::string(dir) + "/clipboard.txt"))
+          dir.path, KLX_BINARY, kernel,
+          dragAndCopy(x, y0, x, y1, dir.path + "/clipboard.txt"))
           .str();
-  INFO(driveWindow(std::string(dir), script));
-  std::string after = readFile(std::string(dir) + "/after.mlir");
-  std::string copied = readFile(std::string(dir) + "/clipboard.txt");
+  INFO(driveWindow(dir.path, script));
+  std::string after = readFile(dir.path + "/after.mlir");
+  std::string copied = readFile(dir.path + "/clipboard.txt");
   INFO("copied: " << copied);
   REQUIRE(after.find("nvgpu.mbarrier") != std::string::npos);
   llvm::SmallVector<llvm::StringRef> lines;
@@ -173,7 +170,6 @@ kill $pid; wait $pid
     INFO("copied line: " << line.str());
     CHECK(llvm::StringRef(after).contains("\n" + line.str() + "\n"));
   }
-  llvm::sys::fs::remove_directories(dir);
 }
 
 namespace {
@@ -197,8 +193,7 @@ TEST_CASE("GUI: Ctrl+F in the IR pane and in the Source editor",
   // a line of code would show that line's IR, away from the IR's matches.
   // Both panes box their matches.
   requireTools({"xdotool", "xvfb-run"});
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-find", dir));
+  TempDir dir("klx-find");
   Image layout = screenshot("find-layout.png", {"--pass=klx-to-nvgpu"});
   Rect ir = paneRect(layout, kIR), source = paneRect(layout, kSource);
   std::string png = outputPath("find.png");
@@ -220,11 +215,11 @@ xdotool type --delay 60 "klx.load"; sleep 0.5
 touch {0}/look
 wait $pid
 )",
-                    std::string(dir), KLX_BINARY, png, (ir.x0 + ir.x1) / 2,
+                    dir.path, KLX_BINARY, png, (ir.x0 + ir.x1) / 2,
                     (ir.y0 + ir.y1) / 2, (source.x0 + source.x1) / 2,
                     source.y0 + 8, ctrl('f'), kSample)
           .str();
-  INFO(driveWindow(std::string(dir), script));
+  INFO(driveWindow(dir.path, script));
   Image found = loadScreenshot(png);
   // Right of the Source pane's gutter, whose fold rule has the colour too.
   Rect editor = paneRect(found, kSource);
@@ -235,7 +230,6 @@ wait $pid
                        << " in the Source editor");
   CHECK(inIR > 300);
   CHECK(inSource > 150);
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: the light theme, from the command line and by Alt+L",
@@ -255,8 +249,7 @@ TEST_CASE("GUI: the light theme, from the command line and by Alt+L",
   // Driven as a person would: Alt+L in a dark window turns it light, and
   // the ini file remembers it for the next start.
   requireTools({"xdotool", "xvfb-run"});
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-theme", dir));
+  TempDir dir("klx-theme");
   std::string png = outputPath("theme-alt-l.png");
   llvm::sys::fs::remove(png);
   std::string script = llvm::formatv(R"(set -u
@@ -285,9 +278,9 @@ done
 kill $pid; wait $pid
 grep theme= {0}/.env/config/klx/imgui.ini
 )",
-                                     std::string(dir), KLX_BINARY, png, kSample)
+                                     dir.path, KLX_BINARY, png, kSample)
                            .str();
-  std::string output = driveWindow(std::string(dir), script);
+  std::string output = driveWindow(dir.path, script);
   INFO(output);
   Image toggled = loadScreenshot(png);
   CHECK(toggled.theme == "light");
@@ -295,7 +288,6 @@ grep theme= {0}/.env/config/klx/imgui.ini
   INFO("IR after Alt+L: mean luma " << ir.meanLuma);
   CHECK(ir.meanLuma > 170);
   CHECK(output.find("theme=light") != std::string::npos);
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: a sweep typed into the Sweep pane, compiled and ranked",
@@ -305,9 +297,8 @@ TEST_CASE("GUI: a sweep typed into the Sweep pane, compiled and ranked",
   // bundles to klx-run --sweep; a stand-in answers with the H100's ranked
   // runs (fixture) after checking what it was handed.
   requireTools({"xdotool", "xvfb-run"});
-  llvm::SmallString<128> dir;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-sweep-gui", dir));
-  std::string runner = std::string(dir) + "/fake-klx-run.sh";
+  TempDir dir("klx-sweep-gui");
+  std::string runner = dir.path + "/fake-klx-run.sh";
   writeFile(runner,
             llvm::formatv(
                 "#!/bin/sh\n"
@@ -317,7 +308,7 @@ TEST_CASE("GUI: a sweep typed into the Sweep pane, compiled and ranked",
                 "test -f \"$2/sweep.json\" && test -f "
                 "\"$2/stages-3/kernel.cubin\" || exit 1\n"
                 "cat {1}/tests/fixtures/sweep/h100-ws-runs.json\n",
-                std::string(dir), KLX_SOURCE_DIR)
+                dir.path, KLX_SOURCE_DIR)
                 .str());
   llvm::sys::fs::setPermissions(runner, llvm::sys::fs::all_read |
                                             llvm::sys::fs::all_exe |
@@ -341,11 +332,11 @@ sleep 1.5
 touch {0}/look
 wait $pid
 )",
-                    std::string(dir), runner, KLX_BINARY, KLX_SOURCE_DIR, png,
+                    dir.path, runner, KLX_BINARY, KLX_SOURCE_DIR, png,
                     guide.x0 + 60, guide.y0 + int(layout.fontSize * 2.7))
           .str();
-  INFO(driveWindow(std::string(dir), script));
-  std::string args = readFile(std::string(dir) + "/args");
+  INFO(driveWindow(dir.path, script));
+  std::string args = readFile(dir.path + "/args");
   INFO("klx-run was called with: " << args);
   CHECK(llvm::StringRef(args).starts_with("--sweep "));
   CHECK(llvm::StringRef(args).contains(" --json"));
@@ -355,7 +346,6 @@ wait $pid
                                             << stats.blue);
   CHECK(stats.green > 800);
   CHECK(stats.blue > 3000);
-  llvm::sys::fs::remove_directories(dir);
 }
 
 TEST_CASE("GUI: a path typed into the Samples pane, completed and chosen",
