@@ -19,6 +19,22 @@ namespace {
 LessonDoc page(const std::string &name) {
   return parseLesson(readSource("docs/lessons/" + name));
 }
+
+/// The pages a class walks step by step (GuiLessonTest walks them too).
+constexpr const char *kWalkedLessons[] = {"01-saxpy.md",
+                                          "02-gemm_tma_wgmma.md",
+                                          "03-gemm_ws_persistent.md",
+                                          "04-gemm_pingpong.md",
+                                          "05-gemm_two_producers.md",
+                                          "06-gemm_bar_array.md"};
+
+/// Options for a controller that opens the lessons and samples of the tree.
+ControllerOptions lessonOptions(TempFolder &folder) {
+  ControllerOptions options = testOptions(folder);
+  options.lessonsDir = sourcePath("docs/lessons");
+  options.samplesDir = sourcePath("samples");
+  return options;
+}
 } // namespace
 
 TEST_CASE("lessons: the steps a class walks, and the lines they name",
@@ -36,10 +52,7 @@ TEST_CASE("lessons: the steps a class walks, and the lines they name",
   REQUIRE_FALSE(two.empty());
   CHECK(two[0].sourceLines == std::vector<unsigned>{53, 54});
   // Every step of lessons 01-06 has a link a class can follow.
-  for (const char *name :
-       {"01-saxpy.md", "02-gemm_tma_wgmma.md", "03-gemm_ws_persistent.md",
-        "04-gemm_pingpong.md", "05-gemm_two_producers.md",
-        "06-gemm_bar_array.md"}) {
+  for (const char *name : kWalkedLessons) {
     INFO(name);
     std::vector<LessonStep> steps = lessonSteps(page(name));
     CHECK(steps.size() >= 6);
@@ -52,10 +65,7 @@ TEST_CASE("lessons: the steps a class walks, and the lines they name",
 TEST_CASE("lessons: Next step follows each step's link in order",
           "[lessons][app]") {
   TempFolder folder;
-  ControllerOptions options = testOptions(folder);
-  options.lessonsDir = sourcePath("docs/lessons");
-  options.samplesDir = sourcePath("samples");
-  AppController controller(options);
+  AppController controller(lessonOptions(folder));
   controller.apply(cmd::LessonStepBy{+1}, 0);
   CHECK(controller.state().messageIsError); // no lesson open yet
   controller.apply(cmd::OpenLesson{"", 0}, 0);
@@ -119,9 +129,7 @@ TEST_CASE("lessons: every step of lessons 01-06 says where to look",
           "[lessons]") {
   // The walk at 1280x720 (GuiLessonTest) checks that what each names is
   // on screen; here, that each has a sentence the window can read.
-  for (const char *name : {"01-saxpy.md", "02-gemm_tma_wgmma.md",
-                           "03-gemm_ws_persistent.md", "04-gemm_pingpong.md",
-                           "05-gemm_two_producers.md", "06-gemm_bar_array.md"})
+  for (const char *name : kWalkedLessons)
     for (const LessonStep &step : lessonSteps(page(name))) {
       INFO(name << " step " << step.number);
       CHECK_FALSE(step.lookAt.empty());
@@ -132,10 +140,7 @@ TEST_CASE("lessons: every step of lessons 01-06 says where to look",
 TEST_CASE("lessons: Next step scrolls the panes to what the step names",
           "[lessons][app]") {
   TempFolder folder;
-  ControllerOptions options = testOptions(folder);
-  options.lessonsDir = sourcePath("docs/lessons");
-  options.samplesDir = sourcePath("samples");
-  AppController controller(options);
+  AppController controller(lessonOptions(folder));
   controller.apply(
       cmd::OpenLesson{sourcePath("docs/lessons/03-gemm_ws_persistent.md"), 0},
       0);
