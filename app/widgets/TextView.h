@@ -20,7 +20,6 @@
 
 #include <imgui.h>
 
-#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
