@@ -127,6 +127,8 @@ std::optional<std::pair<bool, Value>> accessOf(Operation *op) {
     return std::pair{true, load.getMemRef()};
   if (auto store = dyn_cast<StoreOp>(op)) // klx's epilogue
     return std::pair{false, store.getTensor()};
+  if (auto load = dyn_cast<LoadVectorOp>(op)) // a bias, a scale
+    return std::pair{true, load.getTensor()};
   if (auto store = dyn_cast<memref::StoreOp>(op))
     return std::pair{false, store.getMemRef()};
   if (auto load = dyn_cast<LLVM::LoadOp>(op))
@@ -154,9 +156,7 @@ bool isGlobalToShared(Operation *op) {
   if (isMemrefCopy(op))
     return spaceOfMemref(op->getOperand(0)) == Space::Global &&
            spaceOfMemref(op->getOperand(1)) == Space::Shared;
-  // klx.load_vector reads a bias or a scale for registers: the load of a
-  // step as well.
-  return isa<LoadOp, LoadVectorOp>(op) || name == "nvgpu.tma.async.load" ||
+  return isa<LoadOp>(op) || name == "nvgpu.tma.async.load" ||
          name == "nvgpu.device_async_copy" || name == "amdgpu.gather_to_lds" ||
          name == "rocdl.global.load.lds" || name == "rocdl.load.to.lds" ||
          name.starts_with("nvvm.cp.async.bulk.tensor.shared") ||
