@@ -24,6 +24,10 @@ FailureOr<SmallVector<TensorUse>> klx::classifyArguments(KernelOp kernel,
       else if (auto load = dyn_cast<LoadOp>(user))
         found = load.getOperand() == Operand::A ? TensorUse::OperandA
                                                 : TensorUse::OperandB;
+      else if (auto vector = dyn_cast<LoadVectorOp>(user))
+        found = isa<RowType>(vector.getResult().getType())
+                    ? TensorUse::RowVector
+                    : TensorUse::ColVector;
       else if (!isa<StoreOp>(user))
         return user->emitOpError("uses a kernel tensor in a way ")
                << pass << " cannot lower";
@@ -31,7 +35,8 @@ FailureOr<SmallVector<TensorUse>> klx::classifyArguments(KernelOp kernel,
         return user->emitOpError("uses tensor argument #")
                << arg.getArgNumber()
                << " differently from an earlier op (one tensor is one "
-                  "operand: A, B or the output)";
+                  "operand: A, B, the output, or a vector along rows or "
+                  "along columns)";
       use = found;
     }
     uses.push_back(use);
@@ -75,6 +80,12 @@ void klx::retypeAccumulators(Operation *root, Type type) {
   });
 }
 
+std::string klx::vectorParamName(TensorUse use, int64_t ordinal) {
+  std::string name =
+      use == TensorUse::RowVector ? "row_vector" : "column_vector";
+  return ordinal == 0 ? name : name + std::to_string(ordinal);
+}
+
 StringRef klx::dtypeName(ScheduleAttr schedule) {
   return schedule.getDtype().isBF16() ? "bf16" : "f16";
 }
@@ -91,6 +102,7 @@ ArrayAttr klx::describeParams(
   Builder b(kernel.getContext());
   auto dims = kernel->getAttrOfType<DictionaryAttr>(kDimsAttrName);
   SmallVector<Attribute> params;
+  int64_t rowVectors = 0, colVectors = 0;
   for (auto [arg, use] :
        llvm::zip(kernel.getBodyBlock().getArguments(), uses)) {
     SmallVector<NamedAttribute> param;
@@ -109,6 +121,12 @@ ArrayAttr klx::describeParams(
       // Lowered to an argument the kernel never reads: a runner passes null.
       add("name", b.getStringAttr("arg" + std::to_string(arg.getArgNumber())));
       add("kind", b.getStringAttr("unused"));
+    } else if (use == TensorUse::RowVector || use == TensorUse::ColVector) {
+      int64_t &seen = use == TensorUse::RowVector ? rowVectors : colVectors;
+      add("name", b.getStringAttr(vectorParamName(use, seen++)));
+      add("kind", b.getStringAttr("memref"));
+      add("rank", b.getI64IntegerAttr(1));
+      add("dtype", b.getStringAttr("f32"));
     } else if (use == TensorUse::Output) {
       add("name", b.getStringAttr("D"));
       if (describeOutput) {

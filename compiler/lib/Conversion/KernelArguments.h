@@ -18,7 +18,20 @@
 namespace klx {
 
 /// How each !klx.tensor argument is used.
-enum class TensorUse { Unused, OperandA, OperandB, Output };
+/// A vector read by klx.load_vector is one value per row of D (`RowVector`,
+/// M long) or per column (`ColVector`, N long).
+enum class TensorUse {
+  Unused,
+  OperandA,
+  OperandB,
+  Output,
+  RowVector,
+  ColVector
+};
+
+/// What klx.launch names a vector argument: "row_vector", "column_vector",
+/// numbered from the second of a kind on ("column_vector1").
+std::string vectorParamName(TensorUse use, int64_t ordinal);
 
 /// One entry per kernel argument (Unused for the non-tensors); an error
 /// naming `pass` on a tensor used two ways or in a way it cannot lower.
@@ -55,7 +68,8 @@ using AddParamField =
 /// What a runner passes for each kernel argument, in order (klx.launch's
 /// `params`): a size named by klx.dims ("M", "N", "K"), an unused tensor,
 /// the output D (an f32 memref of rank 2 unless `describeOutput` says what
-/// it is, its name aside), or operand A or B as `describeOperand` says
+/// it is, its name aside), a vector (an f32 memref of rank 1, named by
+/// vectorParamName), or operand A or B as `describeOperand` says
 /// (name and kind included). The lowered signature flattens each memref.
 mlir::ArrayAttr describeParams(
     KernelOp kernel, llvm::ArrayRef<TensorUse> uses,

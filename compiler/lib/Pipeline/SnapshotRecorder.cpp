@@ -6,8 +6,10 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
@@ -49,7 +51,16 @@ uint64_t klx::captureIR(mlir::Operation *op, Snapshot &snapshot, bool verified,
     auto it = locations.find(printed);
     return it == locations.end() ? 0u : it->second.first;
   };
-  snapshot.facts = analyzeSnapshot(op, lineOf, size, names);
+  // The analyses walk ops they expect to be well formed: after a failed
+  // pass only IR that still verifies is analyzed (quietly checked).
+  bool wellFormed = verified;
+  if (!wellFormed) {
+    mlir::ScopedDiagnosticHandler quiet(
+        op->getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+    wellFormed = mlir::succeeded(mlir::verify(op));
+  }
+  if (wellFormed)
+    snapshot.facts = analyzeSnapshot(op, lineOf, size, names);
   return llvm::xxh3_64bits(snapshot.text);
 }
 

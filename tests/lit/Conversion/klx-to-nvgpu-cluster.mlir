@@ -82,4 +82,4 @@
 // cluster does: unknown, and why.
 // RUN: klx compile %samples/nvidia/gemm_ws_persistent.mlir -D cluster_m=2 --stop-after=klx-to-nvgpu --emit=mlir -o %t.mlir
 // RUN: not klx timeline %t.mlir 2>&1 | FileCheck %s --check-prefix=LOWERED
-// LOWERED: @gemm: the barrier protocol is unknown, because the kernel runs in clusters of 2 CTAs (nvvm.cluster_dim, at line 5)
+// LOWERED: @gemm: the barrier protocol is unknown, because the kernel runs in clusters of 2 CTAs (nvvm.cluster_dim, at line {{[0-9]+}})

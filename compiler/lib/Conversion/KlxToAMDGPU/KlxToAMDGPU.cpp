@@ -363,6 +363,19 @@ LogicalResult checkTileProgram(KernelOp kernel) {
           .wasInterrupted())
     return kernel.emitOpError("klx-to-amdgpu takes a tile program after "
                               "klx-persistent, without roles or pipelines");
+  // The ops that compute on accumulators are lowered for Hopper's wgmma
+  // fragments only: the first one stops here, named, with the target.
+  Operation *compute = nullptr;
+  kernel->walk([&](Operation *op) {
+    if (!compute && isa<MapOp, ReduceOp, SplatOp, LoadVectorOp>(op))
+      compute = op;
+  });
+  if (compute)
+    return compute->emitOpError("is not lowered for AMD targets: "
+                                "klx-to-amdgpu lowers GEMM tile programs "
+                                "(klx.load, klx.mma, klx.store) onto MFMA; "
+                                "compute on accumulators needs an NVIDIA "
+                                "target (sm_90a)");
   return success();
 }
 

@@ -151,19 +151,25 @@ void lowerAdvance(Lowering &l, AdvanceOp advance) {
 LogicalResult nvgpu_lowering::lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
                                            DenseMap<Value, Value> &tensors) {
   hoistMmaDescriptors(l, func);
+  // In program order, so that each op's operands are lowered before it; a
+  // klx.map's body is cloned whole, not lowered in place.
   SmallVector<Operation *> ops;
-  func.walk([&](Operation *op) {
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<KlxDialect>(op->getDialect()))
       ops.push_back(op);
     auto mma = dyn_cast_or_null<MmaOp>(op->getPrevNode());
     if (isa<ConsumerReleaseOp>(op) && mma && !l.mmasInFlight.contains(mma))
       l.releasesHeld.insert(op);
+    return isa<MapOp>(op) ? WalkResult::skip() : WalkResult::advance();
   });
   OpBuilder &b = l.b;
   for (Operation *op : ops) {
     Location loc = op->getLoc();
     b.setInsertionPoint(op);
-    if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
+    if (isComputeOp(op)) {
+      if (failed(lowerComputeOp(l, op, tensors)))
+        return failure();
+    } else if (auto wait = dyn_cast<ConsumerWaitOp>(op)) {
       const Lowering::Barriers &barriers = l.barriers[wait.getPipeline()];
       Value full = barriers.full;
       waitAndRecord(l, loc, full, wait.getIndex(), wait.getPhase(),
@@ -205,7 +211,11 @@ LogicalResult nvgpu_lowering::lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
       zero.replaceAllUsesWith(acc);
       zero.erase();
     } else if (auto store = dyn_cast<StoreOp>(op)) {
-      if (l.schedule.getTmaStore())
+      Operation *map = store.getAcc().getDefiningOp();
+      if (map && isMapIntoStore(l, map)) {
+        if (failed(lowerMapIntoStore(l, store, tensors)))
+          return failure();
+      } else if (l.schedule.getTmaStore())
         lowerStoreThroughTma(l, store);
       else
         lowerStore(l, store, tensors.lookup(store.getTensor()));
@@ -222,10 +232,10 @@ LogicalResult nvgpu_lowering::lowerBodyOps(Lowering &l, gpu::GPUFuncOp func,
                              "klx-persistent first");
     }
   }
-  // The tiles were read by the MMAs they fed.
-  func.walk([](StageTileOp tile) {
-    if (tile->use_empty())
-      tile.erase();
+  // The tiles were read by the MMAs they fed, the vectors by the maps.
+  func.walk([](Operation *op) {
+    if (isa<StageTileOp, LoadVectorOp>(op) && op->use_empty())
+      op->erase();
   });
   return success();
 }

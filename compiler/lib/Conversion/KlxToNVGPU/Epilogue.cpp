@@ -48,16 +48,6 @@ constexpr int64_t kChunkBytes = 16; // what a swizzle moves
 // Named barrier 0 is the CTA's; consumer c synchronizes on 1 + c.
 constexpr int64_t kFirstConsumerBarrier = 1;
 
-/// The LLVM struct convert-nvgpu-to-nvvm makes of a warpgroup accumulator:
-/// one inner struct per 64 rows, each of N / 2 f32 per thread.
-LLVM::LLVMStructType accumulatorStruct(MLIRContext *context, int64_t rows,
-                                       int64_t columns) {
-  SmallVector<Type> elements(columns / 2, Float32Type::get(context));
-  auto inner = LLVM::LLVMStructType::getLiteral(context, elements);
-  SmallVector<Type> fragments(rows / kOutBoxRows, inner);
-  return LLVM::LLVMStructType::getLiteral(context, fragments);
-}
-
 /// What every thread of a consumer computes once per tile.
 struct ThreadPlace {
   Value isFirst; // the warpgroup's first thread issues the stores
@@ -188,15 +178,13 @@ void inFirstThread(OpBuilder &b, Location loc, const ThreadPlace &p,
   body();
 }
 
-/// This thread's pair at `element` of a fragment, as a vector<2xf32>.
-Value pairAt(OpBuilder &b, Location loc, const ThreadPlace &p, Value fragment,
-             int64_t element) {
+/// This thread's pair at `element` of fragment `f`, as a vector<2xf32>.
+Value pairAt(OpBuilder &b, Location loc, const ThreadPlace &p,
+             EpilogueElement element, int64_t f, int64_t at) {
   Value values = p.emptyPair;
-  for (auto [k, at] : llvm::enumerate(ValueRange{p.first, p.second})) {
-    Value x = LLVM::ExtractValueOp::create(
-        b, loc, fragment, ArrayRef<int64_t>{element + int64_t(k)});
-    values = LLVM::InsertElementOp::create(b, loc, values, x, at);
-  }
+  for (auto [k, slot] : llvm::enumerate(ValueRange{p.first, p.second}))
+    values = LLVM::InsertElementOp::create(b, loc, values,
+                                           element(f, at + int64_t(k)), slot);
   return values;
 }
 
@@ -206,7 +194,8 @@ Value pairAt(OpBuilder &b, Location loc, const ThreadPlace &p, Value fragment,
 /// matrices whose registers are each thread's pairs (the seed's epilogue:
 /// 8 st.shared.b32 per thread became 2 stmatrix).
 void writeBoxByMatrices(Lowering &l, Location loc, const ThreadPlace &p,
-                        Value fragment, int64_t box, Value boxPtr) {
+                        EpilogueElement element, int64_t f, int64_t box,
+                        Value boxPtr) {
   OpBuilder &b = l.b;
   MLIRContext *context = b.getContext();
   auto sharedPtr = LLVM::LLVMPointerType::get(context, 3);
@@ -216,10 +205,10 @@ void writeBoxByMatrices(Lowering &l, Location loc, const ThreadPlace &p,
     for (int64_t matrix = 0; matrix < 4; ++matrix) {
       // Matrix i: row half i % 2, the 8 columns 16 half + 8 (i / 2).
       int64_t j = 2 * half + matrix / 2;
-      int64_t element = 2 * (matrix % 2) + 4 * (box * (kOutBoxColumns / 8) + j);
+      int64_t at = 2 * (matrix % 2) + 4 * (box * (kOutBoxColumns / 8) + j);
       Value pair =
           LLVM::FPTruncOp::create(b, loc, VectorType::get({2}, outType),
-                                  pairAt(b, loc, p, fragment, element));
+                                  pairAt(b, loc, p, element, f, at));
       registers.push_back(
           LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair));
     }
@@ -237,17 +226,17 @@ void writeBoxByMatrices(Lowering &l, Location loc, const ThreadPlace &p,
 /// Writes columns [32 box, 32 box + 32) of one 64-row fragment into the
 /// box at `boxPtr`, each pair where ThreadPlace::pairOffsets says: as two
 /// f32, or, for a 16-bit D, through stmatrix (writeBoxByMatrices).
-void writeBox(Lowering &l, Location loc, const ThreadPlace &p, Value fragment,
-              int64_t box, Value boxPtr) {
+void writeBox(Lowering &l, Location loc, const ThreadPlace &p,
+              EpilogueElement element, int64_t f, int64_t box, Value boxPtr) {
   OpBuilder &b = l.b;
   auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Type outType = l.schedule.outElementType();
   if (!outType.isF32())
-    return writeBoxByMatrices(l, loc, p, fragment, box, boxPtr);
+    return writeBoxByMatrices(l, loc, p, element, f, box, boxPtr);
   for (int64_t half = 0; half < 2; ++half) {
     for (int64_t j = 0; j < kOutBoxColumns / 8; ++j) {
-      int64_t element = 2 * half + 4 * (box * (kOutBoxColumns / 8) + j);
-      Value values = pairAt(b, loc, p, fragment, element);
+      int64_t at = 2 * half + 4 * (box * (kOutBoxColumns / 8) + j);
+      Value values = pairAt(b, loc, p, element, f, at);
       Value ptr = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), boxPtr,
                                       ValueRange{p.pairOffsets[4 * half + j]});
       LLVM::StoreOp::create(b, loc, values, ptr,
@@ -258,7 +247,17 @@ void writeBox(Lowering &l, Location loc, const ThreadPlace &p, Value fragment,
 
 } // namespace
 
-void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
+LLVM::LLVMStructType nvgpu_lowering::accumulatorStruct(MLIRContext *context,
+                                                       int64_t rows,
+                                                       int64_t columns) {
+  SmallVector<Type> elements(columns / 2, Float32Type::get(context));
+  auto inner = LLVM::LLVMStructType::getLiteral(context, elements);
+  SmallVector<Type> fragments(rows / kOutBoxRows, inner);
+  return LLVM::LLVMStructType::getLiteral(context, fragments);
+}
+
+void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store,
+                                          EpilogueElement element) {
   OpBuilder &b = l.b;
   Location loc = store.getLoc();
   b.setInsertionPoint(store);
@@ -266,10 +265,17 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
   MLIRContext *context = b.getContext();
   ThreadPlace p = placeThread(l, loc);
   int64_t rows = s.rowsPerConsumer();
-  auto accStruct = accumulatorStruct(context, rows, s.getTileN());
-  Value acc =
-      UnrealizedConversionCastOp::create(b, loc, accStruct, store.getAcc())
-          .getResult(0);
+  // Without a fused map, the elements are the accumulators'.
+  Value acc;
+  auto accumulator = [&](int64_t f, int64_t at) -> Value {
+    if (!acc)
+      acc = UnrealizedConversionCastOp::create(b, loc, l.accStruct(),
+                                               store.getAcc())
+                .getResult(0);
+    return LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{f, at});
+  };
+  if (!element)
+    element = accumulator;
   // Consumer c is warpgroup c; a ping-pong consumer holds the whole tile.
   Value firstRow = l.mul(loc, store.getRow(), s.getTileM());
   if (!s.getPingpong())
@@ -290,8 +296,6 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
 
   int64_t boxesPerFragment = s.getTileN() / kOutBoxColumns;
   for (int64_t f = 0; f < rows / kOutBoxRows; ++f) {
-    Value fragment =
-        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{f});
     for (int64_t box = 0; box < boxesPerFragment; ++box) {
       int64_t n = f * boxesPerFragment + box;
       Value boxOffset =
@@ -302,7 +306,7 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store) {
           b, loc, b.getI64Type(), l.add(loc, smemStart, boxOffset));
       Value boxPtr = LLVM::IntToPtrOp::create(
           b, loc, LLVM::LLVMPointerType::get(context, 3), boxAddress);
-      writeBox(l, loc, p, fragment, box, boxPtr);
+      writeBox(l, loc, p, element, f, box, boxPtr);
       NVVM::FenceProxyOp::create(
           b, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));

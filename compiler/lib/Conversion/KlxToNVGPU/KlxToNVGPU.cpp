@@ -108,6 +108,7 @@ gpu::GPUFuncOp createKernelFunc(KernelOp kernel, ModuleOp module,
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto outputType = MemRefType::get(
       {ShapedType::kDynamic, ShapedType::kDynamic}, b.getF32Type());
+  auto vectorType = MemRefType::get({ShapedType::kDynamic}, b.getF32Type());
   SmallVector<Type> argTypes;
   Block &body = kernel.getBodyBlock();
   for (auto [arg, use] : llvm::zip(body.getArguments(), uses)) {
@@ -115,6 +116,8 @@ gpu::GPUFuncOp createKernelFunc(KernelOp kernel, ModuleOp module,
       argTypes.push_back(arg.getType());
     else if (use == TensorUse::Output)
       argTypes.push_back(schedule.getTmaStore() ? Type(ptrType) : outputType);
+    else if (use == TensorUse::RowVector || use == TensorUse::ColVector)
+      argTypes.push_back(vectorType);
     else
       argTypes.push_back(ptrType);
   }
@@ -226,6 +229,10 @@ void setUpLowering(Lowering &l, Block &entry, Location loc,
       context,
       VectorType::get({schedule.rowsPerConsumer(), schedule.getTileN()},
                       b.getF32Type()));
+  l.rowType = VectorType::get(
+      {2 * schedule.rowsPerConsumer() / ScheduleAttr::kEpilogueBoxRows},
+      b.getF32Type());
+  l.colType = VectorType::get({schedule.getTileN() / 4}, b.getF32Type());
   l.consumerDescA =
       descriptorType(context, schedule.rowsPerConsumer(), schedule.getDtype());
   if (schedule.getClusterM() > 1)
@@ -282,7 +289,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
                               "first");
   FailureOr<SmallVector<TensorUse>> uses =
       classifyArguments(kernel, "klx-to-nvgpu");
-  if (failed(uses))
+  if (failed(uses) || failed(checkMapBodies(kernel)))
     return failure();
   OpBuilder b(kernel.getContext());
   gpu::GPUFuncOp func = createKernelFunc(kernel, module, *uses, trace, b);
@@ -294,6 +301,7 @@ LogicalResult klx::lowerKernelToNVGPU(KernelOp kernel, ModuleOp module,
   SmallVector<Value> lowered = lowerArguments(l, *uses, entry, kernel.getLoc());
   InlinedBody inlined = inlineKernelBody(kernel, func, lowered, b);
   retypeAccumulators(func, l.accType);
+  retypeVectors(l, func);
 
   FailureOr<SmallVector<PipelineOp>> pipelines =
       collectPipelines(kernel, func, schedule);

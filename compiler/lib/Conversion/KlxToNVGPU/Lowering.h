@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/ADT/DenseMap.h"
@@ -62,6 +63,11 @@ struct Lowering {
   Value turns; // ping-pong: one mbarrier per consumer
   nvgpu::MBarrierGroupType barrierType;
   Type accType;
+  /// What a consumer thread holds of a !klx.row and a !klx.col: its rows'
+  /// and its columns' values (Compute.cpp says which).
+  VectorType rowType, colType;
+  /// The struct convert-nvgpu-to-nvvm makes of `accType`.
+  LLVM::LLVMStructType accStruct() const;
   /// MMAs whose stage is released a k step later (deferStageReleases):
   /// they are left in flight instead of waited for.
   llvm::DenseSet<Operation *> mmasInFlight;
@@ -178,9 +184,16 @@ void hoistMmaDescriptors(Lowering &l, gpu::GPUFuncOp func);
 /// step later, after wgmma.wait_group 1 (needs two or more stages).
 void deferStageReleases(Lowering &l, gpu::GPUFuncOp func);
 
+/// Element `at` of fragment `f` of what a consumer thread stores (f32),
+/// built at the builder's insertion point.
+using EpilogueElement = llvm::function_ref<Value(int64_t f, int64_t at)>;
+
 /// The epilogue through shared memory and TMA stores (`tmaStore`), in
-/// place of `store`; Epilogue.cpp says how.
-void lowerStoreThroughTma(Lowering &l, StoreOp store);
+/// place of `store`; Epilogue.cpp says how. Each element is `element`'s
+/// (a fused klx.map's), built where its box is written, or else the
+/// stored accumulators'.
+void lowerStoreThroughTma(Lowering &l, StoreOp store,
+                          EpilogueElement element = nullptr);
 
 /// Every thread waits for its bulk stores before the kernel returns.
 void waitForTmaStores(gpu::GPUFuncOp func);
@@ -221,6 +234,33 @@ LogicalResult lowerRoles(Lowering &l, WarpSpecializeOp roles);
 /// phase before the one the acquire names), recorded where it blocks,
 /// then expect the stage's bytes on its full barrier (BodyOps.cpp).
 void lowerProducerAcquires(Lowering &l, gpu::GPUFuncOp func);
+
+/// The LLVM struct convert-nvgpu-to-nvvm makes of a warpgroup accumulator:
+/// one inner struct per 64 rows, each of `columns` / 2 f32 per thread.
+LLVM::LLVMStructType accumulatorStruct(MLIRContext *context, int64_t rows,
+                                       int64_t columns);
+
+/// Gives every !klx.row and !klx.col value in `func` what a thread holds
+/// of it (Lowering::rowType, colType), before the ops are lowered.
+void retypeVectors(Lowering &l, gpu::GPUFuncOp func);
+
+/// An error at the first op of a klx.map body that lowerComputeOp cannot
+/// lower, checked before the kernel is touched.
+LogicalResult checkMapBodies(KernelOp kernel);
+
+/// klx.map, klx.reduce, klx.splat and klx.load_vector, lowered onto what
+/// each consumer thread holds (Compute.cpp); `tensors` gives a vector's
+/// lowered memref.
+bool isComputeOp(Operation *op);
+LogicalResult lowerComputeOp(Lowering &l, Operation *op,
+                             const DenseMap<Value, Value> &tensors);
+
+/// With the TMA epilogue, a klx.map whose one user is a klx.store is
+/// computed in the epilogue, each element where its box is written
+/// (lowerComputeOp leaves it; lowerMapIntoStore lowers both).
+bool isMapIntoStore(const Lowering &l, Operation *op);
+LogicalResult lowerMapIntoStore(Lowering &l, StoreOp store,
+                                const DenseMap<Value, Value> &tensors);
 
 /// Lowers every klx op left inside `func` (after the roles are gone;
 /// BodyOps.cpp); `tensors` maps the stand-ins of tensor arguments to their

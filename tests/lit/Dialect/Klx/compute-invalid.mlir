@@ -115,10 +115,10 @@ klx.kernel @operand_f32() {
 
 // -----
 
-klx.kernel @splat_bare_row() {
-  %f = arith.constant 0.0 : f32
-  // expected-error @+1 {{a splat '!klx.row' needs its length and element type, as in !klx.row<128xf32>}}
-  %r = klx.splat %f : f32 -> !klx.row
+klx.kernel @vector_f16(%V: !klx.tensor) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{loads f32 vectors, not 'f16'}}
+  %v = klx.load_vector %V[%c0] : !klx.col<128xf16>
 }
 
 // -----

@@ -3,8 +3,9 @@
 // Loads, MMAs and the ops on accumulators and vectors check that the
 // shapes they are written with agree: an MMA's M x K by K x N into M x N,
 // a vector as long as the rows or columns it is broadcast along, one
-// element of the right type per input in a klx.map's body. Tiles left to
-// the schedule (`!klx.acc`) are checked when the schedule is known.
+// element of the right type per input in a klx.map's body. Tiles and
+// vectors left to the schedule (`!klx.acc`, `!klx.col`) are checked when
+// the schedule is known (klx-materialize-schedule).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,16 +38,6 @@ Shape shapeOf(Type type) {
 Type elementOf(Type type) {
   Shape shape = shapeOf(type);
   return shape.known() ? shape.element : Float32Type::get(type.getContext());
-}
-
-/// A vector must say its length: nothing sizes it otherwise.
-LogicalResult requireLength(Operation *op, Type type, StringRef what) {
-  if (isa<RowType, ColType>(type) && !shapeOf(type).known())
-    return op->emitOpError()
-           << what << " " << type
-           << " needs its length and element type, as in "
-           << (isa<RowType>(type) ? "!klx.row<128xf32>" : "!klx.col<128xf32>");
-  return success();
 }
 
 bool isSixteenBit(Type type) { return type.isF16() || type.isBF16(); }
@@ -90,8 +81,6 @@ LogicalResult MmaOp::verify() {
 
 LogicalResult SplatOp::verify() {
   Type type = getResult().getType();
-  if (failed(requireLength(*this, type, "a splat")))
-    return failure();
   if (elementOf(type) != getValue().getType())
     return emitOpError("splats a ")
            << getValue().getType() << " into elements of " << elementOf(type);
@@ -100,13 +89,9 @@ LogicalResult SplatOp::verify() {
 
 LogicalResult MapOp::verify() {
   Type result = getResult().getType();
-  if (failed(requireLength(*this, result, "the result")))
-    return failure();
   Shape out = shapeOf(result);
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     Type type = input.getType();
-    if (failed(requireLength(*this, type, "input #" + std::to_string(i))))
-      return failure();
     Shape in = shapeOf(type);
     bool vectorResult = isa<RowType, ColType>(result);
     if (vectorResult && type.getTypeID() != result.getTypeID())
@@ -159,22 +144,23 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("reducing ")
            << (rows ? "rows yields a !klx.row" : "cols yields a !klx.col")
            << ", not " << result;
-  if (failed(requireLength(*this, result, "the result")))
-    return failure();
   Shape in = shapeOf(getInput().getType()), out = shapeOf(result);
-  if (in.known() && out.dims[0] != in.dims[rows ? 0 : 1])
+  if (in.known() && out.known() && out.dims[0] != in.dims[rows ? 0 : 1])
     return emitOpError("the accumulators have ")
            << in.dims[rows ? 0 : 1] << (rows ? " rows" : " columns")
            << " but the result is " << out.dims[0] << " long";
-  if (elementOf(getInput().getType()) != out.element)
+  if (elementOf(getInput().getType()) != elementOf(result))
     return emitOpError("the result holds ")
-           << out.element << " but the accumulators "
+           << elementOf(result) << " but the accumulators "
            << elementOf(getInput().getType());
   return success();
 }
 
 LogicalResult LoadVectorOp::verify() {
-  return requireLength(*this, getResult().getType(), "the result");
+  if (!elementOf(getResult().getType()).isF32())
+    return emitOpError("loads f32 vectors, not ")
+           << elementOf(getResult().getType());
+  return success();
 }
 
 LogicalResult AsOperandOp::verify() {

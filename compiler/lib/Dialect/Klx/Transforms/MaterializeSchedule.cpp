@@ -333,54 +333,11 @@ LogicalResult ScheduleParams::checkHardware(KernelOp kernel) {
   return success();
 }
 
-/// Whether a type is a tile, accumulator or vector of a shape of its own
-/// (the schedule's tiles are bare).
-bool isShapedTile(Type type) {
-  if (auto tile = dyn_cast<TileType>(type))
-    return tile.isShaped();
-  if (auto acc = dyn_cast<AccType>(type))
-    return acc.isShaped();
-  return isa<RowType, ColType, FragType>(type);
-}
-
-/// The ops that compute on accumulators, and tiles of shapes of their own,
-/// parse and verify, but no pass lowers them yet: the first one gets an
-/// error here, before a pass that would not know it.
-LogicalResult checkLowerable(KernelOp kernel) {
-  Operation *first = nullptr;
-  kernel.walk([&](Operation *op) {
-    auto load = dyn_cast<LoadOp>(op);
-    bool shaped = llvm::any_of(op->getResultTypes(), isShapedTile) ||
-                  llvm::any_of(op->getOperandTypes(), isShapedTile);
-    if (isa<MapOp, ReduceOp, SplatOp, LoadVectorOp, AsOperandOp>(op) ||
-        shaped || (load && load.getTransposed())) {
-      first = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (!first)
-    return success();
-  InFlightDiagnostic error = first->emitOpError();
-  Type shaped;
-  for (Type type : llvm::concat<const Type>(first->getResultTypes(),
-                                            first->getOperandTypes()))
-    if (!shaped && isShapedTile(type))
-      shaped = type;
-  if (shaped &&
-      !isa<MapOp, ReduceOp, SplatOp, LoadVectorOp, AsOperandOp>(first))
-    error << "on a " << shaped << ", a tile of its own shape, ";
-  return error << "cannot be lowered yet: klx's passes lower tile programs "
-                  "of klx.load, klx.mma and klx.store on the schedule's "
-                  "tiles (docs/dialect.md, Computing on accumulators)";
-}
-
 } // namespace
 
 LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
   ScheduleParams p;
-  if (failed(checkLowerable(kernel)) ||
-      failed(checkParamNames(kernel, params)) ||
+  if (failed(checkParamNames(kernel, params)) ||
       failed(p.readFrom(kernel, params)) || failed(p.checkHardware(kernel)))
     return failure();
   auto schedule = ScheduleAttr::get(
@@ -399,6 +356,8 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
     return error << " need " << shared << " bytes of shared memory, more "
                  << "than the " << kMaxSharedBytes << " a CTA may use";
   }
+  if (failed(fitComputeToSchedule(kernel, schedule)))
+    return failure();
   kernel.setScheduleAttr(schedule);
   recordProblemDims(kernel);
   return success();

@@ -32,6 +32,14 @@ ForEachTileOp appendIterArgs(mlir::RewriterBase &rewriter, ForEachTileOp loop,
 mlir::LogicalResult materializeSchedule(KernelOp kernel,
                                         mlir::DictionaryAttr params);
 
+/// Checks that the ops computing on accumulators (klx.map, klx.reduce,
+/// klx.splat, klx.load_vector) work on `schedule`'s tiles, which later
+/// passes lower, and makes their types written with the schedule's shapes
+/// bare; an error at the first op on a tile of another shape, a transposed
+/// load or an MMA fed from registers (ComputeOnSchedule.cpp).
+mlir::LogicalResult fitComputeToSchedule(KernelOp kernel,
+                                         ScheduleAttr schedule);
+
 /// The names klx.params may use, for messages.
 llvm::ArrayRef<llvm::StringLiteral> scheduleParamNames();
 
