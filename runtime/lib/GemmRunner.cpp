@@ -9,11 +9,8 @@
 
 #include "GemmRunner.h"
 
-#include "CudaSession.h"
-
-#include "klx/Runtime/Cublas.h"
-#include "klx/Runtime/Launch.h"
-#include "klx/Runtime/Trace.h"
+#include "EpilogueCheck.h"
+#include "GemmRun.h"
 
 #include <algorithm>
 #include <cstring>
@@ -21,23 +18,9 @@
 #include <sstream>
 
 using namespace klx::rt;
+using namespace klx::rt::gemm;
 
 namespace {
-
-constexpr int kMaxInputSets = 16;
-
-struct InputSet {
-  cu::DevicePtr a = 0, b = 0, d = 0, maps = 0; // maps: A's, B's, D's
-  DeviceOperands operands(cu::DevicePtr trace = 0) const {
-    DeviceOperands o;
-    o.tensorMapA = maps;
-    o.tensorMapB = maps + sizeof(cu::TensorMap);
-    o.tensorMapD = maps + 2 * sizeof(cu::TensorMap);
-    o.d = d;
-    o.trace = trace;
-    return o;
-  }
-};
 
 bool encodeMap(Session &s, const Manifest &m, const Param &param,
                const ProblemSize &size, cu::DevicePtr data,
@@ -55,13 +38,6 @@ bool encodeMap(Session &s, const Manifest &m, const Param &param,
                    /*out of bounds: zeros*/ 0)))
     return false;
   return s.check("cuMemcpyHtoD", s.cu.memcpyHtoD(where, &map, sizeof map));
-}
-
-/// What D holds before the checked launch: a quiet NaN in every element.
-unsigned poisonWord(DType out) {
-  return out == DType::BF16  ? kPoisonBitsBF16
-         : out == DType::F16 ? kPoisonBitsF16
-                             : kPoisonBits;
 }
 
 /// What klx timeline said of the kernel, for a run that hung or faulted.
@@ -83,71 +59,7 @@ std::vector<std::string> simulatorSays(const Manifest &m) {
   return lines;
 }
 
-using Failed = std::optional<LaunchResult>;
-
-class GemmRun {
-public:
-  GemmRun(const std::string &dir, const Manifest &m, const RunOptions &options,
-          LaunchResult &result, Session &s)
-      : dir(dir), m(m), options(options), result(result), s(s), cu(s.cu) {}
-
-  Failed upload(int l2Bytes);
-  void configureLaunch();
-  Failed checkedLaunch();
-  void checkAgainstCpu();
-  void checkAgainstCublas();
-  Failed judge();
-  Failed time();
-  Failed recordTrace();
-
-private:
-  /// The instrumented build's D (the kept launch's, into poison) against
-  /// the checked launch's, bit for bit, padding included: recording adds
-  /// instructions, never a different sum.
-  Failed checkRecordedOutput();
-  /// The instrumented build's function, ready to launch.
-  bool loadTraceFunction(const std::string &cubin, cu::Function &function);
-  /// One instrumented launch into a fresh buffer of `layout` (`buffer`,
-  /// freed first if set), decoded, its D checked.
-  Failed recordOnce(cu::Function function, const TraceLayout &layout,
-                    cu::DevicePtr &buffer, DecodedTrace &decoded, Issue &issue);
-  bool launch(size_t set);
-  /// Set 0's D filled with a word no kernel writes (NaN), so that an
-  /// element a launch leaves unwritten cannot pass a check.
-  bool poisonOutput() {
-    return s.check("cuMemsetD32",
-                   cu.memsetD32(sets[0].d, poisonWord(m.outDtype), dBytes / 4));
-  }
-  /// D's `dCount` elements at `from`, as floats.
-  bool readOutput(cu::DevicePtr from, std::vector<float> &values);
-  bool timeIssues(const std::vector<Issue> &issues,
-                  const std::vector<Timing *> &timings) {
-    return timeLaunches(s, issues, timings, options, sets.size());
-  }
-  /// The failure after a wait that did not end well, `when` it happened.
-  LaunchResult stopped(const char *when);
-  LaunchResult driverError() {
-    return fail(result, RunStatus::DriverError, s.error);
-  }
-
-  const std::string &dir;
-  const Manifest &m;
-  const RunOptions &options;
-  LaunchResult &result;
-  Session &s;
-  const cu::Driver &cu;
-
-  std::vector<uint16_t> a, b; // the inputs, the same in every set
-  OutputLayout layout;
-  size_t dCount = 0; // D's elements, its padding included
-  size_t dBytes = 0; // whole 32-bit words, for the poison
-  std::vector<InputSet> sets;
-  std::vector<PackedArguments> arguments;
-  cu::LaunchAttribute cluster;
-  cu::LaunchConfig config;
-  std::vector<float> out; // the checked launch's D
-  std::unique_ptr<Cublas> blas;
-};
+} // namespace
 
 // Inputs: random, the same in every set; sets rotate so that timed
 // launches read from DRAM, as a kernel in a model would.
@@ -163,6 +75,10 @@ Failed GemmRun::upload(int l2Bytes) {
   a = randomMatrix(aCount, m.dtype, 1);
   b = randomMatrix(bCount, m.dtype, 2);
   sets.resize(result.inputSets);
+  if (Failed failed = uploadVectors())
+    return failed;
+  for (InputSet &set : sets)
+    set.vectors = &deviceVectors;
   const Param *paramA = nullptr, *paramB = nullptr, *paramD = nullptr;
   for (const Param &p : m.params)
     if (p.kind == Param::Kind::TensorMap)
@@ -181,6 +97,23 @@ Failed GemmRun::upload(int l2Bytes) {
   }
   for (const InputSet &set : sets)
     arguments.push_back(packArguments(m, size, set.operands()));
+  return std::nullopt;
+}
+
+Failed GemmRun::uploadVectors() {
+  if (!m.epilogue)
+    return std::nullopt;
+  epilogue = epilogueInputs(m, result.size, epilogueVectors(m, result.size));
+  for (const auto &[argument, values] : epilogue.vectors) {
+    cu::DevicePtr where = 0;
+    size_t bytes = values.size() * sizeof(float);
+    if (!s.alloc(where, bytes) ||
+        !s.check("cuMemcpyHtoD", cu.memcpyHtoD(where, values.data(), bytes)))
+      return driverError();
+    deviceVectors[m.params[argument].name] = {where, int64_t(values.size())};
+    if (!m.epilogue->vectors.at(argument))
+      bias = where;
+  }
   return std::nullopt;
 }
 
@@ -268,8 +201,18 @@ bool GemmRun::readOutput(cu::DevicePtr from, std::vector<float> &values) {
 void GemmRun::checkAgainstCpu() {
   const ProblemSize &size = result.size;
   std::vector<int64_t> rows = rowsToCheck(size);
-  std::vector<double> reference = referenceRows(
-      a, b, m.dtype, size, rows, referenceThreads(options.cpuThreads));
+  unsigned threads = referenceThreads(options.cpuThreads);
+  std::vector<double> reference =
+      referenceRows(a, b, m.dtype, size, rows, threads);
+  if (m.epilogue) {
+    reference = epilogueRows(*m.epilogue, epilogue, reference, rows, threads);
+    ulpFloor = rootMeanSquare(reference) / 64;
+    result.cpuUlps = maxUlpError(out, reference, size.n, rows, layout.rowStride,
+                                 DType::BF16, ulpFloor);
+    result.ulpTolerance = kEpilogueUlps;
+    cpuRows = rows;
+    cpuReference = reference;
+  }
   result.cpuCheck = compareRows(out, reference, size.n, rows, layout.rowStride);
   result.cpuRows = int64_t(rows.size());
 }
@@ -281,34 +224,95 @@ void GemmRun::checkAgainstCublas() {
   if (!options.baseline && result.cpuRows >= size.m)
     return;
   blas = Cublas::load(s.stream, result.blasNote);
+  // With an epilogue cuBLAS computes A x B in f32, N apart, and the CPU
+  // applies the epilogue to every row of it.
+  DType blasType = m.epilogue ? DType::F32 : m.outDtype;
+  int64_t blasStride = m.epilogue ? size.n : layout.rowStride;
+  size_t blasBytes =
+      m.epilogue ? size_t(size.m) * size_t(size.n) * sizeof(float) : dBytes;
   cu::DevicePtr blasOut = 0;
-  if (!blas || !s.alloc(blasOut, dBytes))
+  if (!blas || !s.alloc(blasOut, blasBytes))
     return;
-  std::string why = blas->gemm(size, m.dtype, m.outDtype, sets[0].a, sets[0].b,
-                               blasOut, layout.rowStride);
+  std::string why = blas->gemm(size, m.dtype, blasType, sets[0].a, sets[0].b,
+                               blasOut, blasStride);
   std::vector<float> expected;
+  if (m.epilogue && why.empty()) {
+    expected.resize(blasBytes / sizeof(float));
+    if (!s.check("cuMemcpyDtoH",
+                 cu.memcpyDtoH(expected.data(), blasOut, blasBytes)))
+      why = s.error;
+  }
   if (!why.empty() || !s.wait(options.timeoutMs) ||
-      !readOutput(blasOut, expected)) {
+      (!m.epilogue && !readOutput(blasOut, expected))) {
     result.blasNote = why.empty() ? s.error : why;
     blas.reset();
     return;
   }
-  // cuBLAS wrote the same layout; compare the M x N inside it.
+  // cuBLAS wrote rows blasStride apart; compare the M x N inside them.
   std::vector<double> ref(size_t(size.m) * size.n);
   std::vector<int64_t> all(size.m);
   for (int64_t r = 0; r < size.m; ++r) {
     all[r] = r;
     for (int64_t c = 0; c < size.n; ++c)
-      ref[r * size.n + c] = expected[r * layout.rowStride + c];
+      ref[r * size.n + c] = expected[r * blasStride + c];
+  }
+  if (m.epilogue) {
+    ref = epilogueRows(*m.epilogue, epilogue, ref, all,
+                       referenceThreads(options.cpuThreads));
+    result.blasUlps = maxUlpError(out, ref, size.n, all, layout.rowStride,
+                                  DType::BF16, ulpFloor);
   }
   result.blasCheck = compareRows(out, ref, size.n, all, layout.rowStride);
   result.blasChecked = true;
+}
+
+void GemmRun::loadCublasLt() {
+  LtEpilogue kind = matchingLtEpilogue(*m.epilogue);
+  if (kind == LtEpilogue::None || !bias) {
+    result.blasNote = "cuBLASLt has no epilogue that computes what this "
+                      "kernel stores; the ratio is against cuBLAS's GEMM "
+                      "alone, which does less";
+    return;
+  }
+  lt = CublasLt::load(s.stream, result.size, m.dtype, m.outDtype,
+                      layout.rowStride, kind, cu, result.blasNote);
+  if (!lt)
+    return;
+  if (lt->biasType() != DType::F32) {
+    // The same values (bf16 numbers, epilogueVectors), in its type.
+    const std::vector<float> &values = epilogue.vectors.begin()->second;
+    std::vector<uint16_t> words(values.size());
+    for (size_t i = 0; i < values.size(); ++i)
+      words[i] = lt->biasType() == DType::BF16 ? floatToBF16(values[i])
+                                               : floatToHalf(values[i]);
+    if (!s.alloc(bias, words.size() * 2) ||
+        !s.check("cuMemcpyHtoD",
+                 cu.memcpyHtoD(bias, words.data(), words.size() * 2))) {
+      result.blasNote = s.error;
+      lt.reset();
+      return;
+    }
+  }
+  // Once into set 0's D (the kernel's was read), checked against the CPU.
+  std::string why = lt->matmul(sets[0].a, sets[0].b, bias, sets[0].d);
+  std::vector<float> got;
+  if (!why.empty() || !s.wait(options.timeoutMs) ||
+      !readOutput(sets[0].d, got)) {
+    result.blasNote = why.empty() ? s.error : why;
+    lt.reset();
+    return;
+  }
+  result.referenceName = std::string("cuBLASLt ") + ltEpilogueName(kind);
+  result.referenceUlps = maxUlpError(got, cpuReference, result.size.n, cpuRows,
+                                     layout.rowStride, DType::BF16, ulpFloor);
 }
 
 Failed GemmRun::judge() {
   const ErrorStats &worst = result.cpuCheck;
   bool wrong =
       worst.nonFinite > 0 || worst.relative > result.threshold ||
+      result.cpuUlps > result.ulpTolerance ||
+      result.blasUlps > result.ulpTolerance ||
       (result.blasChecked && (result.blasCheck.nonFinite > 0 ||
                               result.blasCheck.relative > result.threshold));
   if (!wrong)
@@ -328,9 +332,13 @@ Failed GemmRun::time() {
     return stopped("timed launches");
   if (!blas || !options.baseline)
     return std::nullopt;
+  if (m.epilogue)
+    loadCublasLt();
   Issue reference = [&](size_t set) {
-    std::string why = blas->gemm(result.size, m.dtype, m.outDtype, sets[set].a,
-                                 sets[set].b, sets[set].d, layout.rowStride);
+    std::string why =
+        lt ? lt->matmul(sets[set].a, sets[set].b, bias, sets[set].d)
+           : blas->gemm(result.size, m.dtype, m.outDtype, sets[set].a,
+                        sets[set].b, sets[set].d, layout.rowStride);
     if (!why.empty() && s.error.empty())
       s.error = why;
     return why.empty();
@@ -344,162 +352,6 @@ Failed GemmRun::time() {
   }
   return std::nullopt;
 }
-
-bool GemmRun::loadTraceFunction(const std::string &cubin,
-                                cu::Function &function) {
-  return s.check("cuModuleLoadData",
-                 cu.moduleLoadData(&s.traceModule, cubin.data())) &&
-         s.check(
-             "cuModuleGetFunction",
-             cu.moduleGetFunction(&function, s.traceModule, m.entry.c_str())) &&
-         (m.dynamicSharedBytes <= 48 * 1024 ||
-          s.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                  cu.funcSetAttribute(
-                      function, cu::kFuncAttributeMaxDynamicSharedSizeBytes,
-                      int(m.dynamicSharedBytes))));
-}
-
-Failed GemmRun::recordOnce(cu::Function function, const TraceLayout &layout,
-                           cu::DevicePtr &buffer, DecodedTrace &decoded,
-                           Issue &issue) {
-  const TraceSection &t = *m.trace;
-  size_t bytes = size_t(layout.words()) * 8;
-  if (buffer)
-    s.release(buffer);
-  buffer = 0;
-  if (!s.alloc(buffer, bytes) ||
-      !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)))
-    return driverError();
-  auto traceArguments = std::make_shared<std::vector<PackedArguments>>();
-  for (const InputSet &set : sets) {
-    DeviceOperands operands = set.operands(buffer);
-    operands.traceEvents = layout.capacity;
-    traceArguments->push_back(
-        packArguments(m, t.params, result.size, operands));
-  }
-  issue = [this, function, traceArguments](size_t set) {
-    std::vector<void *> pointers = (*traceArguments)[set].pointers();
-    return s.check(
-        "cuLaunchKernelEx",
-        cu.launchKernelEx(&config, function, pointers.data(), nullptr));
-  };
-  // Two launches, the second one kept: it runs with the clocks up and the
-  // caches as the timed launches see them. The buffer is zeroed between
-  // them: a warp's events end at its first zero word, and a wait is
-  // recorded only where it blocks, so the second launch may record fewer
-  // events than the first, whose tail would read as events of its own.
-  // D is poisoned again too, so that checkRecordedOutput sees what the
-  // kept launch wrote. (The stream is a blocking one: the memsets, on the
-  // default stream, run after the first launch and before the second.)
-  if (!issue(0) ||
-      !s.check("cuMemsetD32", cu.memsetD32(buffer, 0, bytes / 4)) ||
-      !poisonOutput() || !issue(0))
-    return driverError();
-  if (!s.wait(options.timeoutMs))
-    return stopped("instrumented launch");
-  std::vector<int64_t> words(size_t(layout.words()));
-  if (!s.check("cuMemcpyDtoH", cu.memcpyDtoH(words.data(), buffer, bytes)))
-    return driverError();
-  decoded = decodeTrace(words, layout, t.warpRoles, result.clockKHz);
-  decoded.cluster = {m.cluster[0], m.cluster[1]};
-  decoded.gridX = result.grid[0];
-  return checkRecordedOutput();
-}
-
-// The instrumented build: a launch whose events are written out (again,
-// with room for every event, when a warp filled its buffer), then timed
-// like the kernel to state what recording costs.
-Failed GemmRun::recordTrace() {
-  const TraceSection &t = *m.trace; // checked before the driver
-  std::string cubin;
-  if (!readFile(dir + "/" + t.binary, cubin) || cubin.empty())
-    return fail(result, RunStatus::BundleError,
-                dir + "/" + t.binary + ": missing or empty");
-  cu::Function function = nullptr;
-  if (!loadTraceFunction(cubin, function))
-    return driverError();
-  TraceLayout layout = traceLayoutFor(m, t, result.size, result.grid);
-  for (int64_t id : t.ctaList)
-    if (id >= ctasIn(result.grid))
-      result.traceCtasNotInGrid.push_back(id);
-  if (t.ctaList.empty() && t.ctas > ctasIn(result.grid))
-    result.traceCtasOverGrid = t.ctas;
-  if (options.traceEvents > 0)
-    layout.capacity = options.traceEvents;
-  if (layout.words() * 8 > kMaxTraceBytes)
-    return fail(result, RunStatus::BundleError,
-                "the trace of " + std::to_string(layout.slots) +
-                    " CTAs needs " + std::to_string(layout.words() * 8 >> 20) +
-                    " MiB, over klx-run's " +
-                    std::to_string(kMaxTraceBytes >> 20) + " MiB: " +
-                    (options.traceEvents > 0
-                         ? "give --trace-events less room per warp, or "
-                         : "") +
-                    "export with --trace-ctas=N to record fewer");
-  result.traceFirstCapacity = layout.capacity;
-  DecodedTrace decoded;
-  Issue traced;
-  cu::DevicePtr buffer = 0;
-  if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
-    return failed;
-  // A warp filled its buffer: once more with room for the most any warp
-  // recorded (the same launch records the same events), if that fits.
-  TraceLayout roomier = layout;
-  roomier.capacity = decoded.mostRecorded;
-  if (decoded.dropped() > 0 && roomier.words() * 8 <= kMaxTraceBytes) {
-    result.traceRecordedAgain = true;
-    layout = roomier;
-    if (Failed failed = recordOnce(function, layout, buffer, decoded, traced))
-      return failed;
-  }
-  TraceSummary summary = summarizeTrace(decoded.warps);
-  if (!timeIssues({traced}, {&result.tracedKernel}))
-    return stopped("instrumented timed launches");
-  std::string note = "instrumented median " +
-                     std::to_string(result.tracedKernel.median) + " ms vs " +
-                     std::to_string(result.kernel.median) + " ms without";
-  std::ofstream file(options.tracePath, std::ios::binary);
-  result.criticalPath = analyzeCriticalPath(decoded, kStepsFor(m, result.size));
-  file << chromeTraceJson(decoded, result.clockKHz, m.entry, note,
-                          result.device + " (" +
-                              std::to_string(result.smCount) + " SMs)",
-                          &result.criticalPath, &m);
-  if (!file)
-    return fail(result, RunStatus::BundleError,
-                options.tracePath + ": cannot write the trace");
-  result.traced = true;
-  result.tracePath = options.tracePath;
-  result.traceEvents = summary.events;
-  result.traceDropped = summary.dropped;
-  result.traceCtas = int64_t(decoded.ctas.size());
-  result.traceSms = countSms(decoded);
-  result.traceCapacity = layout.capacity;
-  result.traceWarps = int64_t(decoded.warps.size());
-  result.waitingShare = result.criticalPath.waitingByRole;
-  return std::nullopt;
-}
-
-Failed GemmRun::checkRecordedOutput() {
-  std::vector<float> recorded;
-  if (!readOutput(sets[0].d, recorded))
-    return driverError();
-  int64_t differ = 0, first = -1;
-  for (size_t i = 0; i < out.size(); ++i)
-    if (std::memcmp(&recorded[i], &out[i], sizeof(float)) != 0 && differ++ == 0)
-      first = int64_t(i);
-  result.traceOutputChecked = int64_t(out.size());
-  if (differ == 0)
-    return std::nullopt;
-  int64_t stride = layout.rowStride > 0 ? layout.rowStride : result.size.n;
-  std::ostringstream why;
-  why << "the instrumented build wrote a different D: " << differ << " of "
-      << out.size() << " elements differ, the first at row " << first / stride
-      << ", column " << first % stride << " (" << recorded[first]
-      << " against the kernel's " << out[first] << ")";
-  return fail(result, RunStatus::WrongResult, why.str());
-}
-
-} // namespace
 
 LaunchResult klx::rt::runGemmBundle(const std::string &dir, const Manifest &m,
                                     const std::string &cubin,

@@ -83,6 +83,16 @@ PackedArguments klx::rt::packArguments(const Manifest &m,
         push(param.name + ".strides[0]", 1);
         break;
       }
+      if (auto vector = operands.vectors.find(param.name);
+          vector != operands.vectors.end()) {
+        // An epilogue's vector: a bias per column, a scale per row.
+        push(param.name + ".allocated", vector->second.first);
+        push(param.name + ".aligned", vector->second.first);
+        push(param.name + ".offset", 0);
+        push(param.name + ".sizes[0]", uint64_t(vector->second.second));
+        push(param.name + ".strides[0]", 1);
+        break;
+      }
       // (allocated, aligned, offset, sizes..., strides...): D is M x N
       // inside a buffer of whole tiles (outputLayout); A (M x K) and B
       // (K x N), when memrefs, are dense row-major.

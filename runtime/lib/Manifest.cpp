@@ -2,6 +2,7 @@
 
 #include "klx/Runtime/Manifest.h"
 
+#include "klx/Runtime/Epilogue.h"
 #include "klx/Runtime/Json.h"
 
 #include <algorithm>
@@ -393,7 +394,8 @@ bool readProblem(Reader &r, Manifest &m, const std::string &grid,
   if (kind == bf::kGather)
     return readGatherProblem(r, p, m, grid);
   if (kind == bf::kGemm)
-    return readGemmProblem(r, p, m, grid);
+    return readGemmProblem(r, p, m, grid) &&
+           readProblemEpilogue(*problem, m, error);
   p.fail(bf::kProblemKind, "\"" + kind +
                                "\" is not a problem klx-run can check "
                                "(gemm, gather)");
@@ -437,7 +439,8 @@ bool readParams(Reader &r, Manifest &m, std::string &error) {
     const Param *mapD = findParam(m, "D", Param::Kind::TensorMap);
     m.outDtype = mapD ? mapD->dtype : DType::F32;
   }
-  return true;
+  std::string why = checkEpilogueParams(m);
+  return why.empty() || (r.fail(bf::kParams, why), false);
 }
 
 std::string stringOr(const Json &value, const char *fallback) {

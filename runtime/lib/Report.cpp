@@ -190,6 +190,21 @@ std::string deviceAndLaunchLines(const LaunchResult &r) {
   return out;
 }
 
+/// "check: epilogue ...": the largest errors in ulps of D's type.
+std::string epilogueLine(const LaunchResult &r) {
+  std::string out =
+      format("check: epilogue: max %.2f bf16 ulps vs the CPU", r.cpuUlps);
+  if (r.blasUlps >= 0)
+    out += format(", %.2f vs cuBLAS's A x B with the epilogue on the CPU",
+                  r.blasUlps);
+  out += format(" (tolerance %.0f ulps of max(|expected|, rms/64))\n",
+                r.ulpTolerance);
+  if (r.referenceUlps >= 0)
+    out += "check: " + r.referenceName +
+           format(" vs the CPU: max %.2f ulps\n", r.referenceUlps);
+  return out;
+}
+
 /// "check: ..." against the CPU, cuBLAS, and the threshold.
 std::string checkLines(const LaunchResult &r) {
   if (!r.checked())
@@ -205,6 +220,8 @@ std::string checkLines(const LaunchResult &r) {
   std::string out = checkLine(scope.c_str(), r.cpuCheck);
   if (r.blasChecked)
     out += checkLine("check: every element vs cuBLAS: ", r.blasCheck);
+  if (r.cpuUlps >= 0)
+    out += epilogueLine(r);
   out +=
       format("check: threshold %.1e (f32 sums of exact products", r.threshold) +
       (r.outDtype == DType::F32
@@ -238,14 +255,15 @@ std::string timeLines(const LaunchResult &r) {
     out += "\n";
   }
   if (r.blasTimed)
-    out += format("cuBLAS: median %.4f ms", r.blas.median) +
+    out += r.referenceName + format(": median %.4f ms", r.blas.median) +
            format(", %.1f TFLOP/s", r.blasTflops()) +
            format("; alternating launch by launch, klx %.1f TFLOP/s",
                   r.alternatingTflops()) +
-           format(": klx / cuBLAS = %.2fx\n",
-                  r.alternatingTflops() / r.blasTflops());
-  else if (!r.blasNote.empty() && r.status == RunStatus::Passed)
-    out += "cuBLAS: not timed: " + r.blasNote + "\n";
+           ": klx / " + r.referenceName +
+           format(" = %.2fx\n", r.alternatingTflops() / r.blasTflops());
+  if (!r.blasNote.empty() && r.status == RunStatus::Passed)
+    out += r.referenceName + (r.blasTimed ? ": " : ": not timed: ") +
+           r.blasNote + "\n";
   return out;
 }
 
@@ -354,6 +372,12 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
   }
   if (r.blasChecked)
     j[rf::kCublasCheck] = statsJson(r.blasCheck);
+  if (r.cpuUlps >= 0)
+    j[rf::kEpilogueUlps] = {{"cpu", finiteOrNull(r.cpuUlps)},
+                            {"cublas", finiteOrNull(r.blasUlps)},
+                            {"reference", finiteOrNull(r.referenceUlps)},
+                            {"tolerance", finiteOrNull(r.ulpTolerance)}};
+  j[rf::kReference] = r.referenceName;
   if (!r.kernel.ms.empty()) {
     j[rf::kTime] = timingJson(r.kernel);
     j[rf::kTflops] = finiteOrNull(r.tflops());

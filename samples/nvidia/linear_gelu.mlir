@@ -58,22 +58,22 @@ module attributes {klx.target = "sm_90a",
       }
       // The tile's columns of the bias: tile_n values, zero past N.
       %bias = klx.load_vector %Bias[%tn] : !klx.col
-      // GELU(s) = 0.5 s (1 + tanh(sqrt(2 / pi) (s + 0.044715 s^3))).
+      // GELU(s) = 0.5 s (1 + tanh(sqrt(2 / pi) (s + 0.044715 s^3))),
+      // written as t = s (c0 + c1 s^2), h = 0.5 s, GELU = h tanh(t) + h:
+      // seven instructions per element where the textbook order takes
+      // ten (the epilogue is instruction-bound: 128 elements per thread).
       %y = klx.map %acc, %bias : !klx.acc, !klx.col -> !klx.acc {
       ^bb0(%x: f32, %b: f32):
         %half = arith.constant 0.5 : f32
-        %one = arith.constant 1.0 : f32
-        %sqrt_2_pi = arith.constant 0.7978845608 : f32
-        %cubic = arith.constant 0.044715 : f32
+        %k0 = arith.constant 0.7978845608 : f32    // sqrt(2 / pi)
+        %k1 = arith.constant 0.0356774081 : f32    // sqrt(2 / pi) 0.044715
         %s = arith.addf %x, %b : f32
         %s2 = arith.mulf %s, %s : f32
-        %s3 = arith.mulf %s2, %s : f32
-        %inner = math.fma %cubic, %s3, %s : f32
-        %t = arith.mulf %sqrt_2_pi, %inner : f32
+        %inner = math.fma %s2, %k1, %k0 : f32
+        %t = arith.mulf %s, %inner : f32
         %tanh = math.tanh %t : f32
-        %p = arith.addf %one, %tanh : f32
-        %hs = arith.mulf %half, %s : f32
-        %g = arith.mulf %hs, %p : f32
+        %h = arith.mulf %half, %s : f32
+        %g = math.fma %h, %tanh, %h : f32
         klx.map_yield %g : f32
       }
       klx.store %y, %D[%tm, %tn]

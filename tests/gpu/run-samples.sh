@@ -52,6 +52,11 @@ export_bundles() {
   "$klx" export $nv/gemm_ws_persistent.mlir -D out_dtype=bf16 -D tile_m=256 -D tile_n=192 -D stages=2 -o "$out/ws_m256_n192_out_bf16" >/dev/null &&
   "$klx" export $nv/gemm_pingpong.mlir -D out_dtype=bf16 -D tile_n=192 -D stages=3 -o "$out/pingpong_n192_out_bf16" >/dev/null &&
   "$klx" export $nv/gemm_two_producers.mlir -D out_dtype=f16 -o "$out/two_producers_out_f16" >/dev/null &&
+  "$klx" export $nv/linear_gelu.mlir -o "$out/linear_gelu" >/dev/null &&
+  "$klx" export $nv/linear_gelu.mlir -D out_dtype=f32 -o "$out/linear_gelu_f32" >/dev/null &&
+  "$klx" export $nv/linear_gelu.mlir -D epilogue=direct -D out_dtype=f32 -D tile_n=128 -o "$out/linear_gelu_direct" >/dev/null &&
+  "$klx" export $nv/linear_gelu.mlir -D consumers=1 -D tile_m=64 -o "$out/linear_gelu_m64" >/dev/null &&
+  "$klx" export $root/tests/lit/Conversion/klx-to-nvgpu-compute.mlir -o "$out/softmax_rows" >/dev/null &&
   "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=0 -o "$out/bar_array" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=1 -o "$out/bar_array_arith" >/dev/null &&

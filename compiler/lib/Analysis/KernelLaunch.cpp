@@ -5,6 +5,7 @@
 #include "klx/Dialect/Klx/IR/KlxDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -105,6 +106,34 @@ llvm::Expected<LaunchParam> readParam(llvm::StringRef entry,
   return param;
 }
 
+/// An attribute of klx.launch as JSON: dictionaries, arrays, strings and
+/// numbers, as a runner reads them.
+llvm::json::Value toJson(mlir::Attribute attr) {
+  if (auto dict = llvm::dyn_cast<mlir::DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    // Keys as owned strings: a StringRef key is kept as a reference, and
+    // the context may go before the JSON does.
+    for (mlir::NamedAttribute field : dict)
+      object[field.getName().str()] = toJson(field.getValue());
+    return object;
+  }
+  if (auto array = llvm::dyn_cast<mlir::ArrayAttr>(attr)) {
+    llvm::json::Array items;
+    for (mlir::Attribute item : array)
+      items.push_back(toJson(item));
+    return items;
+  }
+  if (auto ints = llvm::dyn_cast<mlir::DenseI64ArrayAttr>(attr))
+    return llvm::json::Array(ints.asArrayRef());
+  if (auto string = llvm::dyn_cast<mlir::StringAttr>(attr))
+    return string.str();
+  if (auto integer = llvm::dyn_cast<mlir::IntegerAttr>(attr))
+    return integer.getInt();
+  if (auto number = llvm::dyn_cast<mlir::FloatAttr>(attr))
+    return number.getValueAsDouble();
+  return nullptr;
+}
+
 std::string abiName(mlir::Type type) {
   if (llvm::isa<mlir::LLVM::LLVMPointerType>(type))
     return "ptr";
@@ -167,6 +196,8 @@ klx::describeLaunches(mlir::ModuleOp module) {
     }
     for (mlir::Type type : func.getFunctionType().getParams())
       launch.abi.push_back(abiName(type));
+    if (mlir::Attribute epilogue = attrs.get("epilogue"))
+      launch.epilogue = toJson(epilogue);
     if (slots != launch.abi.size())
       return fail(
           malformed(launch.entry,

@@ -73,7 +73,7 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
   for (const LaunchParam &param : launch.params)
     if (param.name == "D" && !param.dtype.empty())
       out = param.dtype;
-  return llvm::json::Object{
+  llvm::json::Object gemm{
       {bf::kProblemKind, bf::kGemm},
       {bf::kProblemDtype, launch.dtype},
       {bf::kAccumulator, "f32"},
@@ -83,6 +83,11 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
       {bf::kM, bundle.problem.m},
       {bf::kN, bundle.problem.n},
       {bf::kK, bundle.problem.k}};
+  // A kernel that computes on its accumulators stores its epilogue of
+  // A x B, which klx-run evaluates for its reference.
+  if (launch.epilogue)
+    gemm[bf::kEpilogue] = *launch.epilogue;
+  return gemm;
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "klx/Runtime/BundleFormat.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <array>
 #include <cstdint>
@@ -75,6 +76,9 @@ struct KernelLaunch {
   std::vector<LaunchParam> params;
   /// The lowered signature, one entry per parameter: "ptr", "i64", "i32".
   std::vector<std::string> abi;
+  /// What a kernel that computes on its accumulators stores, as klx.launch's
+  /// `epilogue` says it (klx.epilogue, DescribeEpilogue.cpp), in JSON.
+  std::optional<llvm::json::Value> epilogue;
 };
 
 llvm::StringRef kindName(LaunchParam::Kind kind);

@@ -301,6 +301,13 @@ public:
     wantsPlace = map.getBody().getNumArguments() > inputs.size();
   }
 
+  /// Reads the vectors' values `element` needs now, for at() to use later.
+  void prefetch(const Element &element) {
+    for (MapInput &input : inputs)
+      if (input.read)
+        elementOfInput(l, map.getLoc(), input, element);
+  }
+
   /// The element, or null after an error on the map or its body.
   Value at(const Element &element) {
     Location loc = map.getLoc();
@@ -501,12 +508,16 @@ nvgpu_lowering::lowerMapIntoStore(Lowering &l, StoreOp store,
   l.b.setInsertionPoint(store);
   MapElements elements(l, map, tensors);
   bool failed = false;
-  lowerStoreThroughTma(l, store, [&](int64_t f, int64_t at) -> Value {
+  auto element = [&](int64_t f, int64_t at) -> Value {
     Value value = failed ? Value() : elements.at(accumulatorElement(f, at));
     failed |= !value;
     return value ? value
                  : LLVM::PoisonOp::create(l.b, map.getLoc(), l.b.getF32Type());
-  });
+  };
+  auto prefetch = [&](int64_t f, int64_t at) {
+    elements.prefetch(accumulatorElement(f, at));
+  };
+  lowerStoreThroughTma(l, store, element, prefetch);
   map.erase();
   return failure(failed);
 }

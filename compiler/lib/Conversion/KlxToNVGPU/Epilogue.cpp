@@ -257,7 +257,8 @@ LLVM::LLVMStructType nvgpu_lowering::accumulatorStruct(MLIRContext *context,
 }
 
 void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store,
-                                          EpilogueElement element) {
+                                          EpilogueElement element,
+                                          EpiloguePrefetch prefetch) {
   OpBuilder &b = l.b;
   Location loc = store.getLoc();
   b.setInsertionPoint(store);
@@ -295,9 +296,21 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store,
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
 
   int64_t boxesPerFragment = s.getTileN() / kOutBoxColumns;
+  int64_t boxCount = rows / kOutBoxRows * boxesPerFragment;
+  // Box n holds elements 16 (n % boxesPerFragment) on of fragment n /
+  // boxesPerFragment: what a fused map reads for them is read a box ahead.
+  auto prefetchBox = [&](int64_t n) {
+    if (!prefetch || n >= boxCount)
+      return;
+    for (int64_t at = 0; at < 2 * kOutBoxColumns / 4; ++at)
+      prefetch(n / boxesPerFragment,
+               (n % boxesPerFragment) * (kOutBoxColumns / 2) + at);
+  };
+  prefetchBox(0);
   for (int64_t f = 0; f < rows / kOutBoxRows; ++f) {
     for (int64_t box = 0; box < boxesPerFragment; ++box) {
       int64_t n = f * boxesPerFragment + box;
+      prefetchBox(n + 1);
       Value boxOffset =
           l.add(loc, boxes,
                 l.index(loc, (n % ScheduleAttr::kEpilogueBoxesPerConsumer) *

@@ -166,6 +166,12 @@ gpu::GPUFuncOp createKernelFunc(KernelOp kernel, ModuleOp module,
                                                          schedule.getTileN(),
                                                          schedule.getTileK()})),
       }));
+  // What the kernel stores, when it is not A x B (DescribeEpilogue.cpp).
+  if (Attribute epilogue = kernel->getAttr(kEpilogueAttrName)) {
+    NamedAttrList launch(func->getAttrOfType<DictionaryAttr>(kLaunchAttrName));
+    launch.set("epilogue", epilogue);
+    func->setAttr(kLaunchAttrName, launch.getDictionary(context));
+  }
 
   return func;
 }

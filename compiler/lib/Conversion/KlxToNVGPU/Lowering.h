@@ -188,12 +188,18 @@ void deferStageReleases(Lowering &l, gpu::GPUFuncOp func);
 /// built at the builder's insertion point.
 using EpilogueElement = llvm::function_ref<Value(int64_t f, int64_t at)>;
 
+/// Reads from global memory what element `at` of fragment `f` will need,
+/// at the builder's insertion point (a bias, a box ahead of its use).
+using EpiloguePrefetch = llvm::function_ref<void(int64_t f, int64_t at)>;
+
 /// The epilogue through shared memory and TMA stores (`tmaStore`), in
 /// place of `store`; Epilogue.cpp says how. Each element is `element`'s
 /// (a fused klx.map's), built where its box is written, or else the
-/// stored accumulators'.
+/// stored accumulators'; `prefetch` is called for each element of box
+/// n + 1 before box n is written, so its reads overlap box n's work.
 void lowerStoreThroughTma(Lowering &l, StoreOp store,
-                          EpilogueElement element = nullptr);
+                          EpilogueElement element = nullptr,
+                          EpiloguePrefetch prefetch = nullptr);
 
 /// Every thread waits for its bulk stores before the kernel returns.
 void waitForTmaStores(gpu::GPUFuncOp func);

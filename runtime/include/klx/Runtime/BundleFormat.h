@@ -68,6 +68,10 @@ inline constexpr char kFormula[] = "formula"; // a gather's, in words
 inline constexpr char kIndex[] = "index";     // "idx" or "i"
 inline constexpr char kOffset[] = "offset";
 inline constexpr char kAdd[] = "add";
+// A gemm that computes on its accumulators: what D holds instead of A x B
+// (klx.epilogue, compiler/lib/Dialect/Klx/Transforms/DescribeEpilogue.cpp
+// says its form; runtime/lib/Epilogue.cpp evaluates it).
+inline constexpr char kEpilogue[] = "epilogue";
 inline constexpr char kM[] = "M"; // a gemm's sizes; a gather's N is kN
 inline constexpr char kN[] = "N";
 inline constexpr char kK[] = "K";

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,8 @@ struct DeviceOperands {
   uint64_t tensorMapD = 0;        // D's boxes, when the epilogue stores by TMA
   uint64_t a = 0, b = 0;          // A and B, when they are memrefs (AMD)
   uint64_t idx = 0, x = 0, y = 0; // a gather's vectors
+  /// An epilogue's vectors by parameter name: where, and how many f32.
+  std::map<std::string, std::pair<uint64_t, int64_t>> vectors;
 };
 
 /// The kernel's parameters in ABI order, each in 8 bytes (little-endian,

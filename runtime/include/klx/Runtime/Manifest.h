@@ -13,12 +13,15 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace klx::rt {
+
+struct EpilogueProgram;
 
 enum class DType { F16, BF16, F32, I32 };
 const char *dtypeName(DType dtype);
@@ -91,6 +94,9 @@ struct Manifest {
     std::vector<std::string> findings, blocked;
   };
   std::optional<Simulated> simulated;
+  /// What a kernel that computes on its accumulators stores instead of
+  /// A x B (problem.epilogue, Epilogue.h).
+  std::shared_ptr<const EpilogueProgram> epilogue;
 
   /// The compute capability the target needs: 90 for sm_90a.
   int requiredCapability() const;

@@ -56,6 +56,11 @@ inline constexpr char kAlternatingTflops[] = "alternating_tflops";
 inline constexpr char kVsCublas[] = "vs_cublas";
 inline constexpr char kTrace[] = "trace"; // what was recorded
 inline constexpr char kCublasNote[] = "cublas_note";
+// A kernel with an epilogue: the largest errors in ulps of D's type, the
+// tolerance, and what the timed reference is ("cuBLAS", "cuBLASLt
+// GELU_BIAS"; cublas_time and vs_cublas are its).
+inline constexpr char kEpilogueUlps[] = "epilogue_ulps";
+inline constexpr char kReference[] = "reference";
 
 // A check of the output.
 inline constexpr char kRelativeError[] = "relative_error"; // null: not finite

@@ -81,6 +81,14 @@ struct LaunchResult {
   ErrorStats blasCheck; // every element against cuBLAS
   std::string blasNote; // why cuBLAS is absent
   bool checked() const { return cpuCheck.checked > 0; }
+  /// A kernel with an epilogue: the largest error in ulps of D's type
+  /// against the CPU, against cuBLAS's A x B with the epilogue applied on
+  /// the CPU, and of the timed reference (cuBLASLt with the same
+  /// epilogue) against the CPU; -1 where not measured.
+  double cpuUlps = -1, blasUlps = -1, referenceUlps = -1;
+  double ulpTolerance = 0;
+  /// What klx is timed against: "cuBLAS", or "cuBLASLt GELU_BIAS".
+  std::string referenceName = "cuBLAS";
 
   // Time
   Timing kernel;

@@ -121,6 +121,12 @@ KlxDialect::verifyOperationAttribute(mlir::Operation *op,
              << "'" << kLaunchAttrName << "' must be a dictionary";
     return mlir::success();
   }
+  if (name == kEpilogueAttrName) {
+    if (!llvm::isa<mlir::DictionaryAttr>(attribute.getValue()))
+      return op->emitError()
+             << "'" << kEpilogueAttrName << "' must be a dictionary";
+    return mlir::success();
+  }
   if (name == kDimsAttrName) {
     auto dims = llvm::dyn_cast<mlir::DictionaryAttr>(attribute.getValue());
     if (!dims || !llvm::all_of(dims, [](mlir::NamedAttribute dim) {

@@ -360,6 +360,7 @@ LogicalResult klx::materializeSchedule(KernelOp kernel, DictionaryAttr params) {
     return failure();
   kernel.setScheduleAttr(schedule);
   recordProblemDims(kernel);
+  recordEpilogue(kernel);
   return success();
 }
 

@@ -27,6 +27,10 @@ inline constexpr llvm::StringLiteral kParamsAttrName = "klx.params";
 /// ({M = 3, N = 4, K = 5}), read off its tile loop by
 /// klx-materialize-schedule so that the lowered kernel can name them.
 inline constexpr llvm::StringLiteral kDimsAttrName = "klx.dims";
+/// On a klx.kernel that computes on its accumulators: what it stores, as
+/// a program a runner evaluates (DescribeEpilogue.cpp), copied into
+/// klx.launch as `epilogue`.
+inline constexpr llvm::StringLiteral kEpilogueAttrName = "klx.epilogue";
 /// On a lowered kernel: block, grid kind, dynamic shared memory, tile, the
 /// element type and a description of each parameter (what a runner needs).
 inline constexpr llvm::StringLiteral kLaunchAttrName = "klx.launch";

@@ -40,6 +40,11 @@ mlir::LogicalResult materializeSchedule(KernelOp kernel,
 mlir::LogicalResult fitComputeToSchedule(KernelOp kernel,
                                          ScheduleAttr schedule);
 
+/// Writes down what `kernel` stores when it computes on its accumulators
+/// (klx.epilogue: a program klx-run evaluates as its reference), or why it
+/// cannot; nothing for a GEMM (DescribeEpilogue.cpp).
+void recordEpilogue(KernelOp kernel);
+
 /// The names klx.params may use, for messages.
 llvm::ArrayRef<llvm::StringLiteral> scheduleParamNames();
 
