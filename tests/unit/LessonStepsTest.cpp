@@ -26,7 +26,8 @@ constexpr const char *kWalkedLessons[] = {"01-saxpy.md",
                                           "03-gemm_ws_persistent.md",
                                           "04-gemm_pingpong.md",
                                           "05-gemm_two_producers.md",
-                                          "06-gemm_bar_array.md"};
+                                          "06-gemm_bar_array.md",
+                                          "14-linear_gelu.md"};
 
 /// Options for a controller that opens the lessons and samples of the tree.
 ControllerOptions lessonOptions(TempFolder &folder) {
