@@ -595,5 +595,6 @@ std::string klx::rt::checkProblemSize(const Manifest &m,
   limits.gatherOffset = m.gather ? m.gather->offset : 0;
   limits.tile = m.tile;
   limits.elementBytes = dtypeBytes(m.dtype);
+  limits.reducesRowsInATile = m.epilogue && m.epilogue->reducesRows();
   return checkProblemSize(limits, size);
 }

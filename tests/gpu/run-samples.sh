@@ -11,6 +11,9 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # The last two are not multiples of the tile: ragged tiles at the edges.
 sizes=(512x768x512 1024x1024x64 2048x4096x512 256x256x4160 1000x1000x1000 200x136x72)
+# A kernel that reduces rows within a tile takes N up to tile_n: the
+# classifier head's N of 64, 200 (ragged) and 256, M and K as above.
+row_sizes=(512x64x512 1024x200x64 2048x256x512 256x64x4160 1000x200x1000 200x128x72)
 # Gathers: one block, a million elements, and 2^24 + 256 (not a power of 2).
 gather_sizes=(256 1048576 16777472)
 
@@ -56,7 +59,9 @@ export_bundles() {
   "$klx" export $nv/linear_gelu.mlir -D out_dtype=f32 -o "$out/linear_gelu_f32" >/dev/null &&
   "$klx" export $nv/linear_gelu.mlir -D epilogue=direct -D out_dtype=f32 -D tile_n=128 -o "$out/linear_gelu_direct" >/dev/null &&
   "$klx" export $nv/linear_gelu.mlir -D consumers=1 -D tile_m=64 -o "$out/linear_gelu_m64" >/dev/null &&
-  "$klx" export $root/tests/lit/Conversion/klx-to-nvgpu-compute.mlir -o "$out/softmax_rows" >/dev/null &&
+  "$klx" export $nv/classifier_head.mlir -o "$out/classifier_head" >/dev/null &&
+  "$klx" export $nv/classifier_head.mlir -D out_dtype=f32 -o "$out/classifier_head_f32" >/dev/null &&
+  "$klx" export $nv/classifier_head.mlir -D consumers=1 -D tile_m=64 -o "$out/classifier_head_m64" >/dev/null &&
   "$klx" export $nv/gemm_tma_wgmma.mlir -o "$out/tma_wgmma_handwritten" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=0 -o "$out/bar_array" >/dev/null &&
   "$klx" export $nv/gemm_bar_array.mlir -D const_reg_tensor=1 -o "$out/bar_array_arith" >/dev/null &&
@@ -73,7 +78,9 @@ run_bundles() {
     [[ -f $bundle/manifest.json ]] || continue
     local name
     name=$(basename "$bundle")
-    for size in "${sizes[@]}"; do
+    local these=("${sizes[@]}")
+    [[ $name == classifier_head* ]] && these=("${row_sizes[@]}")
+    for size in "${these[@]}"; do
       "$run" "$bundle" --size="$size" --repeat=3 --no-baseline >"$log" 2>&1
       local rc=$?
       if [[ $rc -eq 2 ]] && grep -q "no CUDA device" "$log"; then

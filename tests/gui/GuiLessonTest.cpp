@@ -147,14 +147,15 @@ void walkAndCheck(const std::string &page) {
 
 } // namespace
 
-TEST_CASE("GUI: Next step walks lessons 01-06 and 14 and shows what each "
-          "step names",
+TEST_CASE("GUI: Next step walks lessons 01-06, 14 and 15 and shows what "
+          "each step names",
           "[gui][lesson-walk]") {
   requireTools({"xdotool", "xvfb-run"});
-  std::string page = GENERATE(
-      as<std::string>(), "01-saxpy.md", "02-gemm_tma_wgmma.md",
-      "03-gemm_ws_persistent.md", "04-gemm_pingpong.md",
-      "05-gemm_two_producers.md", "06-gemm_bar_array.md", "14-linear_gelu.md");
+  std::string page =
+      GENERATE(as<std::string>(), "01-saxpy.md", "02-gemm_tma_wgmma.md",
+               "03-gemm_ws_persistent.md", "04-gemm_pingpong.md",
+               "05-gemm_two_producers.md", "06-gemm_bar_array.md",
+               "14-linear_gelu.md", "15-classifier_head.md");
   INFO("lesson " << page);
   walkAndCheck(page);
 }

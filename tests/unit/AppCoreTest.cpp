@@ -404,7 +404,7 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   options.lessonsDir = test::sourcePath("docs/lessons");
   AppController controller(options);
   const AppState &state = controller.state();
-  REQUIRE(state.lesson.lessons.size() == 14);
+  REQUIRE(state.lesson.lessons.size() == 15);
   // Opening a sample brings its page.
   controller.apply(
       cmd::OpenFile{test::sourcePath("samples/nvidia/gather_indirect.mlir")},

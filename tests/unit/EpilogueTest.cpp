@@ -2,9 +2,9 @@
 //
 // The epilogue klx-materialize-schedule writes down (klx.epilogue) rides
 // in the bundle to klx-run, which evaluates it on the CPU: the linear
-// layer's bias and GELU, a softmax along rows with its mask and
-// reductions, and a check that tells a bias along rows from one along
-// columns.
+// layer's bias and GELU, the classifier head's softmax along rows with its
+// mask and reductions, and a check that tells a bias along rows from one
+// along columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +35,7 @@ Manifest exportedManifest(const char *sample) {
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("klx-epilogue", dir));
   std::string bundle = std::string(dir) + "/b";
   BundleRequest request;
-  request.size = ProblemSize{256, 304, 128};
+  request.size = ProblemSize{256, 200, 128};
   llvm::Expected<BundleContents> written = exportBundle(run, request, bundle);
   if (!written)
     FAIL(llvm::toString(written.takeError()));
@@ -112,16 +112,22 @@ TEST_CASE("linear_gelu's bundle says its epilogue: bias per column, GELU",
   }
 }
 
-TEST_CASE("a softmax along rows: mask past N, max, exp, sum, divide",
+TEST_CASE("classifier_head: a softmax along rows, mask past N, max, exp, "
+          "sum, divide",
           "[runtime][epilogue]") {
-  Manifest m =
-      exportedManifest("tests/lit/Conversion/klx-to-nvgpu-compute.mlir");
+  Manifest m = exportedManifest("samples/nvidia/classifier_head.mlir");
   REQUIRE(m.epilogue);
   CHECK(matchingLtEpilogue(*m.epilogue) == LtEpilogue::None);
+  // A row is reduced within one tile: klx-run refuses a wider N.
+  CHECK(m.epilogue->reducesRows());
+  CHECK(checkProblemSize(m, ProblemSize{512, 256, 512}).empty());
+  CHECK(checkProblemSize(m, ProblemSize{512, 264, 512})
+            .find("N = 264 would be reduced in pieces") != std::string::npos);
   EpilogueInputs inputs;
   inputs.size = {2, 200, 64};
   inputs.tile = {m.tile[0], m.tile[1]};
   // N is argument #4: the mask reads it.
+  REQUIRE(m.params[4].name == "N");
   inputs.scalars = {{3, 2}, {4, 200}, {5, 64}};
   std::vector<double> gemm = randomValues(2 * 200, 3, 8);
   std::vector<double> d = evaluateEpilogue(*m.epilogue, inputs, gemm, {0, 1});

@@ -27,7 +27,8 @@ constexpr const char *kWalkedLessons[] = {"01-saxpy.md",
                                           "04-gemm_pingpong.md",
                                           "05-gemm_two_producers.md",
                                           "06-gemm_bar_array.md",
-                                          "14-linear_gelu.md"};
+                                          "14-linear_gelu.md",
+                                          "15-classifier_head.md"};
 
 /// Options for a controller that opens the lessons and samples of the tree.
 ControllerOptions lessonOptions(TempFolder &folder) {

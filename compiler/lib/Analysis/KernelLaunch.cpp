@@ -18,6 +18,19 @@ unsigned LaunchParam::abiSlots() const {
                                : 1u;
 }
 
+bool KernelLaunch::reducesRows() const {
+  const llvm::json::Object *program =
+      epilogue ? epilogue->getAsObject() : nullptr;
+  const llvm::json::Array *values =
+      program ? program->getArray("values") : nullptr;
+  if (!values)
+    return false;
+  return llvm::any_of(*values, [](const llvm::json::Value &value) {
+    const llvm::json::Object *v = value.getAsObject();
+    return v && v->getString("op") == llvm::StringRef("reduce");
+  });
+}
+
 llvm::StringRef klx::kindName(LaunchParam::Kind kind) {
   switch (kind) {
   case LaunchParam::Kind::TensorMap:

@@ -14,6 +14,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
+
 using namespace klx;
 namespace bf = klx::rt::bundlefile;
 
@@ -93,7 +95,13 @@ llvm::json::Object problemJson(const BundleContents &bundle) {
 } // namespace
 
 ProblemSize klx::defaultProblemSize(const KernelLaunch &launch) {
-  return launch.gather ? kDefaultGatherSize : kDefaultProblemSize;
+  if (launch.gather)
+    return kDefaultGatherSize;
+  // A kernel that reduces rows within a tile takes N up to tile_n.
+  ProblemSize size = kDefaultProblemSize;
+  if (launch.reducesRows() && launch.tile[1] > 0)
+    size.n = std::min(size.n, launch.tile[1]);
+  return size;
 }
 
 std::string klx::checkProblemSize(const KernelLaunch &launch,
@@ -107,6 +115,7 @@ std::string klx::checkProblemSize(const KernelLaunch &launch,
   limits.gatherOffset = launch.gather ? launch.gather->offset : 0;
   limits.tile = launch.tile;
   limits.elementBytes = launch.dtype == "f32" ? 4 : 2;
+  limits.reducesRowsInATile = launch.reducesRows();
   return rt::checkProblemSize(limits, size);
 }
 

@@ -79,6 +79,9 @@ struct KernelLaunch {
   /// What a kernel that computes on its accumulators stores, as klx.launch's
   /// `epilogue` says it (klx.epilogue, DescribeEpilogue.cpp), in JSON.
   std::optional<llvm::json::Value> epilogue;
+  /// Whether the epilogue reduces along rows (klx.reduce ... rows): a row
+  /// must then fit in one tile.
+  bool reducesRows() const;
 };
 
 llvm::StringRef kindName(LaunchParam::Kind kind);

@@ -268,6 +268,9 @@ struct ProblemLimits {
   int64_t gatherOffset = 0;      // a gather reads x[... + offset]
   std::array<int64_t, 3> tile{}; // a gemm's
   int64_t elementBytes = 2;      // of A and B
+  /// The kernel's epilogue reduces along rows (klx.reduce ... rows), which
+  /// covers one tile's columns: N must fit in one tile.
+  bool reducesRowsInATile = false;
   bool amd() const { return target.rfind("gfx", 0) == 0; }
 };
 
@@ -312,6 +315,13 @@ inline std::string checkProblemSize(const ProblemLimits &kernel,
            " (TMA needs row strides of A and B in multiples of 16 bytes)";
   if (size.m >= kMaxDim || size.n >= kMaxDim || size.k >= kMaxDim)
     return shape + ": each size must be below 2^31";
+  if (kernel.reducesRowsInATile && size.n > tile[1])
+    return shape + ": @" + kernel.entry +
+           " reduces each row within one tile (klx.reduce ... rows) of " +
+           "tile_n = " + std::to_string(tile[1]) +
+           " columns, so N = " + std::to_string(size.n) +
+           " would be reduced in pieces: N must be at most " +
+           std::to_string(tile[1]) + " (or compile with -D tile_n >= N)";
   return "";
 }
 

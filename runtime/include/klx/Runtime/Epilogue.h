@@ -52,6 +52,13 @@ struct EpilogueProgram {
   int output = -1;
   /// The kernel arguments that are vectors: argument # -> along rows.
   std::map<int64_t, bool> vectors;
+  /// Whether a value reduces along rows (within a tile of columns).
+  bool reducesRows() const {
+    for (const EpilogueValue &v : values)
+      if (v.kind == EpilogueValue::Kind::Reduce)
+        return true;
+    return false;
+  }
 };
 
 /// Parses problem.epilogue; nullopt with `error` ("problem.epilogue: ...")
