@@ -36,9 +36,9 @@ void printText(llvm::raw_ostream &os, const KernelSteps &kernel,
             ir.text(op.line),
             source ? llvm::formatv("   (source line {0})", source).str() : "");
       } else {
-        os << llvm::formatv("    {0,-15} lines {1}-{2}: {3} x{4}\n",
-                            stepRoleName(op.role), op.line,
-                            step.ops[first + count - 1].line, op.op, count);
+        os << llvm::formatv(
+            "    {0,-15} lines {1}-{2}: {3}\n", stepRoleName(op.role), op.line,
+            step.ops[first + count - 1].line, step.runLabel(first, count));
       }
     }
   }

@@ -37,9 +37,8 @@ static KernelStepsView viewOf(const KernelSteps &kernel,
       row.irLine = op.line;
       row.sourceLine = lines.sourceLine(op.line);
       row.count = unsigned(count);
-      row.label = row.count == 1
-                      ? lines.text(op.line).str()
-                      : llvm::formatv("{0} x{1}", op.op, row.count).str();
+      row.label = row.count == 1 ? lines.text(op.line).str()
+                                 : step.runLabel(first, count);
       if (row.label.empty())
         row.label = op.op;
       column.rows.push_back(std::move(row));

@@ -45,9 +45,28 @@ bool Step::has(StepRole role) const {
   return llvm::any_of(ops, [&](const StepOp &op) { return op.role == role; });
 }
 
+/// Compute that runs on CUDA cores, which a run may gather whatever the
+/// op; tensor-core ops stay runs of their own.
+static bool isScalarCompute(const StepOp &op) {
+  llvm::StringRef name = op.op;
+  return op.role == StepRole::Compute && !name.contains("mma") &&
+         !name.contains("mfma") && !name.contains("wmma");
+}
+
 std::vector<std::pair<size_t, size_t>> Step::runs() const {
+  // A span of 8 or more CUDA-core ops is one run; shorter ones read op by
+  // op (a gather's index arithmetic), runs of one op each.
+  constexpr size_t kMixedRun = 8;
   std::vector<std::pair<size_t, size_t>> result;
   for (size_t i = 0; i < ops.size();) {
+    size_t span = i;
+    while (span < ops.size() && isScalarCompute(ops[span]))
+      ++span;
+    if (span - i >= kMixedRun) {
+      result.push_back({i, span - i});
+      i = span;
+      continue;
+    }
     size_t end = i + 1;
     while (end < ops.size() && ops[end].role == ops[i].role &&
            ops[end].op == ops[i].op)
@@ -56,6 +75,32 @@ std::vector<std::pair<size_t, size_t>> Step::runs() const {
     i = end;
   }
   return result;
+}
+
+std::string Step::runLabel(size_t first, size_t count) const {
+  llvm::SmallVector<std::pair<std::string, size_t>> counts;
+  for (size_t i = first; i < first + count; ++i) {
+    auto it = llvm::find_if(
+        counts, [&](const auto &c) { return c.first == ops[i].op; });
+    if (it == counts.end())
+      counts.push_back({ops[i].op, 1});
+    else
+      ++it->second;
+  }
+  if (counts.size() == 1)
+    return llvm::formatv("{0} x{1}", counts[0].first, count).str();
+  llvm::stable_sort(
+      counts, [](const auto &a, const auto &b) { return a.second > b.second; });
+  std::string label;
+  for (auto [i, c] : llvm::enumerate(counts)) {
+    if (i == 4) {
+      label += llvm::formatv(", {0} more kinds", counts.size() - 4).str();
+      break;
+    }
+    label +=
+        llvm::formatv("{0}{1} {2}", i ? ", " : "", c.second, c.first).str();
+  }
+  return label;
 }
 
 std::string Step::shape() const {
@@ -145,6 +190,9 @@ std::optional<std::pair<bool, Value>> accessOf(Operation *op) {
       name == "vector.maskedstore" || name == "vector.scatter" ||
       name == "gpu.subgroup_mma_store_matrix")
     return std::pair{false, op->getOperand(1)};
+  // A warp's 8 x 8 matrices into shared memory (a 16-bit epilogue's box).
+  if (name == "nvvm.stmatrix")
+    return std::pair{false, op->getOperand(0)};
   return std::nullopt;
 }
 

@@ -46,8 +46,14 @@ struct Step {
 
   bool has(StepRole role) const;
   /// Runs of one op in one role, in order, as {first index, length}: an
-  /// epilogue's 128 stores are one run, which views show as one line.
+  /// epilogue's 128 stores are one run, which views show as one line. Eight
+  /// or more ops in a row that compute on CUDA cores are one run whatever
+  /// they are (a fused epilogue's per-element arithmetic is one line, not
+  /// one per op).
   std::vector<std::pair<size_t, size_t>> runs() const;
+  /// What a run says in one line: "arith.mulf x2", or for a run of several
+  /// ops their counts, most first ("384 arith.mulf, 256 math.fma, ...").
+  std::string runLabel(size_t first, size_t count) const;
   /// "load -> compute -> store", "transfer only", "compute only", ...
   std::string shape() const;
 };
