@@ -1,17 +1,8 @@
 //===- Compute.cpp - The ops that compute on accumulators, to registers ---===//
 //
 // klx.map, klx.reduce (rows), klx.splat and klx.load_vector work on what
-// each consumer thread holds of the output tile. A wgmma accumulator of 64
-// rows x N columns leaves each thread of a warpgroup N / 2 f32: for each 8
-// columns j and row half h, the pair of columns 8 j + 2 (lane % 4) and the
-// next, in row 16 x warp + lane / 4 + 8 h, at elements 4 j + 2 h and the
-// next of the fragment (one fragment per 64 rows the consumer holds). So a
-// thread holds:
-//
-//   of a !klx.acc: every fragment's elements (an LLVM struct, as
-//     convert-nvgpu-to-nvvm makes of the accumulator);
-//   of a !klx.row: the values of its 2 rows per fragment, element 2 f + h;
-//   of a !klx.col: the values of its N / 4 columns, element 2 j + k.
+// each consumer thread holds of the output tile (ThreadElements.cpp says
+// what that is).
 //
 // A klx.map clones its body once per element the thread holds, with the
 // element's row and column as constants past the thread's first; math ops
@@ -22,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ThreadElements.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -34,103 +25,6 @@ using namespace klx;
 using namespace klx::nvgpu_lowering;
 
 namespace {
-
-/// Where this thread's elements lie in the tile: its first row (the
-/// consumer's first row, + 16 warp + lane / 4) and first column (2 (lane %
-/// 4)), as index.
-struct ThreadElements {
-  Value firstRow, firstColumn;
-};
-
-ThreadElements placeElements(Lowering &l, Location loc) {
-  OpBuilder &b = l.b;
-  ScheduleAttr s = l.schedule;
-  Value inGroup = arith::RemUIOp::create(b, loc, l.threadId, l.index(loc, 128));
-  Value lane = arith::RemUIOp::create(b, loc, inGroup, l.index(loc, 32));
-  Value warp = arith::DivUIOp::create(b, loc, inGroup, l.index(loc, 32));
-  Value row = l.add(loc, l.mul(loc, warp, 16),
-                    arith::DivUIOp::create(b, loc, lane, l.index(loc, 4)));
-  // Consumer c (warpgroup c) holds rows c x rowsPerConsumer on; a ping-pong
-  // consumer holds a whole tile of its own.
-  if (!s.getPingpong())
-    row = l.add(loc, row, l.mul(loc, l.warpgroup, s.rowsPerConsumer()));
-  Value column =
-      l.mul(loc, arith::RemUIOp::create(b, loc, lane, l.index(loc, 4)), 2);
-  return {row, column};
-}
-
-int64_t fragmentsOf(const Lowering &l) {
-  return l.schedule.rowsPerConsumer() / ScheduleAttr::kEpilogueBoxRows;
-}
-
-/// One element a thread holds of a map's result: fragment f and element e
-/// of it for an accumulator; for a row vector element 2 f + h, for a
-/// column vector 2 j + k.
-struct Element {
-  int64_t fragment = 0, index = 0; // the result's element
-  int64_t rowOffset = -1;          // past the thread's first row (-1: none)
-  int64_t columnOffset = -1;       // past its first column (-1: none)
-  int64_t rowSlot = -1, columnSlot = -1; // in a row and a column vector
-};
-
-enum class Kind { Acc, Row, Col, Other };
-
-Kind kindOf(const Lowering &l, Type type) {
-  if (isa<nvgpu::WarpgroupAccumulatorType>(type))
-    return Kind::Acc;
-  return type == l.rowType   ? Kind::Row
-         : type == l.colType ? Kind::Col
-                             : Kind::Other;
-}
-
-/// Element `e` of fragment `f` of an accumulator: columns 8 j + k past
-/// the thread's first, row half h.
-Element accumulatorElement(int64_t f, int64_t e) {
-  int64_t j = e / 4, h = (e / 2) % 2, k = e % 2;
-  return {f, e, 64 * f + 8 * h, 8 * j + k, 2 * f + h, 2 * j + k};
-}
-
-/// The elements this thread holds of a value of `kind`.
-SmallVector<Element> elementsOf(const Lowering &l, Kind kind) {
-  SmallVector<Element> elements;
-  int64_t columns = l.schedule.getTileN();
-  if (kind == Kind::Acc) {
-    for (int64_t f = 0; f < fragmentsOf(l); ++f)
-      for (int64_t e = 0; e < columns / 2; ++e)
-        elements.push_back(accumulatorElement(f, e));
-  } else if (kind == Kind::Row) {
-    for (int64_t i = 0; i < 2 * fragmentsOf(l); ++i)
-      elements.push_back({0, i, 64 * (i / 2) + 8 * (i % 2), -1, i, -1});
-  } else {
-    for (int64_t i = 0; i < columns / 4; ++i)
-      elements.push_back({0, i, -1, 8 * (i / 2) + i % 2, -1, i});
-  }
-  return elements;
-}
-
-Value constantI64(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-}
-
-/// The element of `value` (of `kind`) at `at`, as f32.
-Value elementAt(Lowering &l, Location loc, Kind kind, Value value,
-                const Element &at) {
-  OpBuilder &b = l.b;
-  if (kind == Kind::Acc)
-    return LLVM::ExtractValueOp::create(
-        b, loc, value, ArrayRef<int64_t>{at.fragment, at.index});
-  int64_t slot = kind == Kind::Row ? at.rowSlot : at.columnSlot;
-  return LLVM::ExtractElementOp::create(b, loc, value,
-                                        constantI64(b, loc, slot));
-}
-
-/// `value` as a thread holds it: an accumulator as its LLVM struct.
-Value asHeld(Lowering &l, Location loc, Value value) {
-  if (kindOf(l, value.getType()) != Kind::Acc)
-    return value;
-  return UnrealizedConversionCastOp::create(l.b, loc, l.accStruct(), value)
-      .getResult(0);
-}
 
 /// A math op of a map's body as the approximate form fused epilogues use:
 /// LLVM's tanh with approximate functions allowed (tanh.approx.f32), and
@@ -219,47 +113,6 @@ Value cloneBody(OpBuilder &b, MapOp map, ArrayRef<Value> arguments) {
   return mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
-/// Where a thread reads its rows or columns of a vector (klx.load_vector):
-/// from `start`, each read at an index clamped into the vector and
-/// selected to zero past its end.
-struct VectorSource {
-  Value vector, start, length, last;
-  Kind kind;
-};
-
-VectorSource placeVectorRead(Lowering &l, LoadVectorOp load, Value vector) {
-  OpBuilder &b = l.b;
-  Location loc = load.getLoc();
-  ScheduleAttr s = l.schedule;
-  Kind kind = isa<RowType>(load.getResult().getType()) ||
-                      load.getResult().getType() == l.rowType
-                  ? Kind::Row
-                  : Kind::Col;
-  ThreadElements first = placeElements(l, loc);
-  int64_t tile = kind == Kind::Row ? s.getTileM() : s.getTileN();
-  Value start = l.add(loc, l.mul(loc, load.getIndex(), tile),
-                      kind == Kind::Row ? first.firstRow : first.firstColumn);
-  Value length = memref::DimOp::create(b, loc, vector, 0);
-  Value last = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, length, l.index(loc, 1)),
-      l.index(loc, 0));
-  return {vector, start, length, last, kind};
-}
-
-/// The vector's element `at` of this thread.
-Value readVectorElement(Lowering &l, Location loc, const VectorSource &v,
-                        const Element &at) {
-  OpBuilder &b = l.b;
-  Value index =
-      l.add(loc, v.start, v.kind == Kind::Row ? at.rowOffset : at.columnOffset);
-  Value inside =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, v.length);
-  Value clamped = arith::MinUIOp::create(b, loc, index, v.last);
-  Value value = memref::LoadOp::create(b, loc, v.vector, clamped);
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  return arith::SelectOp::create(b, loc, inside, value, zero);
-}
-
 /// One input of a map as the thread reads it: a value it holds, or a
 /// vector klx.load_vector reads where the map uses each element (so that
 /// the thread does not hold all of a bias's columns with all of its
@@ -278,7 +131,7 @@ Value elementOfInput(Lowering &l, Location loc, MapInput &input,
   int64_t slot = input.kind == Kind::Row ? at.rowSlot : at.columnSlot;
   Value &element = input.readSoFar[slot];
   if (!element)
-    element = readVectorElement(l, loc, *input.read, at);
+    element = readVectorElements(l, loc, *input.read, {at}).front();
   return element;
 }
 
@@ -301,11 +154,29 @@ public:
     wantsPlace = map.getBody().getNumArguments() > inputs.size();
   }
 
-  /// Reads the vectors' values `element` needs now, for at() to use later.
-  void prefetch(const Element &element) {
-    for (MapInput &input : inputs)
-      if (input.read)
-        elementOfInput(l, map.getLoc(), input, element);
+  /// Reads the vectors' values `elements` need now, in one read per
+  /// vector (readVectorElements), for at() to use later.
+  void prefetch(ArrayRef<Element> elements) {
+    for (MapInput &input : inputs) {
+      if (!input.read)
+        continue;
+      SmallVector<Element> missing;
+      SmallVector<int64_t> slots;
+      for (const Element &element : elements) {
+        int64_t slot =
+            input.kind == Kind::Row ? element.rowSlot : element.columnSlot;
+        if (!input.readSoFar.count(slot) && !llvm::is_contained(slots, slot)) {
+          slots.push_back(slot);
+          missing.push_back(element);
+        }
+      }
+      if (missing.empty())
+        continue;
+      SmallVector<Value> values =
+          readVectorElements(l, map.getLoc(), *input.read, missing);
+      for (auto [slot, value] : llvm::zip(slots, values))
+        input.readSoFar[slot] = value;
+    }
   }
 
   /// The element, or null after an error on the map or its body.
@@ -383,11 +254,23 @@ void lowerReduceRows(Lowering &l, ReduceOp reduce) {
   OpBuilder &b = l.b;
   Location loc = reduce.getLoc();
   Value acc = asHeld(l, loc, reduce.getInput());
-  SmallVector<Value> rows(2 * fragmentsOf(l));
-  for (const Element &at : elementsOf(l, Kind::Acc)) {
-    Value x = elementAt(l, loc, Kind::Acc, acc, at);
-    Value &row = rows[at.rowSlot];
-    row = row ? combine(b, loc, reduce.getKind(), row, x) : x;
+  // Each row's elements combined pairwise, as a tree: a chain of tile_n
+  // / 4 dependent ops becomes log2 of that many levels.
+  SmallVector<SmallVector<Value>> elements(2 * fragmentsOf(l));
+  for (const Element &at : elementsOf(l, Kind::Acc))
+    elements[at.rowSlot].push_back(elementAt(l, loc, Kind::Acc, acc, at));
+  SmallVector<Value> rows;
+  for (SmallVector<Value> &level : elements) {
+    while (level.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < level.size(); i += 2)
+        next.push_back(
+            combine(b, loc, reduce.getKind(), level[i], level[i + 1]));
+      if (level.size() % 2)
+        next.push_back(level.back());
+      level = std::move(next);
+    }
+    rows.push_back(level.front());
   }
   Type i32 = b.getI32Type();
   Value everyLane = arith::ConstantIntOp::create(b, loc, i32, -1);
@@ -430,21 +313,6 @@ void lowerSplat(Lowering &l, SplatOp splat) {
   }
   splat.replaceAllUsesWith(result);
   splat.erase();
-}
-
-/// The whole of this thread's share of the vector, as a value: for a
-/// vector that is carried or used by other than klx.map.
-void lowerLoadVector(Lowering &l, LoadVectorOp load, Value vector) {
-  OpBuilder &b = l.b;
-  Location loc = load.getLoc();
-  VectorSource source = placeVectorRead(l, load, vector);
-  Value result = LLVM::PoisonOp::create(b, loc, load.getResult().getType());
-  for (const Element &at : elementsOf(l, source.kind))
-    result = LLVM::InsertElementOp::create(
-        b, loc, result, readVectorElement(l, loc, source, at),
-        constantI64(b, loc, at.index));
-  load.replaceAllUsesWith(result);
-  load.erase();
 }
 
 } // namespace
@@ -514,8 +382,11 @@ nvgpu_lowering::lowerMapIntoStore(Lowering &l, StoreOp store,
     return value ? value
                  : LLVM::PoisonOp::create(l.b, map.getLoc(), l.b.getF32Type());
   };
-  auto prefetch = [&](int64_t f, int64_t at) {
-    elements.prefetch(accumulatorElement(f, at));
+  auto prefetch = [&](int64_t f, ArrayRef<int64_t> at) {
+    SmallVector<Element> box;
+    for (int64_t e : at)
+      box.push_back(accumulatorElement(f, e));
+    elements.prefetch(box);
   };
   lowerStoreThroughTma(l, store, element, prefetch);
   map.erase();

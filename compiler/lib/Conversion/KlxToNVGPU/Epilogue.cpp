@@ -302,9 +302,10 @@ void nvgpu_lowering::lowerStoreThroughTma(Lowering &l, StoreOp store,
   auto prefetchBox = [&](int64_t n) {
     if (!prefetch || n >= boxCount)
       return;
-    for (int64_t at = 0; at < 2 * kOutBoxColumns / 4; ++at)
-      prefetch(n / boxesPerFragment,
-               (n % boxesPerFragment) * (kOutBoxColumns / 2) + at);
+    SmallVector<int64_t> at;
+    for (int64_t e = 0; e < kOutBoxColumns / 2; ++e)
+      at.push_back((n % boxesPerFragment) * (kOutBoxColumns / 2) + e);
+    prefetch(n / boxesPerFragment, at);
   };
   prefetchBox(0);
   for (int64_t f = 0; f < rows / kOutBoxRows; ++f) {

@@ -188,9 +188,11 @@ void deferStageReleases(Lowering &l, gpu::GPUFuncOp func);
 /// built at the builder's insertion point.
 using EpilogueElement = llvm::function_ref<Value(int64_t f, int64_t at)>;
 
-/// Reads from global memory what element `at` of fragment `f` will need,
-/// at the builder's insertion point (a bias, a box ahead of its use).
-using EpiloguePrefetch = llvm::function_ref<void(int64_t f, int64_t at)>;
+/// Reads from global memory what elements `at` of fragment `f` (a box's)
+/// will need, at the builder's insertion point (a bias, a box ahead of its
+/// use).
+using EpiloguePrefetch =
+    llvm::function_ref<void(int64_t f, ArrayRef<int64_t> at)>;
 
 /// The epilogue through shared memory and TMA stores (`tmaStore`), in
 /// place of `store`; Epilogue.cpp says how. Each element is `element`'s
