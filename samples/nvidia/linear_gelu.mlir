@@ -18,6 +18,7 @@
 // RUN: klx compile %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: klx roles %s | FileCheck %s --check-prefix=ROLES
 // RUN: klx pipeline %s | FileCheck %s --check-prefix=STEPS
+// RUN: klx steps %s | FileCheck %s --check-prefix=BODY
 // PTX: .entry linear
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // The bias, 64 columns per consumer thread, 8 per box, and GELU.
@@ -33,6 +34,15 @@
 // ROLES: checks: registers, setmaxnreg placement and barriers are fine
 // STEPS: klx-to-nvgpu {{.*}} yes
 // STEPS: linear (sm_90a): {{[0-9]+}} registers, {{.*}} 0 bytes stack frame, 0/0 bytes spill
+// The epilogue, box by box: the bias read, GELU's arithmetic in runs,
+// stmatrix into the box, a barrier before the next.
+// BODY: kernel linear: 9 steps
+// BODY: step 1: load -> compute -> store
+// BODY: load {{.*}}memref.load x9
+// BODY: compute {{.*}}llvm.intr.tanh
+// BODY: store (shared) {{.*}}nvvm.stmatrix
+// BODY: step 2: load -> compute -> store
+// BODY-NEXT: why a new step: nvvm.barrier
 
 module attributes {klx.target = "sm_90a",
                    klx.params = {tile_m = 128 : i64, tile_n = 256 : i64,

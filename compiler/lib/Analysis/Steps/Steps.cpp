@@ -94,7 +94,9 @@ std::string Step::runLabel(size_t first, size_t count) const {
   std::string label;
   for (auto [i, c] : llvm::enumerate(counts)) {
     if (i == 4) {
-      label += llvm::formatv(", {0} more kinds", counts.size() - 4).str();
+      size_t more = counts.size() - 4;
+      label +=
+          llvm::formatv(", {0} more kind{1}", more, more == 1 ? "" : "s").str();
       break;
     }
     label +=
@@ -356,9 +358,12 @@ private:
     }
     if ((access && space != Space::Private) || isGlobalToShared(op)) {
       bool load = isGlobalToShared(op) || (access && access->first);
-      // A store's first operand is what it stores, not where.
+      // A store's first operand is what it stores, not where; stmatrix's
+      // is where, the rest what.
       ValueRange address = op->getOperands();
-      if (!load && !address.empty())
+      if (op->getName().getStringRef() == "nvvm.stmatrix")
+        address = address.take_front(1);
+      else if (!load && !address.empty())
         address = address.drop_front();
       auto [need, source] = addressNeed(address);
       int step = std::max(floor, need);
