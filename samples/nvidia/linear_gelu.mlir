@@ -38,7 +38,7 @@
 // stmatrix into the box, a barrier before the next.
 // BODY: kernel linear: 9 steps
 // BODY: step 1: load -> compute -> store
-// BODY: load {{.*}}memref.load x9
+// BODY: load {{.*}}memref.load x16
 // BODY: compute {{.*}}llvm.intr.tanh
 // BODY: store (shared) {{.*}}nvvm.stmatrix
 // BODY: step 2: load -> compute -> store

@@ -123,17 +123,23 @@ int64_t offsetOf(const VectorSource &v, const Element &at) {
   return v.kind == Kind::Row ? at.rowOffset : at.columnOffset;
 }
 
-/// One element, clamped into the vector and selected to zero past it.
-Value readClamped(Lowering &l, Location loc, const VectorSource &v,
-                  const Element &at) {
+/// The elements, each read at an index clamped into the vector, then
+/// selected to zero past it (the reads first, together, then the selects).
+SmallVector<Value> readClamped(Lowering &l, Location loc, const VectorSource &v,
+                               ArrayRef<Element> at) {
   OpBuilder &b = l.b;
-  Value index = l.add(loc, v.start, offsetOf(v, at));
-  Value inside =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, v.length);
-  Value clamped = arith::MinUIOp::create(b, loc, index, v.last);
-  Value value = memref::LoadOp::create(b, loc, v.vector, clamped);
+  SmallVector<Value> inside, values;
+  for (const Element &element : at) {
+    Value index = l.add(loc, v.start, offsetOf(v, element));
+    inside.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           index, v.length));
+    Value clamped = arith::MinUIOp::create(b, loc, index, v.last);
+    values.push_back(memref::LoadOp::create(b, loc, v.vector, clamped));
+  }
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  return arith::SelectOp::create(b, loc, inside, value, zero);
+  for (auto [value, in] : llvm::zip(values, inside))
+    value = arith::SelectOp::create(b, loc, in, value, zero);
+  return values;
 }
 
 } // namespace
@@ -152,10 +158,7 @@ SmallVector<Value> nvgpu_lowering::readVectorElements(Lowering &l, Location loc,
         b, loc, v.vector, l.add(loc, v.start, offsetOf(v, element))));
   scf::YieldOp::create(b, loc, inside);
   b.setInsertionPointToStart(branch.elseBlock());
-  SmallVector<Value> edge;
-  for (const Element &element : at)
-    edge.push_back(readClamped(l, loc, v, element));
-  scf::YieldOp::create(b, loc, edge);
+  scf::YieldOp::create(b, loc, readClamped(l, loc, v, at));
   return SmallVector<Value>(branch.getResults());
 }
 
