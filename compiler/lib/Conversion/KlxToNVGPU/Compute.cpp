@@ -208,27 +208,17 @@ private:
 
 LogicalResult lowerMap(Lowering &l, MapOp map,
                        const DenseMap<Value, Value> &tensors) {
-  OpBuilder &b = l.b;
   Location loc = map.getLoc();
   Kind resultKind = kindOf(l, map.getResult().getType());
   MapElements elements(l, map, tensors);
-  Type resultType =
-      resultKind == Kind::Acc ? Type(l.accStruct()) : map.getResult().getType();
-  Value result = LLVM::PoisonOp::create(b, loc, resultType);
-  for (const Element &at : elementsOf(l, resultKind)) {
-    Value value = elements.at(at);
-    if (!value)
+  SmallVector<Element> at = elementsOf(l, resultKind);
+  SmallVector<Value> values;
+  for (const Element &element : at) {
+    values.push_back(elements.at(element));
+    if (!values.back())
       return failure();
-    if (resultKind == Kind::Acc)
-      result = LLVM::InsertValueOp::create(
-          b, loc, result, value, ArrayRef<int64_t>{at.fragment, at.index});
-    else
-      result = LLVM::InsertElementOp::create(b, loc, result, value,
-                                             constantI64(b, loc, at.index));
   }
-  if (resultKind == Kind::Acc)
-    result = UnrealizedConversionCastOp::create(b, loc, l.accType, result)
-                 .getResult(0);
+  Value result = assembleHeld(l, loc, resultKind, at, values);
   map.replaceAllUsesWith(result);
   map.erase();
   return success();
@@ -275,8 +265,7 @@ void lowerReduceRows(Lowering &l, ReduceOp reduce) {
   Type i32 = b.getI32Type();
   Value everyLane = arith::ConstantIntOp::create(b, loc, i32, -1);
   Value clamp = arith::ConstantIntOp::create(b, loc, i32, 0x1f);
-  Value result = LLVM::PoisonOp::create(b, loc, l.rowType);
-  for (auto [slot, row] : llvm::enumerate(rows)) {
+  for (Value &row : rows) {
     for (int64_t distance : {1, 2}) {
       Value offset = arith::ConstantIntOp::create(b, loc, i32, distance);
       Value other =
@@ -284,33 +273,19 @@ void lowerReduceRows(Lowering &l, ReduceOp reduce) {
                                clamp, NVVM::ShflKind::bfly, UnitAttr());
       row = combine(b, loc, reduce.getKind(), row, other);
     }
-    result = LLVM::InsertElementOp::create(b, loc, result, row,
-                                           constantI64(b, loc, slot));
   }
-  reduce.replaceAllUsesWith(result);
+  // Row vector element i is row slot i.
+  reduce.replaceAllUsesWith(
+      assembleHeld(l, loc, Kind::Row, elementsOf(l, Kind::Row), rows));
   reduce.erase();
 }
 
 void lowerSplat(Lowering &l, SplatOp splat) {
-  OpBuilder &b = l.b;
   Location loc = splat.getLoc();
-  Type type = splat.getResult().getType();
-  Kind kind = kindOf(l, type);
-  Value result;
-  if (kind == Kind::Acc) {
-    result = LLVM::PoisonOp::create(b, loc, l.accStruct());
-    for (const Element &at : elementsOf(l, kind))
-      result =
-          LLVM::InsertValueOp::create(b, loc, result, splat.getValue(),
-                                      ArrayRef<int64_t>{at.fragment, at.index});
-    result = UnrealizedConversionCastOp::create(b, loc, l.accType, result)
-                 .getResult(0);
-  } else {
-    result = LLVM::PoisonOp::create(b, loc, type);
-    for (const Element &at : elementsOf(l, kind))
-      result = LLVM::InsertElementOp::create(b, loc, result, splat.getValue(),
-                                             constantI64(b, loc, at.index));
-  }
+  Kind kind = kindOf(l, splat.getResult().getType());
+  SmallVector<Element> at = elementsOf(l, kind);
+  SmallVector<Value> values(at.size(), splat.getValue());
+  Value result = assembleHeld(l, loc, kind, at, values);
   splat.replaceAllUsesWith(result);
   splat.erase();
 }

@@ -94,15 +94,35 @@ Value nvgpu_lowering::asHeld(Lowering &l, Location loc, Value value) {
       .getResult(0);
 }
 
+Value nvgpu_lowering::assembleHeld(Lowering &l, Location loc, Kind kind,
+                                   ArrayRef<Element> at,
+                                   ArrayRef<Value> values) {
+  OpBuilder &b = l.b;
+  Type type = kind == Kind::Acc   ? Type(l.accStruct())
+              : kind == Kind::Row ? Type(l.rowType)
+                                  : Type(l.colType);
+  Value result = LLVM::PoisonOp::create(b, loc, type);
+  for (auto [element, value] : llvm::zip(at, values))
+    result =
+        kind == Kind::Acc
+            ? Value(LLVM::InsertValueOp::create(
+                  b, loc, result, value,
+                  ArrayRef<int64_t>{element.fragment, element.index}))
+            : Value(LLVM::InsertElementOp::create(
+                  b, loc, result, value, constantI64(b, loc, element.index)));
+  if (kind != Kind::Acc)
+    return result;
+  return UnrealizedConversionCastOp::create(b, loc, l.accType, result)
+      .getResult(0);
+}
+
 VectorSource nvgpu_lowering::placeVectorRead(Lowering &l, LoadVectorOp load,
                                              Value vector) {
   OpBuilder &b = l.b;
   Location loc = load.getLoc();
   ScheduleAttr s = l.schedule;
-  Kind kind = isa<RowType>(load.getResult().getType()) ||
-                      load.getResult().getType() == l.rowType
-                  ? Kind::Row
-                  : Kind::Col;
+  // Vectors are retyped to what a thread holds before any op is lowered.
+  Kind kind = kindOf(l, load.getResult().getType());
   ThreadElements first = placeElements(l, loc);
   int64_t tile = kind == Kind::Row ? s.getTileM() : s.getTileN();
   Value tileStart = l.mul(loc, load.getIndex(), tile);
@@ -164,15 +184,10 @@ SmallVector<Value> nvgpu_lowering::readVectorElements(Lowering &l, Location loc,
 
 void nvgpu_lowering::lowerLoadVector(Lowering &l, LoadVectorOp load,
                                      Value vector) {
-  OpBuilder &b = l.b;
   Location loc = load.getLoc();
   VectorSource source = placeVectorRead(l, load, vector);
   SmallVector<Element> elements = elementsOf(l, source.kind);
   SmallVector<Value> values = readVectorElements(l, loc, source, elements);
-  Value result = LLVM::PoisonOp::create(b, loc, load.getResult().getType());
-  for (auto [element, value] : llvm::zip(elements, values))
-    result = LLVM::InsertElementOp::create(b, loc, result, value,
-                                           constantI64(b, loc, element.index));
-  load.replaceAllUsesWith(result);
+  load.replaceAllUsesWith(assembleHeld(l, loc, source.kind, elements, values));
   load.erase();
 }

@@ -55,6 +55,11 @@ Value elementAt(Lowering &l, Location loc, Kind kind, Value value,
 /// `value` as a thread holds it: an accumulator as its LLVM struct.
 Value asHeld(Lowering &l, Location loc, Value value);
 
+/// The inverse of elementAt: a value of `kind` made of `values`, one per
+/// element `at` (an accumulator cast back from its struct).
+Value assembleHeld(Lowering &l, Location loc, Kind kind, ArrayRef<Element> at,
+                   ArrayRef<Value> values);
+
 /// Where a thread reads its rows or columns of a vector (klx.load_vector):
 /// from `start`; `whole` when the tile's rows or columns all lie inside
 /// the vector, so that reads need no clamping.
