@@ -13,13 +13,8 @@ logs=${2:-/tmp/klx-bench}
 sizes=${SIZES:-8192x8192x8192 4096x4096x4096}
 procs=${PROCS:-3}
 mkdir -p "$logs"
-KLX_CUBLAS=$(bash "$root/bench/gpu/build-runner.sh" /tmp/klx-build-run) || exit 2
-export KLX_CUBLAS
-run=/tmp/klx-build-run/bin/klx-run
-card() {
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,pstate \
-    --format=csv,noheader
-}
+source "$root/bench/gpu/gpu-common.sh"
+run=$KLX_RUN
 echo "before: $(card)" >"$logs/card.txt"
 # Rounds over the schedules, so that each schedule's processes are spread
 # over the run rather than back to back.

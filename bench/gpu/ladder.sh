@@ -29,15 +29,10 @@ export)
     --ladder="tile order, groups of 4 rows: group_m=4"
   ;;
 run)
-  KLX_CUBLAS=$(bash "$root/bench/gpu/build-runner.sh" /tmp/klx-build-run) || exit 2
-  export KLX_CUBLAS
-  card() {
-    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,pstate \
-      --format=csv,noheader
-  }
+  source "$root/bench/gpu/gpu-common.sh"
   before=$(card)
   status=0
-  /tmp/klx-build-run/bin/klx-run --sweep "$dir" --procs=${PROCS:-3} --json \
+  "$KLX_RUN" --sweep "$dir" --procs=${PROCS:-3} --json \
     --csv="$dir.csv" >"$dir.json" || status=$?
   echo "card: before: $before"
   echo "card: after: $(card)"

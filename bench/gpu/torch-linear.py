@@ -14,27 +14,12 @@ per size. Run it in several processes and take the median of medians
 (bench/gpu/linear-gelu.sh does).
 """
 import json
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 
-
-def timed(fn, repeat=20, warmup=5):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+from cuda_timing import timed
 
 
 def main(sizes):

@@ -6,26 +6,11 @@ float64 on sampled rows, then timed: CUDA events around each call, 20
 after warm-up, the median printed as one JSON line per size (MxNxK).
 """
 import json
-import statistics
 import sys
 
 import torch
 
-
-def timed(fn, repeat=20, warmup=5):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+from cuda_timing import timed
 
 
 def main(sizes):
