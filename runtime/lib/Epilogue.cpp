@@ -14,45 +14,139 @@ namespace {
 
 // [SECTION] Reading -------------------------------------------------------
 
-/// Ops klx-run evaluates, as DescribeEpilogue.cpp names them.
-bool isEvaluated(const std::string &op) {
-  static const char *const known[] = {"arg",
-                                      "const",
-                                      "param",
-                                      "tile",
-                                      "arith.addf",
-                                      "arith.subf",
-                                      "arith.mulf",
-                                      "arith.divf",
-                                      "arith.negf",
-                                      "arith.maximumf",
-                                      "arith.minimumf",
-                                      "arith.maxnumf",
-                                      "arith.minnumf",
-                                      "arith.cmpf",
-                                      "arith.cmpi",
-                                      "arith.select",
-                                      "arith.addi",
-                                      "arith.subi",
-                                      "arith.muli",
-                                      "arith.divsi",
-                                      "arith.divui",
-                                      "arith.remsi",
-                                      "arith.remui",
-                                      "arith.index_cast",
-                                      "arith.index_castui",
-                                      "arith.sitofp",
-                                      "arith.uitofp",
-                                      "arith.extf",
-                                      "arith.truncf",
-                                      "math.tanh",
-                                      "math.exp",
-                                      "math.exp2",
-                                      "math.sqrt",
-                                      "math.rsqrt",
-                                      "math.absf",
-                                      "math.fma"};
-  return std::find(std::begin(known), std::end(known), op) != std::end(known);
+bool compareFloats(int predicate, double x, double y) {
+  bool unordered = std::isnan(x) || std::isnan(y);
+  switch (predicate) {
+  case 0:
+    return false;
+  case 1:
+    return !unordered && x == y;
+  case 2:
+    return !unordered && x > y;
+  case 3:
+    return !unordered && x >= y;
+  case 4:
+    return !unordered && x < y;
+  case 5:
+    return !unordered && x <= y;
+  case 6:
+    return !unordered && x != y;
+  case 7:
+    return !unordered;
+  case 8:
+    return unordered || x == y;
+  case 9:
+    return unordered || x > y;
+  case 10:
+    return unordered || x >= y;
+  case 11:
+    return unordered || x < y;
+  case 12:
+    return unordered || x <= y;
+  case 13:
+    return unordered || x != y;
+  case 14:
+    return unordered;
+  default:
+    return true;
+  }
+}
+
+bool compareIntegers(int predicate, double x, double y) {
+  switch (predicate) {
+  case 0:
+    return x == y;
+  case 1:
+    return x != y;
+  case 2:
+  case 6:
+    return x < y;
+  case 3:
+  case 7:
+    return x <= y;
+  case 4:
+  case 8:
+    return x > y;
+  default:
+    return x >= y;
+  }
+}
+
+using Apply = double (*)(const double *a, int predicate);
+
+/// The ops klx-run evaluates, as DescribeEpilogue.cpp names them, and
+/// their arithmetic in double (casts and conversions keep the number).
+const std::pair<const char *, Apply> kOps[] = {
+    {"arith.addf", [](const double *a, int) { return a[0] + a[1]; }},
+    {"arith.addi", [](const double *a, int) { return a[0] + a[1]; }},
+    {"arith.subf", [](const double *a, int) { return a[0] - a[1]; }},
+    {"arith.subi", [](const double *a, int) { return a[0] - a[1]; }},
+    {"arith.mulf", [](const double *a, int) { return a[0] * a[1]; }},
+    {"arith.muli", [](const double *a, int) { return a[0] * a[1]; }},
+    {"arith.divf", [](const double *a, int) { return a[0] / a[1]; }},
+    {"arith.divsi",
+     [](const double *a, int) {
+       return a[1] == 0 ? 0 : std::trunc(a[0] / a[1]);
+     }},
+    {"arith.divui",
+     [](const double *a, int) {
+       return a[1] == 0 ? 0 : std::trunc(a[0] / a[1]);
+     }},
+    {"arith.remsi", [](const double *a,
+                       int) { return a[1] == 0 ? 0 : std::fmod(a[0], a[1]); }},
+    {"arith.remui", [](const double *a,
+                       int) { return a[1] == 0 ? 0 : std::fmod(a[0], a[1]); }},
+    {"arith.negf", [](const double *a, int) { return -a[0]; }},
+    {"arith.maximumf",
+     [](const double *a, int) { return std::max(a[0], a[1]); }},
+    {"arith.maxnumf",
+     [](const double *a, int) { return std::max(a[0], a[1]); }},
+    {"arith.minimumf",
+     [](const double *a, int) { return std::min(a[0], a[1]); }},
+    {"arith.minnumf",
+     [](const double *a, int) { return std::min(a[0], a[1]); }},
+    {"arith.cmpf", [](const double *a,
+                      int p) { return double(compareFloats(p, a[0], a[1])); }},
+    {"arith.cmpi",
+     [](const double *a, int p) {
+       return double(compareIntegers(p, a[0], a[1]));
+     }},
+    {"arith.select",
+     [](const double *a, int) { return a[0] != 0 ? a[1] : a[2]; }},
+    {"arith.index_cast", [](const double *a, int) { return a[0]; }},
+    {"arith.index_castui", [](const double *a, int) { return a[0]; }},
+    {"arith.sitofp", [](const double *a, int) { return a[0]; }},
+    {"arith.uitofp", [](const double *a, int) { return a[0]; }},
+    {"arith.extf", [](const double *a, int) { return a[0]; }},
+    {"arith.truncf", [](const double *a, int) { return a[0]; }},
+    {"math.tanh", [](const double *a, int) { return std::tanh(a[0]); }},
+    {"math.exp", [](const double *a, int) { return std::exp(a[0]); }},
+    {"math.exp2", [](const double *a, int) { return std::exp2(a[0]); }},
+    {"math.sqrt", [](const double *a, int) { return std::sqrt(a[0]); }},
+    {"math.rsqrt", [](const double *a, int) { return 1 / std::sqrt(a[0]); }},
+    {"math.absf", [](const double *a, int) { return std::fabs(a[0]); }},
+    {"math.fma", [](const double *a, int) { return a[0] * a[1] + a[2]; }},
+};
+
+/// Resolves `instruction.op` into its source and arithmetic; false when
+/// klx-run does not evaluate it.
+bool resolve(EpilogueInstruction &instruction) {
+  using Source = EpilogueInstruction::Source;
+  const std::string &op = instruction.op;
+  for (auto [name, source] : {std::pair{"arg", Source::Arg},
+                              {"const", Source::Const},
+                              {"param", Source::Param},
+                              {"tile", Source::Tile}})
+    if (op == name) {
+      instruction.source = source;
+      return true;
+    }
+  for (auto [name, apply] : kOps)
+    if (op == name) {
+      instruction.apply = apply;
+      return instruction.args.size() <= 3;
+    }
+  return false;
 }
 
 /// Reads a body: each instruction's operands name earlier ones.
@@ -70,11 +164,6 @@ bool readBody(const Json &body, std::vector<EpilogueInstruction> &out,
       return false;
     }
     instruction.op = op->get<std::string>();
-    if (!isEvaluated(instruction.op)) {
-      error = where + ": klx-run does not evaluate " + instruction.op +
-              ", so it cannot check this kernel";
-      return false;
-    }
     if (const Json *args = member(item, "args"); args && args->is_array())
       for (const Json &arg : *args) {
         int index = arg.is_number_integer() ? arg.get<int>() : -1;
@@ -98,6 +187,11 @@ bool readBody(const Json &body, std::vector<EpilogueInstruction> &out,
       instruction.rows = axis->get<std::string>() == "rows";
     if (const Json *p = member(item, "predicate"); p && p->is_number_integer())
       instruction.predicate = p->get<int>();
+    if (!resolve(instruction)) {
+      error = where + ": klx-run does not evaluate " + instruction.op +
+              ", so it cannot check this kernel";
+      return false;
+    }
     out.push_back(std::move(instruction));
   }
   return true;
@@ -188,108 +282,6 @@ struct Place {
   int64_t row = 0, tileColumn = 0, column = -1;
 };
 
-bool compareFloats(int predicate, double x, double y) {
-  bool unordered = std::isnan(x) || std::isnan(y);
-  switch (predicate) {
-  case 0:
-    return false;
-  case 1:
-    return !unordered && x == y;
-  case 2:
-    return !unordered && x > y;
-  case 3:
-    return !unordered && x >= y;
-  case 4:
-    return !unordered && x < y;
-  case 5:
-    return !unordered && x <= y;
-  case 6:
-    return !unordered && x != y;
-  case 7:
-    return !unordered;
-  case 8:
-    return unordered || x == y;
-  case 9:
-    return unordered || x > y;
-  case 10:
-    return unordered || x >= y;
-  case 11:
-    return unordered || x < y;
-  case 12:
-    return unordered || x <= y;
-  case 13:
-    return unordered || x != y;
-  case 14:
-    return unordered;
-  default:
-    return true;
-  }
-}
-
-bool compareIntegers(int predicate, double x, double y) {
-  switch (predicate) {
-  case 0:
-    return x == y;
-  case 1:
-    return x != y;
-  case 2:
-  case 6:
-    return x < y;
-  case 3:
-  case 7:
-    return x <= y;
-  case 4:
-  case 8:
-    return x > y;
-  default:
-    return x >= y;
-  }
-}
-
-double applyOp(const EpilogueInstruction &i, const std::vector<double> &v) {
-  auto a = [&](size_t k) { return v[i.args[k]]; };
-  const std::string &op = i.op;
-  if (op == "arith.addf" || op == "arith.addi")
-    return a(0) + a(1);
-  if (op == "arith.subf" || op == "arith.subi")
-    return a(0) - a(1);
-  if (op == "arith.mulf" || op == "arith.muli")
-    return a(0) * a(1);
-  if (op == "arith.divf")
-    return a(0) / a(1);
-  if (op == "arith.divsi" || op == "arith.divui")
-    return a(1) == 0 ? 0 : std::trunc(a(0) / a(1));
-  if (op == "arith.remsi" || op == "arith.remui")
-    return a(1) == 0 ? 0 : std::fmod(a(0), a(1));
-  if (op == "arith.negf")
-    return -a(0);
-  if (op == "arith.maximumf" || op == "arith.maxnumf")
-    return std::max(a(0), a(1));
-  if (op == "arith.minimumf" || op == "arith.minnumf")
-    return std::min(a(0), a(1));
-  if (op == "arith.cmpf")
-    return compareFloats(i.predicate, a(0), a(1));
-  if (op == "arith.cmpi")
-    return compareIntegers(i.predicate, a(0), a(1));
-  if (op == "arith.select")
-    return a(0) != 0 ? a(1) : a(2);
-  if (op == "math.tanh")
-    return std::tanh(a(0));
-  if (op == "math.exp")
-    return std::exp(a(0));
-  if (op == "math.exp2")
-    return std::exp2(a(0));
-  if (op == "math.sqrt")
-    return std::sqrt(a(0));
-  if (op == "math.rsqrt")
-    return 1 / std::sqrt(a(0));
-  if (op == "math.absf")
-    return std::fabs(a(0));
-  if (op == "math.fma")
-    return a(0) * a(1) + a(2);
-  return a(0); // casts and conversions keep the number
-}
-
 class Evaluator {
 public:
   Evaluator(const EpilogueProgram &program, const EpilogueInputs &inputs)
@@ -316,22 +308,34 @@ double Evaluator::runBody(const EpilogueValue &value,
   int64_t tileM = in.tile[0], tileN = in.tile[1];
   for (size_t k = 0; k < value.body.size(); ++k) {
     const EpilogueInstruction &i = value.body[k];
-    if (i.op == "arg") {
+    switch (i.source) {
+    case EpilogueInstruction::Source::Arg: {
       size_t inputs = value.inputs.size();
       v[k] = size_t(i.index) < inputs
                  ? lanes[value.inputs[i.index]].at(place.column)
              : size_t(i.index) == inputs ? double(place.row % tileM)
                                          : double(place.column);
-    } else if (i.op == "const") {
+      break;
+    }
+    case EpilogueInstruction::Source::Const:
       v[k] = i.value;
-    } else if (i.op == "param") {
+      break;
+    case EpilogueInstruction::Source::Param: {
       auto found = in.scalars.find(i.index);
       v[k] = found == in.scalars.end() ? 0 : found->second;
-    } else if (i.op == "tile") {
+      break;
+    }
+    case EpilogueInstruction::Source::Tile:
       v[k] =
           i.rows ? double(place.row / tileM) : double(place.tileColumn / tileN);
-    } else {
-      v[k] = applyOp(i, v);
+      break;
+    case EpilogueInstruction::Source::Op: {
+      double args[3] = {0, 0, 0};
+      for (size_t a = 0; a < i.args.size(); ++a)
+        args[a] = v[i.args[a]];
+      v[k] = i.apply(args, i.predicate);
+      break;
+    }
     }
   }
   return v[value.yield];

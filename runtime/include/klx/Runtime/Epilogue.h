@@ -32,6 +32,11 @@ struct EpilogueInstruction {
   int64_t index = 0;     // arg: input #, param: argument #
   bool rows = false;     // tile: the row index (else the column index)
   int predicate = -1;    // cmpf, cmpi
+  /// `op` resolved when the program is read, so that evaluating an element
+  /// compares no names: an operand, or an op's arithmetic (its arguments'
+  /// values, up to three, and the predicate).
+  enum class Source { Arg, Const, Param, Tile, Op } source = Source::Op;
+  double (*apply)(const double *args, int predicate) = nullptr;
 };
 
 /// One value of the program, per (row, tile of columns): the accumulators
