@@ -1,4 +1,5 @@
-# Sourced by the GPU benchmarks (gemm-8192.sh, linear-gelu.sh, ladder.sh)
+# Sourced by the GPU benchmarks (gemm-8192.sh, linear-gelu.sh, ladder.sh,
+# multi-gpu.sh)
 # with $root set to the repository: builds klx-run from runtime/ into
 # /tmp/klx-build-run (bench/gpu/build-runner.sh; exits 2 where it cannot),
 # exports KLX_CUBLAS, sets KLX_RUN, and defines `card`, the GPU's state in

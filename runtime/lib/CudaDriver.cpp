@@ -2,6 +2,7 @@
 
 #include "klx/Runtime/CudaDriver.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -20,6 +21,17 @@ std::string Driver::describe(const char *call, Result result) const {
   return message;
 }
 
+std::string Driver::pciAddress(Device device) const {
+  int domain = 0, bus = 0, slot = 0;
+  if (deviceGetAttribute(&domain, kPciDomainId, device) != kSuccess ||
+      deviceGetAttribute(&bus, kPciBusId, device) != kSuccess ||
+      deviceGetAttribute(&slot, kPciDeviceId, device) != kSuccess)
+    return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x", domain, bus, slot);
+  return text;
+}
+
 namespace {
 
 /// Resolves `names` in order (versioned names first) into `slot`.
@@ -36,17 +48,9 @@ bool resolve(void *library, Fn &slot, std::initializer_list<const char *> names,
   return false;
 }
 
-} // namespace
-
-const Driver *klx::rt::cu::loadDriver(std::string &error) {
-  static Driver driver;
-  static bool loaded = false;
-  static std::string loadError;
-  if (loaded) {
-    error = loadError;
-    return loadError.empty() ? &driver : nullptr;
-  }
-  loaded = true;
+/// Opens the driver into `driver`; "" or why not.
+std::string openDriver(Driver &driver) {
+  std::string loadError;
   const char *path = std::getenv("KLX_LIBCUDA");
   void *library =
       dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -55,8 +59,7 @@ const Driver *klx::rt::cu::loadDriver(std::string &error) {
     loadError = std::string("no CUDA device: the driver does not load: ") +
                 (path && *path ? path : "libcuda.so.1") + " (" +
                 (why ? why : "unknown reason") + ")";
-    error = loadError;
-    return nullptr;
+    return loadError;
   }
   bool ok =
       resolve(library, driver.init, {"cuInit"}, loadError) &&
@@ -107,13 +110,27 @@ const Driver *klx::rt::cu::loadDriver(std::string &error) {
               loadError) &&
       resolve(library, driver.getErrorName, {"cuGetErrorName"}, loadError) &&
       resolve(library, driver.getErrorString, {"cuGetErrorString"}, loadError);
-  if (!ok) {
-    error = loadError;
-    return nullptr;
-  }
+  if (!ok)
+    return loadError;
   std::string optionalError;
   if (!resolve(library, driver.occupancyMaxActiveClusters,
                {"cuOccupancyMaxActiveClusters"}, optionalError))
     driver.occupancyMaxActiveClusters = nullptr;
-  return &driver;
+  return "";
+}
+
+struct LoadedDriver {
+  Driver driver{};
+  std::string error;
+  LoadedDriver() { error = openDriver(driver); }
+};
+
+} // namespace
+
+const Driver *klx::rt::cu::loadDriver(std::string &error) {
+  // Opened once, by whichever thread asks first: a sweep's worker threads
+  // ask at once, and none may see a half-resolved table.
+  static const LoadedDriver loaded;
+  error = loaded.error;
+  return loaded.error.empty() ? &loaded.driver : nullptr;
 }

@@ -55,6 +55,7 @@ klx::rt::openSession(std::unique_ptr<Session> &session, const Manifest &m,
   char name[256] = {0};
   s.check("cuDeviceGetName", cu.deviceGetName(name, sizeof name - 1, s.device));
   result.device = name;
+  result.pci = cu.pciAddress(s.device);
   result.capability = attribute(s, cu::kComputeCapabilityMajor) * 10 +
                       attribute(s, cu::kComputeCapabilityMinor);
   result.smCount = attribute(s, cu::kMultiprocessorCount);

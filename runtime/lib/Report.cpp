@@ -349,6 +349,8 @@ std::string klx::rt::formatJson(const LaunchResult &r) {
   if (!r.simulated.empty())
     j[rf::kSimulated] = r.simulated;
   j[rf::kDevice] = r.device;
+  if (!r.pci.empty())
+    j[rf::kPci] = r.pci;
   j[rf::kCapability] = r.capability;
   j[rf::kSmCount] = r.smCount;
   j[rf::kEntry] = r.entry;

@@ -54,6 +54,17 @@ int deviceCount(std::string &error) {
   return count;
 }
 
+/// The PCI address of the parent's GPU `ordinal`, or "" (no context is
+/// made: attributes need only cuInit).
+std::string gpuPciAddress(int ordinal) {
+  std::string error;
+  const cu::Driver *driver = cu::loadDriver(error);
+  cu::Device device = 0;
+  if (!driver || driver->deviceGet(&device, ordinal) != cu::kSuccess)
+    return "";
+  return driver->pciAddress(device);
+}
+
 std::vector<std::string> childArguments(const SweepPlan &plan,
                                         const SweepJob &job,
                                         const SweepOptions &options) {
@@ -91,10 +102,12 @@ klx::rt::runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
   auto worker = [&](int gpu) {
     std::string visible =
         childVisibleDevices(parentDevices ? inherited.c_str() : nullptr, gpu);
+    std::string expectedPci = gpuPciAddress(gpu);
     for (size_t i = next++; i < jobs.size(); i = next++) {
       ChildExit child = runChild(childArguments(plan, jobs[i], options),
                                  {{"CUDA_VISIBLE_DEVICES", visible}}, backstop);
       SweepProcess process = readSweepChild(jobs[i], gpu, child);
+      checkChildGpu(process, expectedPci);
       std::lock_guard<std::mutex> lock(mutex);
       results[i] = std::move(process);
       ++done;

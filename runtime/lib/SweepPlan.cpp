@@ -380,6 +380,7 @@ SweepProcess klx::rt::readSweepChild(const SweepJob &job, int gpu,
   p.status = status->get<std::string>();
   p.message = text(rf::kMessage);
   p.device = text(rf::kDevice);
+  p.pci = text(rf::kPci);
   p.size = text(rf::kSize);
   p.tflops = number(rf::kTflops);
   p.cublasTflops = number(rf::kCublasTflops);
@@ -387,6 +388,14 @@ SweepProcess klx::rt::readSweepChild(const SweepJob &job, int gpu,
   p.cpuRelativeError = relativeError(rf::kCpuCheck);
   p.cublasRelativeError = relativeError(rf::kCublasCheck);
   return p;
+}
+
+void klx::rt::checkChildGpu(SweepProcess &p, const std::string &expectedPci) {
+  if (p.pci.empty() || expectedPci.empty() || p.pci == expectedPci)
+    return;
+  p.status = "error";
+  p.message = "ran on the GPU at PCI " + p.pci + ", was given GPU " +
+              std::to_string(p.gpu) + " at " + expectedPci;
 }
 
 SweepSummary
@@ -405,9 +414,11 @@ klx::rt::summarizeSweep(const SweepPlan &plan,
       continue;
     cells[p.job.size][p.job.variant].push_back(&p);
     worst = std::max(worst, severity(p.status));
+    // Two GPUs of one name are told apart by where they sit.
+    std::string device = p.pci.empty() ? p.device : p.device + " at " + p.pci;
     if (!p.device.empty() &&
-        std::find(devices.begin(), devices.end(), p.device) == devices.end())
-      devices.push_back(p.device);
+        std::find(devices.begin(), devices.end(), device) == devices.end())
+      devices.push_back(device);
   }
   for (const std::string &device : devices)
     summary.device += (summary.device.empty() ? "" : " + ") + device;

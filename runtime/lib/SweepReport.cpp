@@ -275,7 +275,8 @@ std::string klx::rt::formatSweepProgress(size_t done, size_t total,
   std::string out = "[" + std::to_string(done) + "/" + std::to_string(total) +
                     "] " + plan.variants.at(p.job.variant).name +
                     (size.empty() ? "" : " " + size) + " on GPU " +
-                    std::to_string(p.gpu) + ": ";
+                    std::to_string(p.gpu) +
+                    (p.pci.empty() ? "" : " (" + p.pci + ")") + ": ";
   if (!p.passed())
     return out + p.status +
            (p.message.empty() ? "" : " (" + cell(p.message) + ")");

@@ -180,3 +180,29 @@ TEST_CASE("sweep: jobs in rounds, each round one variant later",
   p.sizes.clear();
   CHECK(planSweepJobs(p, 3).size() == 6);
 }
+
+TEST_CASE("sweep: a child that ran on another GPU than it was given fails",
+          "[runtime][sweep]") {
+  // Two H200s of one host share a name; only the PCI address tells a run on
+  // GPU 1 from one that landed on GPU 0, whose figures it would then be.
+  SweepPlan p = plan();
+  std::vector<SweepJob> jobs = planSweepJobs(p, 1);
+  std::string json = passedJson(600, 500, 450);
+  json.insert(json.find("\"size\""), R"("pci":"0000:2a:00",)");
+  SweepProcess same = readSweepChild(jobs[0], 1, child(json, 0));
+  checkChildGpu(same, "0000:2a:00");
+  CHECK(same.passed());
+  CHECK(same.pci == "0000:2a:00");
+  CHECK(contains(formatSweepProgress(1, 2, p, same),
+                 "on GPU 1 (0000:2a:00): 600.0 TFLOP/s"));
+  SweepProcess moved = readSweepChild(jobs[0], 1, child(json, 0));
+  checkChildGpu(moved, "0000:19:00");
+  CHECK(moved.status == "error");
+  CHECK(moved.message ==
+        "ran on the GPU at PCI 0000:2a:00, was given GPU 1 at 0000:19:00");
+  SweepProcess unsaid = readSweepChild(jobs[0], 1, child(json, 0));
+  checkChildGpu(unsaid, ""); // the parent could not ask: nothing to compare
+  CHECK(unsaid.passed());
+  SweepSummary s = summarizeSweep(p, {same});
+  CHECK(s.device == "NVIDIA H100 80GB HBM3 at 0000:2a:00");
+}

@@ -39,10 +39,13 @@ inline bool isKernelFault(Result r) { return r >= 700 && r <= 719; }
 
 enum DeviceAttribute : int {
   kClockRate = 13, // kHz
+  kPciBusId = 33,
+  kPciDeviceId = 34,
   kMultiprocessorCount = 16,
   kMemoryClockRate = 36,      // kHz
   kGlobalMemoryBusWidth = 37, // bits
   kL2CacheSize = 38,          // bytes
+  kPciDomainId = 50,
   kComputeCapabilityMajor = 75,
   kComputeCapabilityMinor = 76,
   kMaxSharedMemoryPerBlockOptin = 97,
@@ -132,6 +135,9 @@ struct Driver {
 
   /// "cuLaunchKernelEx failed: CUDA_ERROR_INVALID_VALUE (invalid argument)"
   std::string describe(const char *call, Result result) const;
+  /// Where `device` sits on the PCI bus, "0000:19:00" (domain, bus,
+  /// device), or "" where the driver does not say.
+  std::string pciAddress(Device device) const;
 };
 
 /// Opens libcuda.so.1 (or $KLX_LIBCUDA) and resolves every entry point.

@@ -27,6 +27,9 @@ inline constexpr char kStatus[] = "status";
 inline constexpr char kMessage[] = "message";
 inline constexpr char kSimulated[] = "simulated"; // the simulator's lines
 inline constexpr char kDevice[] = "device";
+/// Where the GPU sits on the PCI bus ("0000:19:00"): which of a host's
+/// GPUs a run had, whatever CUDA_VISIBLE_DEVICES renumbered.
+inline constexpr char kPci[] = "pci";
 inline constexpr char kCapability[] = "capability";
 inline constexpr char kSmCount[] = "sm_count";
 inline constexpr char kEntry[] = "entry";

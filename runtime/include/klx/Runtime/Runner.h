@@ -52,6 +52,7 @@ struct LaunchResult {
 
   // Device
   std::string device;
+  std::string pci;    // its PCI address, "0000:19:00"
   int capability = 0; // 90 for sm_90
   int smCount = 0;
   int clockKHz = 0;

@@ -87,6 +87,7 @@ struct SweepProcess {
   std::string status;
   std::string message;
   std::string device;
+  std::string pci;  // the child's GPU on the PCI bus; "" if unsaid
   std::string size; // the size it ran, as it printed it
   double tflops = 0, cublasTflops = 0, alternatingTflops = 0; // 0: absent
   /// Null in the child's JSON (a non-finite error) reads as infinity.
@@ -102,6 +103,12 @@ struct SweepProcess {
 /// parsable result is status "error" with how it ended.
 SweepProcess readSweepChild(const SweepJob &job, int gpu,
                             const ChildExit &child);
+
+/// A child that ran on another GPU than the one it was given (the PCI
+/// address it reports is not `expectedPci`, the parent's view of ordinal
+/// p.gpu) fails with both addresses named: its figures are not that
+/// GPU's. Nothing changes where either address is unknown.
+void checkChildGpu(SweepProcess &p, const std::string &expectedPci);
 
 /// The exit code klx-run gives for a status (Report.cpp's exitCodeFor);
 /// "error" counts as 1, like a fault.
