@@ -121,7 +121,8 @@ bool BranchWalker::splitsWholeWarps(
 static std::string roleNameFromOps(Region &body) {
   bool mma = false, copies = false, waits = false;
   body.walk([&](Operation *op) {
-    mma |= isa<nvgpu::WarpgroupMmaOp, NVVM::WgmmaMmaAsyncOp>(op);
+    mma |= isa<nvgpu::WarpgroupMmaOp, NVVM::WgmmaMmaAsyncOp,
+               klx::WgmmaRegisterAOp>(op);
     copies |= isa<nvgpu::TmaAsyncLoadOp, nvgpu::MBarrierArriveExpectTxOp,
                   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp,
                   NVVM::MBarrierArriveExpectTxOp>(op);

@@ -239,7 +239,7 @@ bool isPlumbing(Operation *op) {
 
 bool isTensorCoreOp(Operation *op) {
   llvm::StringRef name = op->getName().getStringRef();
-  return isa<MmaOp>(op) || name == "nvgpu.warpgroup.mma" ||
+  return isa<MmaOp, WgmmaRegisterAOp>(op) || name == "nvgpu.warpgroup.mma" ||
          name == "gpu.subgroup_mma_compute" || name == "nvgpu.mma.sync" ||
          name == "amdgpu.mfma" || name == "amdgpu.wmma" ||
          name == "nvvm.wgmma.mma_async";

@@ -10,6 +10,8 @@
 
 #include "Analysis/Threads/Interpreter.h"
 
+#include "klx/Dialect/Klx/IR/KlxOps.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -39,7 +41,25 @@ bool isProtocolName(llvm::StringRef name) {
     if (name.starts_with(prefix))
       return true;
   return name == "nvgpu.warpgroup.mma" || name == "nvvm.wgmma.mma_async" ||
+         name == "klx.wgmma_register_a" ||
          name == "nvvm.wgmma.wait.group.sync.aligned";
+}
+
+/// The nvgpu descriptor behind an i64 one (klx-to-nvgpu's cast of it, moved
+/// on by llvm.add), or null.
+Value describedView(Value descriptor) {
+  while (Operation *def = descriptor.getDefiningOp()) {
+    if (auto add = dyn_cast<LLVM::AddOp>(def))
+      descriptor = add.getLhs();
+    else if (auto cast = dyn_cast<UnrealizedConversionCastOp>(def);
+             cast && cast->getNumOperands() == 1)
+      descriptor = cast->getOperand(0);
+    else
+      break;
+  }
+  return isa<nvgpu::WarpgroupMatrixDescriptorType>(descriptor.getType())
+             ? descriptor
+             : Value();
 }
 
 } // namespace
@@ -333,6 +353,15 @@ Interpreter::MaybeStop Interpreter::recordMemoryOp(Operation *op,
                                "reads is given by a descriptor klx does not "
                                "decode",
                                op);
+  } else if (auto mma = dyn_cast<klx::WgmmaRegisterAOp>(op)) {
+    // A is in registers; B's descriptor is klx-to-nvgpu's, advanced 16
+    // rows at a time: the stage it reads is the one it was generated for.
+    // In flight until a wait_group.
+    entry.kind = Kind::Compute;
+    entry.waitGroup = std::numeric_limits<int64_t>::max();
+    if (Value view = describedView(mma.getDescriptorB()))
+      if (int region = regionOfMemref(view, op); region >= 0)
+        entry.reads.push_back(region);
   } else if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op)) {
     entry.kind = Kind::MmaWait;
     entry.waitGroup = wait.getGroupAttr().getInt();

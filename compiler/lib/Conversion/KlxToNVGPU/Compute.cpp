@@ -9,7 +9,9 @@
 // become LLVM's intrinsics with approximate functions allowed (tanh.approx,
 // ex2.approx), as fused epilogues use them. A row's reduction combines the
 // thread's elements of the row, then the four lanes that share it (lane /
-// 4 is the row) with two butterfly shuffles.
+// 4 is the row) with two butterfly shuffles. A klx.map into klx.as_operand
+// packs each pair of its 16-bit elements into the 32-bit registers wgmma
+// reads A from (Mma.cpp issues that wgmma).
 //
 //===----------------------------------------------------------------------===//
 
@@ -334,8 +336,62 @@ LogicalResult nvgpu_lowering::checkMapBodies(KernelOp kernel) {
 }
 
 bool nvgpu_lowering::isComputeOp(Operation *op) {
-  return isa<MapOp, ReduceOp, SplatOp, LoadVectorOp>(op);
+  return isa<MapOp, ReduceOp, SplatOp, LoadVectorOp, AsOperandOp>(op);
 }
+
+namespace {
+
+/// A map whose one user is klx.as_operand: computed there, into registers.
+bool isMapIntoOperand(Operation *op) {
+  return isa<MapOp>(op) && op->hasOneUse() &&
+         isa<AsOperandOp>(*op->user_begin());
+}
+
+/// The map's elements, as the thread holds an accumulator's (fragment by
+/// fragment, 4 j + 2 h + k), in pairs: the two columns 8 j + 2 (lane % 4)
+/// and the next of one row are one 32-bit register, the lower column in
+/// the lower half, which is how wgmma's A operand is laid out. Pair 4 s + r
+/// of a fragment is register r of its k step s (16 columns), so the
+/// accumulators of one MMA are the A operand of the next as they lie.
+LogicalResult lowerAsOperand(Lowering &l, AsOperandOp op,
+                             const DenseMap<Value, Value> &tensors) {
+  auto map = op.getInput().getDefiningOp<MapOp>();
+  if (!map)
+    return op.emitOpError("klx-to-nvgpu takes an A operand in registers from "
+                          "a klx.map that converts accumulators to 16 bits");
+  OpBuilder &b = l.b;
+  Location loc = op.getLoc();
+  Type half = cast<FragType>(op.getResult().getType()).getElementType();
+  if (!half)
+    half = l.schedule.getDtype();
+  MapElements elements(l, map, tensors);
+  SmallVector<Element> at = elementsOf(l, Kind::Acc);
+  auto pairType = VectorType::get({2}, half);
+  Value registers = LLVM::PoisonOp::create(
+      b, loc, VectorType::get({int64_t(at.size() / 2)}, b.getI32Type()));
+  for (size_t i = 0; i + 1 < at.size(); i += 2) {
+    Value pair = LLVM::PoisonOp::create(b, loc, pairType);
+    for (int64_t k = 0; k < 2; ++k) {
+      Value value = elements.at(at[i + k]);
+      if (!value)
+        return failure();
+      if (value.getType() != half)
+        return map.emitOpError("yields ")
+               << value.getType() << " where its A operand holds " << half;
+      pair = LLVM::InsertElementOp::create(b, loc, pair, value,
+                                           constantI64(b, loc, k));
+    }
+    Value packed = LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
+    registers = LLVM::InsertElementOp::create(
+        b, loc, registers, packed, constantI64(b, loc, int64_t(i / 2)));
+  }
+  op.replaceAllUsesWith(registers);
+  op.erase();
+  map.erase();
+  return success();
+}
+
+} // namespace
 
 bool nvgpu_lowering::isMapIntoStore(const Lowering &l, Operation *op) {
   auto map = dyn_cast<MapOp>(op);
@@ -372,8 +428,10 @@ LogicalResult
 nvgpu_lowering::lowerComputeOp(Lowering &l, Operation *op,
                                const DenseMap<Value, Value> &tensors) {
   l.b.setInsertionPoint(op);
-  if (isMapIntoStore(l, op))
-    return success(); // with its store
+  if (isMapIntoStore(l, op) || isMapIntoOperand(op))
+    return success(); // with its store or its klx.as_operand
+  if (auto asOperand = dyn_cast<AsOperandOp>(op))
+    return lowerAsOperand(l, asOperand, tensors);
   if (auto map = dyn_cast<MapOp>(op))
     return lowerMap(l, map, tensors);
   if (auto reduce = dyn_cast<ReduceOp>(op)) {

@@ -136,6 +136,11 @@ void klx::nvgpu_lowering::deferStageReleases(Lowering &l, gpu::GPUFuncOp func) {
       loops.push_back({loop, mma});
   });
   for (auto [loop, mma] : loops) {
+    // A k step of two MMAs (the second fed by the first's accumulators)
+    // waits for both before its stages go back.
+    auto mmas = loop.getBody()->getOps<MmaOp>();
+    if (std::distance(mmas.begin(), mmas.end()) != 1)
+      continue;
     SmallVector<ConsumerReleaseOp> releases = deferrableReleases(loop, mma);
     if (!releases.empty())
       deferInLoop(l, loop, mma, releases);

@@ -2,11 +2,14 @@
 //
 // A consumer's klx.mma becomes one nvgpu.warpgroup.mma over its rows of the
 // A stage and the whole B stage, through wgmma descriptors of the two
-// shared-memory views; with a trace, the MMA's issue is recorded too.
+// shared-memory views; with a trace, the MMA's issue is recorded too. An
+// MMA whose A is in registers (klx.as_operand) becomes wgmma's register
+// form, one klx.wgmma_register_a per 64 rows and 16 k, which MLIR has no
+// op for.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ThreadElements.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -17,6 +20,39 @@ using namespace klx::nvgpu_lowering;
 
 namespace {
 
+/// Whether the MMA's A is in registers: klx.as_operand's, lowered before
+/// the MMA into the registers themselves (a vector of i32), not a stage.
+bool hasRegisterA(MmaOp mma) {
+  return !mma.getA().getDefiningOp<StageTileOp>();
+}
+
+/// The shared-memory view of the MMA's B stage tile (the whole k step).
+Value bView(Lowering &l, MmaOp mma) {
+  Location loc = mma.getLoc();
+  ScheduleAttr s = l.schedule;
+  auto bTile = mma.getB().getDefiningOp<StageTileOp>();
+  Value bOffset = l.add(loc, l.stageOffset(loc, bTile.getIndex()),
+                        l.index(loc, s.tileBytes(Operand::A)));
+  return l.view(loc, bOffset, {s.getTileK(), s.getTileN()});
+}
+
+/// The wgmma descriptor of `view` (bView's), at the builder's insertion
+/// point.
+Value bDescriptor(Lowering &l, Location loc, Value view) {
+  OpBuilder &b = l.b;
+  ScheduleAttr s = l.schedule;
+  auto bDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
+      b.getContext(),
+      MemRefType::get({s.getTileK(), s.getTileN()}, s.getDtype(), AffineMap(),
+                      IntegerAttr::get(b.getI64Type(), 3)));
+  Value mapB = l.descB;
+  if (l.consumerDescB)
+    mapB = UnrealizedConversionCastOp::create(b, loc, l.consumerDescB, l.descB)
+               .getResult(0);
+  return nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType, view,
+                                                      mapB);
+}
+
 /// The wgmma descriptors of the MMA's A and B stage tiles, at the
 /// builder's insertion point.
 std::pair<Value, Value> mmaDescriptors(Lowering &l, MmaOp mma) {
@@ -24,7 +60,6 @@ std::pair<Value, Value> mmaDescriptors(Lowering &l, MmaOp mma) {
   Location loc = mma.getLoc();
   ScheduleAttr s = l.schedule;
   auto aTile = mma.getA().getDefiningOp<StageTileOp>();
-  auto bTile = mma.getB().getDefiningOp<StageTileOp>();
   int64_t rows = s.rowsPerConsumer();
   int64_t elementBytes = s.getDtype().getIntOrFloatBitWidth() / 8;
   // This consumer's rows of the A tile (consumer c is warpgroup c; a
@@ -36,28 +71,61 @@ std::pair<Value, Value> mmaDescriptors(Lowering &l, MmaOp mma) {
           : l.add(loc, stage,
                   l.mul(loc, l.warpgroup, rows * s.getTileK() * elementBytes));
   Value aView = l.view(loc, aOffset, {rows, s.getTileK()});
-  Value bOffset = l.add(loc, l.stageOffset(loc, bTile.getIndex()),
-                        l.index(loc, s.tileBytes(Operand::A)));
-  Value bView = l.view(loc, bOffset, {s.getTileK(), s.getTileN()});
-  auto shared3 = IntegerAttr::get(b.getI64Type(), 3);
+  Value bTileView = bView(l, mma);
   auto aDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
-      b.getContext(), MemRefType::get({rows, s.getTileK()}, s.getDtype(),
-                                      AffineMap(), shared3));
-  auto bDescType = nvgpu::WarpgroupMatrixDescriptorType::get(
-      b.getContext(), MemRefType::get({s.getTileK(), s.getTileN()},
-                                      s.getDtype(), AffineMap(), shared3));
+      b.getContext(),
+      MemRefType::get({rows, s.getTileK()}, s.getDtype(), AffineMap(),
+                      IntegerAttr::get(b.getI64Type(), 3)));
   Value consumerMapA =
       UnrealizedConversionCastOp::create(b, loc, l.consumerDescA, l.descA)
           .getResult(0);
   Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
       b, loc, aDescType, aView, consumerMapA);
-  Value mapB = l.descB;
-  if (l.consumerDescB)
-    mapB = UnrealizedConversionCastOp::create(b, loc, l.consumerDescB, l.descB)
-               .getResult(0);
-  Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, bDescType,
-                                                             bView, mapB);
-  return {descA, descB};
+  return {descA, bDescriptor(l, loc, bTileView)};
+}
+
+/// An MMA whose A the thread holds (lowerAsOperand's registers, pair 4 s +
+/// r of a fragment being register r of k step s): per 64-row fragment and
+/// 16 k, one wgmma of the register form, B's descriptor advanced 16 rows
+/// at a time as nvgpu.warpgroup.mma advances it. One group, committed and
+/// waited for as `groupsLeftPending` says.
+void lowerRegisterMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
+  OpBuilder &b = l.b;
+  Location loc = mma.getLoc();
+  ScheduleAttr s = l.schedule;
+  Value descB = UnrealizedConversionCastOp::create(
+                    b, loc, b.getI64Type(), bDescriptor(l, loc, bView(l, mma)))
+                    .getResult(0);
+  Value accumulators = asHeld(l, loc, mma.getAcc());
+  Value a = mma.getA();
+  int64_t elementBytes = s.getDtype().getIntOrFloatBitWidth() / 8;
+  int64_t kSteps = s.getTileK() / 16, pairsPerFragment = s.getTileK() / 4;
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t f = 0; f < fragmentsOf(l); ++f) {
+    Value d = LLVM::ExtractValueOp::create(b, loc, accumulators, f);
+    for (int64_t k = 0; k < kSteps; ++k) {
+      SmallVector<Value> registers;
+      for (int64_t r = 0; r < 4; ++r)
+        registers.push_back(LLVM::ExtractElementOp::create(
+            b, loc, a, constantI64(b, loc, f * pairsPerFragment + 4 * k + r)));
+      // 16 rows of B further on, in descriptor units of 16 bytes.
+      int64_t advance = (s.getTileK() * 16 * k * elementBytes) >> 4;
+      Value desc = advance ? LLVM::AddOp::create(b, loc, descB,
+                                                 constantI64(b, loc, advance))
+                                 .getResult()
+                           : descB;
+      d = WgmmaRegisterAOp::create(b, loc, d.getType(), d, registers, desc,
+                                   s.getTileN(), s.getDtype());
+    }
+    accumulators = LLVM::InsertValueOp::create(b, loc, accumulators, d, f);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(groupsLeftPending));
+  Value result =
+      UnrealizedConversionCastOp::create(b, loc, l.accType, accumulators)
+          .getResult(0);
+  mma.replaceAllUsesWith(result);
+  mma.erase();
 }
 
 /// `groupsLeftPending`: the wgmma.wait_group the MMA ends in.
@@ -65,6 +133,8 @@ void lowerMma(Lowering &l, MmaOp mma, int64_t groupsLeftPending) {
   OpBuilder &b = l.b;
   Location loc = mma.getLoc();
   b.setInsertionPoint(mma);
+  if (hasRegisterA(mma))
+    return lowerRegisterMma(l, mma, groupsLeftPending);
   auto [descA, descB] = l.hoistedDescriptors.count(mma)
                             ? l.hoistedDescriptors.lookup(mma)
                             : mmaDescriptors(l, mma);
@@ -130,7 +200,9 @@ void klx::nvgpu_lowering::hoistMmaDescriptors(Lowering &l,
 /// and +8.8%.
 void klx::nvgpu_lowering::lowerAndRecordMma(Lowering &l, MmaOp mma) {
   Location loc = mma.getLoc();
-  Value stage = mma.getA().getDefiningOp<StageTileOp>().getIndex();
+  // The stage the MMA reads: A's, or B's where A is in registers.
+  Value stageTile = hasRegisterA(mma) ? mma.getB() : mma.getA();
+  Value stage = stageTile.getDefiningOp<StageTileOp>().getIndex();
   bool inFlight = l.mmasInFlight.contains(mma);
   if (!l.trace.buffer) {
     l.b.setInsertionPoint(mma);

@@ -128,3 +128,35 @@ klx.kernel @type_rank() {
   // expected-error @+1 {{expected 1 dimension, got 2}}
   %r = klx.splat %f : f32 -> !klx.row<128x4xf32>
 }
+
+// -----
+
+llvm.func @register_a_count(%d: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %a: i32, %b: i64) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> {
+  // expected-error @+1 {{takes the thread's 4 registers of the 64 x 16 A slice, got 2}}
+  %r = klx.wgmma_register_a %d, [%a, %a], %b {n = 16 : i64, element = bf16} : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+}
+
+// -----
+
+llvm.func @register_a_accumulators(%d: !llvm.struct<(f32, f32, f32, f32)>, %a: i32, %b: i64) -> !llvm.struct<(f32, f32, f32, f32)> {
+  // expected-error @+1 {{accumulates into the thread's n / 2 = 8 f32 values}}
+  %r = klx.wgmma_register_a %d, [%a, %a, %a, %a], %b {n = 16 : i64, element = bf16} : !llvm.struct<(f32, f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32, f32)>
+}
+
+// -----
+
+llvm.func @register_a_element(%d: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %a: i32, %b: i64) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> {
+  // expected-error @+1 {{element must be bf16 or f16, got 'f32'}}
+  %r = klx.wgmma_register_a %d, [%a, %a, %a, %a], %b {n = 16 : i64, element = f32} : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+}
+
+// -----
+
+llvm.func @register_a_n(%d: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>, %a: i32, %b: i64) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> {
+  // expected-error @+1 {{n must be a multiple of 8 from 8 to 256, got 12}}
+  %r = klx.wgmma_register_a %d, [%a, %a, %a, %a], %b {n = 12 : i64, element = bf16} : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+  llvm.return %r : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+}

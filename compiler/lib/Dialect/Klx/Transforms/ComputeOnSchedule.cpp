@@ -6,9 +6,12 @@
 // schedule's tiles: the accumulators of one output tile (tile_m x tile_n
 // f32), a value per row of it (tile_m) and per column (tile_n). A tile,
 // accumulator or vector written out with that shape is the schedule's and
-// becomes bare here, so that the passes after see one type; any other
-// shape, a transposed load and an MMA fed from registers (attention's) get
-// an error at their line before a pass that would not know them.
+// becomes bare here, so that the passes after see one type. Accumulators
+// converted to dtype by a klx.map for klx.as_operand keep their written
+// type: they feed an MMA from registers, whose k step (tile_k) must then be
+// the tile's width (tile_n). Any other shape and a transposed load
+// (attention's) get an error at their line before a pass that would not
+// know them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,13 +29,26 @@ namespace {
 /// klx value type, and a null type when it has a shape of its own.
 Type scheduleType(Type type, ScheduleAttr s) {
   auto f32 = [](Type element) { return element && element.isF32(); };
+  auto isTile = [&](ArrayRef<int64_t> shape) {
+    return shape[0] == s.getTileM() && shape[1] == s.getTileN();
+  };
   return llvm::TypeSwitch<Type, Type>(type)
       .Case([&](AccType t) -> Type {
         if (!t.isShaped())
           return t;
-        bool fits = t.getShape()[0] == s.getTileM() &&
-                    t.getShape()[1] == s.getTileN() && f32(t.getElementType());
+        if (isTile(t.getShape()) && t.getElementType() == s.getDtype())
+          return t; // converted for klx.as_operand
+        bool fits = isTile(t.getShape()) && f32(t.getElementType());
         return fits ? AccType::get(t.getContext()) : Type();
+      })
+      .Case([&](FragType t) -> Type {
+        // The A operand of a k step, in registers: tile_m x tile_k.
+        if (!t.isShaped())
+          return t;
+        bool fits = t.getShape()[0] == s.getTileM() &&
+                    t.getShape()[1] == s.getTileK() &&
+                    t.getElementType() == s.getDtype();
+        return fits ? FragType::get(t.getContext()) : Type();
       })
       .Case([&](RowType t) -> Type {
         if (!t.isShaped())
@@ -46,8 +62,16 @@ Type scheduleType(Type type, ScheduleAttr s) {
         bool fits = t.getShape()[0] == s.getTileN() && f32(t.getElementType());
         return fits ? ColType::get(t.getContext()) : Type();
       })
-      .Case([&](TileType t) -> Type { return t.isShaped() ? Type() : t; })
-      .Case([&](FragType) -> Type { return Type(); })
+      .Case([&](TileType t) -> Type {
+        if (!t.isShaped())
+          return t;
+        // A's k step (tile_m x tile_k) or B's (tile_k x tile_n).
+        ArrayRef<int64_t> shape = t.getShape();
+        bool fits = t.getElementType() == s.getDtype() &&
+                    ((shape[0] == s.getTileM() && shape[1] == s.getTileK()) ||
+                     (shape[0] == s.getTileK() && shape[1] == s.getTileN()));
+        return fits ? TileType::get(t.getContext()) : Type();
+      })
       .Default([](Type t) { return t; });
 }
 
@@ -62,23 +86,57 @@ std::string scheduleShapes(ScheduleAttr s) {
 
 /// The first op the passes after klx-materialize-schedule cannot lower,
 /// with its error.
+/// klx.as_operand as the passes after lower it: of a klx.map's
+/// accumulators, into the A of MMAs whose k step is the tile's width.
+LogicalResult checkAsOperand(AsOperandOp op, ScheduleAttr s) {
+  if (!op.getInput().getDefiningOp<MapOp>())
+    return op.emitOpError("takes accumulators a klx.map converts to ")
+           << s.getDtype() << " (the schedule's dtype)";
+  for (OpOperand &use : op->getUses()) {
+    auto mma = dyn_cast<MmaOp>(use.getOwner());
+    if (!mma || use.getOperandNumber() != 0)
+      return use.getOwner()->emitOpError("uses a klx.as_operand other than "
+                                         "as a klx.mma's A operand");
+  }
+  if (s.getTileN() != s.getTileK())
+    return op.emitOpError("makes an A operand of tile_m x tile_n = ")
+           << s.getTileM() << " x " << s.getTileN()
+           << ", which the MMA it feeds multiplies by a k step of tile_k = "
+           << s.getTileK() << " rows of B: needs tile_n = tile_k";
+  return success();
+}
+
 LogicalResult checkOp(Operation *op, ScheduleAttr s) {
   auto load = dyn_cast<LoadOp>(op);
-  if (isa<AsOperandOp>(op) || (load && load.getTransposed()))
-    return op->emitOpError("cannot be lowered yet: an MMA fed from registers "
-                           "and a B operand loaded transposed are "
-                           "attention's, which klx's passes do not lower "
-                           "yet (docs/dialect.md, Computing on accumulators)");
+  if (load && load.getTransposed())
+    return op->emitOpError("cannot be lowered yet: a B operand loaded "
+                           "transposed is attention's, which klx's passes do "
+                           "not lower yet (docs/dialect.md, Computing on "
+                           "accumulators)");
+  if (auto asOperand = dyn_cast<AsOperandOp>(op))
+    if (failed(checkAsOperand(asOperand, s)))
+      return failure();
   if (auto reduce = dyn_cast<ReduceOp>(op);
       reduce && reduce.getAxis() == Axis::Cols)
     return op->emitOpError("cannot be lowered yet: klx's passes reduce along "
                            "rows only (a column spans every consumer "
                            "warpgroup's rows)");
   if (auto map = dyn_cast<MapOp>(op);
-      map && isa<AccType>(map.getResult().getType()))
-    if (!map.getBody().front().getTerminator()->getOperand(0).getType().isF32())
+      map && isa<AccType>(map.getResult().getType())) {
+    Type yielded =
+        map.getBody().front().getTerminator()->getOperand(0).getType();
+    bool intoOperand =
+        !map->use_empty() && llvm::all_of(map->getUsers(), [](Operation *user) {
+          return isa<AsOperandOp>(user);
+        });
+    if (intoOperand && yielded != s.getDtype())
+      return op->emitOpError("into klx.as_operand yields ")
+             << s.getDtype() << " (the schedule's dtype), got " << yielded;
+    if (!intoOperand && !yielded.isF32())
       return op->emitOpError("on the schedule's accumulators yields f32; "
-                             "klx.store rounds it to out_dtype");
+                             "klx.store rounds it to out_dtype (16 bits are "
+                             "for klx.as_operand)");
+  }
   for (Type type :
        llvm::concat<const Type>(op->getResultTypes(), op->getOperandTypes()))
     if (!scheduleType(type, s))

@@ -5,6 +5,8 @@
 //   [SECTION] Computing on accumulators (what a user writes)
 //   [SECTION] Warp roles (after klx-warp-specialize)
 //   [SECTION] The circular buffer (after klx-circular-buffer)
+//   [SECTION] Ping-pong turns (after klx-warp-specialize with pingpong)
+//   [SECTION] Instructions MLIR has no op for (after klx-to-nvgpu)
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,8 @@
 include "klx/Dialect/Klx/IR/KlxDialect.td"
 include "klx/Dialect/Klx/IR/KlxAttrs.td"
 include "klx/Dialect/Klx/IR/KlxTypes.td"
+include "mlir/Dialect/LLVMIR/BasicPtxBuilderInterface.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -500,6 +504,40 @@ def Klx_PassTurnOp : Klx_Op<"pass_turn"> {
   let summary = "give the turn to consumer `consumer`";
   let arguments = (ins Klx_TurnsType:$turns, I64Attr:$consumer);
   let assemblyFormat = "$turns `[` $consumer `]` attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// [SECTION] Instructions MLIR has no op for (after klx-to-nvgpu)
+//===----------------------------------------------------------------------===//
+
+def Klx_WgmmaRegisterAOp : Klx_Op<"wgmma_register_a", [
+    DeclareOpInterfaceMethods<BasicPtxBuilderOpInterface, ["getAsmValues"]>,
+    AllTypesMatch<["inouts", "results"]>]> {
+  let summary = "one wgmma.mma_async m64nNk16 with A in registers (RS form)";
+  let description = [{
+    `nvvm.wgmma.mma_async` and `nvgpu.warpgroup.mma` take A only from
+    shared memory, by descriptor; an MMA fed by accumulators converted in
+    registers (`klx.as_operand`) needs the other form. `a` is the thread's
+    four 32-bit registers of the 64 x 16 A slice (pairs of 16-bit values,
+    as an accumulator fragment leaves them), `descriptor_b` the 16 x N
+    slice of B in shared memory; `inouts` the thread's N / 2 f32
+    accumulators, which the op returns. It accumulates (scale-d 1) and
+    reads B transposed, as klx lays B out (N contiguous).
+    `convert-nvvm-to-llvm` lowers it to inline PTX, as it does
+    `nvvm.wgmma.mma_async`: it implements the same interface.
+
+    ```mlir
+    %d1 = klx.wgmma_register_a %d0, [%a0, %a1, %a2, %a3], %descB
+        {n = 64 : i64, element = bf16} : !llvm.struct<(f32, ...)>
+    ```
+  }];
+  let arguments = (ins LLVM_AnyStruct:$inouts, Variadic<I32>:$a,
+                       I64:$descriptor_b, I64Attr:$n, TypeAttr:$element);
+  let results = (outs LLVM_AnyStruct:$results);
+  let assemblyFormat = [{
+    $inouts `,` `[` $a `]` `,` $descriptor_b attr-dict `:` type($inouts)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // KLX_DIALECT_KLX_IR_KLXOPS_TD

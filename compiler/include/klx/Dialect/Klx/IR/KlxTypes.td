@@ -101,7 +101,8 @@ def Klx_FragType : Klx_ShapedType<"Frag", "frag", 2> {
     `!klx.frag<128x64xf16>`: the A operand (M x K) of a `klx.mma` in the
     registers of the threads that multiply, not in shared memory
     (`klx.as_operand` makes one from accumulators). On Hopper it is the
-    register form of wgmma.
+    register form of wgmma. Bare, it is the schedule's: the A operand of
+    a k step, tile_m x tile_k of dtype.
   }];
 }
 
