@@ -14,7 +14,10 @@ def Klx_Operand : I32EnumAttr<"Operand", "which MMA operand a tile is",
   let genSpecializedAttr = 0;
   let cppNamespace = "::klx";
 }
-def Klx_OperandAttr : EnumAttr<Klx_Dialect, Klx_Operand, "operand">;
+def Klx_OperandAttr : EnumAttr<Klx_Dialect, Klx_Operand, "operand"> {
+  // No space of its own: the op's format puts one before it.
+  let assemblyFormat = "`` $value";
+}
 
 def Klx_ReduceMax : I32EnumAttrCase<"Max", 0, "max">;
 def Klx_ReduceMin : I32EnumAttrCase<"Min", 1, "min">;
@@ -24,7 +27,10 @@ def Klx_ReduceKind : I32EnumAttr<"ReduceKind", "how klx.reduce combines values",
   let genSpecializedAttr = 0;
   let cppNamespace = "::klx";
 }
-def Klx_ReduceKindAttr : EnumAttr<Klx_Dialect, Klx_ReduceKind, "reduce_kind">;
+def Klx_ReduceKindAttr : EnumAttr<Klx_Dialect, Klx_ReduceKind, "reduce_kind"> {
+  // No space of its own: the op's format puts one before it.
+  let assemblyFormat = "`` $value";
+}
 
 def Klx_AxisRows : I32EnumAttrCase<"Rows", 0, "rows">;
 def Klx_AxisCols : I32EnumAttrCase<"Cols", 1, "cols">;
@@ -33,7 +39,10 @@ def Klx_Axis : I32EnumAttr<"Axis", "what klx.reduce yields one value for",
   let genSpecializedAttr = 0;
   let cppNamespace = "::klx";
 }
-def Klx_AxisAttr : EnumAttr<Klx_Dialect, Klx_Axis, "axis">;
+def Klx_AxisAttr : EnumAttr<Klx_Dialect, Klx_Axis, "axis"> {
+  // No space of its own: the op's format puts one before it.
+  let assemblyFormat = "`` $value";
+}
 
 def Klx_RoleProducer : I32EnumAttrCase<"Producer", 0, "producer">;
 def Klx_RoleConsumer : I32EnumAttrCase<"Consumer", 1, "consumer">;
@@ -42,7 +51,10 @@ def Klx_RoleKind : I32EnumAttr<"RoleKind", "what a warp role does",
   let genSpecializedAttr = 0;
   let cppNamespace = "::klx";
 }
-def Klx_RoleKindAttr : EnumAttr<Klx_Dialect, Klx_RoleKind, "role_kind">;
+def Klx_RoleKindAttr : EnumAttr<Klx_Dialect, Klx_RoleKind, "role_kind"> {
+  // No space of its own: the op's format puts one before it.
+  let assemblyFormat = "`` $value";
+}
 
 def Klx_ScheduleAttr : AttrDef<Klx_Dialect, "Schedule"> {
   let mnemonic = "schedule";
