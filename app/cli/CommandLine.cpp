@@ -28,6 +28,7 @@ constexpr llvm::StringLiteral kUsage =
     "                   [--stop-after=PASS] [--dump-dir=DIR] [--json]\n"
     "                   [-D NAME=VALUE ...] [-o FILE]\n"
     "  klx compile FILE --compare VARIANT [VARIANT] [--json] [--pass=STEP]\n"
+    "                   [--tiles=T] [--k-steps=N]\n"
     "                   (VARIANT: NAME=VALUE[,NAME=VALUE...] or a file)\n"
     "  klx pipeline FILE [--target=...] [--json] [--print-pass-pipeline]\n"
     "  klx roles FILE [--json] [--pass=NAME] [-D NAME=VALUE ...]\n"
@@ -269,9 +270,8 @@ bool cli::readPositive(const Arguments &args, llvm::StringRef name,
   return true;
 }
 
-/// --tiles=T and --k-steps=N into `size`; false after a message.
-static bool readModelSize(const Arguments &args, llvm::StringRef who,
-                          ModelSize &size, llvm::raw_ostream &errs) {
+bool cli::readModelSize(const Arguments &args, llvm::StringRef who,
+                        ModelSize &size, llvm::raw_ostream &errs) {
   // Past these the models unroll into more ops than a search can cover.
   constexpr int64_t kMaxTiles = 64, kMaxSteps = 256;
   if (!readPositive(args, "tiles", who, size.tiles, errs) ||

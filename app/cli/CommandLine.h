@@ -95,6 +95,11 @@ int exitCodeFor(const PipelineRun &run);
 /// `snapshot` after saying why there is none, with `exitCode`: 2 for a
 /// bad bound or no protocol klx can read (and why), the run's own when it
 /// failed.
+/// --tiles=T and --k-steps=N into `size` (the bound of the protocol
+/// models); false after a message naming `who`.
+bool readModelSize(const Arguments &args, llvm::StringRef who, ModelSize &size,
+                   llvm::raw_ostream &errs);
+
 struct ProtocolRun {
   PipelineRun run;
   const Snapshot *snapshot = nullptr;

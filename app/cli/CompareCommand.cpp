@@ -56,7 +56,8 @@ std::optional<Side> sideFor(const LoadedInput &base,
 } // namespace
 
 int cli::runCompareCommand(const Arguments &args) {
-  static const llvm::StringRef ownFlags[] = {"compare", "json", "pass"};
+  static const llvm::StringRef ownFlags[] = {"compare", "json", "pass", "tiles",
+                                             "k-steps"};
   // FILE, then one or two variants (also accepted as --compare=VARIANT).
   Arguments fileOnly = args;
   std::vector<std::string> variantTexts;
@@ -77,6 +78,10 @@ int cli::runCompareCommand(const Arguments &args) {
   InputOrExit input = loadInput(fileOnly, ownFlags, llvm::errs());
   if (!input)
     return input.exitCode;
+  // A bound given is both runs' (equal work by construction).
+  if (!readModelSize(args, "compile --compare", input->options.modelSize,
+                     llvm::errs()))
+    return kExitUsageError;
   std::vector<std::optional<VariantSpec>> specs;
   if (variantTexts.size() == 1)
     specs.push_back(std::nullopt);
@@ -99,6 +104,14 @@ int cli::runCompareCommand(const Arguments &args) {
     labels.push_back(side->label);
     printDiagnostics(runs.back(), llvm::errs());
   }
+  // Equal work: each timeline over the larger bound of the two (unless
+  // --k-steps / --tiles already gave both the same one).
+  if (std::optional<ModelSize> common = commonModelSize(runs[0], runs[1]))
+    for (size_t i = 0; i < runs.size(); ++i) {
+      std::optional<Side> side = sideFor(*input, specs[i]);
+      side->options.modelSize = *common;
+      runs[i] = runPipeline(side->source, side->fileName, side->options);
+    }
   std::string step = args.get("pass").value_or("");
   for (const PipelineRun &run : runs)
     if (!step.empty() &&

@@ -298,6 +298,8 @@ void AppController::startCompile() {
       appState.source.path.empty() ? "untitled.mlir" : appState.source.path;
   request.options = compileOptions(appState.defines);
   request.options.stopAfter = appState.stopAfter;
+  if (appState.compare.active() && appState.compare.modelSize)
+    request.options.modelSize = *appState.compare.modelSize;
   worker.submit(std::move(request));
   startCompareCompile();
   appState.compiling = true;
@@ -329,8 +331,28 @@ void AppController::startCompareCompile() {
   request.options =
       compileOptions(applyVariant(appState.defines, compare.spec));
   request.options.stopAfter = appState.stopAfter;
+  if (compare.modelSize)
+    request.options.modelSize = *compare.modelSize;
   compareWorker.submit(std::move(request));
   compare.compiling = true;
+}
+
+void AppController::equalizeCompareWork() {
+  CompareState &compare = appState.compare;
+  if (!compare.active() || !appState.run || !compare.run || busy() ||
+      compare.compiling)
+    return;
+  std::optional<ModelSize> common =
+      commonModelSize(*appState.run, *compare.run);
+  if (!common)
+    return;
+  // Once set, the bound stays: a run still on the old one is recompiled,
+  // not enlarged again.
+  if (compare.modelSize && compare.modelSize->tiles == common->tiles &&
+      compare.modelSize->kSteps == common->kSteps)
+    return;
+  compare.modelSize = common;
+  startCompile(); // both runs, over the common bound
 }
 
 void AppController::setDefines(const std::string &text) {
@@ -360,11 +382,16 @@ void AppController::setDefines(const std::string &text) {
 
 void AppController::setCompare(const std::string &text) {
   CompareState &compare = appState.compare;
+  // The run shown was simulated over the comparison's bound: back to its
+  // own once the comparison ends or changes.
+  bool commonBound = compare.modelSize.has_value();
   if (llvm::StringRef(text).trim().empty()) {
     uint64_t serial = compare.serial;
     compare = CompareState();
     compare.serial = serial;
     setMessage("compare closed", false);
+    if (commonBound)
+      startCompile();
     return;
   }
   std::string error;
@@ -390,7 +417,10 @@ void AppController::setCompare(const std::string &text) {
   compare.spec = std::move(*spec);
   compare.fileText = std::move(fileText);
   setMessage("comparing with " + compare.variant, false);
-  startCompareCompile();
+  if (commonBound)
+    startCompile(); // and B with it
+  else
+    startCompareCompile();
 }
 
 void AppController::selectStepNamed(const std::string &name) {
@@ -512,6 +542,8 @@ bool AppController::tick(double now) {
     }
     changed = true;
   }
+  if (changed)
+    equalizeCompareWork();
   GpuStatus gpu = gpuWorker.status();
   if (gpu.availability != appState.gpu.availability ||
       gpu.running != appState.gpu.running) {

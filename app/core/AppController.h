@@ -83,6 +83,9 @@ private:
   void setDefines(const std::string &text);
   void setCompare(const std::string &text);
   void startCompareCompile();
+  /// Once both runs are in: when their timelines cover different work,
+  /// compiles both again over the larger bound.
+  void equalizeCompareWork();
   void openLesson(const std::string &path, int index);
   void selectStepNamed(const std::string &name);
   /// Selects step `index` as the user's choice (kept across runs).

@@ -108,6 +108,10 @@ struct CompareState {
   std::shared_ptr<const TimelineViews> timeline; // of that run
   uint64_t serial = 0;                           // bumps with each new run
   bool compiling = false;
+  /// The bound both runs' timelines are simulated over while comparing
+  /// (the larger of their own, commonModelSize): equal work, or the
+  /// comparison would set a short run against a long one.
+  std::optional<ModelSize> modelSize;
 
   bool active() const { return !variant.empty(); }
 };

@@ -243,9 +243,11 @@ private:
         ImGui::TextDisabled("no simulated protocol");
         continue;
       }
+      // The bound is the comparison's, the same for A and B: equal work.
       if (view->verdict.completes)
-        ImGui::TextDisabled("completes in %.0f cycles (simulated, read at %s)",
-                            view->endTime, view->stepName.c_str());
+        ImGui::TextDisabled(
+            "completes in %.0f cycles over %s (simulated, read at %s)",
+            view->endTime, view->bound.c_str(), view->stepName.c_str());
       else
         ImGui::TextColored(palette::toVec4(palette::theme().errorText),
                            "DEADLOCK after %.0f cycles (read at %s)",

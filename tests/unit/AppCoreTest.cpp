@@ -466,3 +466,61 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
   REQUIRE(state.lesson.current >= 0);
   CHECK(state.lesson.lessons[state.lesson.current].number == "13");
 }
+
+namespace {
+/// The work the run's timeline covers ("4 tiles x 9 k steps").
+std::string timelineBound(const PipelineRun &run) {
+  int step = run.timelineStep();
+  if (step < 0 || run.snapshots[step].facts.protocols.empty())
+    return "";
+  return run.snapshots[step].facts.protocols.front().bound;
+}
+} // namespace
+
+TEST_CASE("Compare mode simulates both variants over the same work",
+          "[app][compare]") {
+  // One stage alone is simulated over 4 tiles x 3 k steps, four over 4 x 9:
+  // side by side, the one-stage kernel looked faster (14288 cycles against
+  // 14616). While comparing, both compile over the larger bound; closing
+  // the comparison gives the run shown its own again.
+  TempFolder folder;
+  AppController controller(testOptions(folder));
+  controller.apply(cmd::SetDefines{"stages=1"}, 0);
+  controller.apply(
+      cmd::OpenFile{test::sourcePath("samples/nvidia/gemm_ws_persistent.mlir")},
+      0);
+  waitForRun(controller, 0);
+  const AppState &state = controller.state();
+  CHECK(timelineBound(*state.run) == "4 tiles x 3 k steps");
+  controller.apply(cmd::SetCompare{"stages=4"}, 0);
+  auto equal = [&] {
+    return !controller.busy() && !state.compare.compiling && state.run &&
+           state.compare.run && state.compare.modelSize &&
+           timelineBound(*state.run) == timelineBound(*state.compare.run);
+  };
+  for (int i = 0; i < 6000 && !equal(); ++i) {
+    controller.tick(0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(equal());
+  CHECK(timelineBound(*state.run) == "4 tiles x 9 k steps");
+  CHECK(state.compare.modelSize->kSteps == 9);
+  Comparison rows =
+      compareRuns(*state.run, *state.compare.run, "stages=1", "stages=4");
+  auto row = [&](llvm::StringRef name) -> const ComparisonRow * {
+    for (const ComparisonRow &r : rows.rows)
+      if (r.name == name)
+        return &r;
+    return nullptr;
+  };
+  REQUIRE(row("bound (@gemm)"));
+  CHECK_FALSE(row("bound (@gemm)")->differs());
+  REQUIRE(row("verdict (@gemm)"));
+  CHECK(row("verdict (@gemm)")->a == "completes in 42896 cycles");
+  CHECK(row("verdict (@gemm)")->b == "completes in 14616 cycles");
+
+  controller.apply(cmd::SetCompare{}, 0);
+  waitForRun(controller, 0);
+  CHECK_FALSE(state.compare.modelSize);
+  CHECK(timelineBound(*state.run) == "4 tiles x 3 k steps");
+}

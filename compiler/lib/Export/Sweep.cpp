@@ -209,13 +209,18 @@ static void summarizeRoles(const PipelineRun &run, SweepVariant &variant) {
       }));
 }
 
-static void summarizeTimeline(const PipelineRun &run, SweepVariant &variant) {
+void klx::summarizeSweepTimeline(const PipelineRun &run,
+                                 SweepVariant &variant) {
   int step = run.timelineStep();
   if (step < 0 || run.snapshots[step].facts.protocols.empty())
     return;
-  sim::Timeline t = sim::simulate(run.snapshots[step].facts.protocols.front());
+  const sim::ProtocolModel &model = run.snapshots[step].facts.protocols.front();
+  sim::Timeline t = sim::simulate(model);
   variant.deadlocks = !t.verdict.completes;
   variant.timeline = sim::verdictSummary(t);
+  variant.timelineBound = model.bound;
+  variant.timelineTiles = model.tiles;
+  variant.timelineKSteps = model.kSteps;
 }
 
 SweepVariant klx::summarizeSweepVariant(const PipelineRun &run,
@@ -243,7 +248,7 @@ SweepVariant klx::summarizeSweepVariant(const PipelineRun &run,
   if (!run.launches.empty())
     variant.dynamicSharedBytes = run.launches.front().dynamicSharedBytes;
   summarizeRoles(run, variant);
-  summarizeTimeline(run, variant);
+  summarizeSweepTimeline(run, variant);
   return variant;
 }
 
@@ -304,6 +309,12 @@ void klx::printSweepTable(llvm::raw_ostream &os,
        << " | " << spills << " | " << roles << " | "
        << (v.timeline.empty() ? "-" : v.timeline) << " |\n";
   }
+  std::set<std::string> bounds;
+  for (const SweepVariant &v : variants)
+    if (!v.timelineBound.empty())
+      bounds.insert(v.timelineBound);
+  if (bounds.size() == 1)
+    os << "simulated over " << *bounds.begin() << ", every variant\n";
 }
 
 static llvm::json::Object variantJson(const SweepVariant &v) {
@@ -340,6 +351,8 @@ static llvm::json::Object variantJson(const SweepVariant &v) {
   }
   if (!v.timeline.empty()) {
     o[sweepfile::kSimulated] = v.timeline;
+    if (!v.timelineBound.empty())
+      o[sweepfile::kSimulatedOver] = v.timelineBound;
     o["deadlocks"] = v.deadlocks;
   }
   return o;

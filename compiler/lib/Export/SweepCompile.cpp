@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -67,6 +68,57 @@ static void writeVariantBundle(const PipelineRun &run, llvm::StringRef dir,
   variant.folder = planned.folder;
 }
 
+namespace {
+
+/// Runs fn(i) for i in [0, count) on up to `jobs` threads, this one among
+/// them.
+void parallelFor(size_t count, unsigned jobs,
+                 const std::function<void(size_t)> &fn) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < count; i = next++)
+      fn(i);
+  };
+  std::vector<std::thread> threads;
+  size_t threadCount = std::min<size_t>(std::max(jobs, 1u), count);
+  for (size_t t = 1; t < threadCount; ++t)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &thread : threads)
+    thread.join();
+}
+
+/// Every variant's timeline over the same work: the most tiles and k steps
+/// any variant's model covers (a variant with more stages goes round its
+/// ring over more k steps). The variants simulated over less compile again
+/// with that bound; their bundles stay as they are.
+void simulateOnEqualWork(llvm::StringRef source, llvm::StringRef fileName,
+                         const CompileOptions &base,
+                         llvm::ArrayRef<PlannedVariant> planned,
+                         std::vector<SweepVariant> &variants, unsigned jobs) {
+  ModelSize common{0, 0};
+  for (const SweepVariant &v : variants) {
+    common.tiles = std::max(common.tiles, v.timelineTiles);
+    common.kSteps = std::max(common.kSteps, v.timelineKSteps);
+  }
+  std::vector<size_t> behind;
+  for (size_t i = 0; i < variants.size(); ++i)
+    if (variants[i].timelineTiles > 0 &&
+        (variants[i].timelineTiles != common.tiles ||
+         variants[i].timelineKSteps != common.kSteps))
+      behind.push_back(i);
+  parallelFor(behind.size(), jobs, [&](size_t j) {
+    size_t i = behind[j];
+    CompileOptions options = base;
+    options.defines = planned[i].defines;
+    options.modelSize = common;
+    PipelineRun run = runPipeline(source.str(), fileName.str(), options);
+    summarizeSweepTimeline(run, variants[i]);
+  });
+}
+
+} // namespace
+
 std::vector<SweepVariant> klx::compileSweep(llvm::StringRef source,
                                             llvm::StringRef fileName,
                                             const CompileOptions &base,
@@ -75,36 +127,27 @@ std::vector<SweepVariant> klx::compileSweep(llvm::StringRef source,
                                             const SweepProgress &progress) {
   std::vector<PlannedVariant> planned = plannedVariants(plan);
   std::vector<SweepVariant> variants(planned.size());
-  std::atomic<size_t> next{0};
   std::mutex finishing;
   size_t done = 0;
-  auto work = [&] {
-    for (size_t i = next++; i < planned.size(); i = next++) {
-      CompileOptions options = base;
-      options.defines = planned[i].defines;
-      options.emitGoal = EmitKind::Cubin;
-      options.codeObject = true; // AMD: the object ld.lld links
-      auto start = std::chrono::steady_clock::now();
-      PipelineRun run = runPipeline(source.str(), fileName.str(), options);
-      SweepVariant &variant = variants[i];
-      variant = summarizeSweepVariant(run, planned[i]);
-      variant.compileSeconds = std::chrono::duration<double>(
-                                   std::chrono::steady_clock::now() - start)
-                                   .count();
-      writeVariantBundle(run, dir, plan, planned[i], variant);
-      std::lock_guard<std::mutex> lock(finishing);
-      ++done;
-      if (progress)
-        progress(done, planned.size(), variant);
-    }
-  };
-  std::vector<std::thread> threads;
-  size_t threadCount = std::min<size_t>(std::max(jobs, 1u), planned.size());
-  for (size_t t = 1; t < threadCount; ++t)
-    threads.emplace_back(work);
-  work();
-  for (std::thread &thread : threads)
-    thread.join();
+  parallelFor(planned.size(), jobs, [&](size_t i) {
+    CompileOptions options = base;
+    options.defines = planned[i].defines;
+    options.emitGoal = EmitKind::Cubin;
+    options.codeObject = true; // AMD: the object ld.lld links
+    auto start = std::chrono::steady_clock::now();
+    PipelineRun run = runPipeline(source.str(), fileName.str(), options);
+    SweepVariant &variant = variants[i];
+    variant = summarizeSweepVariant(run, planned[i]);
+    variant.compileSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    writeVariantBundle(run, dir, plan, planned[i], variant);
+    std::lock_guard<std::mutex> lock(finishing);
+    ++done;
+    if (progress)
+      progress(done, planned.size(), variant);
+  });
+  simulateOnEqualWork(source, fileName, base, planned, variants, jobs);
   return variants;
 }
 

@@ -223,7 +223,15 @@ void addTimeline(Facts &facts, const PipelineRun &run) {
     return;
   for (const sim::ProtocolModel &model : run.snapshots[step].facts.protocols) {
     sim::Timeline t = sim::simulate(model);
+    facts.add("timeline", of("bound", model.kernel), model.bound);
     facts.add("timeline", of("verdict", model.kernel), sim::verdictSummary(t));
+    if (t.verdict.completes && model.tiles > 0)
+      facts.add("timeline", of("cycles per tile", model.kernel),
+                std::to_string(int64_t(t.endTime / double(model.tiles))));
+    if (t.verdict.completes && model.tiles > 0 && model.kSteps > 0)
+      facts.add("timeline", of("cycles per k step", model.kernel),
+                std::to_string(
+                    int64_t(t.endTime / double(model.tiles * model.kSteps))));
     for (size_t r = 0; r < t.roleNames.size() && r < t.waitingShare.size(); ++r)
       facts.add("timeline", of("waits, " + t.roleNames[r], model.kernel),
                 llvm::formatv("{0:F0}%", 100 * t.waitingShare[r]).str());
@@ -310,6 +318,32 @@ std::string klx::defaultComparisonStep(const PipelineRun &a,
     if (it->kind == EmitKind::MLIR && b.findStep(it->displayName()) >= 0)
       return it->displayName();
   return a.snapshots.empty() ? std::string() : a.snapshots.front().name;
+}
+
+std::optional<ModelSize> klx::commonModelSize(const PipelineRun &a,
+                                              const PipelineRun &b) {
+  auto bound = [](const PipelineRun &run) -> std::optional<ModelSize> {
+    int step = run.timelineStep();
+    if (step < 0)
+      return std::nullopt;
+    ModelSize size{0, 0};
+    for (const sim::ProtocolModel &model :
+         run.snapshots[step].facts.protocols) {
+      size.tiles = std::max(size.tiles, model.tiles);
+      size.kSteps = std::max(size.kSteps, model.kSteps);
+    }
+    return size;
+  };
+  std::optional<ModelSize> sizeA = bound(a), sizeB = bound(b);
+  if (!sizeA || !sizeB ||
+      (sizeA->tiles == sizeB->tiles && sizeA->kSteps == sizeB->kSteps))
+    return std::nullopt;
+  ModelSize common{std::max(sizeA->tiles, sizeB->tiles),
+                   std::max(sizeA->kSteps, sizeB->kSteps)};
+  // A model without tiles (its own loop bounds) keeps the default.
+  if (common.tiles == 0)
+    common.tiles = ModelSize().tiles;
+  return common;
 }
 
 Comparison klx::compareRuns(const PipelineRun &a, const PipelineRun &b,

@@ -45,6 +45,9 @@
 // TABLE-NEXT: | tile_n=128 stages=5 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles |
 // TABLE-NEXT: | tile_n=256 stages=4 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles |
 // TABLE-NEXT: | tile_n=256 stages=5 | no: {{.*}}gemm_ws_persistent.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'klx.kernel' op schedule: 5 stages of 49152 bytes {{.*}} more than the 232448 a CTA may use [klx-materialize-schedule] | - | - | - | - | - | - |
+// Every variant's timeline over the same work, the most any needs (5
+// stages: 11 k steps a tile).
+// TABLE-NEXT: simulated over 4 tiles x 11 k steps, every variant
 // TABLE-NEXT: bundles and sweep.json: {{.*}}sw
 // TABLE-NEXT: not run: no CUDA device: {{.*}}; on a machine with a GPU: klx-run --sweep {{.*}}sw
 

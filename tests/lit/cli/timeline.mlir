@@ -20,10 +20,12 @@
 // RUN: not klx timeline %samples/nvidia/saxpy.mlir 2>&1 | FileCheck %s --check-prefix=NONE
 
 // WS: gemm_ws_persistent.mlir: simulated barrier timeline of @gemm after klx-circular-buffer
+// WS-NEXT: bound: 4 tiles x 9 k steps
 // WS-NEXT: latency model: TMA 500.00 cycles + bytes / 128.00 per cycle
 // WS-NEXT: barriers: full x4 (init 1) empty x4 (init 256)
 // WS-NEXT: role producer: 36 k steps, waits
 // WS-NEXT: role consumer: 36 k steps, waits
+// WS-NEXT: per tile: {{[0-9]+}} cycles; per k step: {{[0-9]+}} cycles
 // WS-NEXT: verdict: completes in {{[0-9]+}} cycles
 // WS-NOT: why:
 
@@ -54,6 +56,7 @@
 // tile and then refilling the ring stages-1 steps ahead.
 // NOROLES: barriers: full x4 (init 1) empty x4 (init 256)
 // NOROLES-NEXT: role all threads: 36 k steps, waits
+// NOROLES-NEXT: per tile:
 // NOROLES-NEXT: verdict: completes
 
 // A slower MMA: the producer, four stages ahead, waits nearly all the time.
@@ -66,6 +69,7 @@
 // the other 127 threads wait and multiply, and all meet at gpu.barrier.
 // HAND: gemm_tma_wgmma.mlir: simulated barrier timeline of @gemm_tma_wgmma after parse, read from nvgpu ops
 // HAND-NEXT: model: CTA 0 of a grid of one CTA, k_tiles = 5; one thread of each class run through the kernel
+// HAND-NEXT: bound: 5 k steps
 // HAND-NEXT: latency model:
 // HAND-NEXT: barriers: full x2 (init 1) bar.sync x1 (init 128)
 // HAND-NEXT: role thread 0: 5 k steps, waits

@@ -8,8 +8,8 @@
 // RUN: klx verify %s | FileCheck %s --check-prefix=VERIFY
 // RUN: klx roles %s | FileCheck %s --check-prefix=ROLES
 // TIMELINE: barriers: full x2 (init 1) bar.sync x1 (init 128)
-// TIMELINE: role thread 0: 6 k steps
-// TIMELINE: role threads 1-127: 6 k steps
+// TIMELINE: role thread 0: waits
+// TIMELINE: role threads 1-127: waits
 // TIMELINE: verdict: completes in
 // VERIFY: verified: no deadlock, protocol error or stage race for any timing
 // ROLES: barriers: {{.*}}wait full

@@ -14,8 +14,8 @@
 // ROLES: checks: registers, setmaxnreg placement and barriers are fine
 // TIMELINE: simulated barrier timeline of gpu.launch in @host after parse, read from nvgpu ops
 // TIMELINE: barriers: bar x1 (init 1) bar.sync x1 (init 128)
-// TIMELINE: role thread 0: 1 k steps
-// TIMELINE: role threads 1-127: 1 k steps
+// TIMELINE: role thread 0: waits
+// TIMELINE: role threads 1-127: waits
 // TIMELINE: verdict: completes in
 // VERIFY: klx verify gpu.launch in @host after parse
 // VERIFY: verified: no deadlock, protocol error or stage race for any timing, up to the kernel's own loop bounds

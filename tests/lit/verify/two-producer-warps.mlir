@@ -18,9 +18,9 @@
 // ROLES: barriers: wait fullA, wait fullB, arrive emptyA, arrive emptyB
 // ROLES: checks: registers, setmaxnreg placement and barriers are fine
 // TIMELINE: barriers: fullA x2 (init 1) emptyA x2 (init 128) fullB x2 (init 1) emptyB x2 (init 128)
-// TIMELINE: role producer (thread 0): 5 k steps
-// TIMELINE: role producer (thread 32): 5 k steps
-// TIMELINE: role consumer: 5 k steps
+// TIMELINE: role producer (thread 0): waits
+// TIMELINE: role producer (thread 32): waits
+// TIMELINE: role consumer: waits
 // TIMELINE: verdict: completes in
 // TIMELINE-NOT: but:
 // VERIFY: klx verify @two_producers after parse, read from nvgpu ops

@@ -118,10 +118,19 @@ struct SweepVariant {
   /// "" when klx models none for the kernel.
   std::string timeline;
   bool deadlocks = false;
+  /// The work the timeline covers (ProtocolModel's bound): every variant
+  /// of a sweep is simulated over the same, the largest any needs.
+  std::string timelineBound;
+  int64_t timelineTiles = 0, timelineKSteps = 0;
   double compileSeconds = 0;
 };
 
 /// Reads the finished run of one variant.
+/// The variant's simulated protocol (timeline, deadlocks and bound) from
+/// `run`: summarizeSweepVariant's, and again after a run over the sweep's
+/// common bound.
+void summarizeSweepTimeline(const PipelineRun &run, SweepVariant &variant);
+
 SweepVariant summarizeSweepVariant(const PipelineRun &run,
                                    const PlannedVariant &planned);
 

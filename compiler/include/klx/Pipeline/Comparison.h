@@ -71,6 +71,13 @@ struct Comparison {
 /// reads, else the last MLIR step both have.
 std::string defaultComparisonStep(const PipelineRun &a, const PipelineRun &b);
 
+/// The bound two runs' timelines must share to compare equal work: the
+/// larger number of tiles and of k steps either run's model covers, or
+/// nullopt when they already agree (or a run has no timeline). A run whose
+/// bound is not this one is compiled again with it (ModelSize).
+std::optional<ModelSize> commonModelSize(const PipelineRun &a,
+                                         const PipelineRun &b);
+
 /// Compares two finished runs at `step` (a display name; empty for the
 /// default).
 Comparison compareRuns(const PipelineRun &a, const PipelineRun &b,

@@ -353,6 +353,8 @@ klx::buildProtocolModels(Operation *op, const ModelSize &size,
     model.bound = llvm::formatv("{0} tile{1} x {2} k steps", size.tiles,
                                 size.tiles == 1 ? "" : "s", kSteps)
                       .str();
+    model.tiles = size.tiles;
+    model.kSteps = kSteps;
     // One CTA's groups and buffers per CTA of the cluster, in order.
     Cluster cluster;
     int64_t ctas = schedule.clusterSize();

@@ -169,7 +169,7 @@ threadDependentLeaves(Region &body, ThreadValues &values) {
 /// kernel is not sized: its own constants bound it).
 std::string sizeArguments(Operation *kernel, const ModelSize &size,
                           int64_t kSteps, ThreadRunInputs &in,
-                          std::string &assumptions) {
+                          std::string &assumptions, sim::ProtocolModel &model) {
   auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
   auto launch =
       func ? func->getAttrOfType<DictionaryAttr>("klx.launch") : nullptr;
@@ -208,6 +208,8 @@ std::string sizeArguments(Operation *kernel, const ModelSize &size,
   if (tiles)
     bound = llvm::formatv("{0} tile{1}", tilesM * tilesN,
                           tilesM * tilesN == 1 ? "" : "s");
+  model.tiles = tiles ? tilesM * tilesN : 0;
+  model.kSteps = steps ? kSteps : 0;
   if (steps)
     bound += llvm::formatv("{0}{1} k steps", bound.empty() ? "" : " x ", kSteps)
                  .str();
@@ -298,7 +300,7 @@ FailureOr<sim::ProtocolModel> modelKernel(KernelContext &kernel,
   model.phasesKnown = false;
   ThreadRunInputs in;
   model.bound =
-      sizeArguments(shape.kernel, size, kSteps, in, model.assumptions);
+      sizeArguments(shape.kernel, size, kSteps, in, model.assumptions, model);
   if (model.bound.empty())
     model.bound = "the kernel's own loop bounds";
   FailureOr<std::vector<ThreadClass>> ran = runClasses(kernel, in, why);

@@ -34,16 +34,28 @@ void sim::printTimeline(llvm::raw_ostream &os, const ProtocolModel &m,
                         const Timeline &t) {
   if (!m.assumptions.empty())
     os << "  model: " << m.assumptions << "\n";
+  if (!m.bound.empty())
+    os << "  bound: " << m.bound << "\n";
   os << "  latency model: " << t.latency.describe() << "\n";
   os << "  barriers:";
   for (const BarrierGroup &g : m.barriers)
     os << " " << g.name << " x" << g.slots << " (init " << g.count << ")";
   os << "\n";
+  // k steps only where the model has a k loop: elsewhere a role's loop
+  // count is whatever loop it runs (a copy loop's index).
   for (size_t r = 0; r < t.lanes.size(); ++r)
-    os << llvm::formatv("  role {0}: {1} k steps, waits {2:P0} of its time "
-                        "({3} cycles)\n",
-                        t.roleNames[r], m.roles[r].loopSteps(),
-                        t.waitingShare[r], int64_t(t.waitingCycles[r]));
+    os << llvm::formatv(
+        "  role {0}: {1}waits {2:P0} of its time "
+        "({3} cycles)\n",
+        t.roleNames[r],
+        m.kSteps > 0
+            ? llvm::formatv("{0} k steps, ", m.roles[r].loopSteps()).str()
+            : std::string(),
+        t.waitingShare[r], int64_t(t.waitingCycles[r]));
+  if (t.verdict.completes && m.tiles > 0 && m.kSteps > 0)
+    os << llvm::formatv("  per tile: {0} cycles; per k step: {1} cycles\n",
+                        int64_t(t.endTime / double(m.tiles)),
+                        int64_t(t.endTime / double(m.tiles * m.kSteps)));
   if (t.verdict.completes)
     os << llvm::formatv("  verdict: completes in {0} cycles\n",
                         int64_t(t.endTime));
@@ -82,6 +94,10 @@ void sim::writeTimelineJson(llvm::json::OStream &json, const ProtocolModel &m,
   json.attribute("completes", t.verdict.completes);
   json.attribute("protocol_error", t.verdict.protocolError);
   json.attribute("end_cycles", t.endTime);
+  if (!m.bound.empty())
+    json.attribute("bound", m.bound);
+  json.attribute("tiles", m.tiles);
+  json.attribute("k_steps", m.kSteps);
   json.attributeArray("roles", [&] {
     for (size_t r = 0; r < t.lanes.size(); ++r)
       json.object([&] {

@@ -47,6 +47,8 @@ inline constexpr char kSgprs[] = "sgprs";
 inline constexpr char kLds[] = "lds";
 inline constexpr char kRoles[] = "roles";         // "producer, consumer"
 inline constexpr char kSimulated[] = "simulated"; // the verdict
+/// The work it covers, the same for every variant: "4 tiles x 9 k steps".
+inline constexpr char kSimulatedOver[] = "simulated_over";
 
 // What `klx sweep --json` adds to sweep.json's members: where the bundles
 // are, and klx-run --sweep's result or why nothing ran.

@@ -162,6 +162,10 @@ struct ProtocolModel {
   std::string assumptions;
   /// The problem it covers, "2 tiles x 9 k steps": klx verify's bound.
   std::string bound;
+  /// The same as numbers: output tiles per CTA and k steps per tile, 0
+  /// where the model has none (a kernel without a k loop, or one whose own
+  /// constants bound it). Comparisons simulate variants on equal ones.
+  int64_t tiles = 0, kSteps = 0;
   /// Whether each op's ring position is the phase its author meant (klx
   /// knows it from the pipeline state). Read from nvgpu ops, only the
   /// parity of a wait is known: the simulation is still what hardware
