@@ -42,7 +42,7 @@ constexpr llvm::StringLiteral kUsage =
     "             [-D NAME=VALUE ...]\n"
     "  klx sweep FILE -D NAME=V1,V2,... [-D ...] [--size=MxNxK ...] [-o DIR]\n"
     "                 [--gpus=all|LIST] [--procs=N] [--repeat=N] [--jobs=N]\n"
-    "                 [--json|--csv=OUT]\n"
+    "                 [--json|--csv=OUT] [--resume]\n"
     "  klx sweep FILE --ladder=\"NAME: A=1,B=2\" [--ladder=...] [-D A=1 ...]\n"
     "                 (each rung adds its values to the one before)\n"
     "common: --ptxas=PATH --nvdisasm=PATH (default: PATH, $CUDA_HOME/bin,\n"

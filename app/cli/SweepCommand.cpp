@@ -2,7 +2,7 @@
 //
 // klx sweep FILE -D NAME=V1,V2,... [-D ...] [--size=MxNxK ...] [-o DIR]
 //                [--gpus=all|LIST] [--procs=N] [--repeat=N] [--jobs=N]
-//                [--json|--csv=OUT]
+//                [--json|--csv=OUT] [--resume]
 // klx sweep FILE --ladder="NAME: A=1,B=2" [--ladder=...] [-D A=1 ...] ...
 //                (rungs in order, each adding its values to the one before)
 //
@@ -126,6 +126,10 @@ std::optional<SweepRequest> readRequest(const Arguments &args) {
     } else if (name == "gpus" || name == "procs" || name == "repeat" ||
                name == "timeout-ms") {
       request.runnerFlags.push_back("--" + name + "=" + value);
+    } else if (name == "resume") {
+      // The bundles compile again (the same); the runs DIR/runs.jsonl
+      // holds do not run again.
+      request.runnerFlags.push_back("--resume");
     }
   }
   request.outDir = args.output;
@@ -227,9 +231,9 @@ int printJson(const LoadedInput &input, const SweepRequest &request,
 } // namespace
 
 int cli::runSweepCommand(const Arguments &args) {
-  static const llvm::StringRef ownFlags[] = {"size",   "gpus",       "procs",
-                                             "repeat", "timeout-ms", "jobs",
-                                             "ladder", "json",       "csv"};
+  static const llvm::StringRef ownFlags[] = {
+      "size", "gpus",   "procs", "repeat", "timeout-ms",
+      "jobs", "ladder", "json",  "csv",    "resume"};
   std::optional<SweepRequest> request = readRequest(args);
   if (!request)
     return kExitUsageError;

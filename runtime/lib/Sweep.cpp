@@ -14,6 +14,7 @@
 
 #include "klx/Runtime/CudaDriver.h"
 #include "klx/Runtime/Runner.h"
+#include "klx/Runtime/SweepJournal.h"
 
 #include <algorithm>
 #include <atomic>
@@ -79,6 +80,30 @@ std::vector<std::string> childArguments(const SweepPlan &plan,
   return args;
 }
 
+/// DIR/runs.jsonl, for appending what finishes: with --resume, what it
+/// holds already goes to `done` and out of `jobs`; else it starts empty.
+/// Null with `result` set when it cannot be read or written.
+std::FILE *openJournal(const SweepOptions &options, const SweepPlan &plan,
+                       std::vector<SweepJob> &jobs,
+                       std::vector<SweepProcess> &done, SweepResult &result) {
+  std::string path = sweepJournalPath(options.dir);
+  if (options.resume) {
+    std::string text;
+    if (readFile(path, text)) { // none yet: nothing finished
+      int skipped = 0;
+      done = readSweepJournal(plan, text, options.procs, skipped);
+      jobs = jobsLeft(jobs, done);
+    }
+  }
+  std::FILE *journal = std::fopen(path.c_str(), options.resume ? "a" : "w");
+  if (!journal) {
+    result.error = path + ": cannot write it (it records each run as it "
+                          "finishes)";
+    result.exitCode = 1;
+  }
+  return journal;
+}
+
 } // namespace
 
 int64_t klx::rt::sweepBackstopMs(const SweepOptions &options) {
@@ -91,7 +116,8 @@ int64_t klx::rt::sweepBackstopMs(const SweepOptions &options) {
 std::vector<SweepProcess>
 klx::rt::runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
                       const std::vector<int> &gpus, const SweepOptions &options,
-                      const SweepProgress &progress) {
+                      const SweepProgress &progress,
+                      const SweepRecorder &record) {
   std::vector<SweepProcess> results(jobs.size());
   std::atomic<size_t> next{0};
   std::mutex mutex; // guards `done` and the progress lines
@@ -103,12 +129,18 @@ klx::rt::runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
     std::string visible =
         childVisibleDevices(parentDevices ? inherited.c_str() : nullptr, gpu);
     std::string expectedPci = gpuPciAddress(gpu);
-    for (size_t i = next++; i < jobs.size(); i = next++) {
+    for (size_t i = next++; i < jobs.size() && !sweepStopRequested();
+         i = next++) {
       ChildExit child = runChild(childArguments(plan, jobs[i], options),
                                  {{"CUDA_VISIBLE_DEVICES", visible}}, backstop);
+      // Ctrl+C reaches the children too: one it ended did not finish.
+      if (sweepStopRequested() && child.signal)
+        break;
       SweepProcess process = readSweepChild(jobs[i], gpu, child);
       checkChildGpu(process, expectedPci);
       std::lock_guard<std::mutex> lock(mutex);
+      if (record)
+        record(jobs[i], gpu, child);
       results[i] = std::move(process);
       ++done;
       if (progress)
@@ -159,8 +191,25 @@ SweepResult klx::rt::runSweep(const SweepOptions &options,
     result.exitCode = 1;
     return result;
   }
-  std::vector<SweepProcess> processes =
-      runSweepJobs(*plan, jobs, *gpus, options, progress);
+  std::vector<SweepProcess> processes;
+  std::FILE *journal = openJournal(options, *plan, jobs, processes, result);
+  if (!journal) {
+    if (csv)
+      std::fclose(csv);
+    return result;
+  }
+  size_t earlier = processes.size(), toRun = jobs.size();
+  for (SweepProcess &p :
+       runSweepJobs(*plan, jobs, *gpus, options, progress,
+                    [&](const SweepJob &job, int gpu, const ChildExit &child) {
+                      std::string line =
+                          sweepJournalLine(*plan, job, gpu, child);
+                      std::fwrite(line.data(), 1, line.size(), journal);
+                      std::fflush(journal);
+                    }))
+    if (!p.status.empty()) // finished: not stopped before or by Ctrl+C
+      processes.push_back(std::move(p));
+  std::fclose(journal);
   SweepSummary summary = summarizeSweep(*plan, processes);
   result.output = options.json ? formatSweepJson(*plan, summary)
                                : formatSweepText(*plan, summary);
@@ -173,5 +222,17 @@ SweepResult klx::rt::runSweep(const SweepOptions &options,
   result.exitCode = summary.exitCode;
   if (result.exitCode == 0 && !result.error.empty())
     result.exitCode = 1;
+  size_t ran = processes.size() - earlier;
+  if (ran < toRun) {
+    result.error =
+        "interrupted: " + std::to_string(ran) + " of " + std::to_string(toRun) +
+        " runs finished" +
+        (earlier ? " (and " + std::to_string(earlier) + " before, from " +
+                       sweepJournalPath(options.dir) + ")"
+                 : "") +
+        "; they are in " + sweepJournalPath(options.dir) +
+        ", and klx-run --sweep " + options.dir + " --resume runs the rest";
+    result.exitCode = 130;
+  }
   return result;
 }

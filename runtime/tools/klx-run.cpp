@@ -16,7 +16,9 @@
 
 #include "klx/Runtime/Runner.h"
 #include "klx/Runtime/Sweep.h"
+#include "klx/Runtime/SweepJournal.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +35,7 @@ static const char kUsage[] =
     "       klx-run --sweep DIR [--size=MxNxK ...] [--gpus=all|0,1,...] "
     "[--procs=N]\n"
     "               [--repeat=N] [--timeout-ms=N] [--no-baseline] [--json] "
-    "[--csv=OUT.csv]\n"
+    "[--csv=OUT.csv] [--resume]\n"
     "       klx-run --device       the GPU klx-run would use, or why none\n"
     "  DIR is a bundle written by `klx export FILE -o DIR`, or with --sweep\n"
     "  a folder written by `klx sweep FILE -D NAME=V1,V2 -o DIR`: each\n"
@@ -94,6 +96,9 @@ int readOption(const std::string &arg, Arguments &a) {
   } else if (const char *v = value("--gpus=")) {
     a.sweepOnly = true;
     a.sweep.gpus = v;
+  } else if (arg == "--resume") {
+    a.sweepOnly = true;
+    a.sweep.resume = true;
   } else if (const char *v = value("--csv=")) {
     a.sweepOnly = true;
     a.sweep.csvPath = v;
@@ -148,7 +153,7 @@ std::optional<Arguments> readArguments(int argc, char **argv, int &code) {
     return std::nullopt;
   }
   if (a.sweepOnly && !a.sweepMode) {
-    usageError("--gpus, --procs and --csv need --sweep");
+    usageError("--gpus, --procs, --csv and --resume need --sweep");
     return std::nullopt;
   }
   if (a.sweepMode && !a.run.tracePath.empty()) {
@@ -178,7 +183,17 @@ int printDevice() {
   return 0;
 }
 
+/// Ctrl+C (or SIGTERM) during a sweep: no new child starts; the running
+/// ones end (the terminal sends them the signal too) or finish, and what
+/// finished is written out.
+void stopSweep(int) { requestSweepStop(); }
+
 int runSweepCommand(const SweepOptions &options) {
+  struct sigaction action = {};
+  action.sa_handler = stopSweep;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
   SweepResult result = runSweep(options, [](const std::string &line) {
     std::fprintf(stderr, "%s\n", line.c_str());
   });

@@ -65,25 +65,6 @@ std::vector<std::string> lines(const std::string &text) {
   return out;
 }
 
-/// A fresh folder under /tmp, removed with the object.
-struct TempDir {
-  TempDir() {
-    char pattern[] = "/tmp/klx-sweep-test-XXXXXX";
-    REQUIRE(mkdtemp(pattern));
-    path = pattern;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  void write(const std::string &name, const std::string &text,
-             bool executable = false) const {
-    std::filesystem::create_directories(
-        std::filesystem::path(path + "/" + name).parent_path());
-    std::ofstream(path + "/" + name) << text;
-    if (executable)
-      chmod((path + "/" + name).c_str(), 0755);
-  }
-  std::string path;
-};
-
 } // namespace
 
 TEST_CASE("sweep: a child's JSON, or how it ended", "[runtime][sweep]") {

@@ -14,8 +14,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
+#include <sys/stat.h>
 #include <utility>
 
 namespace klx::test {
@@ -85,6 +89,25 @@ inline rt::SweepPlan plan(const char *text = kSweep) {
 inline bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
 }
+
+/// A fresh folder under /tmp, removed with the object.
+struct TempDir {
+  TempDir() {
+    char pattern[] = "/tmp/klx-sweep-test-XXXXXX";
+    REQUIRE(mkdtemp(pattern));
+    path = pattern;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  void write(const std::string &name, const std::string &text,
+             bool executable = false) const {
+    std::filesystem::create_directories(
+        std::filesystem::path(path + "/" + name).parent_path());
+    std::ofstream(path + "/" + name) << text;
+    if (executable)
+      chmod((path + "/" + name).c_str(), 0755);
+  }
+  std::string path;
+};
 
 } // namespace klx::test
 

@@ -188,6 +188,9 @@ struct SweepOptions {
   bool baseline = true;               // false: children get --no-baseline
   bool json = false;
   std::string csvPath; // also write the CSV here
+  /// Keep DIR/runs.jsonl and run only what it does not hold (else it
+  /// starts empty).
+  bool resume = false;
   /// The klx-run each job runs (klx-run itself: /proc/self/exe).
   std::string runner = "/proc/self/exe";
 };
@@ -198,15 +201,20 @@ int64_t sweepBackstopMs(const SweepOptions &options);
 
 using SweepProgress = std::function<void(const std::string &line)>;
 
+/// Called with each finished child, one at a time (the journal's line).
+using SweepRecorder =
+    std::function<void(const SweepJob &, int gpu, const ChildExit &)>;
+
 /// Runs `jobs` with one worker thread per entry of `gpus`, each starting
 /// `options.runner` per job with CUDA_VISIBLE_DEVICES naming its GPU.
 /// Returns one SweepProcess per job, in the jobs' order; `progress` gets
-/// one line per finished job, one at a time.
-std::vector<SweepProcess> runSweepJobs(const SweepPlan &plan,
-                                       const std::vector<SweepJob> &jobs,
-                                       const std::vector<int> &gpus,
-                                       const SweepOptions &options,
-                                       const SweepProgress &progress);
+/// one line per finished job, one at a time, after `record` has it. Once
+/// a stop is requested (requestSweepStop) no new child starts; a job not
+/// started, or whose child the stop ended (a signal), has an empty status.
+std::vector<SweepProcess>
+runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
+             const std::vector<int> &gpus, const SweepOptions &options,
+             const SweepProgress &progress, const SweepRecorder &record = {});
 
 struct SweepResult {
   int exitCode = 0;
