@@ -213,3 +213,11 @@ std::string klx::rt::signalName(int signal) {
   }
   return "signal " + std::to_string(signal);
 }
+
+std::string klx::rt::firstLine(std::string_view text) {
+  size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos)
+    return "";
+  text.remove_prefix(start);
+  return std::string(text.substr(0, text.find('\n')));
+}

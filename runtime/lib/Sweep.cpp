@@ -15,6 +15,7 @@
 #include "klx/Runtime/CudaDriver.h"
 #include "klx/Runtime/Runner.h"
 #include "klx/Runtime/SweepJournal.h"
+#include "klx/Runtime/SweepRotation.h"
 
 #include <algorithm>
 #include <atomic>
@@ -117,20 +118,52 @@ std::vector<SweepProcess>
 klx::rt::runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
                       const std::vector<int> &gpus, const SweepOptions &options,
                       const SweepProgress &progress,
-                      const SweepRecorder &record) {
+                      const SweepRecorder &record,
+                      std::vector<std::string> *notes) {
   std::vector<SweepProcess> results(jobs.size());
-  std::atomic<size_t> next{0};
-  std::mutex mutex; // guards `done` and the progress lines
+  std::vector<size_t> variantOf;
+  for (const SweepJob &job : jobs)
+    variantOf.push_back(job.variant);
+  SweepRotation rotation(variantOf, gpus);
+  std::mutex mutex; // guards the rotation, `done` and the progress lines
   size_t done = 0;
   const char *parentDevices = std::getenv("CUDA_VISIBLE_DEVICES");
   std::string inherited = parentDevices ? parentDevices : "";
   int64_t backstop = sweepBackstopMs(options);
+  auto say = [&](const std::string &line) {
+    if (progress)
+      progress(line);
+  };
   auto worker = [&](int gpu) {
     std::string visible =
         childVisibleDevices(parentDevices ? inherited.c_str() : nullptr, gpu);
     std::string expectedPci = gpuPciAddress(gpu);
-    for (size_t i = next++; i < jobs.size() && !sweepStopRequested();
-         i = next++) {
+    // The probe: klx-run --device on this GPU, first and after a streak
+    // of different variants failing here.
+    auto probe = [&](const char *when) -> std::string {
+      ChildExit p = runChild({options.runner, "--device"},
+                             {{"CUDA_VISIBLE_DEVICES", visible}}, 60000);
+      if (p.exitCode == 0)
+        return "";
+      std::string why = firstLine(p.err);
+      return std::string("its probe (klx-run --device) failed ") + when + ": " +
+             (why.empty() ? "exit " + std::to_string(p.exitCode) : why);
+    };
+    if (std::string why = probe("at the start"); !why.empty()) {
+      std::lock_guard<std::mutex> lock(mutex);
+      rotation.probed(gpu, false, why);
+      say(rotation.notes().back());
+      return;
+    }
+    while (!sweepStopRequested()) {
+      std::optional<size_t> taken;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        taken = rotation.take(gpu);
+      }
+      if (!taken)
+        break;
+      size_t i = *taken;
       ChildExit child = runChild(childArguments(plan, jobs[i], options),
                                  {{"CUDA_VISIBLE_DEVICES", visible}}, backstop);
       // Ctrl+C reaches the children too: one it ended did not finish.
@@ -138,13 +171,24 @@ klx::rt::runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
         break;
       SweepProcess process = readSweepChild(jobs[i], gpu, child);
       checkChildGpu(process, expectedPci);
-      std::lock_guard<std::mutex> lock(mutex);
+      bool failed = !process.passed();
+      std::unique_lock<std::mutex> lock(mutex);
       if (record)
         record(jobs[i], gpu, child);
+      bool first = results[i].status.empty();
       results[i] = std::move(process);
-      ++done;
-      if (progress)
-        progress(formatSweepProgress(done, jobs.size(), plan, results[i]));
+      done += first ? 1 : 0;
+      say(formatSweepProgress(done, jobs.size(), plan, results[i]));
+      if (rotation.finish(gpu, i, failed) != SweepRotation::After::Probe)
+        continue;
+      lock.unlock();
+      std::string why =
+          probe("after several different variants failed on it in a row");
+      lock.lock();
+      std::vector<size_t> again = rotation.probed(gpu, why.empty(), why);
+      if (!why.empty())
+        say(rotation.notes().back() + "; " + std::to_string(again.size()) +
+            " of its runs go to the other GPUs");
     }
   };
   std::vector<std::thread> workers;
@@ -152,6 +196,8 @@ klx::rt::runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
     workers.emplace_back(worker, gpu);
   for (std::thread &t : workers)
     t.join();
+  if (notes)
+    *notes = rotation.notes();
   return results;
 }
 
@@ -199,18 +245,20 @@ SweepResult klx::rt::runSweep(const SweepOptions &options,
     return result;
   }
   size_t earlier = processes.size(), toRun = jobs.size();
-  for (SweepProcess &p :
-       runSweepJobs(*plan, jobs, *gpus, options, progress,
-                    [&](const SweepJob &job, int gpu, const ChildExit &child) {
-                      std::string line =
-                          sweepJournalLine(*plan, job, gpu, child);
-                      std::fwrite(line.data(), 1, line.size(), journal);
-                      std::fflush(journal);
-                    }))
+  std::vector<std::string> notes;
+  for (SweepProcess &p : runSweepJobs(
+           *plan, jobs, *gpus, options, progress,
+           [&](const SweepJob &job, int gpu, const ChildExit &child) {
+             std::string line = sweepJournalLine(*plan, job, gpu, child);
+             std::fwrite(line.data(), 1, line.size(), journal);
+             std::fflush(journal);
+           },
+           &notes))
     if (!p.status.empty()) // finished: not stopped before or by Ctrl+C
       processes.push_back(std::move(p));
   std::fclose(journal);
   SweepSummary summary = summarizeSweep(*plan, processes);
+  summary.notes = notes;
   result.output = options.json ? formatSweepJson(*plan, summary)
                                : formatSweepText(*plan, summary);
   if (csv) {

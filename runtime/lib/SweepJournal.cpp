@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -59,7 +60,7 @@ std::vector<SweepProcess> klx::rt::readSweepJournal(const SweepPlan &plan,
                                                     std::string_view text,
                                                     int procs, int &skipped) {
   std::vector<SweepProcess> done;
-  std::set<JobKey> seen;
+  std::map<JobKey, size_t> seen; // job -> its entry in `done`
   skipped = 0;
   size_t sizes = std::max<size_t>(plan.sizes.size(), 1);
   while (!text.empty()) {
@@ -94,8 +95,6 @@ std::vector<SweepProcess> klx::rt::readSweepJournal(const SweepPlan &plan,
     }
     job.variant = size_t(variant - plan.variants.begin());
     job.size = size;
-    if (!seen.insert(keyOf(job)).second)
-      continue;
     ChildExit child;
     child.exitCode = int(number(kExitCode, -1));
     child.signal = int(number(kSignal, 0));
@@ -108,7 +107,14 @@ std::vector<SweepProcess> klx::rt::readSweepJournal(const SweepPlan &plan,
     child.startError = field(kStartError);
     child.out = field(kOut);
     child.err = field(kErr);
-    done.push_back(readSweepChild(job, int(number(kGpu, 0)), child));
+    SweepProcess process = readSweepChild(job, int(number(kGpu, 0)), child);
+    // A run given back by a GPU that left and run again elsewhere: the
+    // later line is its result.
+    auto [at, fresh] = seen.emplace(keyOf(job), done.size());
+    if (fresh)
+      done.push_back(std::move(process));
+    else
+      done[at->second] = std::move(process);
   }
   return done;
 }

@@ -167,14 +167,6 @@ int exitCodeOfSeverity(int worst) {
   return codes[worst];
 }
 
-std::string firstLine(std::string_view text) {
-  size_t start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string_view::npos)
-    return "";
-  text.remove_prefix(start);
-  return std::string(text.substr(0, text.find('\n')));
-}
-
 SweepRow summarizeRow(size_t variant,
                       const std::vector<const SweepProcess *> &processes) {
   SweepRow row;

@@ -212,7 +212,10 @@ std::string klx::rt::formatSweepText(const SweepPlan &plan,
     for (const SweepRow &row : table.rows)
       out += textRow(plan, table, row);
   }
-  return out + "\n" + bestLine(plan, s);
+  out += "\n" + bestLine(plan, s);
+  for (const std::string &note : s.notes)
+    out += "note: " + note + "\n";
+  return out;
 }
 
 std::string klx::rt::formatSweepJson(const SweepPlan &plan,
@@ -228,6 +231,8 @@ std::string klx::rt::formatSweepJson(const SweepPlan &plan,
   j[sweepfile::kResultVersionKey] = sweepfile::kResultVersion;
   j[sweepfile::kFile] = plan.file;
   j[sweepfile::kDevice] = s.device;
+  if (!s.notes.empty())
+    j[sweepfile::kNotes] = s.notes;
   j["exit_code"] = s.exitCode;
   j[sweepfile::kOrdered] = plan.ordered;
   j[sweepfile::kSizes] = sizes;

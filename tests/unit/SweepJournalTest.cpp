@@ -24,13 +24,14 @@ TEST_CASE("sweep journal: a line per finished run, read back as it ran",
   SweepPlan p = plan();
   std::vector<SweepJob> jobs = planSweepJobs(p, 2);
   REQUIRE(jobs.size() == 10); // 5 runnable variants x 2 processes
+  // The first job failed on GPU 0, which then left the sweep; run again
+  // on GPU 1 it passed: its later line counts. Then a line cut short.
   std::string journal =
-      sweepJournalLine(p, jobs[0], 1, child(passedJson(600, 500, 450), 0)) +
+      sweepJournalLine(p, jobs[0], 0, child("{}", 1)) +
       sweepJournalLine(p, jobs[1], 0,
                        child("Segmentation fault", 139, "klx-run: boom\n"));
-  // A second line for the first job (a rerun without --resume would not
-  // append, but a hand-joined file might) and a line cut short.
-  journal += sweepJournalLine(p, jobs[0], 0, child("{}", 1));
+  journal +=
+      sweepJournalLine(p, jobs[0], 1, child(passedJson(600, 500, 450), 0));
   journal += R"({"variant":"tile_n=64","size":"2048x20)";
   int skipped = 0;
   std::vector<SweepProcess> done = readSweepJournal(p, journal, 2, skipped);

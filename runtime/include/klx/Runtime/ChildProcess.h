@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -65,6 +66,10 @@ runChild(const std::vector<std::string> &argv,
 
 /// "SIGSEGV" for 11; "signal N" for one without a name here.
 std::string signalName(int signal);
+
+/// The first line of what a child wrote that is not blank, without its
+/// newline ("" when there is none): the line a message quotes.
+std::string firstLine(std::string_view text);
 
 } // namespace klx::rt
 

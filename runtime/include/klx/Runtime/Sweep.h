@@ -146,7 +146,9 @@ struct SweepTable {
 };
 
 struct SweepSummary {
-  std::string device;             // the children's GPU name(s)
+  std::string device; // the children's GPU name(s)
+  /// "GPU 1 left the sweep: ..." (runSweepJobs' notes).
+  std::vector<std::string> notes;
   std::vector<SweepTable> tables; // one per size, in the plan's order
   int exitCode = 0; // 0, or the worst: 3 any hang, 1 a failure, 2 driver
 };
@@ -211,10 +213,13 @@ using SweepRecorder =
 /// one line per finished job, one at a time, after `record` has it. Once
 /// a stop is requested (requestSweepStop) no new child starts; a job not
 /// started, or whose child the stop ended (a signal), has an empty status.
+/// A GPU whose probe fails leaves the rotation (SweepRotation.h), its
+/// failed runs going to the others; `notes` says which left and why.
 std::vector<SweepProcess>
 runSweepJobs(const SweepPlan &plan, const std::vector<SweepJob> &jobs,
              const std::vector<int> &gpus, const SweepOptions &options,
-             const SweepProgress &progress, const SweepRecorder &record = {});
+             const SweepProgress &progress, const SweepRecorder &record = {},
+             std::vector<std::string> *notes = nullptr);
 
 struct SweepResult {
   int exitCode = 0;

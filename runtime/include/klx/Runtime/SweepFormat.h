@@ -49,6 +49,8 @@ inline constexpr char kRoles[] = "roles";         // "producer, consumer"
 inline constexpr char kSimulated[] = "simulated"; // the verdict
 /// The work it covers, the same for every variant: "4 tiles x 9 k steps".
 inline constexpr char kSimulatedOver[] = "simulated_over";
+/// klx-run --sweep's result: GPUs that left the sweep, and why.
+inline constexpr char kNotes[] = "notes";
 
 // What `klx sweep --json` adds to sweep.json's members: where the bundles
 // are, and klx-run --sweep's result or why nothing ran.

@@ -31,7 +31,8 @@ std::string sweepJournalLine(const SweepPlan &plan, const SweepJob &job,
 
 /// The runs a journal holds that belong to `plan` (a variant it has, at a
 /// size it runs, a process number below `procs`), read as their children
-/// were; the first of two lines for one job counts. Lines that do not
+/// were; of two lines for one job (a run a GPU that left gave back, run
+/// again on another) the later counts. Lines that do not
 /// parse (the last one of a killed sweep may be cut short) or name
 /// another plan's variant or size are skipped and counted in `skipped`.
 std::vector<SweepProcess> readSweepJournal(const SweepPlan &plan,
