@@ -2,6 +2,8 @@
 
 #include "klx/Runtime/Cublas.h"
 
+#include "OpenLibrary.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -17,25 +19,20 @@ constexpr int kOpN = 0;
 } // namespace
 
 std::unique_ptr<Cublas> Cublas::load(cu::Stream stream, std::string &error) {
-  std::vector<std::string> candidates;
-  if (const char *path = std::getenv("KLX_CUBLAS"); path && *path)
-    candidates.push_back(path);
-  for (const char *name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
-                           "/usr/local/cuda/lib64/libcublas.so.13",
-                           "/usr/local/cuda/lib64/libcublas.so.12",
-                           "/usr/local/cuda/lib64/libcublas.so"})
-    candidates.push_back(name);
-  std::unique_ptr<Cublas> blas(new Cublas());
-  for (const std::string &candidate : candidates)
-    if ((blas->library_ = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL))) {
-      blas->path_ = candidate;
-      break;
-    }
-  if (!blas->library_) {
-    error = "no cuBLAS (tried $KLX_CUBLAS, libcublas.so.13, .12 and "
-            "/usr/local/cuda/lib64)";
+  OpenedLibrary opened = openFirstLibrary(
+      "KLX_CUBLAS", {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
+                     "/usr/local/cuda/lib64/libcublas.so.13",
+                     "/usr/local/cuda/lib64/libcublas.so.12",
+                     "/usr/local/cuda/lib64/libcublas.so"});
+  if (!opened.handle) {
+    error = "no cuBLAS (tried $KLX_CUBLAS, else libcublas.so.13, .12 and "
+            "/usr/local/cuda/lib64; " +
+            opened.path + ": " + opened.why + ")";
     return nullptr;
   }
+  std::unique_ptr<Cublas> blas(new Cublas());
+  blas->library_ = opened.handle;
+  blas->path_ = opened.path;
   auto create = reinterpret_cast<int (*)(void **)>(
       dlsym(blas->library_, "cublasCreate_v2"));
   auto setStream = reinterpret_cast<int (*)(void *, void *)>(

@@ -2,6 +2,8 @@
 
 #include "klx/Runtime/CublasLt.h"
 
+#include "OpenLibrary.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -84,28 +86,23 @@ std::unique_ptr<CublasLt>
 CublasLt::load(cu::Stream stream, const ProblemSize &size, DType dtype,
                DType out, int64_t ldd, LtEpilogue epilogue,
                const cu::Driver &driver, std::string &error) {
-  std::vector<std::string> candidates;
-  if (const char *path = std::getenv("KLX_CUBLASLT"); path && *path)
-    candidates.push_back(path);
-  for (const char *name :
-       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so",
-        "/usr/local/cuda/lib64/libcublasLt.so.13",
-        "/usr/local/cuda/lib64/libcublasLt.so.12"})
-    candidates.push_back(name);
+  OpenedLibrary opened = openFirstLibrary(
+      "KLX_CUBLASLT",
+      {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so",
+       "/usr/local/cuda/lib64/libcublasLt.so.13",
+       "/usr/local/cuda/lib64/libcublasLt.so.12"});
+  if (!opened.handle) {
+    error = "no cuBLASLt (tried $KLX_CUBLASLT, else libcublasLt.so.13, .12 "
+            "and /usr/local/cuda/lib64; " +
+            opened.path + ": " + opened.why + ")";
+    return nullptr;
+  }
   std::unique_ptr<CublasLt> lt(new CublasLt());
   lt->api_ = std::make_unique<Api>();
   lt->stream_ = stream;
   lt->driver_ = &driver;
-  for (const std::string &candidate : candidates)
-    if ((lt->library_ = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL))) {
-      lt->path_ = candidate;
-      break;
-    }
-  if (!lt->library_) {
-    error = "no cuBLASLt (tried $KLX_CUBLASLT, libcublasLt.so.13, .12 and "
-            "/usr/local/cuda/lib64)";
-    return nullptr;
-  }
+  lt->library_ = opened.handle;
+  lt->path_ = opened.path;
   Api &api = *lt->api_;
   if (!api.bindAll(lt->library_)) {
     error = lt->path_ + " lacks a cublasLt function klx-run calls";

@@ -2,6 +2,8 @@
 
 #include "klx/Runtime/CudaDriver.h"
 
+#include "OpenLibrary.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -51,16 +53,12 @@ bool resolve(void *library, Fn &slot, std::initializer_list<const char *> names,
 /// Opens the driver into `driver`; "" or why not.
 std::string openDriver(Driver &driver) {
   std::string loadError;
-  const char *path = std::getenv("KLX_LIBCUDA");
-  void *library =
-      dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char *why = dlerror();
-    loadError = std::string("no CUDA device: the driver does not load: ") +
-                (path && *path ? path : "libcuda.so.1") + " (" +
-                (why ? why : "unknown reason") + ")";
-    return loadError;
-  }
+  klx::rt::OpenedLibrary opened =
+      klx::rt::openFirstLibrary("KLX_LIBCUDA", {"libcuda.so.1"});
+  void *library = opened.handle;
+  if (!library)
+    return "no CUDA device: the driver does not load: " + opened.path + " (" +
+           opened.why + ")";
   bool ok =
       resolve(library, driver.init, {"cuInit"}, loadError) &&
       resolve(library, driver.driverGetVersion, {"cuDriverGetVersion"},

@@ -2,6 +2,8 @@
 
 #include "klx/Runtime/HipRuntime.h"
 
+#include "OpenLibrary.h"
+
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -34,13 +36,11 @@ bool resolve(void *library, Fn &slot, const char *name, std::string &error) {
 const Runtime *klx::rt::hip::loadRuntime(std::string &error) {
   // Each call opens afresh: tests point $KLX_LIBHIP at stand-ins in turn.
   static Runtime runtime;
-  const char *path = std::getenv("KLX_LIBHIP");
-  std::string library = path && *path ? path : "libamdhip64.so";
-  void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  OpenedLibrary opened = openFirstLibrary("KLX_LIBHIP", {"libamdhip64.so"});
+  void *handle = opened.handle;
   if (!handle) {
-    const char *why = dlerror();
-    error = "no HIP runtime: " + library + " does not load (" +
-            (why ? why : "unknown reason") + "); AMD bundles need ROCm";
+    error = "no HIP runtime: " + opened.path + " does not load (" + opened.why +
+            "); AMD bundles need ROCm";
     return nullptr;
   }
   Runtime r{};
