@@ -27,7 +27,7 @@ std::unique_ptr<Cublas> Cublas::load(cu::Stream stream, std::string &error) {
   if (!opened.handle) {
     error = "no cuBLAS (tried $KLX_CUBLAS, else libcublas.so.13, .12 and "
             "/usr/local/cuda/lib64; " +
-            opened.path + ": " + opened.why + ")";
+            opened.why + ")";
     return nullptr;
   }
   std::unique_ptr<Cublas> blas(new Cublas());

@@ -94,7 +94,7 @@ CublasLt::load(cu::Stream stream, const ProblemSize &size, DType dtype,
   if (!opened.handle) {
     error = "no cuBLASLt (tried $KLX_CUBLASLT, else libcublasLt.so.13, .12 "
             "and /usr/local/cuda/lib64; " +
-            opened.path + ": " + opened.why + ")";
+            opened.why + ")";
     return nullptr;
   }
   std::unique_ptr<CublasLt> lt(new CublasLt());
