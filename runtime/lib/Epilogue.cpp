@@ -1,6 +1,7 @@
 //===- Epilogue.cpp - Evaluating a kernel's epilogue on the CPU -----------===//
 
 #include "klx/Runtime/Epilogue.h"
+#include "klx/Runtime/EpilogueOps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -127,6 +128,22 @@ const std::pair<const char *, Apply> kOps[] = {
     {"math.absf", [](const double *a, int) { return std::fabs(a[0]); }},
     {"math.fma", [](const double *a, int) { return a[0] * a[1] + a[2]; }},
 };
+
+} // namespace
+
+bool klx::rt::evaluatesEpilogueOp(std::string_view name) {
+  return std::any_of(std::begin(kOps), std::end(kOps),
+                     [&](const auto &op) { return name == op.first; });
+}
+
+std::string klx::rt::evaluatedEpilogueOps() {
+  std::string names;
+  for (const auto &op : kOps)
+    names += (names.empty() ? "" : ", ") + std::string(op.first);
+  return names;
+}
+
+namespace {
 
 /// Resolves `instruction.op` into its source and arithmetic; false when
 /// klx-run does not evaluate it.

@@ -12,6 +12,7 @@
 
 #include "klx/Export/Export.h"
 #include "klx/Runtime/Epilogue.h"
+#include "klx/Runtime/EpilogueOps.h"
 #include "klx/Runtime/HostMath.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -166,4 +167,30 @@ TEST_CASE("an epilogue klx-run cannot evaluate is refused, saying why",
         "axis": "rows", "input": 0}], "output": 0})"),
                    error));
   CHECK(error.find("an input is not an earlier value") != std::string::npos);
+}
+
+TEST_CASE("the compiler describes only ops klx-run evaluates",
+          "[runtime][epilogue]") {
+  // One table answers both: what klx-to-nvgpu lowers in a map is all
+  // there, and an op it is not is said when the kernel compiles.
+  for (const char *op :
+       {"arith.addf", "arith.select", "math.tanh", "math.exp", "math.exp2",
+        "math.sqrt", "math.rsqrt", "math.absf", "math.fma"})
+    CHECK(evaluatesEpilogueOp(op));
+  CHECK_FALSE(evaluatesEpilogueOp("math.erf"));
+  CHECK(evaluatedEpilogueOps().find("math.fma") != std::string::npos);
+
+  // GELU with erf: klx-materialize-schedule's description says it at the
+  // op's line (klx-to-nvgpu then refuses to lower it).
+  std::string source = test::readSource("samples/nvidia/linear_gelu.mlir");
+  size_t tanh = source.find("math.tanh %t");
+  REQUIRE(tanh != std::string::npos);
+  source.replace(tanh, 9, "math.erf");
+  CompileOptions options;
+  options.stopAfter = "klx-materialize-schedule";
+  PipelineRun run = runPipeline(source, "erf.mlir", options);
+  REQUIRE_FALSE(run.snapshots.empty());
+  CHECK(run.snapshots.back().text.find(
+            "a map uses math.erf, which klx-run's CPU reference does not "
+            "evaluate") != std::string::npos);
 }

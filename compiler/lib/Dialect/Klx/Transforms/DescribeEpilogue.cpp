@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "klx/Dialect/Klx/Transforms/Transforms.h"
+#include "klx/Runtime/EpilogueOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -201,11 +202,19 @@ int64_t Describer::instruction(Value value, SmallVector<Attribute> &body,
                                                               : "inf");
     return push({field("op", b.getStringAttr("const")), field("value", said)});
   }
+  StringRef name = op->getName().getStringRef();
   bool known = isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
                op->getNumRegions() == 0 && op->getNumResults() == 1;
   if (!known)
-    return fail(op, "a map uses " + op->getName().getStringRef().str() +
+    return fail(op, "a map uses " + name.str() +
                         ", which klx does not describe to a runner");
+  // The runner's CPU reference is what checks the kernel: an op it cannot
+  // evaluate is said here, at its line.
+  if (!rt::evaluatesEpilogueOp(std::string_view(name.data(), name.size())))
+    return fail(op, "a map uses " + name.str() +
+                        ", which klx-run's CPU reference does not evaluate "
+                        "(it evaluates " +
+                        rt::evaluatedEpilogueOps() + ")");
   SmallVector<int64_t> args;
   for (Value operand : op->getOperands()) {
     args.push_back(instruction(operand, body, placed, block));
