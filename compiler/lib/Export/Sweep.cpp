@@ -221,6 +221,9 @@ void klx::summarizeSweepTimeline(const PipelineRun &run,
   variant.timelineBound = model.bound;
   variant.timelineTiles = model.tiles;
   variant.timelineKSteps = model.kSteps;
+  if (t.verdict.completes && model.tiles > 0 && model.tileElements > 0)
+    variant.cyclesPer1kOutputs =
+        1000 * t.endTime / double(model.tiles * model.tileElements);
 }
 
 SweepVariant klx::summarizeSweepVariant(const PipelineRun &run,
@@ -307,7 +310,10 @@ void klx::printSweepTable(llvm::raw_ostream &os,
        << (v.compiled ? "yes" : "no: " + tableCell(v.error)) << " | "
        << cells.registers << " | " << cells.shared << " | " << cells.stack
        << " | " << spills << " | " << roles << " | "
-       << (v.timeline.empty() ? "-" : v.timeline) << " |\n";
+       << (v.timeline.empty() ? "-" : v.timeline);
+    if (v.cyclesPer1kOutputs > 0)
+      os << llvm::formatv(" ({0:F1} per 1k outputs)", v.cyclesPer1kOutputs);
+    os << " |\n";
   }
   std::set<std::string> bounds;
   for (const SweepVariant &v : variants)

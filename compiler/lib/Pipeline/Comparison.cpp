@@ -232,6 +232,14 @@ void addTimeline(Facts &facts, const PipelineRun &run) {
       facts.add("timeline", of("cycles per k step", model.kernel),
                 std::to_string(
                     int64_t(t.endTime / double(model.tiles * model.kSteps))));
+    // Tiles of two sizes are different work: per output element they
+    // compare.
+    if (t.verdict.completes && model.tiles > 0 && model.tileElements > 0)
+      facts.add(
+          "timeline", of("cycles per 1k outputs", model.kernel),
+          llvm::formatv("{0:F1}", 1000 * t.endTime /
+                                      double(model.tiles * model.tileElements))
+              .str());
     for (size_t r = 0; r < t.roleNames.size() && r < t.waitingShare.size(); ++r)
       facts.add("timeline", of("waits, " + t.roleNames[r], model.kernel),
                 llvm::formatv("{0:F0}%", 100 * t.waitingShare[r]).str());

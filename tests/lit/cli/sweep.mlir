@@ -41,9 +41,9 @@
 // TABLE: klx sweep: {{.*}}gemm_ws_persistent.mlir: 4 variants, 3 compiled, in {{[0-9.]+}} s on {{[0-9]+}} thread
 // TABLE-NEXT: | variant | compiles | registers | shared bytes | stack | spills st/ld | roles | simulated protocol |
 // TABLE-NEXT: |---|
-// TABLE-NEXT: | tile_n=128 stages=4 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles |
-// TABLE-NEXT: | tile_n=128 stages=5 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles |
-// TABLE-NEXT: | tile_n=256 stages=4 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles |
+// TABLE-NEXT: | tile_n=128 stages=4 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles ({{[0-9.]+}} per 1k outputs) |
+// TABLE-NEXT: | tile_n=128 stages=5 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles ({{[0-9.]+}} per 1k outputs) |
+// TABLE-NEXT: | tile_n=256 stages=4 | yes | {{[0-9]+}} | {{[0-9]+}} | 0 | 0/0 | producer, consumer | completes in {{[0-9]+}} cycles ({{[0-9.]+}} per 1k outputs) |
 // TABLE-NEXT: | tile_n=256 stages=5 | no: {{.*}}gemm_ws_persistent.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'klx.kernel' op schedule: 5 stages of 49152 bytes {{.*}} more than the 232448 a CTA may use [klx-materialize-schedule] | - | - | - | - | - | - |
 // Every variant's timeline over the same work, the most any needs (5
 // stages: 11 k steps a tile).

@@ -122,6 +122,9 @@ struct SweepVariant {
   /// of a sweep is simulated over the same, the largest any needs.
   std::string timelineBound;
   int64_t timelineTiles = 0, timelineKSteps = 0;
+  /// Cycles per 1000 output elements (tiles of two sizes are different
+  /// work); 0 when unknown.
+  double cyclesPer1kOutputs = 0;
   double compileSeconds = 0;
 };
 

@@ -355,6 +355,7 @@ klx::buildProtocolModels(Operation *op, const ModelSize &size,
                       .str();
     model.tiles = size.tiles;
     model.kSteps = kSteps;
+    model.tileElements = schedule.getTileM() * schedule.getTileN();
     // One CTA's groups and buffers per CTA of the cluster, in order.
     Cluster cluster;
     int64_t ctas = schedule.clusterSize();

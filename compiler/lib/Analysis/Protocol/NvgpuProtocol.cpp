@@ -209,6 +209,7 @@ std::string sizeArguments(Operation *kernel, const ModelSize &size,
     bound = llvm::formatv("{0} tile{1}", tilesM * tilesN,
                           tilesM * tilesN == 1 ? "" : "s");
   model.tiles = tiles ? tilesM * tilesN : 0;
+  model.tileElements = tiles ? tile[0] * tile[1] : 0;
   model.kSteps = steps ? kSteps : 0;
   if (steps)
     bound += llvm::formatv("{0}{1} k steps", bound.empty() ? "" : " x ", kSteps)

@@ -166,6 +166,9 @@ struct ProtocolModel {
   /// where the model has none (a kernel without a k loop, or one whose own
   /// constants bound it). Comparisons simulate variants on equal ones.
   int64_t tiles = 0, kSteps = 0;
+  /// Output elements of one tile (tile_m x tile_n; 0 when unknown): tiles
+  /// of two sizes are different work, compared per element.
+  int64_t tileElements = 0;
   /// Whether each op's ring position is the phase its author meant (klx
   /// knows it from the pipeline state). Read from nvgpu ops, only the
   /// parity of a wait is known: the simulation is still what hardware
