@@ -105,9 +105,13 @@ int cli::runCompareCommand(const Arguments &args) {
     printDiagnostics(runs.back(), llvm::errs());
   }
   // Equal work: each timeline over the larger bound of the two (unless
-  // --k-steps / --tiles already gave both the same one).
+  // --k-steps / --tiles already gave both the same one); only a run over
+  // another bound compiles again.
   if (std::optional<ModelSize> common = commonModelSize(runs[0], runs[1]))
     for (size_t i = 0; i < runs.size(); ++i) {
+      std::optional<ModelSize> own = timelineBound(runs[i]);
+      if (own && own->tiles == common->tiles && own->kSteps == common->kSteps)
+        continue;
       std::optional<Side> side = sideFor(*input, specs[i]);
       side->options.modelSize = *common;
       runs[i] = runPipeline(side->source, side->fileName, side->options);

@@ -352,7 +352,13 @@ void AppController::equalizeCompareWork() {
       compare.modelSize->kSteps == common->kSteps)
     return;
   compare.modelSize = common;
-  startCompile(); // both runs, over the common bound
+  // The run shown compiles again only if it covered less (and B with it);
+  // else B alone.
+  std::optional<ModelSize> shown = timelineBound(*appState.run);
+  if (shown && shown->tiles == common->tiles && shown->kSteps == common->kSteps)
+    startCompareCompile();
+  else
+    startCompile();
 }
 
 void AppController::setDefines(const std::string &text) {

@@ -469,7 +469,7 @@ TEST_CASE("Lesson links drive the window", "[app][lessons]") {
 
 namespace {
 /// The work the run's timeline covers ("4 tiles x 9 k steps").
-std::string timelineBound(const PipelineRun &run) {
+std::string boundText(const PipelineRun &run) {
   int step = run.timelineStep();
   if (step < 0 || run.snapshots[step].facts.protocols.empty())
     return "";
@@ -491,19 +491,19 @@ TEST_CASE("Compare mode simulates both variants over the same work",
       0);
   waitForRun(controller, 0);
   const AppState &state = controller.state();
-  CHECK(timelineBound(*state.run) == "4 tiles x 3 k steps");
+  CHECK(boundText(*state.run) == "4 tiles x 3 k steps");
   controller.apply(cmd::SetCompare{"stages=4"}, 0);
   auto equal = [&] {
     return !controller.busy() && !state.compare.compiling && state.run &&
            state.compare.run && state.compare.modelSize &&
-           timelineBound(*state.run) == timelineBound(*state.compare.run);
+           boundText(*state.run) == boundText(*state.compare.run);
   };
   for (int i = 0; i < 6000 && !equal(); ++i) {
     controller.tick(0);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   REQUIRE(equal());
-  CHECK(timelineBound(*state.run) == "4 tiles x 9 k steps");
+  CHECK(boundText(*state.run) == "4 tiles x 9 k steps");
   CHECK(state.compare.modelSize->kSteps == 9);
   Comparison rows =
       compareRuns(*state.run, *state.compare.run, "stages=1", "stages=4");
@@ -522,5 +522,5 @@ TEST_CASE("Compare mode simulates both variants over the same work",
   controller.apply(cmd::SetCompare{}, 0);
   waitForRun(controller, 0);
   CHECK_FALSE(state.compare.modelSize);
-  CHECK(timelineBound(*state.run) == "4 tiles x 3 k steps");
+  CHECK(boundText(*state.run) == "4 tiles x 3 k steps");
 }

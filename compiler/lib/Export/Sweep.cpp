@@ -221,9 +221,8 @@ void klx::summarizeSweepTimeline(const PipelineRun &run,
   variant.timelineBound = model.bound;
   variant.timelineTiles = model.tiles;
   variant.timelineKSteps = model.kSteps;
-  if (t.verdict.completes && model.tiles > 0 && model.tileElements > 0)
-    variant.cyclesPer1kOutputs =
-        1000 * t.endTime / double(model.tiles * model.tileElements);
+  variant.cyclesPer1kOutputs =
+      sim::workRates(model, t).per1kOutputs.value_or(0);
 }
 
 SweepVariant klx::summarizeSweepVariant(const PipelineRun &run,

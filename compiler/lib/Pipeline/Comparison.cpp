@@ -225,21 +225,18 @@ void addTimeline(Facts &facts, const PipelineRun &run) {
     sim::Timeline t = sim::simulate(model);
     facts.add("timeline", of("bound", model.kernel), model.bound);
     facts.add("timeline", of("verdict", model.kernel), sim::verdictSummary(t));
-    if (t.verdict.completes && model.tiles > 0)
+    sim::WorkRates rates = sim::workRates(model, t);
+    if (rates.perTile)
       facts.add("timeline", of("cycles per tile", model.kernel),
-                std::to_string(int64_t(t.endTime / double(model.tiles))));
-    if (t.verdict.completes && model.tiles > 0 && model.kSteps > 0)
+                std::to_string(int64_t(*rates.perTile)));
+    if (rates.perKStep)
       facts.add("timeline", of("cycles per k step", model.kernel),
-                std::to_string(
-                    int64_t(t.endTime / double(model.tiles * model.kSteps))));
+                std::to_string(int64_t(*rates.perKStep)));
     // Tiles of two sizes are different work: per output element they
     // compare.
-    if (t.verdict.completes && model.tiles > 0 && model.tileElements > 0)
-      facts.add(
-          "timeline", of("cycles per 1k outputs", model.kernel),
-          llvm::formatv("{0:F1}", 1000 * t.endTime /
-                                      double(model.tiles * model.tileElements))
-              .str());
+    if (rates.per1kOutputs)
+      facts.add("timeline", of("cycles per 1k outputs", model.kernel),
+                llvm::formatv("{0:F1}", *rates.per1kOutputs).str());
     for (size_t r = 0; r < t.roleNames.size() && r < t.waitingShare.size(); ++r)
       facts.add("timeline", of("waits, " + t.roleNames[r], model.kernel),
                 llvm::formatv("{0:F0}%", 100 * t.waitingShare[r]).str());
@@ -328,21 +325,21 @@ std::string klx::defaultComparisonStep(const PipelineRun &a,
   return a.snapshots.empty() ? std::string() : a.snapshots.front().name;
 }
 
+std::optional<ModelSize> klx::timelineBound(const PipelineRun &run) {
+  int step = run.timelineStep();
+  if (step < 0)
+    return std::nullopt;
+  ModelSize size{0, 0};
+  for (const sim::ProtocolModel &model : run.snapshots[step].facts.protocols) {
+    size.tiles = std::max(size.tiles, model.tiles);
+    size.kSteps = std::max(size.kSteps, model.kSteps);
+  }
+  return size;
+}
+
 std::optional<ModelSize> klx::commonModelSize(const PipelineRun &a,
                                               const PipelineRun &b) {
-  auto bound = [](const PipelineRun &run) -> std::optional<ModelSize> {
-    int step = run.timelineStep();
-    if (step < 0)
-      return std::nullopt;
-    ModelSize size{0, 0};
-    for (const sim::ProtocolModel &model :
-         run.snapshots[step].facts.protocols) {
-      size.tiles = std::max(size.tiles, model.tiles);
-      size.kSteps = std::max(size.kSteps, model.kSteps);
-    }
-    return size;
-  };
-  std::optional<ModelSize> sizeA = bound(a), sizeB = bound(b);
+  std::optional<ModelSize> sizeA = timelineBound(a), sizeB = timelineBound(b);
   if (!sizeA || !sizeB ||
       (sizeA->tiles == sizeB->tiles && sizeA->kSteps == sizeB->kSteps))
     return std::nullopt;

@@ -71,6 +71,10 @@ struct Comparison {
 /// reads, else the last MLIR step both have.
 std::string defaultComparisonStep(const PipelineRun &a, const PipelineRun &b);
 
+/// The tiles and k steps the run's timeline covers (the most of its
+/// kernels'), or nullopt when it has no timeline.
+std::optional<ModelSize> timelineBound(const PipelineRun &run);
+
 /// The bound two runs' timelines must share to compare equal work: the
 /// larger number of tiles and of k steps either run's model covers, or
 /// nullopt when they already agree (or a run has no timeline). A run whose

@@ -30,6 +30,18 @@ std::string sim::verdictSummary(const Timeline &t) {
   return t.verdict.protocolError ? "DEADLOCK (protocol error)" : "DEADLOCK";
 }
 
+sim::WorkRates sim::workRates(const ProtocolModel &m, const Timeline &t) {
+  WorkRates rates;
+  if (!t.verdict.completes || m.tiles <= 0)
+    return rates;
+  rates.perTile = t.endTime / double(m.tiles);
+  if (m.kSteps > 0)
+    rates.perKStep = t.endTime / double(m.tiles * m.kSteps);
+  if (m.tileElements > 0)
+    rates.per1kOutputs = 1000 * t.endTime / double(m.tiles * m.tileElements);
+  return rates;
+}
+
 void sim::printTimeline(llvm::raw_ostream &os, const ProtocolModel &m,
                         const Timeline &t) {
   if (!m.assumptions.empty())
@@ -52,10 +64,9 @@ void sim::printTimeline(llvm::raw_ostream &os, const ProtocolModel &m,
             ? llvm::formatv("{0} k steps, ", m.roles[r].loopSteps()).str()
             : std::string(),
         t.waitingShare[r], int64_t(t.waitingCycles[r]));
-  if (t.verdict.completes && m.tiles > 0 && m.kSteps > 0)
+  if (WorkRates rates = workRates(m, t); rates.perTile && rates.perKStep)
     os << llvm::formatv("  per tile: {0} cycles; per k step: {1} cycles\n",
-                        int64_t(t.endTime / double(m.tiles)),
-                        int64_t(t.endTime / double(m.tiles * m.kSteps)));
+                        int64_t(*rates.perTile), int64_t(*rates.perKStep));
   if (t.verdict.completes)
     os << llvm::formatv("  verdict: completes in {0} cycles\n",
                         int64_t(t.endTime));

@@ -15,6 +15,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace klx::sim {
 
 /// "@gemm", or "gpu.launch in @main": the kernel as the output names it.
@@ -26,6 +28,15 @@ std::string eventName(const ProtocolModel &model, const Event &event);
 /// The verdict in a few words, for a table cell: "completes in 14616
 /// cycles", "DEADLOCK" or "DEADLOCK (protocol error)".
 std::string verdictSummary(const Timeline &timeline);
+
+/// A completed run's cycles per unit of the work the model covers; each is
+/// nullopt where the run did not complete or the model lacks the unit
+/// (tiles, k steps, a tile's output elements). One place computes them
+/// for klx timeline, comparisons and sweeps.
+struct WorkRates {
+  std::optional<double> perTile, perKStep, per1kOutputs;
+};
+WorkRates workRates(const ProtocolModel &model, const Timeline &timeline);
 
 /// The model's barriers, each role's waiting share and the verdict with
 /// its blocked waits and findings, indented under a caller's heading.
