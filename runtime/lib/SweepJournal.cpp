@@ -81,11 +81,12 @@ std::vector<SweepProcess> klx::rt::readSweepJournal(const SweepPlan &plan,
     };
     SweepJob job;
     job.process = int(number(kProcess, -1));
+    std::string variantName = field(kVariant), sizeText = field(kSize);
     auto variant = std::find_if(
         plan.variants.begin(), plan.variants.end(),
-        [&](const SweepVariant &v) { return v.name == field(kVariant); });
+        [&](const SweepVariant &v) { return v.name == variantName; });
     size_t size = 0;
-    while (size < sizes && sizeName(plan, size) != field(kSize))
+    while (size < sizes && sizeName(plan, size) != sizeText)
       ++size;
     if (!line || !line->is_object() || variant == plan.variants.end() ||
         !variant->runnable() || size == sizes || job.process < 0 ||

@@ -3,6 +3,7 @@
 #include "klx/Runtime/SweepRotation.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace klx::rt;
 
@@ -36,15 +37,13 @@ SweepRotation::After SweepRotation::finish(int gpu, size_t job, bool failed) {
   GpuState &state = gpus[gpu];
   if (!failed) {
     state.failedRun.clear();
-    state.variantsInRun = 0;
     return After::Done;
   }
-  size_t variant = variantOf.at(job);
-  bool seen = std::any_of(state.failedRun.begin(), state.failedRun.end(),
-                          [&](size_t j) { return variantOf[j] == variant; });
   state.failedRun.push_back(job);
-  state.variantsInRun += seen ? 0 : 1;
-  return state.variantsInRun >= streakLength ? After::Probe : After::Done;
+  std::set<size_t> variants;
+  for (size_t j : state.failedRun)
+    variants.insert(variantOf.at(j));
+  return variants.size() >= streakLength ? After::Probe : After::Done;
 }
 
 std::vector<size_t> SweepRotation::probed(int gpu, bool fine,
@@ -52,7 +51,6 @@ std::vector<size_t> SweepRotation::probed(int gpu, bool fine,
   GpuState &state = gpus[gpu];
   std::vector<size_t> run = std::move(state.failedRun);
   state.failedRun.clear();
-  state.variantsInRun = 0;
   if (fine || !state.active)
     return {};
   state.active = false;

@@ -67,15 +67,10 @@ TEST_CASE("sweep journal: a line per finished run, read back as it ran",
 TEST_CASE("sweep: a stop starts no new child and keeps what finished",
           "[runtime][sweep]") {
   TempDir dir;
-  dir.write("klx-run",
-            "#!/bin/sh\n"
-            "printf '{\"status\":\"passed\",\"message\":\"\",'\n"
-            "printf '\"device\":\"Fake\",\"tflops\":500}\\n'\n",
+  dir.write("klx-run", std::string("#!/bin/sh\n") + kStandInPasses,
             /*executable=*/true);
   SweepPlan p = plan();
-  SweepOptions options;
-  options.dir = "/sweep";
-  options.runner = dir.path + "/klx-run";
+  SweepOptions options = standInOptions(dir);
   std::vector<SweepJob> jobs = planSweepJobs(p, 4);
   REQUIRE(jobs.size() == 20);
   std::vector<std::string> recorded;

@@ -90,14 +90,11 @@ TEST_CASE("sweep: a GPU that breaks leaves, its runs pass on the other",
           "  printf '{\"status\":\"driver_error\",\"message\":\"lost\"}\\n'\n"
           "  exit 2\n"
           "fi\n"
-          "sleep 0.2\n" // GPU 0 is slower: GPU 1 fails a streak first
-          "printf '{\"status\":\"passed\",\"message\":\"\",'\n"
-          "printf '\"device\":\"Fake\",\"tflops\":500}\\n'\n",
+          "sleep 0.2\n" + // GPU 0 is slower: GPU 1 fails a streak first
+          kStandInPasses,
       /*executable=*/true);
   SweepPlan p = plan();
-  SweepOptions options;
-  options.dir = "/sweep";
-  options.runner = dir.path + "/klx-run";
+  SweepOptions options = standInOptions(dir);
   std::vector<SweepJob> jobs = planSweepJobs(p, 2);
   REQUIRE(jobs.size() == 10);
   std::vector<std::string> lines, notes;

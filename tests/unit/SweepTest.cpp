@@ -326,9 +326,7 @@ TEST_CASE("sweep: one worker per GPU, one child per job", "[runtime][sweep]") {
             /*executable=*/true);
   SweepPlan p = plan();
   p.sizes = {"128x128x64", "256x256x64"};
-  SweepOptions options;
-  options.dir = "/sweep";
-  options.runner = dir.path + "/klx-run";
+  SweepOptions options = standInOptions(dir);
   options.repeat = 5;
   options.timeoutMs = 100;
   std::vector<SweepJob> jobs = planSweepJobs(p, 2);

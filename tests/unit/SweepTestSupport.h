@@ -109,6 +109,20 @@ struct TempDir {
   std::string path;
 };
 
+/// The shell lines of a stand-in klx-run that passes at 500 TFLOP/s.
+inline constexpr const char *kStandInPasses =
+    "printf '{\"status\":\"passed\",\"message\":\"\",'\n"
+    "printf '\"device\":\"Fake\",\"tflops\":500}\\n'\n";
+
+/// A sweep whose children are `dir`'s stand-in klx-run (the bundles under
+/// /sweep are named, never opened).
+inline rt::SweepOptions standInOptions(const TempDir &dir) {
+  rt::SweepOptions options;
+  options.dir = "/sweep";
+  options.runner = dir.path + "/klx-run";
+  return options;
+}
+
 } // namespace klx::test
 
 #endif // KLX_TESTS_UNIT_SWEEPTESTSUPPORT_H

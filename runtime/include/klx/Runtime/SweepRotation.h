@@ -55,7 +55,6 @@ private:
   struct GpuState {
     bool active = true;
     std::vector<size_t> failedRun; // jobs failed since its last pass
-    size_t variantsInRun = 0;      // different variants among them
   };
   std::vector<size_t> variantOf;
   size_t streakLength;
